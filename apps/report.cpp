@@ -1,0 +1,171 @@
+#include "apps/report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace pfmc::apps {
+
+namespace {
+
+std::string format(const char* fmt, double x) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, fmt, x);
+  return buffer;
+}
+
+nlohmann::json number_or_null(bool present, double x) {
+  return present ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+std::string render_json(const engine::RunResult& r) {
+  nlohmann::json j;
+  j["instruments"] = nlohmann::json::array();
+  for (const auto& in : r.instruments) {
+    j["instruments"].push_back(
+        {{"id", in.id},
+         {"type", in.type},
+         {"price", in.price},
+         {"std_error", number_or_null(in.has_std_error, in.std_error)},
+         {"ci95", in.has_std_error ? nlohmann::json::array({in.ci95_low, in.ci95_high})
+                                   : nlohmann::json(nullptr)},
+         {"paths", in.paths}});
+  }
+  if (r.portfolio.present) {
+    j["portfolio"] = {
+        {"value", r.portfolio.value},
+        {"std_error", number_or_null(r.portfolio.has_std_error, r.portfolio.std_error)}};
+  } else {
+    j["portfolio"] = nullptr;
+  }
+  const auto& run = r.run;
+  j["run"] = {{"device", run.device},
+              {"backend", run.backend},
+              {"prefetch_distance", run.prefetch_distance},
+              {"padding", run.padding},
+              {"precision", run.precision},
+              {"rng", run.rng},
+              {"seed", run.seed},
+              {"paths", run.paths},
+              {"steps", run.steps},
+              {"groups", run.groups},
+              {"chunks", run.chunks},
+              {"block_size", run.block_size},
+              {"kernel_ms", run.kernel_ms},
+              {"rng_ms", run.rng_ms},
+              {"total_ms", run.total_ms},
+              {"path_steps_per_second", run.path_steps_per_second},
+              {"bytes_loaded", run.bytes_loaded},
+              {"achieved_gbps", run.achieved_gbps},
+              {"notices", run.notices}};
+  if (!run.on_gpu)
+    j["run"]["threads"] = run.threads;
+  return j.dump(2) + "\n";
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos)
+    return s;
+  std::string quoted = "\"";
+  for (char c : s)
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string render_csv(const engine::RunResult& r) {
+  std::ostringstream out;
+  out << "id,type,price,std_error,ci95_low,ci95_high,paths\n";
+  const auto num = [](double x) { return format("%.10g", x); };
+  for (const auto& in : r.instruments) {
+    out << csv_field(in.id) << ',' << in.type << ',' << num(in.price) << ','
+        << (in.has_std_error ? num(in.std_error) : "") << ','
+        << (in.has_std_error ? num(in.ci95_low) : "") << ','
+        << (in.has_std_error ? num(in.ci95_high) : "") << ',' << in.paths << '\n';
+  }
+  if (r.portfolio.present) {
+    out << ",portfolio," << num(r.portfolio.value) << ','
+        << (r.portfolio.has_std_error ? num(r.portfolio.std_error) : "") << ",,," << r.run.paths
+        << '\n';
+  }
+  return out.str();
+}
+
+std::string pad(const std::string& s, std::size_t width) {
+  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+std::string pad_left(const std::string& s, std::size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+std::string render_table(const engine::RunResult& r, const std::string& config_file) {
+  std::ostringstream out;
+  std::size_t id_width = 2;
+  for (const auto& in : r.instruments)
+    id_width = std::max(id_width, in.id.size());
+  id_width += 2;
+  out << "pfmc: " << config_file << "\n\n";
+  out << pad("id", id_width) << pad("type", 10) << pad_left("price", 14)
+      << pad_left("std error", 12) << "   95% interval\n";
+  for (const auto& in : r.instruments) {
+    out << pad(in.id, id_width) << pad(in.type, 10) << pad_left(format("%.6f", in.price), 14)
+        << pad_left(in.has_std_error ? format("%.6f", in.std_error) : "n/a", 12) << "   ";
+    if (in.has_std_error) {
+      out << "[" << format("%.6f", in.ci95_low) << ", " << format("%.6f", in.ci95_high) << "]";
+    } else {
+      out << "n/a";
+    }
+    out << '\n';
+  }
+  if (r.portfolio.present) {
+    out << "\nportfolio value " << format("%.6f", r.portfolio.value);
+    if (r.portfolio.has_std_error) {
+      out << "  std error " << format("%.6f", r.portfolio.std_error) << "  95% ["
+          << format("%.6f", r.portfolio.value - 1.96 * r.portfolio.std_error) << ", "
+          << format("%.6f", r.portfolio.value + 1.96 * r.portfolio.std_error) << "]";
+    }
+    out << '\n';
+  }
+  const auto& run = r.run;
+  out << "\nrun: " << run.device << " | backend " << run.backend;
+  if (run.prefetch_distance > 0)
+    out << " (distance " << run.prefetch_distance << ")";
+  out << " | " << run.precision << " | " << run.rng << " seed " << run.seed << " | "
+      << group_thousands(run.paths) << " paths, " << run.groups << " group"
+      << (run.groups == 1 ? "" : "s") << ", up to " << run.steps << " steps\n";
+  out << "     kernel " << format("%.3f", run.kernel_ms) << " ms, draws "
+      << format("%.3f", run.rng_ms) << " ms, total " << format("%.1f", run.total_ms) << " ms | "
+      << format("%.3g", run.path_steps_per_second) << " path-steps/s | "
+      << format("%.1f", run.achieved_gbps) << " GB/s of draws\n";
+  for (const auto& notice : run.notices)
+    out << "note: " << notice << '\n';
+  return out.str();
+}
+
+} // namespace
+
+std::string group_thousands(unsigned long long n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0)
+      out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string render(const engine::RunResult& result, Format format, const std::string& config_file) {
+  switch (format) {
+  case Format::json:
+    return render_json(result);
+  case Format::csv:
+    return render_csv(result);
+  case Format::table:
+  default:
+    return render_table(result, config_file);
+  }
+}
+
+} // namespace pfmc::apps

@@ -1,0 +1,129 @@
+// Google Benchmark suite of the path kernel, timed with CUDA events (manual time): draws are
+// generated once outside the timing, a warm-up launch precedes each benchmark, draws smaller
+// than 4× L2 are rotated. Counters: path-steps/s, bytes of draws read per second, and the
+// fraction of the device copy bandwidth measured at start-up. Without a GPU it prints why
+// and exits 0.
+//
+//   pfmc_bench [--workloads=latency_bound,bandwidth_bound] [google-benchmark flags]
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "config/load_config.hpp"
+#include "engine/backend_catalog.hpp"
+#include "engine/device_info.hpp"
+#include "engine/execution.hpp"
+#include "engine/kernel_bench.hpp"
+#include "engine/plan.hpp"
+#include "engine/pricer.hpp"
+
+namespace {
+
+using namespace pfmc;
+
+struct Workload {
+  std::string name;
+  config::RunConfig config;
+  engine::SimulationPlan plan;
+  std::unique_ptr<engine::KernelBench> bench;
+};
+
+double g_copy_gbps = 0.0;
+
+void run_launches(benchmark::State& state, Workload* w, const std::string& backend, int distance,
+                  config::Padding padding, bool reduce) {
+  w->bench->time_launch_ms(backend, distance, padding, reduce);  // warm-up
+  double seconds = 0.0;
+  for (auto _ : state) {
+    const double ms = w->bench->time_launch_ms(backend, distance, padding, reduce);
+    state.SetIterationTime(ms * 1e-3);
+    seconds += ms * 1e-3;
+  }
+  const double launches = static_cast<double>(state.iterations());
+  const double bytes_per_second = w->bench->bytes_per_launch() * launches / seconds;
+  state.counters["path_steps_per_s"] = w->bench->path_steps_per_launch() * launches / seconds;
+  state.counters["GB_per_s"] = bytes_per_second * 1e-9;
+  state.counters["copy_bw_fraction"] = bytes_per_second * 1e-9 / g_copy_gbps;
+}
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> items;
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) {
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string workloads = "latency_bound,bandwidth_bound";
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--workloads=", 12) == 0) {
+      workloads = argv[i] + 12;
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
+  int count = static_cast<int>(args.size());
+  benchmark::Initialize(&count, args.data());
+
+  const engine::DeviceInfo device = engine::query_device();
+  if (!device.available) {
+    std::printf("pfmc_bench: no GPU (%s): nothing to measure\n", device.unavailable_reason.c_str());
+    return 0;
+  }
+  g_copy_gbps = engine::measure_copy_bandwidth_gbps();
+  std::printf("device: %s, %d SMs, L2 %zu MB; measured copy bandwidth %.0f GB/s (read + write)\n",
+              device.name.c_str(), device.multiprocessors, device.l2_bytes >> 20, g_copy_gbps);
+
+  std::vector<std::unique_ptr<Workload>> loaded;
+  for (const auto& name : split(workloads)) {
+    auto w = std::make_unique<Workload>();
+    w->name = name;
+    w->config = config::load_run_config(std::string(PFMC_SOURCE_DIR) + "/config/examples/" + name +
+                                        ".yaml");
+    w->plan = engine::make_plan(w->config);
+    engine::ExecutionSettings settings;
+    settings.precision = w->config.simulation.precision;
+    settings.rng = w->config.simulation.rng;
+    settings.seed = w->config.simulation.seed;
+    settings.paths = w->config.simulation.paths;
+    settings.block_size = w->config.engine.block_size;
+    settings.memory_cap = static_cast<std::uint64_t>(engine::kDefaultMemoryFraction *
+                                                     static_cast<double>(device.free_memory));
+    w->bench = std::make_unique<engine::KernelBench>(w->plan.groups.front(), settings);
+    std::printf("%s: %llu paths x %d steps, %.2f GB of draws per launch, %d rotated cop%s\n",
+                name.c_str(), static_cast<unsigned long long>(settings.paths),
+                w->plan.groups.front().steps(), w->bench->bytes_per_launch() * 1e-9,
+                w->bench->rotated_copies(), w->bench->rotated_copies() == 1 ? "y" : "ies");
+    Workload* raw = w.get();
+    for (const auto& backend : engine::backend_catalog()) {
+      const std::vector<int> distances =
+          backend.uses_prefetch_distance ? engine::prefetch_distances() : std::vector<int>{0};
+      for (int distance : distances) {
+        const std::string label = name + "/" + backend.name +
+                                  (backend.uses_prefetch_distance ? "/d" + std::to_string(distance) : "");
+        benchmark::RegisterBenchmark(label.c_str(), [=](benchmark::State& s) {
+          run_launches(s, raw, backend.name, distance, config::Padding{}, true);
+        })->UseManualTime()->Unit(benchmark::kMillisecond);
+      }
+    }
+    // The same kernel without its payoffs and last-block reduction: what the reduction costs.
+    benchmark::RegisterBenchmark((name + "/none/no_reduction").c_str(), [=](benchmark::State& s) {
+      run_launches(s, raw, "none", 0, config::Padding{}, false);
+    })->UseManualTime()->Unit(benchmark::kMillisecond);
+    loaded.push_back(std::move(w));
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,80 @@
+#pragma once
+// Command-line overrides of a loaded RunConfig, and the value rules they share with the YAML
+// loader: a setting is accepted (or refused, with the same words) whether it was written in the
+// file or on the command line.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "config/run_config.hpp"
+
+namespace pfmc::config {
+
+/// Flags given on the command line; an empty optional leaves the YAML (or default) value alone.
+/// Sizes and counts that users type in many spellings ("1e6", "4GiB") stay strings so that
+/// they are judged by the same rules as the YAML.
+struct Overrides {
+  std::optional<std::string> device, backend, padding, precision, rng;
+  std::optional<long long> prefetch_distance, block_size, cpu_threads;
+  std::optional<std::string> paths, seed, max_device_memory;
+};
+
+/// Validates every given override, then applies them all (or none: on error `config` is left as
+/// it was). Throws ConfigError with no file and no mark, the flag as key path and the same
+/// message the YAML loader would give, e.g. `--paths: must be >= 1`. Overriding the backend
+/// clears `engine.backend_mark`: the name no longer comes from the file.
+void apply_overrides(RunConfig& config, const Overrides& overrides);
+
+// Parsers shared by the YAML loader and the command line. They accept exactly the spellings of
+// run_config.hpp's to_string, and nothing else (no case folding, no surrounding blanks).
+std::optional<Precision> parse_precision(std::string_view text); ///< "float" | "double"
+std::optional<RngType> parse_rng(std::string_view text); ///< philox|mrg32k3a|sobol|scrambled_sobol
+std::optional<DeviceChoice> parse_device(std::string_view text); ///< "auto" | "gpu" | "cpu"
+/// "auto" | "none" | "slot_major" | an integer 0..64 (a fixed amount of padding).
+std::optional<Padding> parse_padding(std::string_view text);
+/// Bytes: "1073741824", or a number with a unit: "512MiB", "4GiB", "1.5GiB" (KiB, MiB, GiB, TiB
+/// are powers of 1024), "2GB" (KB, MB, GB, TB are powers of 1000), "100B". A fraction needs a
+/// unit and is rounded to the nearest byte. nullopt when malformed, zero, or over 2^64 - 1.
+std::optional<std::uint64_t> parse_memory_size(std::string_view text);
+
+namespace detail {
+
+/// A value judged by one of the rules below: either `value`, or `error` (the message that goes
+/// after the key path, e.g. "must be >= 1").
+template <class T>
+struct Checked {
+  std::optional<T> value;
+  std::string error;
+
+  static Checked ok(T v) { return {std::move(v), {}}; }
+  static Checked fail(std::string message) { return {std::nullopt, std::move(message)}; }
+};
+
+/// A number as YAML's core schema spells it: `12`, `-0.5`, `1e6`, `.5`, and `.inf`, `-.inf`,
+/// `.nan` (returned as such: the caller decides whether non-finite values are allowed).
+/// nullopt when the text is not a number (`1,5`, `0x10`, `inf`, `1_000`, "").
+std::optional<double> parse_real(std::string_view text);
+
+/// An integer in [lo, hi]: decimal digits with an optional sign, or a number that is exactly an
+/// integer (`1e6`, `3.0`). Errors: "must be an integer", "must be >= lo", "must be <= hi".
+Checked<long long> check_integer(std::string_view text, long long lo, long long hi);
+
+// The rules of the settings that a flag can override (see DESIGN.md's config contract).
+Checked<std::uint64_t> check_paths(std::string_view text); ///< 1..1e12
+Checked<int> check_steps_per_year(std::string_view text);  ///< 1..100000
+Checked<std::uint64_t> check_seed(std::string_view text);  ///< 0..2^64-1
+Checked<RngType> check_rng(std::string_view text);
+Checked<Precision> check_precision(std::string_view text);
+Checked<DeviceChoice> check_device(std::string_view text);
+Checked<std::string> check_backend(std::string_view text);   ///< a backend_catalog() name
+Checked<int> check_prefetch_distance(std::string_view text); ///< engine::is_prefetch_distance
+Checked<Padding> check_padding(std::string_view text);
+Checked<int> check_block_size(std::string_view text); ///< multiple of 32 in 32..1024
+Checked<std::uint64_t> check_max_device_memory(std::string_view text); ///< parse_memory_size
+Checked<int> check_cpu_threads(std::string_view text);                 ///< 0..4096, 0 = all
+
+} // namespace detail
+
+} // namespace pfmc::config

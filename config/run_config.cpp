@@ -1,0 +1,115 @@
+#include "config/run_config.hpp"
+
+namespace pfmc::config {
+
+// Every switch below lists all enumerators and has no default, so -Wall (-Wswitch) reports an
+// enumerator added to run_config.hpp without a spelling here. The trailing returns only
+// satisfy the compiler for values outside the enum.
+
+const char* to_string(ModelType type) {
+  switch (type) {
+  case ModelType::black_scholes:
+    return "black_scholes";
+  }
+  return "unknown";
+}
+
+const char* to_string(InstrumentType type) {
+  switch (type) {
+  case InstrumentType::european:
+    return "european";
+  case InstrumentType::digital:
+    return "digital";
+  case InstrumentType::asian:
+    return "asian";
+  case InstrumentType::barrier:
+    return "barrier";
+  }
+  return "unknown";
+}
+
+const char* to_string(OptionType type) {
+  switch (type) {
+  case OptionType::call:
+    return "call";
+  case OptionType::put:
+    return "put";
+  }
+  return "unknown";
+}
+
+const char* to_string(AverageType type) {
+  switch (type) {
+  case AverageType::arithmetic:
+    return "arithmetic";
+  case AverageType::geometric:
+    return "geometric";
+  }
+  return "unknown";
+}
+
+const char* to_string(BarrierType type) {
+  switch (type) {
+  case BarrierType::up_and_in:
+    return "up_and_in";
+  case BarrierType::up_and_out:
+    return "up_and_out";
+  case BarrierType::down_and_in:
+    return "down_and_in";
+  case BarrierType::down_and_out:
+    return "down_and_out";
+  }
+  return "unknown";
+}
+
+const char* to_string(RngType type) {
+  switch (type) {
+  case RngType::philox:
+    return "philox";
+  case RngType::mrg32k3a:
+    return "mrg32k3a";
+  case RngType::sobol:
+    return "sobol";
+  case RngType::scrambled_sobol:
+    return "scrambled_sobol";
+  }
+  return "unknown";
+}
+
+const char* to_string(Precision precision) {
+  switch (precision) {
+  case Precision::float32:
+    return "float";
+  case Precision::float64:
+    return "double";
+  }
+  return "unknown";
+}
+
+const char* to_string(DeviceChoice device) {
+  switch (device) {
+  case DeviceChoice::automatic:
+    return "auto";
+  case DeviceChoice::gpu:
+    return "gpu";
+  case DeviceChoice::cpu:
+    return "cpu";
+  }
+  return "unknown";
+}
+
+std::string to_string(const Padding& padding) {
+  switch (padding.mode) {
+  case Padding::Mode::automatic:
+    return "auto";
+  case Padding::Mode::none:
+    return "none";
+  case Padding::Mode::slot_major:
+    return "slot_major";
+  case Padding::Mode::fixed:
+    return std::to_string(padding.amount);
+  }
+  return "unknown";
+}
+
+} // namespace pfmc::config

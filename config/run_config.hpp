@@ -1,0 +1,139 @@
+#pragma once
+// RunConfig: a validated description of one pricing run, as read from YAML (see DESIGN.md).
+//
+// Everything in here has been checked by load_run_config(): strictly positive spots, strikes,
+// vols and maturities, references resolved to indices, times sorted and inside (0, maturity].
+// Later layers may rely on that and never re-validate the YAML.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pfmc::config {
+
+/// 1-based line and column of a value in its YAML file (0 when it did not come from a file).
+struct SourceMark {
+  int line = 0;
+  int column = 0;
+};
+
+struct Underlying {
+  std::string name;
+  double spot = 0.0;
+  double dividend_yield = 0.0; ///< continuous, annualised
+  SourceMark mark;
+};
+
+/// A curve of values against year fractions: flat (one value, no tenors) or pillars with
+/// linear interpolation (of zero rates, or of total variance for volatilities) and flat
+/// extrapolation.
+struct TermStructure {
+  std::vector<double> tenors; ///< empty when flat; else strictly increasing, > 0
+  std::vector<double> values; ///< one value when flat; else one per tenor
+  [[nodiscard]] bool is_flat() const { return tenors.empty(); }
+};
+
+struct Market {
+  std::vector<Underlying> underlyings;
+  TermStructure zero_rates; ///< continuously compounded zero rates
+};
+
+enum class ModelType { black_scholes };
+
+struct ModelConfig {
+  std::string name;
+  ModelType type = ModelType::black_scholes;
+  std::string underlying;
+  int underlying_index = -1; ///< into Market::underlyings
+  TermStructure volatility;  ///< Black implied vols (flat, or at tenors)
+  SourceMark mark;
+};
+
+enum class InstrumentType { european, digital, asian, barrier };
+enum class OptionType { call, put };
+enum class AverageType { arithmetic, geometric };
+enum class BarrierType { up_and_in, up_and_out, down_and_in, down_and_out };
+
+struct InstrumentConfig {
+  std::string id;
+  InstrumentType type = InstrumentType::european;
+  OptionType option = OptionType::call;
+  double strike = 0.0;
+  double maturity = 0.0;
+  std::string model;
+  int model_index = -1; ///< into RunConfig::models
+
+  double cash = 1.0; ///< digital (cash-or-nothing) payout
+
+  AverageType average = AverageType::arithmetic; ///< asian
+  std::vector<double> fixing_times;              ///< asian: resolved list, increasing, last <= T
+
+  double barrier = 0.0; ///< barrier level
+  BarrierType barrier_type = BarrierType::down_and_out;
+  double rebate = 0.0;                  ///< paid at maturity when knocked out / never knocked in
+  std::vector<double> monitoring_times; ///< barrier: resolved list, increasing, last <= T
+
+  SourceMark mark;
+};
+
+struct Position {
+  std::string instrument;
+  int instrument_index = -1; ///< into RunConfig::instruments
+  double quantity = 0.0;
+  SourceMark mark;
+};
+
+enum class RngType { philox, mrg32k3a, sobol, scrambled_sobol };
+enum class Precision { float32, float64 }; ///< spelled "float" and "double" in YAML
+
+struct SimulationConfig {
+  std::uint64_t paths = 100000;
+  int steps_per_year = 252;
+  std::uint64_t seed = 42;
+  RngType rng = RngType::philox;
+  Precision precision = Precision::float64;
+};
+
+enum class DeviceChoice { automatic, gpu, cpu }; ///< spelled auto | gpu | cpu
+
+/// Shared-memory ring padding: `auto` (PDIST + PAD = 2^k + 1), `none`, a fixed number of
+/// elements, or the slot-major layout (v[slot * BLOCK + tid]), which needs no padding.
+struct Padding {
+  enum class Mode { automatic, none, fixed, slot_major };
+  Mode mode = Mode::automatic;
+  int amount = 0; ///< for Mode::fixed
+};
+
+struct EngineConfig {
+  DeviceChoice device = DeviceChoice::automatic;
+  std::string backend = "none";
+  int prefetch_distance = 4;
+  Padding padding;
+  int block_size = 128;                ///< threads per block; power of two, 32..1024
+  std::uint64_t max_device_memory = 0; ///< bytes; 0 = a safe fraction of free memory
+  int cpu_threads = 0;                 ///< CPU backend threads; 0 = all hardware threads
+  SourceMark backend_mark;             ///< where `backend` was set (for registry errors)
+};
+
+struct RunConfig {
+  std::string file; ///< the YAML file it was read from
+  Market market;
+  std::vector<ModelConfig> models;
+  std::vector<InstrumentConfig> instruments;
+  std::vector<Position> portfolio; ///< may be empty: then no portfolio value is reported
+  SimulationConfig simulation;
+  EngineConfig engine;
+};
+
+// Spelling of enums as in the YAML and the outputs.
+const char* to_string(ModelType);
+const char* to_string(InstrumentType);
+const char* to_string(OptionType);
+const char* to_string(AverageType);
+const char* to_string(BarrierType);
+const char* to_string(RngType);
+const char* to_string(Precision);
+const char* to_string(DeviceChoice);
+std::string to_string(const Padding&);
+
+} // namespace pfmc::config

@@ -1,0 +1,34 @@
+#pragma once
+// The prefetch backends pfmc knows, as host-only data: runtime names, what each one does, what
+// it needs. The config layer validates names and distances against it; the registry
+// (engine/backend_registry.hpp) maps each (backend, distance) to its kernel instantiation.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pfmc::engine {
+
+struct BackendInfo {
+  const char* name;
+  const char* description;     ///< one line, for `pfmc backends`
+  int min_compute_capability;  ///< major*10+minor, e.g. 90 for sm_90-only backends
+  bool uses_prefetch_distance; ///< false: the distance is ignored
+  bool uses_padding;           ///< true for shared-memory rings
+};
+
+/// Every backend, in the order `pfmc backends` lists them.
+const std::vector<BackendInfo>& backend_catalog();
+
+/// nullptr when no backend has that name.
+const BackendInfo* find_backend(std::string_view name);
+
+/// "none, unroll, ..." for error messages.
+std::string backend_name_list();
+
+/// The instantiated prefetch distances (a distance outside this set is refused).
+const std::vector<int>& prefetch_distances();
+bool is_prefetch_distance(int distance);
+std::string prefetch_distance_list(); ///< "1, 2, 3, 4, 6, 8, 12, 16"
+
+} // namespace pfmc::engine

@@ -1,0 +1,27 @@
+#pragma once
+// Lookup of a path-kernel launcher by runtime name: the registry over kernels/launcher_table.cuh.
+
+#include <string_view>
+
+#include "config/run_config.hpp"
+#include "engine/backend_catalog.hpp"
+#include "kernels/launcher_table.cuh"
+
+namespace pfmc::engine {
+
+/// nullptr when there is no such backend or distance. Backends that take no distance ignore it.
+template <class Model, class Real>
+kernels::PathKernelLauncher<Model, Real> find_launcher(std::string_view backend,
+                                                       int prefetch_distance) {
+  const BackendInfo* info = find_backend(backend);
+  if (info == nullptr)
+    return nullptr;
+  const int distance = info->uses_prefetch_distance ? prefetch_distance : 0;
+  for (const auto& entry : kernels::launcher_table<Model, Real>()) {
+    if (backend == entry.backend && entry.prefetch_distance == distance)
+      return entry.launch;
+  }
+  return nullptr;
+}
+
+} // namespace pfmc::engine

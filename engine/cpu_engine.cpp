@@ -1,0 +1,172 @@
+#include "engine/cpu_engine.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "engine/model_dispatch.hpp"
+#include "engine/normal_source.hpp"
+#include "kernels/draw_layout.hpp"
+#include "kernels/reduction_shape.hpp"
+#include "models/path.cuh"
+
+namespace pfmc::engine {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double milliseconds_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// One block of paths, exactly as the kernel does it: per-thread values, the warp shuffle tree,
+/// warps in order → the block's partials.
+template <class Model, class Real>
+void simulate_block(const typename Model::Params& params, const models::PathSchedule& schedule,
+                    const GroupPlan& group, const Real* normals, std::size_t block_first,
+                    std::size_t chunk_paths, int block_size, std::vector<double>& lane_values,
+                    double* partials) {
+  const int instruments = static_cast<int>(group.instruments.size());
+  const int values = kernels::reduced_value_count(instruments);
+  const int steps = group.steps();
+  constexpr int F = Model::factors;
+  lane_values.assign(static_cast<std::size_t>(block_size) * values, 0.0);
+  for (int t = 0; t < block_size; ++t) {
+    const std::size_t path = block_first + static_cast<std::size_t>(t);
+    if (path >= chunk_paths)
+      break; // inactive lanes contribute zeros
+    double* out = lane_values.data() + static_cast<std::size_t>(t) * values;
+    models::Path<Model, Real> simulated(params, schedule);
+    for (int step = 0; step < steps; ++step) {
+      Real z[F];
+      for (int f = 0; f < F; ++f) {
+        z[f] = normals[kernels::draw_offset(path, static_cast<std::size_t>(step) * F + f,
+                                            static_cast<std::size_t>(steps) * F)];
+      }
+      simulated.advance(step, z);
+    }
+    simulated.finish();
+    double portfolio = 0.0;
+    for (int i = 0; i < instruments; ++i) {
+      const auto& instrument = group.instruments[static_cast<std::size_t>(i)];
+      const double x = models::discounted_payoff(instrument, simulated.observed());
+      portfolio += x * instrument.quantity;
+      out[2 * i] = x;
+      out[2 * i + 1] = x * x;
+    }
+    out[2 * instruments] = portfolio;
+    out[2 * instruments + 1] = portfolio * portfolio;
+  }
+  const int warps = block_size / kernels::kWarpSize;
+  double lanes[kernels::kWarpSize];
+  for (int v = 0; v < values; ++v) {
+    double s = 0.0;
+    for (int w = 0; w < warps; ++w) {
+      for (int l = 0; l < kernels::kWarpSize; ++l) {
+        lanes[l] = lane_values[static_cast<std::size_t>(w * kernels::kWarpSize + l) * values + v];
+      }
+      s += kernels::warp_tree_sum(lanes);
+    }
+    partials[v] = s;
+  }
+}
+
+template <class Model, class Real>
+GroupOutcome run_group(const GroupPlan& group, const ExecutionSettings& settings, int group_index,
+                       int groups, const ProgressFn& progress) {
+  // Market data in the run's precision.
+  std::vector<std::vector<Real>> series;
+  std::vector<const Real*> series_pointers;
+  for (const auto& s : group.step_series)
+    series.emplace_back(s.begin(), s.end());
+  for (const auto& s : series)
+    series_pointers.push_back(s.data());
+  const auto params = Model::make_params(series_pointers.data(), group.model_constants.data());
+  const models::PathSchedule schedule{group.event_offsets.data(), group.event_observations.data(),
+                                      group.observations.data(),
+                                      static_cast<int>(group.observations.size())};
+
+  const int instruments = static_cast<int>(group.instruments.size());
+  const int values = kernels::reduced_value_count(instruments);
+  const int rows = group.rows();
+  const int block_size = settings.block_size;
+  const ChunkPlan chunking =
+      plan_chunks(settings.paths, rows, sizeof(Real), values, block_size, settings.memory_cap);
+  PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
+
+  NormalSource source(settings.rng, NormalSource::group_seed(settings.seed, group.model_name),
+                      NormalSource::Memory::host, rows);
+  std::vector<Real> normals(kernels::draw_tiles_for(chunking.chunk_paths) * source.tile_size());
+  GroupOutcome outcome;
+  outcome.totals.assign(static_cast<std::size_t>(values), 0.0);
+  outcome.paths = settings.paths;
+  outcome.chunks = chunking.chunks;
+  const int threads = std::max(1, settings.cpu_threads);
+
+  for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
+    const std::uint64_t first = chunk * chunking.chunk_paths;
+    const std::size_t count =
+        static_cast<std::size_t>(std::min(chunking.chunk_paths, settings.paths - first));
+    auto start = Clock::now();
+    source.next_tiles(normals.data(), kernels::draw_tiles_for(count));
+    outcome.rng_ms += milliseconds_since(start);
+
+    start = Clock::now();
+    const std::size_t blocks = (count + block_size - 1) / block_size;
+    std::vector<double> partials(blocks * static_cast<std::size_t>(values));
+    std::atomic<std::size_t> next_block{0};
+    auto worker = [&] {
+      std::vector<double> lane_values;
+      for (std::size_t b = next_block++; b < blocks; b = next_block++) {
+        simulate_block<Model, Real>(params, schedule, group, normals.data(),
+                                    b * static_cast<std::size_t>(block_size), count, block_size,
+                                    lane_values, partials.data() + b * values);
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+      pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool)
+      t.join();
+
+    // Tiles in block order, then the totals carried across chunks (the kernel's last block).
+    const std::size_t tiles = kernels::tiles_for_blocks(blocks);
+    for (int v = 0; v < values; ++v) {
+      double total = outcome.totals[static_cast<std::size_t>(v)];
+      for (std::size_t tile = 0; tile < tiles; ++tile) {
+        const std::size_t b0 = tile * kernels::kTileBlocks;
+        const std::size_t b1 = std::min(b0 + kernels::kTileBlocks, blocks);
+        double s = 0.0;
+        for (std::size_t b = b0; b < b1; ++b)
+          s += partials[b * values + v];
+        total += s;
+      }
+      outcome.totals[static_cast<std::size_t>(v)] = total;
+    }
+    outcome.kernel_ms += milliseconds_since(start);
+    outcome.path_steps += static_cast<std::uint64_t>(count) * group.steps();
+    outcome.bytes_loaded += static_cast<double>(count) * rows * sizeof(Real);
+    if (progress)
+      progress(Progress{group_index, groups, chunk + 1, chunking.chunks, group.model_name});
+  }
+  return outcome;
+}
+
+} // namespace
+
+GroupOutcome run_group_on_cpu(const GroupPlan& group, const ExecutionSettings& settings,
+                              int group_index, int groups, const ProgressFn& progress) {
+  return dispatch_precision(settings.precision, [&](auto real_tag) {
+    using Real = typename decltype(real_tag)::type;
+    return dispatch_model<Real>(group.model_type, [&](auto model_tag) {
+      using Model = typename decltype(model_tag)::type;
+      return run_group<Model, Real>(group, settings, group_index, groups, progress);
+    });
+  });
+}
+
+} // namespace pfmc::engine

@@ -1,0 +1,26 @@
+#pragma once
+// What pfmc needs to know about the GPU (device 0), and whether there is one at all.
+
+#include <cstddef>
+#include <string>
+
+namespace pfmc::engine {
+
+struct DeviceInfo {
+  bool available = false;
+  std::string unavailable_reason; ///< when !available, e.g. "no CUDA driver"
+  std::string name;
+  int compute_capability = 0; ///< major*10+minor
+  int multiprocessors = 0;
+  std::size_t total_memory = 0;
+  std::size_t free_memory = 0;
+  std::size_t l2_bytes = 0;
+  std::size_t shared_memory_per_block_optin = 0;
+  int runtime_version = 0;
+  int driver_version = 0;
+};
+
+/// Queries device 0 once per call (cheap); never throws.
+DeviceInfo query_device();
+
+} // namespace pfmc::engine

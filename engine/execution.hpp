@@ -1,0 +1,64 @@
+#pragma once
+// What the GPU and CPU backends share: resolved run settings, per-group outcomes, progress
+// reports, and the chunking of a group's paths under a memory cap.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+
+namespace pfmc::engine {
+
+/// The settings a backend runs with (RunConfig after defaults, overrides and device choice).
+struct ExecutionSettings {
+  config::Precision precision = config::Precision::float64;
+  config::RngType rng = config::RngType::philox;
+  std::uint64_t seed = 42;
+  std::uint64_t paths = 0;
+  std::string backend = "none";
+  int prefetch_distance = 4;
+  config::Padding padding;
+  int block_size = 128;
+  std::uint64_t memory_cap = 0; ///< bytes for one group's buffers
+  int cpu_threads = 1;
+  bool reduce = true; ///< false only for benchmarks of the kernel without reduction
+};
+
+/// The reduced sums of one group (see kernels/reduction_shape.hpp for their order) and what it
+/// cost.
+struct GroupOutcome {
+  std::vector<double> totals;
+  std::uint64_t paths = 0;
+  std::uint64_t path_steps = 0;
+  double kernel_ms = 0.0;    ///< path kernel (GPU events) or path simulation (CPU wall time)
+  double rng_ms = 0.0;       ///< draw generation
+  double bytes_loaded = 0.0; ///< draws read by the path kernel
+  std::uint64_t chunks = 0;
+};
+
+struct Progress {
+  int group = 0; ///< 0-based
+  int groups = 0;
+  std::uint64_t chunk = 0; ///< chunks done in this group
+  std::uint64_t chunks = 0;
+  std::string model;
+};
+using ProgressFn = std::function<void(const Progress&)>;
+
+/// Paths per chunk and number of chunks for one group; chunk_paths == 0 when not even one tile
+/// of paths fits under the cap.
+struct ChunkPlan {
+  std::uint64_t chunk_paths = 0;
+  std::uint64_t chunks = 0;
+  std::uint64_t bytes_per_chunk = 0; ///< buffers of one chunk (draws, partials, tile sums)
+};
+
+/// Chunks are whole reduction tiles (kernels::kTileBlocks blocks, hence whole draw tiles) except
+/// the last, so results do not depend on the chunking. Bytes: the chunk's draw tiles, plus the
+/// per-block partials and tile sums. block_size must be a power of two in 32..1024.
+ChunkPlan plan_chunks(std::uint64_t paths, int rows, int real_bytes, int values, int block_size,
+                      std::uint64_t memory_cap);
+
+} // namespace pfmc::engine

@@ -1,0 +1,46 @@
+#pragma once
+// Timing of the path kernel alone (draws generated once, outside the timing), for the benchmark
+// suite, `pfmc bench` and the tuner. Host-only interface.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "engine/execution.hpp"
+#include "engine/plan.hpp"
+
+namespace pfmc::engine {
+
+class KernelBench {
+public:
+  /// Uploads the group and generates the draws of all `settings.paths` paths once (they must
+  /// fit under settings.memory_cap in one chunk). When the draws are smaller than four times the
+  /// L2 cache, copies of them are rotated between launches so that no launch reads from L2 what
+  /// the previous one left there.
+  KernelBench(const GroupPlan& group, const ExecutionSettings& settings);
+  ~KernelBench();
+  KernelBench(const KernelBench&) = delete;
+  KernelBench& operator=(const KernelBench&) = delete;
+
+  /// One launch of the path kernel of (backend, distance, padding), timed with CUDA events.
+  double time_launch_ms(const std::string& backend, int prefetch_distance,
+                        const config::Padding& padding, bool reduce = true);
+
+  /// The reduced sums of the last launch (as GroupOutcome::totals).
+  [[nodiscard]] std::vector<double> totals() const;
+  [[nodiscard]] double bytes_per_launch() const;       ///< draws read by one launch
+  [[nodiscard]] double path_steps_per_launch() const;
+  [[nodiscard]] int rotated_copies() const;
+
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Median device-to-device copy bandwidth over `repeats` copies of `bytes`, counting bytes read
+/// plus bytes written (GB/s = 1e9 bytes per second).
+double measure_copy_bandwidth_gbps(std::size_t bytes = std::size_t(1) << 30, int repeats = 9);
+
+}  // namespace pfmc::engine

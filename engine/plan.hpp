@@ -1,0 +1,64 @@
+#pragma once
+// Run planning: which instruments simulate together, on which time grid, with which per-step
+// market data, observations and payoffs. Host-only and device-agnostic: the GPU and CPU
+// backends both execute a SimulationPlan.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "models/payoff.cuh"
+
+namespace pfmc::engine {
+
+/// Hard limits of one simulation group, checked at planning with a config error.
+inline constexpr int kMaxGroupSteps = 1'000'000;
+
+/// One model and the instruments priced on its paths (every instrument of the group sees the
+/// same paths, so the portfolio's per-path value is exact within the group).
+struct GroupPlan {
+  int model_index = -1;
+  std::string model_name;
+  config::ModelType model_type = config::ModelType::black_scholes;
+  int factors = 1; ///< normals per step
+
+  std::vector<double> times; ///< [steps + 1], times[0] = 0, times.back() = horizon
+
+  // The model's per-step market data (each series [steps], in the order the model's
+  // make_params() reads them; converted to the run's precision when uploaded) and constants.
+  std::vector<std::vector<double>> step_series;
+  std::vector<double> model_constants;
+
+  std::vector<models::ObservationView> observations;
+  std::vector<int> event_offsets;      ///< [steps + 1]: events after step s are
+  std::vector<int> event_observations; ///< event_observations[event_offsets[s] .. [s+1])
+
+  std::vector<models::InstrumentView> instruments;
+  std::vector<int> instrument_config_index; ///< into RunConfig::instruments
+
+  [[nodiscard]] int steps() const { return static_cast<int>(times.size()) - 1; }
+  [[nodiscard]] int rows() const { return steps() * factors; } ///< normals per path
+};
+
+struct SimulationPlan {
+  std::vector<GroupPlan> groups;
+  std::uint64_t paths = 0;
+};
+
+/// Throws config::ConfigError when a group exceeds a limit (steps, observations).
+SimulationPlan make_plan(const config::RunConfig& config);
+
+// --- term structures (exposed for tests and analytic references) -------------------------------
+
+/// exp(-z(t) t), z linearly interpolated between pillars, flat outside.
+double discount_factor(const config::TermStructure& zero_rates, double t);
+/// σ(t)² t, linear in total variance between pillars, flat vol outside.
+double total_variance(const config::TermStructure& vols, double t);
+
+/// 0, the uniform steps k/steps_per_year below the horizon, and every event time, merged
+/// (times closer than 1e-10 are one; the event time wins). The last time is the horizon.
+std::vector<double> make_time_grid(double horizon, int steps_per_year,
+                                   const std::vector<double>& event_times);
+
+} // namespace pfmc::engine

@@ -1,0 +1,205 @@
+#include "engine/pricer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "config/config_error.hpp"
+#include "engine/backend_catalog.hpp"
+#include "engine/cpu_engine.hpp"
+#include "engine/device_info.hpp"
+#include "engine/error.hpp"
+#include "engine/gpu_engine.hpp"
+#include "engine/normal_source.hpp"
+#include "engine/plan.hpp"
+#include "kernels/reduction_shape.hpp"
+
+namespace pfmc::engine {
+
+Estimate estimate(double sum, double sum_of_squares, std::uint64_t n) {
+  Estimate e;
+  if (n == 0)
+    return e;
+  const double count = static_cast<double>(n);
+  e.mean = sum / count;
+  if (n < 2)
+    return e;
+  e.variance = std::max(0.0, (sum_of_squares - sum * e.mean) / (count - 1.0));
+  e.std_error = std::sqrt(e.variance / count);
+  e.has_error = true;
+  return e;
+}
+
+RunResult price(const config::RunConfig& config, const ProgressFn& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  RunResult result;
+  RunInfo& run = result.run;
+
+  // Device.
+  const DeviceInfo device =
+      config.engine.device == config::DeviceChoice::cpu ? DeviceInfo{} : query_device();
+  bool on_gpu = false;
+  switch (config.engine.device) {
+  case config::DeviceChoice::gpu:
+    if (!device.available) {
+      throw RuntimeError("no GPU to run on (" + device.unavailable_reason +
+                         "); use --device cpu or engine.device: auto");
+    }
+    on_gpu = true;
+    break;
+  case config::DeviceChoice::automatic:
+    on_gpu = device.available;
+    if (!on_gpu) {
+      run.notices.push_back("no GPU (" + device.unavailable_reason +
+                            "): running on the CPU reference backend");
+    }
+    break;
+  case config::DeviceChoice::cpu:
+    break;
+  }
+
+  // Settings.
+  ExecutionSettings settings;
+  settings.precision = config.simulation.precision;
+  settings.rng = config.simulation.rng;
+  settings.seed = config.simulation.seed;
+  settings.paths = config.simulation.paths;
+  settings.backend = config.engine.backend;
+  settings.prefetch_distance = config.engine.prefetch_distance;
+  settings.padding = config.engine.padding;
+  settings.block_size = config.engine.block_size;
+  const unsigned hardware_threads = std::max(1u, std::thread::hardware_concurrency());
+  settings.cpu_threads = config.engine.cpu_threads > 0 ? config.engine.cpu_threads
+                                                       : static_cast<int>(hardware_threads);
+  if (on_gpu) {
+    const BackendInfo* backend = find_backend(settings.backend);
+    if (backend == nullptr) {
+      throw config::ConfigError(config.file, config.engine.backend_mark, "engine.backend",
+                                "unknown backend '" + settings.backend +
+                                    "' (known: " + backend_name_list() + ")");
+    }
+    if (device.compute_capability < backend->min_compute_capability) {
+      throw config::ConfigError(config.file, config.engine.backend_mark, "engine.backend",
+                                "backend '" + settings.backend + "' needs compute capability " +
+                                    std::to_string(backend->min_compute_capability / 10) + "." +
+                                    std::to_string(backend->min_compute_capability % 10) + "; " +
+                                    device.name + " has " +
+                                    std::to_string(device.compute_capability / 10) + "." +
+                                    std::to_string(device.compute_capability % 10));
+    }
+    settings.memory_cap = config.engine.max_device_memory > 0
+                              ? config.engine.max_device_memory
+                              : static_cast<std::uint64_t>(kDefaultMemoryFraction *
+                                                           static_cast<double>(device.free_memory));
+  } else {
+    settings.memory_cap =
+        config.engine.max_device_memory > 0
+            ? std::min<std::uint64_t>(config.engine.max_device_memory, kCpuMemoryCap)
+            : kCpuMemoryCap;
+  }
+
+  const SimulationPlan plan = make_plan(config);
+  // Checks that need the plan, before anything runs.
+  const bool quasi =
+      settings.rng == config::RngType::sobol || settings.rng == config::RngType::scrambled_sobol;
+  for (const auto& group : plan.groups) {
+    if (quasi && group.rows() > kMaxSobolDimensions) {
+      throw config::ConfigError(config.file, {}, "simulation.rng",
+                                std::string(config::to_string(settings.rng)) +
+                                    " supports at most " + std::to_string(kMaxSobolDimensions) +
+                                    " dimensions (steps x factors); model '" + group.model_name +
+                                    "' needs " + std::to_string(group.rows()));
+    }
+    const int values = kernels::reduced_value_count(static_cast<int>(group.instruments.size()));
+    const int real_bytes = settings.precision == config::Precision::float32 ? 4 : 8;
+    const ChunkPlan chunking = plan_chunks(settings.paths, group.rows(), real_bytes, values,
+                                           settings.block_size, settings.memory_cap);
+    if (chunking.chunk_paths == 0) {
+      throw config::ConfigError(
+          config.file, {}, "engine.max_device_memory",
+          std::to_string(settings.memory_cap) + " bytes is too small: one tile of " +
+              std::to_string(kernels::kTileBlocks * settings.block_size) + " paths of model '" +
+              group.model_name + "' needs " +
+              std::to_string(plan_chunks(kernels::kTileBlocks * settings.block_size, group.rows(),
+                                         real_bytes, values, settings.block_size, ~0ull)
+                                 .bytes_per_chunk));
+    }
+  }
+
+  // Run.
+  const int groups = static_cast<int>(plan.groups.size());
+  result.instruments.resize(config.instruments.size());
+  double portfolio_value = 0.0;
+  double portfolio_variance_of_mean = 0.0;
+  bool portfolio_has_error = true;
+  for (int g = 0; g < groups; ++g) {
+    const GroupPlan& group = plan.groups[static_cast<std::size_t>(g)];
+    const GroupOutcome outcome = on_gpu ? run_group_on_gpu(group, settings, g, groups, progress)
+                                        : run_group_on_cpu(group, settings, g, groups, progress);
+    for (std::size_t i = 0; i < group.instruments.size(); ++i) {
+      const auto& in =
+          config.instruments[static_cast<std::size_t>(group.instrument_config_index[i])];
+      const Estimate e = estimate(outcome.totals[2 * i], outcome.totals[2 * i + 1], outcome.paths);
+      InstrumentResult& r =
+          result.instruments[static_cast<std::size_t>(group.instrument_config_index[i])];
+      r.id = in.id;
+      r.type = config::to_string(in.type);
+      r.price = e.mean;
+      r.has_std_error = e.has_error && !quasi;
+      r.std_error = r.has_std_error ? e.std_error : 0.0;
+      r.ci95_low = r.has_std_error ? e.mean - 1.96 * e.std_error : e.mean;
+      r.ci95_high = r.has_std_error ? e.mean + 1.96 * e.std_error : e.mean;
+      r.paths = outcome.paths;
+    }
+    const std::size_t p = 2 * group.instruments.size();
+    const Estimate e = estimate(outcome.totals[p], outcome.totals[p + 1], outcome.paths);
+    portfolio_value += e.mean;
+    portfolio_variance_of_mean += e.std_error * e.std_error; // groups are independent
+    portfolio_has_error = portfolio_has_error && e.has_error && !quasi;
+
+    run.kernel_ms += outcome.kernel_ms;
+    run.rng_ms += outcome.rng_ms;
+    run.path_steps += static_cast<double>(outcome.path_steps);
+    run.bytes_loaded += outcome.bytes_loaded;
+    run.chunks += outcome.chunks;
+    run.steps = std::max(run.steps, group.steps());
+  }
+  if (!config.portfolio.empty()) {
+    result.portfolio.present = true;
+    result.portfolio.value = portfolio_value;
+    result.portfolio.has_std_error = portfolio_has_error;
+    result.portfolio.std_error = portfolio_has_error ? std::sqrt(portfolio_variance_of_mean) : 0.0;
+  }
+  if (quasi) {
+    run.notices.push_back(std::string(config::to_string(settings.rng)) +
+                          " draws are quasi-random: no standard error is estimated");
+  }
+
+  run.on_gpu = on_gpu;
+  run.device = on_gpu ? device.name : "CPU (" + std::to_string(settings.cpu_threads) + " threads)";
+  run.backend = on_gpu ? settings.backend : "cpu";
+  const BackendInfo* backend = find_backend(settings.backend);
+  run.prefetch_distance = on_gpu && backend != nullptr && backend->uses_prefetch_distance
+                              ? settings.prefetch_distance
+                              : 0;
+  run.padding = on_gpu && backend != nullptr && backend->uses_padding
+                    ? config::to_string(settings.padding)
+                    : "none";
+  run.precision = config::to_string(settings.precision);
+  run.rng = config::to_string(settings.rng);
+  run.seed = settings.seed;
+  run.paths = settings.paths;
+  run.groups = groups;
+  run.block_size = settings.block_size;
+  run.threads = on_gpu ? 0 : settings.cpu_threads;
+  run.total_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (run.kernel_ms > 0.0) {
+    run.path_steps_per_second = run.path_steps / (run.kernel_ms * 1e-3);
+    run.achieved_gbps = run.bytes_loaded / (run.kernel_ms * 1e-3) * 1e-9;
+  }
+  return result;
+}
+
+} // namespace pfmc::engine

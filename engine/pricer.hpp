@@ -1,0 +1,83 @@
+#pragma once
+// Top of the engine: a validated RunConfig in, prices with standard errors and run metrics
+// out. Chooses the device, checks the backend against it, plans, runs every group on the GPU
+// or the CPU backend, and turns the reduced sums into statistics.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "engine/execution.hpp"
+
+namespace pfmc::engine {
+
+struct InstrumentResult {
+  std::string id;
+  std::string type; ///< european, digital, asian, barrier
+  double price = 0.0;
+  double std_error = 0.0;
+  bool has_std_error = false; ///< false for quasi-random draws or a single path
+  double ci95_low = 0.0;
+  double ci95_high = 0.0;
+  std::uint64_t paths = 0;
+};
+
+struct PortfolioResult {
+  bool present = false; ///< false when the config has no portfolio
+  double value = 0.0;
+  double std_error = 0.0;
+  bool has_std_error = false;
+};
+
+struct RunInfo {
+  std::string device; ///< GPU name, or "CPU (N threads)"
+  bool on_gpu = false;
+  std::string backend; ///< "cpu" for the CPU backend
+  int prefetch_distance = 0;
+  std::string padding;
+  std::string precision;
+  std::string rng;
+  std::uint64_t seed = 0;
+  std::uint64_t paths = 0;
+  int steps = 0; ///< the longest group's grid
+  int groups = 0;
+  std::uint64_t chunks = 0;
+  int block_size = 0;
+  int threads = 0; ///< CPU threads (CPU backend)
+  double kernel_ms = 0.0;
+  double rng_ms = 0.0;
+  double total_ms = 0.0;
+  double path_steps = 0.0;
+  double path_steps_per_second = 0.0;
+  double bytes_loaded = 0.0;
+  double achieved_gbps = 0.0;
+  std::vector<std::string> notices; ///< one-line remarks for the user (e.g. the CPU fallback)
+};
+
+struct RunResult {
+  std::vector<InstrumentResult> instruments;
+  PortfolioResult portfolio;
+  RunInfo run;
+};
+
+/// Prices every instrument of the config. Throws config::ConfigError for a config the engine
+/// cannot run as written (limits, a backend this device cannot run), RuntimeError/CudaError
+/// for failures.
+RunResult price(const config::RunConfig& config, const ProgressFn& progress = {});
+
+/// Mean, standard error (0 with has_error false when fewer than 2 paths) from Σx, Σx², n.
+struct Estimate {
+  double mean = 0.0;
+  double variance = 0.0; ///< sample variance of one path's value
+  double std_error = 0.0;
+  bool has_error = false;
+};
+Estimate estimate(double sum, double sum_of_squares, std::uint64_t n);
+
+/// The default device-memory cap: this fraction of the free memory.
+inline constexpr double kDefaultMemoryFraction = 0.7;
+/// The CPU backend's cap on its draw buffers (host memory).
+inline constexpr std::uint64_t kCpuMemoryCap = 512ull << 20;
+
+} // namespace pfmc::engine

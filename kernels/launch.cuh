@@ -1,0 +1,40 @@
+#pragma once
+// Host launch wrapper of the path kernel: sizes dynamic shared memory (the loader's ring, then
+// the reduction's scratch), raises the kernel's shared-memory limit when needed, launches on the
+// given stream and checks the launch.
+
+#include <cuda_runtime.h>
+
+#include "engine/error.hpp"
+#include "kernels/path_kernel.cuh"
+
+namespace pfmc::kernels {
+
+template <class Model, class Real>
+using PathKernelLauncher = void (*)(PathKernelParams<Model, Real>, int block_size,
+                                    cudaStream_t stream);
+
+inline std::size_t align16(std::size_t bytes) {
+  return (bytes + 15) / 16 * 16;
+}
+
+template <class Model, class Loader, class Real>
+void launch_path_kernel(PathKernelParams<Model, Real> params, int block_size, cudaStream_t stream) {
+  PFMC_EXPECTS(block_size >= kWarpSize && block_size <= kMaxBlockSize &&
+                   (block_size & (block_size - 1)) == 0,
+               "block size must be a power of two in 32..1024");
+  PFMC_EXPECTS(params.chunk_paths > 0, "a launch needs at least one path");
+  const std::size_t loader_bytes = Loader::shared_bytes(block_size, params.ring);
+  params.scratch_offset = static_cast<int>(align16(loader_bytes));
+  const std::size_t shared = align16(loader_bytes) + reduction_shared_bytes(block_size);
+  auto* kernel = &path_kernel<Model, Loader, Real>;
+  if (shared > 48 * 1024) {
+    PFMC_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(shared)));
+  }
+  const int grid = (params.chunk_paths + block_size - 1) / block_size;
+  kernel<<<grid, block_size, shared, stream>>>(params);
+  PFMC_CUDA_TRY(cudaGetLastError());
+}
+
+} // namespace pfmc::kernels

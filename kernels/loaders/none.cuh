@@ -1,0 +1,35 @@
+#pragma once
+// `none`: the baseline. Each step loads its draws right where the body needs them; whether
+// the compiler overlaps them with earlier steps is left to it (`#pragma unroll 1` keeps it from
+// issuing several steps' loads together, which is what `unroll` does on purpose).
+
+#include "kernels/loader_common.cuh"
+
+namespace pfmc::kernels {
+
+template <class Real, int Factors, int Distance>
+class NoneLoader {
+public:
+  static constexpr const char* name = "none";
+  static std::size_t shared_bytes(int /*block_size*/, const RingLayout&) { return 0; }
+
+  __device__ NoneLoader(unsigned char* /*shared*/, const LoaderInputs<Real>& in) : in_(in) {}
+
+  template <class Body>
+  __device__ __forceinline__ void run(Body&& body) const {
+#pragma unroll 1
+    for (int step = 0; step < in_.steps; ++step) {
+      Real z[Factors];
+#pragma unroll
+      for (int f = 0; f < Factors; ++f) {
+        z[f] = in_.path_draws[static_cast<std::size_t>(step * Factors + f) * kRowStride];
+      }
+      body(step, z);
+    }
+  }
+
+private:
+  LoaderInputs<Real> in_;
+};
+
+} // namespace pfmc::kernels

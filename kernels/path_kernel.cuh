@@ -1,0 +1,88 @@
+#pragma once
+// The path kernel: one thread owns one path. The loader runs the step loop and hands each
+// step's draws to the model; observations are updated at their dates; at the end every
+// instrument of the group is paid off (a runtime switch over payoff kinds) and the per-path
+// values are reduced by the deterministic last-block reduction.
+
+#include <cstddef>
+#include <type_traits>
+
+#include "kernels/block_reduce.cuh"
+#include "kernels/loader_common.cuh"
+#include "models/path.cuh"
+#include "models/payoff.cuh"
+
+namespace pfmc::kernels {
+
+inline constexpr int kMaxBlockSize = 1024;
+
+/// Everything one launch needs, by value (trivially copyable; pointers are device memory).
+template <class Model, class Real>
+struct PathKernelParams {
+  typename Model::Params model;
+  const Real* normals; ///< the chunk's draw tiles (kernels/draw_layout.hpp)
+  int chunk_paths;
+  int steps;
+  models::PathSchedule schedule;
+  const models::InstrumentView* instruments;
+  int instrument_count;
+  RingLayout ring;
+  int scratch_offset; ///< bytes of dynamic shared memory before the reduction's scratch
+  int reduce;         ///< 0: stop after the step loop (to measure the reduction's cost)
+  ReductionTarget reduction;
+};
+
+template <class Model, class Loader, class Real>
+__global__ void __launch_bounds__(kMaxBlockSize)
+    path_kernel(const PathKernelParams<Model, Real> p) {
+  static_assert(std::is_trivially_copyable_v<PathKernelParams<Model, Real>>);
+  extern __shared__ __align__(16) unsigned char shared[];
+
+  const int block_first = static_cast<int>(blockIdx.x * blockDim.x);
+  const int path = block_first + static_cast<int>(threadIdx.x);
+  const bool active = path < p.chunk_paths;
+  const std::size_t rows = static_cast<std::size_t>(p.steps) * Model::factors;
+  const LoaderInputs<Real> inputs{
+      p.normals + draw_offset(static_cast<std::size_t>(active ? path : p.chunk_paths - 1), 0, rows),
+      p.normals + draw_offset(static_cast<std::size_t>(block_first), 0, rows),
+      min(static_cast<int>(blockDim.x), p.chunk_paths - block_first), p.steps, p.ring};
+  Loader loader(shared, inputs);
+
+  models::Path<Model, Real> simulated(p.model, p.schedule);
+  loader.run([&](int step, const Real(&z)[Model::factors]) { simulated.advance(step, z); });
+  if (!p.reduce) {
+    // Benchmark of the kernel without its reduction: a store that depends on every path keeps
+    // the path alive (never taken for a finite path).
+    if (simulated.is_nan())
+      p.reduction.totals[0] = 1.0;
+    return;
+  }
+  simulated.finish();
+  const Real* observed = simulated.observed();
+
+  double* scratch = reinterpret_cast<double*>(shared + p.scratch_offset);
+  constexpr int kInstrumentsPerPass = kReduceBatch / 2;
+  double portfolio = 0.0;
+  for (int first = 0; first < p.instrument_count; first += kInstrumentsPerPass) {
+    const int count = min(kInstrumentsPerPass, p.instrument_count - first);
+    double payoff[kInstrumentsPerPass];
+#pragma unroll
+    for (int k = 0; k < kInstrumentsPerPass; ++k) {
+      payoff[k] = 0.0;
+      if (active && k < count) {
+        const models::InstrumentView& instrument = p.instruments[first + k];
+        payoff[k] = models::discounted_payoff(instrument, observed);
+        portfolio += payoff[k] * instrument.quantity;
+      }
+    }
+    block_partials(scratch, p.reduction, 2 * first, 2 * count, [&](int k) {
+      const double x = payoff[k / 2];
+      return k % 2 ? x * x : x;
+    });
+  }
+  block_partials(scratch, p.reduction, 2 * p.instrument_count, 2,
+                 [&](int k) { return k ? portfolio * portfolio : portfolio; });
+  finish_in_last_block(p.reduction);
+}
+
+} // namespace pfmc::kernels

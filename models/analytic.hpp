@@ -1,0 +1,104 @@
+#pragma once
+// Closed-form and semi-analytic prices, host-only. They are the references the Monte Carlo tests
+// compare with, so each function says which published formula and convention it implements.
+//
+// Conventions shared by every function below:
+//   - rates r and q are continuously compounded and flat; cost of carry b = r - q (Haug's b);
+//   - T is the time to expiry in years, sigma the annual lognormal volatility;
+//   - prices are present values at t = 0.
+// Inputs that make no sense (T <= 0, sigma <= 0, spot/strike/barrier <= 0, |rho| > 1, NaN...)
+// throw std::invalid_argument with a message that names the input.
+
+#include <vector>
+
+namespace pfmc::analytic {
+
+enum class OptionKind { call, put };
+enum class BarrierKind { down_and_in, down_and_out, up_and_in, up_and_out };
+
+/// Standard normal cumulative distribution, through erfc so that the lower tail keeps its
+/// relative accuracy (1 - 0.5 erfc would lose it below about -8).
+double normal_cdf(double x);
+
+/// Standard normal density.
+double normal_pdf(double x);
+
+/// P(X < a, Y < b) for standard normals with correlation rho in [-1, 1], to about 1e-14 absolute.
+/// Integrates Plackett's identity dPhi2/drho = phi2 over theta = asin(rho) with adaptive
+/// Gauss-Legendre quadrature, which stays accurate as |rho| -> 1 (where fixed rules fail).
+double bivariate_normal_cdf(double a, double b, double rho);
+
+/// Black-Scholes-Merton European price with continuous dividend yield q.
+double black_scholes(OptionKind kind, double spot, double strike, double T, double r, double q,
+                     double sigma);
+
+/// Black-Scholes-Merton sensitivities, in the units Hull uses:
+/// vega = dV/dsigma per unit of volatility (1.0 = 100 vol points), rho = dV/dr per unit of rate,
+/// theta = dV/dt per year with the calendar moving forward, i.e. -dV/dT.
+struct Greeks {
+  double delta;
+  double gamma;
+  double vega;
+  double rho;
+  double theta;
+};
+Greeks black_scholes_greeks(OptionKind kind, double spot, double strike, double T, double r,
+                            double q, double sigma);
+
+/// Cash-or-nothing digital (Reiner-Rubinstein 1991, as in Haug's Complete Guide): pays `cash` at T
+/// when S_T > strike (call) or S_T < strike (put).
+double cash_or_nothing(OptionKind kind, double spot, double strike, double T, double r, double q,
+                       double sigma, double cash);
+
+/// Option on the geometric average of S over the given fixing times (0 <= t_i <= T, any order,
+/// repeats allowed), paid at T. Exact under Black-Scholes: log G is normal with mean
+/// log S + (r - q - sigma^2/2) * mean(t_i) and variance sigma^2/n^2 * sum_ij min(t_i, t_j).
+/// One fixing at T gives black_scholes; many equally spaced fixings tend to kemna_vorst.
+double geometric_asian_discrete(OptionKind kind, double spot, double strike, double r, double q,
+                                double sigma, const std::vector<double>& fixing_times, double T);
+
+/// Kemna-Vorst (1990): option on the continuous geometric average over [0, T]. Equals Black-
+/// Scholes with volatility sigma/sqrt(3) and carry (b - sigma^2/6)/2, as Haug's Complete Guide
+/// writes it.
+double kemna_vorst(OptionKind kind, double spot, double strike, double T, double r, double q,
+                   double sigma);
+
+/// Reiner-Rubinstein (1991) continuously monitored single barrier with a cash rebate, in the form
+/// Haug's Complete Guide tabulates (terms A..F). Published rebate convention: an out option pays
+/// the rebate at the moment the barrier is hit; an in option that never knocks in pays it at T. A
+/// spot already on or beyond the barrier has crossed it: out -> rebate now, in -> vanilla.
+/// The rebate-at-hit term needs mu^2 + 2r/sigma^2 >= 0 (mu = (b - sigma^2/2)/sigma^2); a rate
+/// negative enough to break that, with a rebate on an out option, throws std::invalid_argument.
+double reiner_rubinstein(OptionKind kind, BarrierKind barrier_kind, double spot, double strike,
+                         double barrier, double rebate, double T, double r, double q, double sigma);
+
+/// Same as reiner_rubinstein, except that every rebate (in or out) is paid at T: this is what
+/// pfmc's discretely monitored barrier pays, and it makes in + out = vanilla + rebate e^{-rT}.
+/// A spot already beyond the barrier: out -> rebate e^{-rT}, in -> vanilla.
+double reiner_rubinstein_rebate_at_expiry(OptionKind kind, BarrierKind barrier_kind, double spot,
+                                          double strike, double barrier, double rebate, double T,
+                                          double r, double q, double sigma);
+
+/// Broadie-Glasserman-Kou (1997) continuity correction: a barrier monitored every dt prices like
+/// a continuous barrier moved away from the spot by exp(0.5826 sigma sqrt(dt)), up for up barriers
+/// and down for down barriers. 0.5826 = -zeta(1/2)/sqrt(2 pi), rounded as the paper prints it.
+double bgk_shifted_barrier(BarrierKind barrier_kind, double barrier, double sigma, double dt);
+
+/// Heston (1993) European option, semi-analytic. The call comes from Lewis's (2001) single
+/// integral over the characteristic function of log(S_T / F), written in the "little Heston trap"
+/// form of Albrecher et al. (2007) (continuous in u, no branch-cut jumps); the put from parity.
+/// xi is the volatility of variance, rho the spot/variance correlation; all of v0, theta >= 0,
+/// kappa, xi > 0. Absolute accuracy about 1e-10 for ordinary parameters.
+double heston(OptionKind kind, double spot, double strike, double T, double r, double q, double v0,
+              double kappa, double theta, double xi, double rho);
+
+/// Stulz (1982) European call on max(S1, S2), in the bivariate-normal form of Haug's Complete
+/// Guide.
+double stulz_max_call(double s1, double s2, double strike, double T, double r, double q1, double q2,
+                      double sigma1, double sigma2, double rho);
+
+/// Stulz (1982) European call on min(S1, S2). max_call + min_call = call(S1) + call(S2).
+double stulz_min_call(double s1, double s2, double strike, double T, double r, double q1, double q2,
+                      double sigma1, double sigma2, double rho);
+
+} // namespace pfmc::analytic

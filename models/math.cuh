@@ -1,0 +1,74 @@
+#pragma once
+// Precision-generic math for code shared by the GPU kernels and the CPU reference backend.
+// On the device these map to CUDA's libdevice functions; on the host to <cmath>. Nothing here
+// uses fast-math intrinsics: a float run and a double run differ only by their precision.
+
+#include <cmath>
+#include <limits>
+
+#if defined(__CUDACC__)
+#define PFMC_HD __host__ __device__
+#define PFMC_HD_INLINE __host__ __device__ __forceinline__
+#else
+#define PFMC_HD
+#define PFMC_HD_INLINE inline
+#endif
+
+namespace pfmc::math {
+
+PFMC_HD_INLINE float exp(float x) {
+#if defined(__CUDA_ARCH__)
+  return ::expf(x);
+#else
+  return std::exp(x);
+#endif
+}
+PFMC_HD_INLINE double exp(double x) {
+#if defined(__CUDA_ARCH__)
+  return ::exp(x);
+#else
+  return std::exp(x);
+#endif
+}
+PFMC_HD_INLINE float log(float x) {
+#if defined(__CUDA_ARCH__)
+  return ::logf(x);
+#else
+  return std::log(x);
+#endif
+}
+PFMC_HD_INLINE double log(double x) {
+#if defined(__CUDA_ARCH__)
+  return ::log(x);
+#else
+  return std::log(x);
+#endif
+}
+PFMC_HD_INLINE float sqrt(float x) {
+#if defined(__CUDA_ARCH__)
+  return ::sqrtf(x);
+#else
+  return std::sqrt(x);
+#endif
+}
+PFMC_HD_INLINE double sqrt(double x) {
+#if defined(__CUDA_ARCH__)
+  return ::sqrt(x);
+#else
+  return std::sqrt(x);
+#endif
+}
+template <class Real>
+PFMC_HD_INLINE Real min(Real a, Real b) {
+  return b < a ? b : a;
+}
+template <class Real>
+PFMC_HD_INLINE Real max(Real a, Real b) {
+  return a < b ? b : a;
+}
+template <class Real>
+PFMC_HD_INLINE Real infinity() {
+  return std::numeric_limits<Real>::infinity();
+}
+
+} // namespace pfmc::math

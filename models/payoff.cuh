@@ -1,0 +1,130 @@
+#pragma once
+// Path functionals ("observations") and payoffs, shared by the GPU kernels and the CPU backend.
+//
+// A simulation group observes a path through a small set of observations: the log-spot at a
+// maturity, the running arithmetic or log sum over a fixing schedule, the running min or max of
+// the log-spot over a monitoring schedule. Instruments that share a schedule share the
+// observation (e.g. every strike of one Asian schedule), so the per-path state does not grow
+// with the number of instruments. At maturity each observation is finalised once (spot,
+// average, extreme), and each instrument's payoff is a small function of one or two of them.
+
+#include <type_traits>
+
+#include "models/math.cuh"
+
+namespace pfmc::models {
+
+/// At most this many distinct observations per simulation group (the per-path state).
+inline constexpr int kMaxObservations = 64;
+
+enum class ObservationKind : int {
+  terminal,       ///< log-spot at one date; finalised to the spot
+  arithmetic_sum, ///< Σ spot over fixings; finalised to the arithmetic average
+  log_sum,        ///< Σ log-spot over fixings; finalised to the geometric average
+  running_min,    ///< min log-spot over monitoring dates; kept in log space
+  running_max,    ///< max log-spot over monitoring dates; kept in log space
+};
+
+struct ObservationView {
+  ObservationKind kind;
+  int asset; ///< which asset of the model
+  int count; ///< number of dates in the schedule (for averages)
+};
+static_assert(std::is_trivially_copyable_v<ObservationView>);
+
+template <class Real>
+PFMC_HD_INLINE Real observation_start(ObservationKind kind) {
+  switch (kind) {
+  case ObservationKind::running_min:
+    return math::infinity<Real>();
+  case ObservationKind::running_max:
+    return -math::infinity<Real>();
+  default:
+    return Real(0);
+  }
+}
+
+template <class Real>
+PFMC_HD_INLINE void observe(Real& value, ObservationKind kind, Real log_spot) {
+  switch (kind) {
+  case ObservationKind::terminal:
+    value = log_spot;
+    break;
+  case ObservationKind::arithmetic_sum:
+    value += math::exp(log_spot);
+    break;
+  case ObservationKind::log_sum:
+    value += log_spot;
+    break;
+  case ObservationKind::running_min:
+    value = math::min(value, log_spot);
+    break;
+  case ObservationKind::running_max:
+    value = math::max(value, log_spot);
+    break;
+  }
+}
+
+template <class Real>
+PFMC_HD_INLINE Real observation_finish(Real value, const ObservationView& o) {
+  switch (o.kind) {
+  case ObservationKind::terminal:
+    return math::exp(value);
+  case ObservationKind::arithmetic_sum:
+    return value / Real(o.count);
+  case ObservationKind::log_sum:
+    return math::exp(value / Real(o.count));
+  default:
+    return value;
+  }
+}
+
+enum class PayoffKind : int { european, digital, asian, barrier };
+enum class BarrierDirection : int { down, up };
+
+/// One instrument as the payoff code sees it (all prices in double; the barrier is compared
+/// in the simulation's precision, in log space).
+struct InstrumentView {
+  PayoffKind kind;
+  int is_call;
+  int underlying_observation; ///< spot at maturity, or the average for Asians
+  int barrier_observation;    ///< running min/max (barriers only, else -1)
+  BarrierDirection direction;
+  int knock_in; ///< 1: knock-in, 0: knock-out
+  double strike;
+  double log_barrier;
+  double rebate;   ///< paid at maturity (knocked out / never knocked in)
+  double cash;     ///< digital payout
+  double discount; ///< discount factor to maturity
+  double quantity; ///< portfolio quantity (0 when not held)
+};
+static_assert(std::is_trivially_copyable_v<InstrumentView>);
+
+/// Discounted payoff of one instrument on one path, from the finalised observations.
+template <class Real>
+PFMC_HD_INLINE double discounted_payoff(const InstrumentView& in, const Real* observations) {
+  const double s = static_cast<double>(observations[in.underlying_observation]);
+  double payoff = 0.0;
+  switch (in.kind) {
+  case PayoffKind::european:
+  case PayoffKind::asian:
+    payoff = in.is_call ? math::max(s - in.strike, 0.0) : math::max(in.strike - s, 0.0);
+    break;
+  case PayoffKind::digital:
+    payoff = (in.is_call ? s > in.strike : s < in.strike) ? in.cash : 0.0;
+    break;
+  case PayoffKind::barrier: {
+    const Real extreme = observations[in.barrier_observation];
+    const Real level = static_cast<Real>(in.log_barrier);
+    const bool crossed =
+        in.direction == BarrierDirection::down ? extreme <= level : extreme >= level;
+    const bool alive = in.knock_in ? crossed : !crossed;
+    payoff = alive ? (in.is_call ? math::max(s - in.strike, 0.0) : math::max(in.strike - s, 0.0))
+                   : in.rebate;
+    break;
+  }
+  }
+  return payoff * in.discount;
+}
+
+} // namespace pfmc::models

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what pfmc needs to build on Debian/Ubuntu, beyond the CUDA toolkit (expected at
+# /usr/local/cuda): only the packages that are missing. Safe to run again.
+set -euo pipefail
+
+packages=(cmake g++ make libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libgtest-dev
+          libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if [ ! -x /usr/local/cuda/bin/nvcc ]; then
+  echo "error: the CUDA toolkit is not at /usr/local/cuda (nvcc not found): install it first" >&2
+  exit 1
+fi

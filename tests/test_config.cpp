@@ -1,0 +1,851 @@
+// YAML -> RunConfig: the shipped example, defaults, schedules, command-line overrides, and one
+// test per kind of bad input, each asserting the whole message (file, line, column, key path,
+// text). Line and column numbers below were counted by hand from the YAML in each case.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "config/config_error.hpp"
+#include "config/load_config.hpp"
+#include "config/overrides.hpp"
+#include "engine/backend_catalog.hpp"
+
+namespace pfmc::config {
+namespace {
+
+// Lines 1-9 of every test document; instruments follow from line 10.
+const std::string kHeader =
+    "market:\n"                                                                      // 1
+    "  underlyings:\n"                                                               // 2
+    "    - {name: SPX, spot: 100}\n"                                                 // 3
+    "    - {name: SX5E, spot: 50}\n"                                                 // 4
+    "  rates: {zero_rate: 0.05}\n"                                                   // 5
+    "models:\n"                                                                      // 6
+    "  - {name: spx_bs, type: black_scholes, underlying: SPX, volatility: 0.2}\n"    // 7
+    "  - {name: sx5e_bs, type: black_scholes, underlying: SX5E, volatility: 0.25}\n" // 8
+    "instruments:\n";                                                                // 9
+
+const std::string kCall =
+    "  - {id: c1, type: european, option: call, strike: 100, maturity: 1.0, model: spx_bs}\n";
+const std::string kPut =
+    "  - {id: p1, type: european, option: put, strike: 90, maturity: 0.5, model: spx_bs}\n";
+
+/// kHeader plus one European call on line 10: a valid document.
+std::string valid_doc() {
+  return kHeader + kCall;
+}
+
+/// `doc` with its 1-based line `line` replaced by `text`.
+std::string replace_line(const std::string& doc, int line, const std::string& text) {
+  std::istringstream in(doc);
+  std::string result;
+  std::string current;
+  for (int n = 1; std::getline(in, current); ++n) {
+    result += (n == line ? text : current) + "\n";
+  }
+  return result;
+}
+
+/// The ConfigError message for `yaml` read as "t.yaml", or "no error". Any other exception
+/// escapes and fails the test: bad input must only ever raise ConfigError.
+std::string error_of(const std::string& yaml) {
+  try {
+    (void)parse_run_config(yaml, "t.yaml");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+std::string override_error(const Overrides& overrides) {
+  RunConfig config = parse_run_config(valid_doc(), "t.yaml");
+  try {
+    apply_overrides(config, overrides);
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.file(), "");
+    EXPECT_EQ(e.mark().line, 0);
+    return e.what();
+  }
+  return "no error";
+}
+
+// --- ConfigError
+// ----------------------------------------------------------------------------------
+
+TEST(ConfigError, FormatsEveryPartThatIsPresent) {
+  EXPECT_STREQ(ConfigError("p.yaml", {14, 5}, "instruments[2].strike", "must be > 0").what(),
+               "p.yaml:14:5: instruments[2].strike: must be > 0");
+  EXPECT_STREQ(ConfigError("p.yaml", {}, "", "cannot open file: x").what(),
+               "p.yaml: cannot open file: x");
+  EXPECT_STREQ(ConfigError("", {}, "--paths", "must be >= 1").what(), "--paths: must be >= 1");
+  EXPECT_STREQ(ConfigError("p.yaml", {3, 1}, "", "unknown key 'x'").what(),
+               "p.yaml:3:1: unknown key 'x'");
+  const ConfigError e("f", {2, 7}, "a.b", "msg");
+  EXPECT_EQ(e.file(), "f");
+  EXPECT_EQ(e.mark().line, 2);
+  EXPECT_EQ(e.mark().column, 7);
+  EXPECT_EQ(e.key_path(), "a.b");
+  EXPECT_EQ(e.message(), "msg");
+}
+
+// --- the shipped example -------------------------------------------------------------------------
+
+TEST(ExampleConfig, PortfolioYamlLoads) {
+  const RunConfig c = load_run_config(PFMC_SOURCE_DIR "/config/examples/portfolio.yaml");
+  EXPECT_EQ(c.file, PFMC_SOURCE_DIR "/config/examples/portfolio.yaml");
+  ASSERT_EQ(c.market.underlyings.size(), 3u);
+  EXPECT_EQ(c.market.underlyings[1].name, "SX5E");
+  EXPECT_DOUBLE_EQ(c.market.underlyings[2].spot, 250.0);
+  EXPECT_EQ(c.market.zero_rates.tenors.size(), 4u);
+  ASSERT_EQ(c.models.size(), 3u);
+  EXPECT_EQ(c.models[0].volatility.tenors, (std::vector<double>{0.25, 0.5, 1.0, 2.0}));
+  EXPECT_TRUE(c.models[1].volatility.is_flat());
+  EXPECT_EQ(c.models[2].underlying_index, 2);
+  ASSERT_EQ(c.instruments.size(), 18u);
+  ASSERT_EQ(c.portfolio.size(), 11u);
+
+  int counts[4] = {};
+  int barrier_kinds[4] = {};
+  bool short_position = false;
+  bool long_position = false;
+  for (const auto& inst : c.instruments) {
+    ++counts[static_cast<int>(inst.type)];
+    if (inst.type == InstrumentType::barrier) {
+      ++barrier_kinds[static_cast<int>(inst.barrier_type)];
+      ASSERT_FALSE(inst.monitoring_times.empty()) << inst.id;
+      EXPECT_EQ(inst.monitoring_times.back(), inst.maturity) << inst.id;
+    }
+    if (inst.type == InstrumentType::asian) {
+      ASSERT_FALSE(inst.fixing_times.empty()) << inst.id;
+      EXPECT_EQ(inst.fixing_times.back(), inst.maturity) << inst.id;
+    }
+    ASSERT_GE(inst.model_index, 0);
+    EXPECT_EQ(c.models[inst.model_index].name, inst.model);
+    EXPECT_GT(inst.mark.line, 0);
+  }
+  EXPECT_EQ(counts[static_cast<int>(InstrumentType::european)], 7);
+  EXPECT_EQ(counts[static_cast<int>(InstrumentType::digital)], 2);
+  EXPECT_EQ(counts[static_cast<int>(InstrumentType::asian)], 3);
+  EXPECT_EQ(counts[static_cast<int>(InstrumentType::barrier)], 6);
+  for (int kind : barrier_kinds) {
+    EXPECT_GE(kind, 1); // all four barrier types
+  }
+  for (const auto& p : c.portfolio) {
+    EXPECT_EQ(c.instruments[p.instrument_index].id, p.instrument);
+    short_position = short_position || p.quantity < 0;
+    long_position = long_position || p.quantity > 0;
+  }
+  EXPECT_TRUE(short_position);
+  EXPECT_TRUE(long_position);
+
+  EXPECT_EQ(c.simulation.paths, 500000u);
+  EXPECT_EQ(c.simulation.steps_per_year, 252);
+  EXPECT_EQ(c.simulation.seed, 42u);
+  EXPECT_EQ(c.simulation.rng, RngType::philox);
+  EXPECT_EQ(c.simulation.precision, Precision::float64);
+  EXPECT_EQ(c.engine.device, DeviceChoice::automatic);
+  EXPECT_EQ(c.engine.backend, "none");
+  EXPECT_GT(c.engine.backend_mark.line, 0);
+  EXPECT_EQ(c.engine.block_size, 128);
+}
+
+// --- good input ----------------------------------------------------------------------------------
+
+TEST(LoadConfig, DefaultsAreApplied) {
+  const RunConfig c = parse_run_config(valid_doc(), "t.yaml");
+  EXPECT_EQ(c.file, "t.yaml");
+  EXPECT_EQ(c.market.underlyings[0].dividend_yield, 0.0);
+  EXPECT_TRUE(c.market.zero_rates.is_flat());
+  EXPECT_EQ(c.market.zero_rates.values, std::vector<double>{0.05});
+  EXPECT_TRUE(c.portfolio.empty());
+  EXPECT_EQ(c.simulation.paths, 100000u);
+  EXPECT_EQ(c.simulation.steps_per_year, 252);
+  EXPECT_EQ(c.simulation.seed, 42u);
+  EXPECT_EQ(c.simulation.rng, RngType::philox);
+  EXPECT_EQ(c.simulation.precision, Precision::float64);
+  EXPECT_EQ(c.engine.device, DeviceChoice::automatic);
+  EXPECT_EQ(c.engine.backend, "none");
+  EXPECT_EQ(c.engine.backend_mark.line, 0);
+  EXPECT_EQ(c.engine.prefetch_distance, 4);
+  EXPECT_EQ(c.engine.padding.mode, Padding::Mode::automatic);
+  EXPECT_EQ(c.engine.block_size, 128);
+  EXPECT_EQ(c.engine.max_device_memory, 0u);
+  EXPECT_EQ(c.engine.cpu_threads, 0);
+
+  const auto doc = kHeader +
+                   "  - {id: d1, type: digital, option: put, strike: 100, maturity: 1.0, "
+                   "model: spx_bs}\n"
+                   "  - {id: b1, type: barrier, option: call, strike: 100, barrier: 120, "
+                   "barrier_type: up_and_out, monitoring: 2, maturity: 1.0, model: spx_bs}\n";
+  const RunConfig d = parse_run_config(doc, "t.yaml");
+  EXPECT_EQ(d.instruments[0].cash, 1.0);
+  EXPECT_EQ(d.instruments[1].rebate, 0.0);
+}
+
+TEST(LoadConfig, MarksAndIndicesAreFilled) {
+  const RunConfig c = parse_run_config(kHeader + kCall +
+                                           "  - {id: x, type: european, option: put, strike: 50, "
+                                           "maturity: 2, model: sx5e_bs}\n"
+                                           "portfolio:\n"
+                                           "  - {instrument: x, quantity: -2.5}\n",
+                                       "t.yaml");
+  EXPECT_EQ(c.market.underlyings[1].mark.line, 4);
+  EXPECT_EQ(c.market.underlyings[1].mark.column, 7);
+  EXPECT_EQ(c.models[1].mark.line, 8);
+  EXPECT_EQ(c.models[1].mark.column, 5);
+  EXPECT_EQ(c.models[1].underlying_index, 1);
+  EXPECT_EQ(c.instruments[1].mark.line, 11);
+  EXPECT_EQ(c.instruments[1].model_index, 1);
+  EXPECT_EQ(c.portfolio[0].mark.line, 13);
+  EXPECT_EQ(c.portfolio[0].instrument_index, 1);
+  EXPECT_EQ(c.portfolio[0].quantity, -2.5);
+}
+
+TEST(LoadConfig, FixingsResolveToEquallySpacedTimes) {
+  const auto doc = kHeader +
+                   "  - {id: a1, type: asian, average: arithmetic, option: call, strike: 100, "
+                   "maturity: 1, fixings: 4, model: spx_bs}\n"
+                   "  - {id: a2, type: asian, average: geometric, option: put, strike: 100, "
+                   "maturity: 0.1, fixings: 3, model: spx_bs}\n"
+                   "  - {id: a3, type: asian, average: geometric, option: put, strike: 100, "
+                   "maturity: 2, fixing_times: [0.5, 1.25, 2], model: spx_bs}\n";
+  const RunConfig c = parse_run_config(doc, "t.yaml");
+  EXPECT_EQ(c.instruments[0].fixing_times, (std::vector<double>{0.25, 0.5, 0.75, 1.0}));
+  EXPECT_EQ(c.instruments[0].average, AverageType::arithmetic);
+  // 0.1 * 3 / 3 is not 0.1 in binary: the last fixing must still be the maturity exactly.
+  ASSERT_EQ(c.instruments[1].fixing_times.size(), 3u);
+  EXPECT_EQ(c.instruments[1].fixing_times.back(), 0.1);
+  EXPECT_LT(c.instruments[1].fixing_times[0], c.instruments[1].fixing_times[1]);
+  EXPECT_EQ(c.instruments[2].fixing_times, (std::vector<double>{0.5, 1.25, 2.0}));
+  EXPECT_EQ(c.instruments[2].average, AverageType::geometric);
+}
+
+TEST(LoadConfig, BarrierAndTermStructuresAreRead) {
+  std::string doc = replace_line(valid_doc(), 5,
+                                 "  rates: {tenors: [0.5, 1, 2], zero_rates: [0.04, -0.01, 0.05]}");
+  doc = replace_line(doc, 8,
+                     "  - {name: sx5e_bs, type: black_scholes, underlying: SX5E, "
+                     "volatility: {tenors: [1, 2], vols: [0.3, 0.3]}}");
+  doc += "  - {id: b1, type: barrier, option: put, strike: 50, barrier: 40, barrier_type: "
+         "down_and_in, rebate: 1.5, monitoring_times: [0.5, 1], maturity: 1, model: sx5e_bs}\n";
+  const RunConfig c = parse_run_config(doc, "t.yaml");
+  EXPECT_EQ(c.market.zero_rates.tenors, (std::vector<double>{0.5, 1.0, 2.0}));
+  EXPECT_EQ(c.market.zero_rates.values, (std::vector<double>{0.04, -0.01, 0.05}));
+  EXPECT_EQ(c.models[1].volatility.values, (std::vector<double>{0.3, 0.3}));
+  const auto& b = c.instruments[1];
+  EXPECT_EQ(b.type, InstrumentType::barrier);
+  EXPECT_EQ(b.option, OptionType::put);
+  EXPECT_EQ(b.barrier, 40.0);
+  EXPECT_EQ(b.barrier_type, BarrierType::down_and_in);
+  EXPECT_EQ(b.rebate, 1.5);
+  EXPECT_EQ(b.monitoring_times, (std::vector<double>{0.5, 1.0}));
+}
+
+TEST(LoadConfig, SimulationAndEngineSettingsAreRead) {
+  const auto doc = valid_doc() +
+                   "simulation: {paths: 1e6, steps_per_year: 365, seed: 18446744073709551615, "
+                   "rng: scrambled_sobol, precision: float}\n"
+                   "engine: {device: gpu, backend: none, prefetch_distance: 8, padding: "
+                   "slot_major, block_size: 256, max_device_memory: 4GiB, cpu_threads: 8}\n";
+  const RunConfig c = parse_run_config(doc, "t.yaml");
+  EXPECT_EQ(c.simulation.paths, 1000000u); // a float spelling of an exact integer
+  EXPECT_EQ(c.simulation.steps_per_year, 365);
+  EXPECT_EQ(c.simulation.seed, std::numeric_limits<std::uint64_t>::max());
+  EXPECT_EQ(c.simulation.rng, RngType::scrambled_sobol);
+  EXPECT_EQ(c.simulation.precision, Precision::float32);
+  EXPECT_EQ(c.engine.device, DeviceChoice::gpu);
+  EXPECT_EQ(c.engine.backend, "none");
+  EXPECT_EQ(c.engine.backend_mark.line, 12);
+  EXPECT_EQ(c.engine.backend_mark.column, 32);
+  EXPECT_EQ(c.engine.prefetch_distance, 8);
+  EXPECT_EQ(c.engine.padding.mode, Padding::Mode::slot_major);
+  EXPECT_EQ(c.engine.block_size, 256);
+  EXPECT_EQ(c.engine.max_device_memory, 4ull << 30);
+  EXPECT_EQ(c.engine.cpu_threads, 8);
+
+  const RunConfig d =
+      parse_run_config(valid_doc() + "engine: {padding: 3, max_device_memory: 1000}\n", "t.yaml");
+  EXPECT_EQ(d.engine.padding.mode, Padding::Mode::fixed);
+  EXPECT_EQ(d.engine.padding.amount, 3);
+  EXPECT_EQ(d.engine.max_device_memory, 1000u);
+}
+
+TEST(LoadConfig, EmptyOptionalSectionsMeanDefaults) {
+  const RunConfig c =
+      parse_run_config(valid_doc() + "portfolio:\nsimulation:\nengine:\n", "t.yaml");
+  EXPECT_TRUE(c.portfolio.empty());
+  EXPECT_EQ(c.simulation.paths, 100000u);
+  EXPECT_EQ(c.engine.block_size, 128);
+}
+
+TEST(LoadConfig, MissingFileNamesTheFileAndTheReason) {
+  try {
+    (void)load_run_config("/nonexistent/pfmc/run.yaml");
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(),
+                 "/nonexistent/pfmc/run.yaml: cannot open file: No such file or directory");
+    EXPECT_EQ(e.mark().line, 0);
+  }
+}
+
+// --- bad input: one case per kind of mistake ----------------------------------------------------
+
+struct BadConfig {
+  std::string name;
+  std::string yaml;
+  std::string expected;
+};
+
+std::ostream& operator<<(std::ostream& os, const BadConfig& c) {
+  return os << c.name;
+}
+
+std::vector<BadConfig> bad_configs() {
+  const std::string doc = valid_doc();
+  const auto with_line_10 = [&](const std::string& text) { return replace_line(doc, 10, text); };
+  const auto with_tail = [&](const std::string& tail) { return doc + tail; };
+  const std::string backends = engine::backend_name_list();
+  const std::string distances = engine::prefetch_distance_list();
+  return {
+      // The document as a whole.
+      {"empty_file", "", "t.yaml:1:1: file is empty"},
+      {"only_comments", "# nothing yet\n\n   # really\n", "t.yaml:1:1: file is empty"},
+      {"syntax_error", "market: spot: 1\n", "t.yaml:1:13: syntax error: illegal map value"},
+      {"top_level_list", "- market\n- models\n", "t.yaml:1:1: top level must be a mapping"},
+      {"top_level_scalar", "hello\n", "t.yaml:1:1: top level must be a mapping"},
+      {"two_documents", doc + "---\nmarket: {}\n",
+       "t.yaml:12:1: only one YAML document is allowed (found a second one)"},
+      {"unknown_top_level_key", with_tail("engines: {block_size: 128}\n"),
+       "t.yaml:11:1: unknown key 'engines' (expected one of: market, models, instruments, "
+       "portfolio, simulation, engine)"},
+      {"duplicate_top_level_key", with_tail("instruments: []\n"),
+       "t.yaml:11:1: duplicate key 'instruments'"},
+      {"missing_models",
+       "market:\n  underlyings: [{name: SPX, spot: 100}]\n  rates: "
+       "{zero_rate: 0}\ninstruments: []\n",
+       "t.yaml:1:1: missing required key 'models'"},
+      {"key_not_a_string", doc + "? [a, b]\n: 1\n", "t.yaml:11:3: keys must be strings"},
+      {"market_not_mapping", "market: [1]\nmodels: []\ninstruments: []\n",
+       "t.yaml:1:9: market: must be a mapping"},
+
+      // market
+      {"no_underlyings",
+       "market:\n  underlyings: []\n  rates: {zero_rate: 0.05}\n" + doc.substr(doc.find("models:")),
+       "t.yaml:2:16: market.underlyings: must not be empty"},
+      {"spot_zero", replace_line(doc, 3, "    - {name: SPX, spot: 0}"),
+       "t.yaml:3:25: market.underlyings[0].spot: must be > 0"},
+      {"dividend_yield_too_large",
+       replace_line(doc, 3, "    - {name: SPX, spot: 100, dividend_yield: 1.5}"),
+       "t.yaml:3:46: market.underlyings[0].dividend_yield: must be between -1 and 1"},
+      {"duplicate_underlying", replace_line(doc, 4, "    - {name: SPX, spot: 50}"),
+       "t.yaml:4:14: market.underlyings[1].name: duplicate name 'SPX' (first at line 3)"},
+      {"rates_both_forms",
+       replace_line(doc, 5, "  rates: {zero_rate: 0.05, tenors: [1, 2], zero_rates: [0.04, 0.05]}"),
+       "t.yaml:5:28: market.rates: give either zero_rate or tenors with zero_rates, not both"},
+      {"rates_neither_form", replace_line(doc, 5, "  rates: {}"),
+       "t.yaml:5:10: market.rates: missing required key 'zero_rate' (or 'tenors' and "
+       "'zero_rates')"},
+      {"rate_out_of_range",
+       replace_line(doc, 5, "  rates: {tenors: [1, 2], zero_rates: [0.04, 2.0]}"),
+       "t.yaml:5:46: market.rates.zero_rates[1]: must be between -1 and 1"},
+      {"rate_tenors_not_increasing",
+       replace_line(doc, 5, "  rates: {tenors: [1, 1], zero_rates: [0.04, 0.05]}"),
+       "t.yaml:5:23: market.rates.tenors[1]: must be > the previous tenor 1"},
+
+      // models
+      {"unknown_underlying",
+       replace_line(doc, 8,
+                    "  - {name: sx5e_bs, type: black_scholes, underlying: SX5F, volatility: 0.25}"),
+       "t.yaml:8:54: models[1].underlying: unknown underlying 'SX5F' (known: SPX, SX5E)"},
+      {"unknown_model_type",
+       replace_line(doc, 7, "  - {name: spx_bs, type: heston, underlying: SPX, volatility: 0.2}"),
+       "t.yaml:7:26: models[0].type: must be one of: black_scholes"},
+      {"volatility_zero",
+       replace_line(doc, 7,
+                    "  - {name: spx_bs, type: black_scholes, underlying: SPX, volatility: 0}"),
+       "t.yaml:7:70: models[0].volatility: must be > 0"},
+      {"volatility_too_large",
+       replace_line(doc, 7,
+                    "  - {name: spx_bs, type: black_scholes, underlying: SPX, volatility: 6}"),
+       "t.yaml:7:70: models[0].volatility: must be <= 5"},
+      {"volatility_list",
+       replace_line(doc, 7,
+                    "  - {name: spx_bs, type: black_scholes, underlying: SPX, volatility: [0.2]}"),
+       "t.yaml:7:70: models[0].volatility: must be a number or a mapping {tenors: [...], vols: "
+       "[...]}"},
+      {"negative_forward_variance",
+       replace_line(doc, 8,
+                    "  - {name: sx5e_bs, type: black_scholes, underlying: SX5E, volatility: "
+                    "{tenors: [0.5, 1, 2], vols: [0.3, 0.25, 0.15]}}"),
+       "t.yaml:8:112: models[1].volatility.vols[2]: total variance decreases between tenors 1 "
+       "and 2 (negative forward variance)"},
+      {"vols_length_mismatch",
+       replace_line(doc, 8,
+                    "  - {name: sx5e_bs, type: black_scholes, underlying: SX5E, volatility: "
+                    "{tenors: [0.5, 1, 2], vols: [0.3, 0.25]}}"),
+       "t.yaml:8:100: models[1].volatility.vols: must have 3 values, one per tenor (got 2)"},
+      {"duplicate_model",
+       replace_line(doc, 8,
+                    "  - {name: spx_bs, type: black_scholes, underlying: SX5E, volatility: 0.25}"),
+       "t.yaml:8:12: models[1].name: duplicate name 'spx_bs' (first at line 7)"},
+
+      // instruments: the brief's own example shape, third instrument
+      {"strike_zero",
+       kHeader + kCall + kPut +
+           "  - {id: c3, type: european, option: call, strike: 0, maturity: 1.0, model: spx_bs}\n",
+       "t.yaml:12:52: instruments[2].strike: must be > 0"},
+      {"unknown_instrument_key",
+       with_line_10("  - {id: c1, type: european, option: call, strikes: 100, maturity: 1.0, "
+                    "model: spx_bs}"),
+       "t.yaml:10:44: instruments[0]: unknown key 'strikes' (expected one of: id, type, option, "
+       "strike, maturity, model)"},
+      {"key_of_another_instrument_type",
+       with_line_10("  - {id: c1, type: european, option: call, strike: 100, maturity: 1.0, "
+                    "model: spx_bs, cash: 2}"),
+       "t.yaml:10:87: instruments[0]: unknown key 'cash' (expected one of: id, type, option, "
+       "strike, maturity, model)"},
+      {"misspelt_type_key",
+       with_line_10("  - {id: c1, tpye: european, option: call, strike: 100, maturity: 1.0, "
+                    "model: spx_bs}"),
+       "t.yaml:10:14: instruments[0]: unknown key 'tpye' (expected one of: id, type, option, "
+       "strike, maturity, model, cash, average, fixings, fixing_times, barrier, barrier_type, "
+       "rebate, monitoring, monitoring_times)"},
+      {"duplicate_key",
+       with_line_10("  - {id: c1, type: european, option: call, strike: 100, maturity: 1.0, "
+                    "strike: 90, model: spx_bs}"),
+       "t.yaml:10:72: instruments[0]: duplicate key 'strike'"},
+      {"missing_strike",
+       with_line_10("  - {id: c1, type: european, option: call, maturity: 1.0, model: spx_bs}"),
+       "t.yaml:10:5: instruments[0]: missing required key 'strike'"},
+      {"unknown_model",
+       with_line_10("  - {id: c1, type: european, option: call, strike: 100, maturity: 1.0, "
+                    "model: spx_lv}"),
+       "t.yaml:10:79: instruments[0].model: unknown model 'spx_lv' (known: spx_bs, sx5e_bs)"},
+      {"duplicate_id",
+       kHeader + kCall + kPut +
+           "  - {id: c1, type: digital, option: put, strike: 90, maturity: 0.5, model: spx_bs}\n",
+       "t.yaml:12:10: instruments[2].id: duplicate id 'c1' (first at line 10)"},
+      {"unknown_type",
+       with_line_10("  - {id: c1, type: swap, option: call, strike: 100, maturity: 1.0, model: "
+                    "spx_bs}"),
+       "t.yaml:10:20: instruments[0].type: must be one of: european, digital, asian, barrier"},
+      {"unknown_option",
+       with_line_10("  - {id: c1, type: european, option: cal, strike: 100, maturity: 1.0, "
+                    "model: spx_bs}"),
+       "t.yaml:10:38: instruments[0].option: must be one of: call, put"},
+      {"strike_not_a_number",
+       with_line_10("  - {id: c1, type: european, option: call, strike: abc, maturity: 1.0, "
+                    "model: spx_bs}"),
+       "t.yaml:10:52: instruments[0].strike: must be a number"},
+      {"strike_quoted",
+       with_line_10("  - {id: c1, type: european, option: call, strike: \"100\", maturity: 1.0, "
+                    "model: spx_bs}"),
+       "t.yaml:10:52: instruments[0].strike: must be a number"},
+      {"strike_a_list",
+       with_line_10("  - {id: c1, type: european, option: call, strike: [100], maturity: 1.0, "
+                    "model: spx_bs}"),
+       "t.yaml:10:52: instruments[0].strike: must be a number"},
+      {"strike_infinite",
+       with_line_10("  - {id: c1, type: european, option: call, strike: .inf, maturity: 1.0, "
+                    "model: spx_bs}"),
+       "t.yaml:10:52: instruments[0].strike: must be finite"},
+      {"maturity_too_long",
+       with_line_10("  - {id: c1, type: european, option: call, strike: 100, maturity: 101, "
+                    "model: spx_bs}"),
+       "t.yaml:10:67: instruments[0].maturity: must be <= 100"},
+      {"id_not_a_string",
+       with_line_10("  - {id: [a], type: european, option: call, strike: 100, maturity: 1.0, "
+                    "model: spx_bs}"),
+       "t.yaml:10:10: instruments[0].id: must be a string"},
+      {"instruments_not_a_list", replace_line(kHeader, 9, "instruments: {c1: 1}"),
+       "t.yaml:9:14: instruments: must be a list"},
+      {"empty_value_points_at_its_key",
+       kHeader + "  - id: c1\n    type: european\n    option: call\n    strike:\n    maturity: "
+                 "1.0\n    model: spx_bs\n",
+       "t.yaml:13:5: instruments[0].strike: must be a number"},
+      {"missing_key_in_block_mapping",
+       kHeader + "  - id: c1\n    type: european\n    option: call\n    maturity: 1.0\n    "
+                 "model: spx_bs\n",
+       "t.yaml:10:5: instruments[0]: missing required key 'strike'"},
+
+      // asians
+      {"unknown_average",
+       with_line_10("  - {id: a1, type: asian, average: harmonic, option: call, strike: 100, "
+                    "maturity: 1.0, fixings: 4, model: spx_bs}"),
+       "t.yaml:10:36: instruments[0].average: must be one of: arithmetic, geometric"},
+      {"fixings_and_fixing_times",
+       with_line_10("  - {id: a1, type: asian, average: arithmetic, option: call, strike: 100, "
+                    "maturity: 1.0, fixings: 4, fixing_times: [0.5, 1.0], model: spx_bs}"),
+       "t.yaml:10:102: instruments[0]: give either fixings or fixing_times, not both"},
+      {"no_fixings",
+       with_line_10("  - {id: a1, type: asian, average: arithmetic, option: call, strike: 100, "
+                    "maturity: 1.0, model: spx_bs}"),
+       "t.yaml:10:5: instruments[0]: missing required key 'fixings' (or 'fixing_times')"},
+      {"zero_fixings",
+       with_line_10("  - {id: a1, type: asian, average: arithmetic, option: call, strike: 100, "
+                    "maturity: 1.0, fixings: 0, model: spx_bs}"),
+       "t.yaml:10:99: instruments[0].fixings: must be >= 1"},
+      {"fractional_fixings",
+       with_line_10("  - {id: a1, type: asian, average: arithmetic, option: call, strike: 100, "
+                    "maturity: 1.0, fixings: 2.5, model: spx_bs}"),
+       "t.yaml:10:99: instruments[0].fixings: must be an integer"},
+      {"too_many_fixings",
+       with_line_10("  - {id: a1, type: asian, average: arithmetic, option: call, strike: 100, "
+                    "maturity: 1.0, fixings: 100001, model: spx_bs}"),
+       "t.yaml:10:99: instruments[0].fixings: must be <= 100000"},
+      {"fixing_times_not_increasing",
+       with_line_10("  - {id: a1, type: asian, average: geometric, option: put, strike: 100, "
+                    "maturity: 1.0, fixing_times: [0.5, 0.25, 1.0], model: spx_bs}"),
+       "t.yaml:10:108: instruments[0].fixing_times[1]: must be > the previous time 0.5"},
+      {"fixing_after_maturity",
+       with_line_10("  - {id: a1, type: asian, average: geometric, option: put, strike: 100, "
+                    "maturity: 1.0, fixing_times: [0.5, 1.5], model: spx_bs}"),
+       "t.yaml:10:108: instruments[0].fixing_times[1]: must be <= the maturity 1"},
+      {"fixing_at_zero",
+       with_line_10("  - {id: a1, type: asian, average: geometric, option: put, strike: 100, "
+                    "maturity: 1.0, fixing_times: [0, 1], model: spx_bs}"),
+       "t.yaml:10:103: instruments[0].fixing_times[0]: must be > 0"},
+
+      // barriers
+      {"down_barrier_above_spot",
+       with_line_10("  - {id: b1, type: barrier, option: call, strike: 100, barrier: 105, "
+                    "barrier_type: down_and_out, monitoring: 252, maturity: 1.0, model: spx_bs}"),
+       "t.yaml:10:65: instruments[0].barrier: down barrier 105 must be below the spot 100 of SPX"},
+      {"up_barrier_below_spot",
+       with_line_10("  - {id: b1, type: barrier, option: call, strike: 100, barrier: 95, "
+                    "barrier_type: up_and_in, monitoring: 252, maturity: 1.0, model: spx_bs}"),
+       "t.yaml:10:65: instruments[0].barrier: up barrier 95 must be above the spot 100 of SPX"},
+      {"down_barrier_above_other_spot",
+       with_line_10("  - {id: b2, type: barrier, option: put, strike: 50, barrier: 55, "
+                    "barrier_type: down_and_in, monitoring: 12, maturity: 1.0, model: sx5e_bs}"),
+       "t.yaml:10:63: instruments[0].barrier: down barrier 55 must be below the spot 50 of SX5E"},
+      {"unknown_barrier_type",
+       with_line_10("  - {id: b1, type: barrier, option: put, strike: 100, barrier: 90, "
+                    "barrier_type: down_out, monitoring: 12, maturity: 1.0, model: spx_bs}"),
+       "t.yaml:10:82: instruments[0].barrier_type: must be one of: up_and_in, up_and_out, "
+       "down_and_in, down_and_out"},
+      {"negative_rebate",
+       with_line_10("  - {id: b1, type: barrier, option: put, strike: 100, barrier: 90, "
+                    "barrier_type: down_and_in, rebate: -1, monitoring: 12, maturity: 1.0, "
+                    "model: spx_bs}"),
+       "t.yaml:10:103: instruments[0].rebate: must be >= 0"},
+      {"monitoring_times_not_increasing",
+       with_line_10("  - {id: b1, type: barrier, option: put, strike: 100, barrier: 90, "
+                    "barrier_type: down_and_in, monitoring_times: [0.5, 0.5], maturity: 1.0, "
+                    "model: spx_bs}"),
+       "t.yaml:10:119: instruments[0].monitoring_times[1]: must be > the previous time 0.5"},
+
+      // portfolio
+      {"unknown_position", with_tail("portfolio:\n  - {instrument: c9, quantity: 1}\n"),
+       "t.yaml:12:18: portfolio[0].instrument: unknown instrument 'c9' (known: c1)"},
+      {"duplicate_position",
+       with_tail("portfolio:\n  - {instrument: c1, quantity: 10}\n  - {instrument: c1, "
+                 "quantity: -5}\n"),
+       "t.yaml:13:18: portfolio[1].instrument: duplicate instrument 'c1' (first at line 12)"},
+      {"zero_quantity", with_tail("portfolio:\n  - {instrument: c1, quantity: 0}\n"),
+       "t.yaml:12:32: portfolio[0].quantity: must not be 0"},
+      {"portfolio_not_a_list", with_tail("portfolio: {c1: 1}\n"),
+       "t.yaml:11:12: portfolio: must be a list"},
+
+      // simulation
+      {"zero_paths", with_tail("simulation: {paths: 0}\n"),
+       "t.yaml:11:21: simulation.paths: must be >= 1"},
+      {"fractional_paths", with_tail("simulation: {paths: 1.5}\n"),
+       "t.yaml:11:21: simulation.paths: must be an integer"},
+      {"quoted_paths", with_tail("simulation: {paths: \"1000\"}\n"),
+       "t.yaml:11:21: simulation.paths: must be an integer"},
+      {"negative_seed", with_tail("simulation: {seed: -1, rng: xorwow}\n"),
+       "t.yaml:11:20: simulation.seed: must be >= 0"},
+      {"unknown_rng", with_tail("simulation: {rng: xorwow}\n"),
+       "t.yaml:11:19: simulation.rng: must be one of: philox, mrg32k3a, sobol, scrambled_sobol"},
+      {"unknown_precision", with_tail("simulation: {precision: half}\n"),
+       "t.yaml:11:25: simulation.precision: must be one of: float, double"},
+      {"unknown_simulation_key", with_tail("simulation: {path: 10}\n"),
+       "t.yaml:11:14: simulation: unknown key 'path' (expected one of: paths, steps_per_year, "
+       "seed, rng, precision)"},
+
+      // engine
+      {"unknown_backend", with_tail("engine: {backend: nope}\n"),
+       "t.yaml:11:19: engine.backend: unknown backend 'nope' (known: " + backends + ")"},
+      {"prefetch_distance_not_instantiated", with_tail("engine: {prefetch_distance: 5}\n"),
+       "t.yaml:11:29: engine.prefetch_distance: 5 is not an instantiated distance (valid: " +
+           distances + ")"},
+      {"block_size_not_a_power_of_two", with_tail("engine: {device: gpu, block_size: 100}\n"),
+       "t.yaml:11:35: engine.block_size: must be a power of two in 32..1024 (32, 64, 128, 256, "
+       "512, 1024)"},
+      {"padding_too_large", with_tail("engine: {padding: 65}\n"),
+       "t.yaml:11:19: engine.padding: must be one of: auto, none, slot_major, or an integer 0..64"},
+      {"zero_device_memory", with_tail("engine: {max_device_memory: 0GiB}\n"),
+       "t.yaml:11:29: engine.max_device_memory: must be > 0"},
+      {"too_many_cpu_threads", with_tail("engine: {cpu_threads: 5000}\n"),
+       "t.yaml:11:23: engine.cpu_threads: must be <= 4096"},
+      {"device_in_capitals", with_tail("engine: {device: GPU}\n"),
+       "t.yaml:11:18: engine.device: must be one of: auto, gpu, cpu"},
+  };
+}
+
+class BadConfigTest : public ::testing::TestWithParam<BadConfig> {};
+
+TEST_P(BadConfigTest, ReportsFileLineColumnKeyPathAndReason) {
+  EXPECT_EQ(error_of(GetParam().yaml), GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(LoadConfig, BadConfigTest, ::testing::ValuesIn(bad_configs()),
+                         [](const ::testing::TestParamInfo<BadConfig>& info) {
+                           return info.param.name;
+                         });
+
+TEST(LoadConfig, EveryBadCaseStartsFromAValidDocument) {
+  // Guards the table above: its errors come from the edit, not from a broken base.
+  EXPECT_EQ(error_of(valid_doc()), "no error");
+  EXPECT_EQ(error_of(kHeader + kCall + kPut), "no error");
+}
+
+// --- command-line overrides ---------------------------------------------------------------------
+
+TEST(Overrides, GoodValuesAreApplied) {
+  RunConfig c = parse_run_config(valid_doc() + "engine: {backend: none}\n", "t.yaml");
+  ASSERT_GT(c.engine.backend_mark.line, 0);
+  Overrides o;
+  o.device = "cpu";
+  o.backend = "none";
+  o.padding = "8";
+  o.precision = "float";
+  o.rng = "sobol";
+  o.prefetch_distance = 12;
+  o.block_size = 256;
+  o.cpu_threads = 4;
+  o.paths = "1e6";
+  o.seed = "7";
+  o.max_device_memory = "512MiB";
+  apply_overrides(c, o);
+  EXPECT_EQ(c.engine.device, DeviceChoice::cpu);
+  EXPECT_EQ(c.engine.backend, "none");
+  EXPECT_EQ(c.engine.backend_mark.line, 0); // no longer from the file
+  EXPECT_EQ(c.engine.padding.mode, Padding::Mode::fixed);
+  EXPECT_EQ(c.engine.padding.amount, 8);
+  EXPECT_EQ(c.simulation.precision, Precision::float32);
+  EXPECT_EQ(c.simulation.rng, RngType::sobol);
+  EXPECT_EQ(c.engine.prefetch_distance, 12);
+  EXPECT_EQ(c.engine.block_size, 256);
+  EXPECT_EQ(c.engine.cpu_threads, 4);
+  EXPECT_EQ(c.simulation.paths, 1000000u);
+  EXPECT_EQ(c.simulation.seed, 7u);
+  EXPECT_EQ(c.engine.max_device_memory, 512ull << 20);
+}
+
+TEST(Overrides, NothingGivenChangesNothing) {
+  RunConfig c = parse_run_config(valid_doc(), "t.yaml");
+  apply_overrides(c, Overrides{});
+  EXPECT_EQ(c.simulation.paths, 100000u);
+  EXPECT_EQ(c.engine.backend, "none");
+}
+
+TEST(Overrides, BadValuesUseTheYamlRulesAndTheFlagName) {
+  const auto with = [](auto setter) {
+    Overrides o;
+    setter(o);
+    return override_error(o);
+  };
+  EXPECT_EQ(with([](Overrides& o) { o.paths = "0"; }), "--paths: must be >= 1");
+  EXPECT_EQ(with([](Overrides& o) { o.paths = "-5"; }), "--paths: must be >= 1");
+  EXPECT_EQ(with([](Overrides& o) { o.paths = "lots"; }), "--paths: must be an integer");
+  EXPECT_EQ(with([](Overrides& o) { o.paths = "2e12"; }), "--paths: must be <= 1000000000000");
+  EXPECT_EQ(with([](Overrides& o) { o.paths = "99999999999999999999999"; }),
+            "--paths: must be <= 1000000000000");
+  EXPECT_EQ(with([](Overrides& o) { o.seed = "-1"; }), "--seed: must be >= 0");
+  EXPECT_EQ(with([](Overrides& o) { o.seed = "18446744073709551616"; }),
+            "--seed: must be <= 18446744073709551615");
+  EXPECT_EQ(with([](Overrides& o) { o.backend = "nope"; }),
+            "--backend: unknown backend 'nope' (known: " + engine::backend_name_list() + ")");
+  EXPECT_EQ(with([](Overrides& o) { o.prefetch_distance = 5; }),
+            "--prefetch-distance: 5 is not an instantiated distance (valid: " +
+                engine::prefetch_distance_list() + ")");
+  EXPECT_EQ(with([](Overrides& o) { o.prefetch_distance = -4; }),
+            "--prefetch-distance: -4 is not an instantiated distance (valid: " +
+                engine::prefetch_distance_list() + ")");
+  EXPECT_EQ(with([](Overrides& o) { o.block_size = 100; }),
+            "--block-size: must be a power of two in 32..1024 (32, 64, 128, 256, 512, 1024)");
+  EXPECT_EQ(with([](Overrides& o) { o.block_size = 2048; }),
+            "--block-size: must be a power of two in 32..1024 (32, 64, 128, 256, 512, 1024)");
+  EXPECT_EQ(with([](Overrides& o) { o.cpu_threads = -1; }), "--cpu-threads: must be >= 0");
+  EXPECT_EQ(with([](Overrides& o) { o.padding = "65"; }),
+            "--padding: must be one of: auto, none, slot_major, or an integer 0..64");
+  EXPECT_EQ(with([](Overrides& o) { o.device = "GPU"; }),
+            "--device: must be one of: auto, gpu, cpu");
+  EXPECT_EQ(with([](Overrides& o) { o.precision = "half"; }),
+            "--precision: must be one of: float, double");
+  EXPECT_EQ(with([](Overrides& o) { o.rng = "xorwow"; }),
+            "--rng: must be one of: philox, mrg32k3a, sobol, scrambled_sobol");
+  EXPECT_EQ(with([](Overrides& o) { o.max_device_memory = "0"; }),
+            "--max-device-memory: must be > 0");
+  EXPECT_EQ(with([](Overrides& o) { o.max_device_memory = "4 GB"; }),
+            "--max-device-memory: must be a number of bytes or a size such as 512MiB, 4GiB or 2GB");
+}
+
+TEST(Overrides, ABadFlagLeavesTheConfigUntouched) {
+  RunConfig c = parse_run_config(valid_doc(), "t.yaml");
+  Overrides o;
+  o.device = "cpu"; // valid, but must not be applied alone
+  o.paths = "0";
+  EXPECT_THROW(apply_overrides(c, o), ConfigError);
+  EXPECT_EQ(c.engine.device, DeviceChoice::automatic);
+  EXPECT_EQ(c.simulation.paths, 100000u);
+}
+
+// --- shared parsers
+// -------------------------------------------------------------------------------
+
+TEST(ParseMemorySize, AcceptsBytesAndUnits) {
+  EXPECT_EQ(parse_memory_size("1073741824"), 1073741824u);
+  EXPECT_EQ(parse_memory_size("100B"), 100u);
+  EXPECT_EQ(parse_memory_size("1KiB"), 1024u);
+  EXPECT_EQ(parse_memory_size("512MiB"), 512ull << 20);
+  EXPECT_EQ(parse_memory_size("4GiB"), 4ull << 30);
+  EXPECT_EQ(parse_memory_size("1TiB"), 1ull << 40);
+  EXPECT_EQ(parse_memory_size("1KB"), 1000u);
+  EXPECT_EQ(parse_memory_size("250MB"), 250000000u);
+  EXPECT_EQ(parse_memory_size("2GB"), 2000000000u);
+  EXPECT_EQ(parse_memory_size("3TB"), 3000000000000u);
+  EXPECT_EQ(parse_memory_size("1.5GiB"), 1610612736u);
+  EXPECT_EQ(parse_memory_size("0.5KB"), 500u);
+  EXPECT_EQ(parse_memory_size("18446744073709551615"), std::numeric_limits<std::uint64_t>::max());
+}
+
+TEST(ParseMemorySize, RefusesMalformedZeroAndOverflow) {
+  for (const char* text : {"",
+                           "0",
+                           "0GiB",
+                           "0.0MB",
+                           "GiB",
+                           "4 GiB",
+                           "4gib",
+                           "4G",
+                           "-1",
+                           "+4GiB",
+                           "1.5",
+                           "1e9",
+                           "4GiBs",
+                           ".5GiB",
+                           "4.GiB",
+                           "1,5GiB",
+                           "0x10",
+                           "18446744073709551616",
+                           "16777216TiB",
+                           "99999999999999999999TB"}) {
+    EXPECT_EQ(parse_memory_size(text), std::nullopt) << '"' << text << '"';
+  }
+}
+
+TEST(SharedParsers, PaddingSpellings) {
+  EXPECT_EQ(parse_padding("auto")->mode, Padding::Mode::automatic);
+  EXPECT_EQ(parse_padding("none")->mode, Padding::Mode::none);
+  EXPECT_EQ(parse_padding("slot_major")->mode, Padding::Mode::slot_major);
+  EXPECT_EQ(parse_padding("0")->mode, Padding::Mode::fixed);
+  EXPECT_EQ(parse_padding("64")->amount, 64);
+  for (const char* text : {"65", "-1", "Auto", "", "slot-major", "2.5"}) {
+    EXPECT_EQ(parse_padding(text), std::nullopt) << text;
+  }
+}
+
+TEST(SharedParsers, EnumsAreCaseSensitiveAndExact) {
+  EXPECT_EQ(parse_precision("float"), Precision::float32);
+  EXPECT_EQ(parse_precision("double"), Precision::float64);
+  EXPECT_EQ(parse_precision("Double"), std::nullopt);
+  EXPECT_EQ(parse_precision("float64"), std::nullopt);
+  EXPECT_EQ(parse_rng("mrg32k3a"), RngType::mrg32k3a);
+  EXPECT_EQ(parse_rng("scrambled-sobol"), std::nullopt);
+  EXPECT_EQ(parse_device("auto"), DeviceChoice::automatic);
+  EXPECT_EQ(parse_device(" gpu"), std::nullopt);
+}
+
+TEST(SharedParsers, RealNumbersFollowYamlSpelling) {
+  EXPECT_EQ(detail::parse_real("12"), 12.0);
+  EXPECT_EQ(detail::parse_real("-0.5"), -0.5);
+  EXPECT_EQ(detail::parse_real(".5"), 0.5);
+  EXPECT_EQ(detail::parse_real("1e6"), 1e6);
+  EXPECT_EQ(detail::parse_real("+2.5E-1"), 0.25);
+  EXPECT_TRUE(std::isinf(*detail::parse_real("-.inf")));
+  EXPECT_TRUE(std::isnan(*detail::parse_real(".nan")));
+  for (const char* text : {"", ".", "1e", "inf", "nan", "0x10", "1,5", "1_000", "1.2.3", " 1"}) {
+    EXPECT_EQ(detail::parse_real(text), std::nullopt) << text;
+  }
+}
+
+// --- to_string
+// ------------------------------------------------------------------------------------
+
+TEST(ToString, SpellingsMatchTheYaml) {
+  EXPECT_STREQ(to_string(ModelType::black_scholes), "black_scholes");
+  EXPECT_STREQ(to_string(InstrumentType::european), "european");
+  EXPECT_STREQ(to_string(InstrumentType::digital), "digital");
+  EXPECT_STREQ(to_string(InstrumentType::asian), "asian");
+  EXPECT_STREQ(to_string(InstrumentType::barrier), "barrier");
+  EXPECT_STREQ(to_string(OptionType::call), "call");
+  EXPECT_STREQ(to_string(OptionType::put), "put");
+  EXPECT_STREQ(to_string(AverageType::arithmetic), "arithmetic");
+  EXPECT_STREQ(to_string(AverageType::geometric), "geometric");
+  EXPECT_STREQ(to_string(BarrierType::up_and_in), "up_and_in");
+  EXPECT_STREQ(to_string(BarrierType::up_and_out), "up_and_out");
+  EXPECT_STREQ(to_string(BarrierType::down_and_in), "down_and_in");
+  EXPECT_STREQ(to_string(BarrierType::down_and_out), "down_and_out");
+  EXPECT_STREQ(to_string(Precision::float32), "float");
+  EXPECT_STREQ(to_string(Precision::float64), "double");
+  EXPECT_STREQ(to_string(DeviceChoice::automatic), "auto");
+  EXPECT_EQ(to_string(Padding{Padding::Mode::fixed, 12}), "12");
+}
+
+TEST(ToString, RoundTripsThroughTheParsers) {
+  for (auto rng : {RngType::philox, RngType::mrg32k3a, RngType::sobol, RngType::scrambled_sobol}) {
+    EXPECT_EQ(parse_rng(to_string(rng)), rng);
+  }
+  for (auto precision : {Precision::float32, Precision::float64}) {
+    EXPECT_EQ(parse_precision(to_string(precision)), precision);
+  }
+  for (auto device : {DeviceChoice::automatic, DeviceChoice::gpu, DeviceChoice::cpu}) {
+    EXPECT_EQ(parse_device(to_string(device)), device);
+  }
+  for (Padding padding : {Padding{Padding::Mode::automatic, 0}, Padding{Padding::Mode::none, 0},
+                          Padding{Padding::Mode::slot_major, 0}, Padding{Padding::Mode::fixed, 0},
+                          Padding{Padding::Mode::fixed, 64}}) {
+    const auto parsed = parse_padding(to_string(padding));
+    ASSERT_TRUE(parsed.has_value()) << to_string(padding);
+    EXPECT_EQ(parsed->mode, padding.mode);
+    EXPECT_EQ(parsed->amount, padding.amount);
+  }
+}
+
+TEST(ToString, InstrumentSpellingsRoundTripThroughTheLoader) {
+  // What to_string writes is what the loader reads back, for every enum the YAML spells.
+  for (auto barrier_type : {BarrierType::up_and_in, BarrierType::up_and_out,
+                            BarrierType::down_and_in, BarrierType::down_and_out}) {
+    for (auto option : {OptionType::call, OptionType::put}) {
+      const bool down =
+          barrier_type == BarrierType::down_and_in || barrier_type == BarrierType::down_and_out;
+      const std::string doc = kHeader + "  - {id: b, type: " + to_string(InstrumentType::barrier) +
+                              ", option: " + to_string(option) +
+                              ", strike: 100, barrier: " + (down ? "80" : "120") +
+                              ", barrier_type: " + to_string(barrier_type) +
+                              ", monitoring: 4, maturity: 1, model: spx_bs}\n";
+      const RunConfig c = parse_run_config(doc, "t.yaml");
+      EXPECT_EQ(c.instruments[0].barrier_type, barrier_type);
+      EXPECT_EQ(c.instruments[0].option, option);
+    }
+  }
+  for (auto average : {AverageType::arithmetic, AverageType::geometric}) {
+    const std::string doc =
+        kHeader + "  - {id: a, type: asian, average: " + to_string(average) +
+        ", option: call, strike: 100, maturity: 1, fixings: 2, model: spx_bs}\n";
+    EXPECT_EQ(parse_run_config(doc, "t.yaml").instruments[0].average, average);
+  }
+}
+
+} // namespace
+} // namespace pfmc::config

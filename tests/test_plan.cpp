@@ -1,0 +1,185 @@
+// Planning: time grids, term structures, per-step market data, shared observations, events.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "config/config_error.hpp"
+#include "engine/execution.hpp"
+#include "engine/plan.hpp"
+#include "kernels/reduction_shape.hpp"
+#include "test_support.hpp"
+
+namespace pfmc {
+namespace {
+
+TEST(TimeGrid, UniformStepsAndEventsExactlyOnGrid) {
+  const auto grid = engine::make_time_grid(1.0, 4, {0.3, 0.5, 0.9});
+  const std::vector<double> expected{0.0, 0.25, 0.3, 0.5, 0.75, 0.9, 1.0};
+  ASSERT_EQ(grid.size(), expected.size());
+  for (std::size_t i = 0; i < grid.size(); ++i)
+    EXPECT_DOUBLE_EQ(grid[i], expected[i]) << i;
+}
+
+TEST(TimeGrid, EventWithinToleranceReplacesUniformTime) {
+  const double t = 0.5 + 1e-12;
+  const auto grid = engine::make_time_grid(1.0, 2, {t});
+  ASSERT_EQ(grid.size(), 3u);
+  EXPECT_EQ(grid[1], t); // the event's own time, exactly
+  EXPECT_EQ(grid[2], 1.0);
+}
+
+TEST(TimeGrid, HorizonOffTheUniformGridIsLast) {
+  const auto grid = engine::make_time_grid(0.6, 2, {});
+  ASSERT_EQ(grid.size(), 3u);
+  EXPECT_DOUBLE_EQ(grid[1], 0.5);
+  EXPECT_DOUBLE_EQ(grid[2], 0.6);
+}
+
+TEST(TimeGrid, DailyStepsForOneYear) {
+  const auto grid = engine::make_time_grid(1.0, 252, {1.0});
+  EXPECT_EQ(grid.size(), 253u);
+  EXPECT_EQ(grid.back(), 1.0);
+  for (std::size_t i = 1; i < grid.size(); ++i)
+    ASSERT_GT(grid[i], grid[i - 1]);
+}
+
+TEST(TermStructures, DiscountInterpolatesZeroRatesFlatOutside) {
+  config::TermStructure curve{{1.0, 2.0}, {0.02, 0.04}};
+  EXPECT_NEAR(engine::discount_factor(curve, 0.5), std::exp(-0.02 * 0.5), 1e-15);
+  EXPECT_NEAR(engine::discount_factor(curve, 1.5), std::exp(-0.03 * 1.5), 1e-15);
+  EXPECT_NEAR(engine::discount_factor(curve, 3.0), std::exp(-0.04 * 3.0), 1e-15);
+  config::TermStructure flat{{}, {0.05}};
+  EXPECT_NEAR(engine::discount_factor(flat, 2.0), std::exp(-0.1), 1e-15);
+}
+
+TEST(TermStructures, TotalVarianceLinearBetweenPillars) {
+  config::TermStructure vols{{1.0, 2.0}, {0.2, 0.3}};
+  EXPECT_NEAR(engine::total_variance(vols, 0.5), 0.04 * 0.5, 1e-15);
+  EXPECT_NEAR(engine::total_variance(vols, 1.0), 0.04, 1e-15);
+  EXPECT_NEAR(engine::total_variance(vols, 1.5), 0.5 * (0.04 + 0.18), 1e-15);
+  EXPECT_NEAR(engine::total_variance(vols, 3.0), 0.09 * 3.0, 1e-15);
+}
+
+TEST(Plan, StepDataIntegratesTheCurvesExactly) {
+  const std::string yaml =
+      "market:\n  underlyings: [{name: S, spot: 100, dividend_yield: 0.01}]\n"
+      "  rates: {tenors: [0.5, 2.0], zero_rates: [0.02, 0.05]}\n"
+      "models: [{name: m, type: black_scholes, underlying: S,"
+      " volatility: {tenors: [0.5, 1.5], vols: [0.3, 0.2]}}]\n"
+      "instruments: [{id: c, type: european, option: call, strike: 100, maturity: 1.7, model: m}]\n"
+      "simulation: {steps_per_year: 12}\n";
+  const auto config = testing::load(yaml);
+  const auto plan = engine::make_plan(config);
+  ASSERT_EQ(plan.groups.size(), 1u);
+  const auto& g = plan.groups[0];
+  EXPECT_EQ(g.times.back(), 1.7);
+  const auto& drift = g.step_series[0];
+  const auto& diffusion = g.step_series[1];
+  double variance = 0.0;
+  for (double d : diffusion)
+    variance += d * d;
+  const double w = engine::total_variance(config.models[0].volatility, 1.7);
+  EXPECT_NEAR(variance, w, 1e-13);
+  const double mean = std::accumulate(drift.begin(), drift.end(), 0.0);
+  const double expected =
+      -std::log(engine::discount_factor(config.market.zero_rates, 1.7)) - 0.01 * 1.7 - 0.5 * w;
+  EXPECT_NEAR(mean, expected, 1e-13);
+  EXPECT_DOUBLE_EQ(g.model_constants[0], std::log(100.0));
+}
+
+TEST(Plan, InstrumentsShareObservationsAndEventsAreInOrder) {
+  const std::string instruments =
+      "  - {id: a1, type: asian, average: arithmetic, option: call, strike: 90, maturity: 1, "
+      "fixings: 4, model: bs}\n"
+      "  - {id: a2, type: asian, average: arithmetic, option: put, strike: 110, maturity: 1, "
+      "fixings: 4, model: bs}\n"
+      "  - {id: g1, type: asian, average: geometric, option: call, strike: 100, maturity: 1, "
+      "fixings: 4, model: bs}\n"
+      "  - {id: e1, type: european, option: call, strike: 100, maturity: 1, model: bs}\n"
+      "  - {id: e2, type: european, option: put, strike: 95, maturity: 1, model: bs}\n"
+      "  - {id: b1, type: barrier, option: call, strike: 100, barrier: 80, barrier_type: "
+      "down_and_out, monitoring: 2, maturity: 1, model: bs}\n";
+  const auto config =
+      testing::load(testing::yaml_run({}, instruments, 1000, ", steps_per_year: 4"));
+  const auto plan = engine::make_plan(config);
+  const auto& g = plan.groups[0];
+  // arithmetic sum, log sum, terminal at T, running min: four observations for six instruments.
+  EXPECT_EQ(g.observations.size(), 4u);
+  EXPECT_EQ(g.instruments[0].underlying_observation, g.instruments[1].underlying_observation);
+  EXPECT_EQ(g.instruments[3].underlying_observation, g.instruments[4].underlying_observation);
+  EXPECT_EQ(g.instruments[5].underlying_observation, g.instruments[3].underlying_observation);
+  ASSERT_EQ(g.steps(), 4);
+  ASSERT_EQ(g.event_offsets.size(), 5u);
+  // Steps 0..3 end at 0.25, 0.5, 0.75, 1: fixings at each; monitoring at 0.5 and 1; terminal at 1.
+  const std::vector<int> events_per_step{2, 3, 2, 4};
+  for (int s = 0; s < 4; ++s) {
+    EXPECT_EQ(g.event_offsets[s + 1] - g.event_offsets[s], events_per_step[s]) << "step " << s;
+  }
+  for (const auto& o : g.observations) {
+    if (o.kind == models::ObservationKind::arithmetic_sum)
+      EXPECT_EQ(o.count, 4);
+    if (o.kind == models::ObservationKind::running_min)
+      EXPECT_EQ(o.count, 2);
+  }
+}
+
+TEST(Plan, GroupsFollowModelsAndKeepConfigOrder) {
+  const std::string yaml =
+      "market:\n  underlyings: [{name: A, spot: 100}, {name: B, spot: 50}]\n  rates: {zero_rate: "
+      "0.01}\n"
+      "models: [{name: ma, type: black_scholes, underlying: A, volatility: 0.2},"
+      " {name: mb, type: black_scholes, underlying: B, volatility: 0.3}]\n"
+      "instruments:\n"
+      "  - {id: x, type: european, option: call, strike: 50, maturity: 1, model: mb}\n"
+      "  - {id: y, type: european, option: call, strike: 100, maturity: 2, model: ma}\n"
+      "  - {id: z, type: european, option: put, strike: 50, maturity: 0.5, model: mb}\n";
+  const auto plan = engine::make_plan(testing::load(yaml));
+  ASSERT_EQ(plan.groups.size(), 2u);
+  EXPECT_EQ(plan.groups[0].model_name, "mb");
+  EXPECT_EQ(plan.groups[0].instrument_config_index, (std::vector<int>{0, 2}));
+  EXPECT_EQ(plan.groups[1].instrument_config_index, (std::vector<int>{1}));
+  EXPECT_DOUBLE_EQ(plan.groups[0].times.back(), 1.0);
+}
+
+TEST(Plan, TooManyObservationSchedulesIsAConfigError) {
+  std::string instruments;
+  for (int i = 1; i <= models::kMaxObservations + 1; ++i) {
+    instruments +=
+        "  - {id: e" + std::to_string(i) +
+        ", type: european, option: call, strike: 100, maturity: " + std::to_string(i / 100.0) +
+        ", model: bs}\n";
+  }
+  const auto config = testing::load(testing::yaml_run({}, instruments, 1000));
+  try {
+    engine::make_plan(config);
+    FAIL() << "expected a ConfigError";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.key_path(), "models[0]");
+    EXPECT_NE(std::string(e.what()).find("65 distinct observation schedules"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Chunking, OneChunkWhenItFits) {
+  const auto c = engine::plan_chunks(100000, 252, 8, 10, 128, 1ull << 34);
+  EXPECT_EQ(c.chunks, 1u);
+  EXPECT_EQ(c.chunk_paths, 100000u);
+}
+
+TEST(Chunking, WholeTilesUnderTheCap) {
+  const std::uint64_t tile = kernels::kTileBlocks * 128;
+  const auto c = engine::plan_chunks(100000, 252, 8, 10, 128, 3 * tile * 252 * 8 + tile);
+  EXPECT_GT(c.chunks, 1u);
+  EXPECT_EQ(c.chunk_paths % tile, 0u);
+  EXPECT_LE(c.bytes_per_chunk, 3 * tile * 252 * 8 + tile);
+  EXPECT_EQ(c.chunks, (100000 + c.chunk_paths - 1) / c.chunk_paths);
+}
+
+TEST(Chunking, NotEvenOneTileFits) {
+  const auto c = engine::plan_chunks(100000, 252, 8, 10, 128, 1000);
+  EXPECT_EQ(c.chunk_paths, 0u);
+}
+
+} // namespace
+} // namespace pfmc

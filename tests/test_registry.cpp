@@ -1,0 +1,72 @@
+// The backend catalogue, the launcher registry and the ring layouts agree with each other.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "engine/backend_catalog.hpp"
+#include "engine/gpu_engine.hpp"
+#include "engine/ring_layout.hpp"
+
+namespace pfmc {
+namespace {
+
+TEST(Registry, EveryCatalogueBackendAndDistanceHasAnInstantiation) {
+  for (const auto& backend : engine::backend_catalog()) {
+    if (!backend.uses_prefetch_distance) {
+      EXPECT_TRUE(engine::has_launcher(backend.name, 0)) << backend.name;
+      continue;
+    }
+    for (int distance : engine::prefetch_distances()) {
+      EXPECT_TRUE(engine::has_launcher(backend.name, distance))
+          << backend.name << " at distance " << distance;
+    }
+  }
+}
+
+TEST(Registry, UnknownNamesAndDistancesHaveNone) {
+  EXPECT_FALSE(engine::has_launcher("no_such_backend", 4));
+  for (const auto& backend : engine::backend_catalog()) {
+    if (backend.uses_prefetch_distance) {
+      EXPECT_FALSE(engine::has_launcher(backend.name, 5)) << backend.name;
+    }
+  }
+}
+
+TEST(Catalogue, NamesAreUniqueAndDescribed) {
+  std::set<std::string> names;
+  for (const auto& backend : engine::backend_catalog()) {
+    EXPECT_TRUE(names.insert(backend.name).second) << backend.name;
+    EXPECT_GT(std::string(backend.description).size(), 10u) << backend.name;
+    EXPECT_EQ(engine::find_backend(backend.name), &backend);
+  }
+  EXPECT_EQ(engine::find_backend("nope"), nullptr);
+  EXPECT_EQ(engine::prefetch_distance_list(), "1, 2, 3, 4, 6, 8, 12, 16");
+}
+
+TEST(RingLayout, AutoPaddingMakesAnOddPowerOfTwoPlusOneStride) {
+  const config::Padding padding{config::Padding::Mode::automatic, 0};
+  const std::pair<int, int> expected[] = {{1, 3}, {2, 3}, {3, 3},   {4, 5},
+                                          {6, 9}, {8, 9}, {12, 17}, {16, 17}};
+  for (const auto& [distance, stride] : expected) {
+    const auto layout = engine::ring_layout(padding, distance, 128);
+    EXPECT_EQ(layout.thread_stride, stride) << distance;
+    EXPECT_EQ(layout.slot_stride, 1);
+    EXPECT_EQ(layout.factor_stride, stride * 128);
+    EXPECT_EQ(engine::ring_padding(padding, distance), stride - distance);
+  }
+}
+
+TEST(RingLayout, NoneFixedAndSlotMajor) {
+  const auto none = engine::ring_layout({config::Padding::Mode::none, 0}, 8, 128);
+  EXPECT_EQ(none.thread_stride, 8);
+  const auto fixed = engine::ring_layout({config::Padding::Mode::fixed, 3}, 8, 128);
+  EXPECT_EQ(fixed.thread_stride, 11);
+  const auto slot_major = engine::ring_layout({config::Padding::Mode::slot_major, 0}, 8, 256);
+  EXPECT_EQ(slot_major.thread_stride, 1);
+  EXPECT_EQ(slot_major.slot_stride, 256);
+  EXPECT_EQ(slot_major.factor_stride, 8 * 256);
+}
+
+} // namespace
+} // namespace pfmc
