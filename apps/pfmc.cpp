@@ -184,12 +184,11 @@ int command_backends(const std::string& format) {
   auto runnable = [&](const engine::BackendInfo& b) -> std::string {
     if (!device.available)
       return "no GPU (" + device.unavailable_reason + ")";
-    if (device.compute_capability < b.min_compute_capability) {
-      return "no: needs sm_" + std::to_string(b.min_compute_capability) + ", device is sm_" +
-             std::to_string(device.compute_capability);
-    }
-    return "yes";
+    const std::string why =
+        engine::why_backend_cannot_run(b, device.compute_capability, device.name);
+    return why.empty() ? "yes" : "no: " + why;
   };
+
   if (format == "json") {
     nlohmann::json j;
     j["device"] = device.available ? nlohmann::json(device.name) : nlohmann::json(nullptr);

@@ -38,7 +38,7 @@ double g_copy_gbps = 0.0;
 
 void run_launches(benchmark::State& state, Workload* w, const std::string& backend, int distance,
                   config::Padding padding, bool reduce) {
-  w->bench->time_launch_ms(backend, distance, padding, reduce);  // warm-up
+  w->bench->time_launch_ms(backend, distance, padding, reduce); // warm-up
   double seconds = 0.0;
   for (auto _ : state) {
     const double ms = w->bench->time_launch_ms(backend, distance, padding, reduce);
@@ -56,12 +56,13 @@ std::vector<std::string> split(const std::string& list) {
   std::vector<std::string> items;
   std::stringstream in(list);
   for (std::string item; std::getline(in, item, ',');) {
-    if (!item.empty()) items.push_back(item);
+    if (!item.empty())
+      items.push_back(item);
   }
   return items;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   std::string workloads = "latency_bound,bandwidth_bound";
@@ -109,18 +110,40 @@ int main(int argc, char** argv) {
     for (const auto& backend : engine::backend_catalog()) {
       const std::vector<int> distances =
           backend.uses_prefetch_distance ? engine::prefetch_distances() : std::vector<int>{0};
+      // Rings in shared memory: with padding (auto), without, and slot-major.
+      std::vector<std::pair<std::string, config::Padding>> paddings{{"", config::Padding{}}};
+      if (backend.uses_padding) {
+        paddings = {{"/pad_auto", config::Padding{}},
+                    {"/pad_none", config::Padding{config::Padding::Mode::none, 0}},
+                    {"/slot_major", config::Padding{config::Padding::Mode::slot_major, 0}}};
+      }
+      const std::string why_not =
+          engine::why_backend_cannot_run(backend, device.compute_capability, device.name);
+      if (!why_not.empty()) {
+        std::printf("skipping %s: %s\n", backend.name, why_not.c_str());
+        continue;
+      }
       for (int distance : distances) {
-        const std::string label = name + "/" + backend.name +
-                                  (backend.uses_prefetch_distance ? "/d" + std::to_string(distance) : "");
-        benchmark::RegisterBenchmark(label.c_str(), [=](benchmark::State& s) {
-          run_launches(s, raw, backend.name, distance, config::Padding{}, true);
-        })->UseManualTime()->Unit(benchmark::kMillisecond);
+        for (const auto& [suffix, padding] : paddings) {
+          const std::string label =
+              name + "/" + backend.name +
+              (backend.uses_prefetch_distance ? "/d" + std::to_string(distance) : "") + suffix;
+          const std::string backend_name = backend.name;
+          const config::Padding pad = padding;
+          benchmark::RegisterBenchmark(
+              label.c_str(),
+              [=](benchmark::State& s) { run_launches(s, raw, backend_name, distance, pad, true); })
+              ->UseManualTime()
+              ->Unit(benchmark::kMillisecond);
+        }
       }
     }
     // The same kernel without its payoffs and last-block reduction: what the reduction costs.
-    benchmark::RegisterBenchmark((name + "/none/no_reduction").c_str(), [=](benchmark::State& s) {
-      run_launches(s, raw, "none", 0, config::Padding{}, false);
-    })->UseManualTime()->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(
+        (name + "/none/no_reduction").c_str(),
+        [=](benchmark::State& s) { run_launches(s, raw, "none", 0, config::Padding{}, false); })
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
     loaded.push_back(std::move(w));
   }
   benchmark::RunSpecifiedBenchmarks();

@@ -26,6 +26,11 @@ const BackendInfo* find_backend(std::string_view name);
 /// "none, unroll, ..." for error messages.
 std::string backend_name_list();
 
+/// Why a device of compute capability `device_cc` (major*10+minor) cannot run `backend`, or an
+/// empty string when it can.
+std::string why_backend_cannot_run(const BackendInfo& backend, int device_cc,
+                                   const std::string& device_name);
+
 /// The instantiated prefetch distances (a distance outside this set is refused).
 const std::vector<int>& prefetch_distances();
 bool is_prefetch_distance(int distance);

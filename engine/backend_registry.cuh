@@ -16,10 +16,13 @@ kernels::PathKernelLauncher<Model, Real> find_launcher(std::string_view backend,
   const BackendInfo* info = find_backend(backend);
   if (info == nullptr)
     return nullptr;
-  const int distance = info->uses_prefetch_distance ? prefetch_distance : 0;
+  if (info->uses_prefetch_distance && !is_prefetch_distance(prefetch_distance))
+    return nullptr;
   for (const auto& entry : kernels::launcher_table<Model, Real>()) {
-    if (backend == entry.backend && entry.prefetch_distance == distance)
+    if (backend == entry.backend &&
+        (entry.any_distance || entry.prefetch_distance == prefetch_distance)) {
       return entry.launch;
+    }
   }
   return nullptr;
 }

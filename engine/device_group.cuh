@@ -21,8 +21,8 @@ public:
   using Launcher = kernels::PathKernelLauncher<Model, Real>;
 
   /// Buffers for chunks of up to `chunk_paths` paths.
-  DeviceGroup(const GroupPlan& group, const ExecutionSettings& settings,
-              std::uint64_t chunk_paths, cudaStream_t stream)
+  DeviceGroup(const GroupPlan& group, const ExecutionSettings& settings, std::uint64_t chunk_paths,
+              cudaStream_t stream)
       : group_(group), settings_(settings), stream_(stream),
         source_(settings.rng, NormalSource::group_seed(settings.seed, group.model_name),
                 NormalSource::Memory::device, group.rows()) {
@@ -45,6 +45,8 @@ public:
     tile_sums_ = DeviceBuffer<double>(kernels::tiles_for_blocks(max_blocks) *
                                       static_cast<std::size_t>(values_));
     totals_ = DeviceBuffer<double>(static_cast<std::size_t>(values_));
+    tile_tickets_ = DeviceBuffer<unsigned int>(kernels::tiles_for_blocks(max_blocks));
+    tile_tickets_.fill_zero(stream);
     ticket_ = DeviceBuffer<unsigned int>(1);
     ticket_.fill_zero(stream);
     totals_.fill_zero(stream);
@@ -53,14 +55,19 @@ public:
     params_.model = Model::make_params(series_pointers_.data(), group.model_constants.data());
     params_.normals = normals_.data();
     params_.steps = group.steps();
-    params_.schedule = models::PathSchedule{event_offsets_.data(), event_observations_.data(),
-                                            observations_.data(),
-                                            static_cast<int>(group.observations.size())};
+    params_.schedule =
+        models::PathSchedule{event_offsets_.data(), event_observations_.data(),
+                             observations_.data(), static_cast<int>(group.observations.size())};
     params_.instruments = instruments_.data();
     params_.instrument_count = instrument_count;
     params_.reduce = settings.reduce ? 1 : 0;
-    params_.reduction = kernels::ReductionTarget{partials_.data(), tile_sums_.data(),
-                                                 totals_.data(), ticket_.data(), values_, 1};
+    params_.reduction = kernels::ReductionTarget{partials_.data(),
+                                                 tile_sums_.data(),
+                                                 totals_.data(),
+                                                 tile_tickets_.data(),
+                                                 ticket_.data(),
+                                                 values_,
+                                                 1};
   }
 
   /// The launcher of a backend, or a RuntimeError naming what is missing.
@@ -85,6 +92,7 @@ public:
     params_.reduction.first_chunk = first_chunk ? 1 : 0;
     params_.reduce = reduce ? 1 : 0;
     params_.ring = ring_layout(padding, prefetch_distance, settings_.block_size);
+    params_.prefetch_distance = prefetch_distance;
     launch(params_, settings_.block_size, stream_);
   }
 
@@ -109,9 +117,9 @@ private:
   DeviceBuffer<models::InstrumentView> instruments_;
   DeviceBuffer<Real> normals_;
   DeviceBuffer<double> partials_, tile_sums_, totals_;
-  DeviceBuffer<unsigned int> ticket_;
+  DeviceBuffer<unsigned int> tile_tickets_, ticket_;
   int values_ = 0;
   kernels::PathKernelParams<Model, Real> params_{};
 };
 
-}  // namespace pfmc::engine
+} // namespace pfmc::engine

@@ -26,13 +26,14 @@ GroupOutcome run_group(const GroupPlan& group, const ExecutionSettings& settings
   GroupOutcome outcome;
   outcome.paths = settings.paths;
   outcome.chunks = chunking.chunks;
-  std::vector<CudaEvent> marks;  // per chunk: before draws, after draws, after kernel
+  std::vector<CudaEvent> marks; // per chunk: before draws, after draws, after kernel
   marks.reserve(3 * chunking.chunks);
   for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
     const std::uint64_t first = chunk * chunking.chunk_paths;
     const std::size_t count =
         static_cast<std::size_t>(std::min(chunking.chunk_paths, settings.paths - first));
-    for (int k = 0; k < 3; ++k) marks.emplace_back();
+    for (int k = 0; k < 3; ++k)
+      marks.emplace_back();
     CudaEvent* m = &marks[marks.size() - 3];
     m[0].record(stream.get());
     device.generate(count);
@@ -47,7 +48,7 @@ GroupOutcome run_group(const GroupPlan& group, const ExecutionSettings& settings
       progress(Progress{group_index, groups, chunk + 1, chunking.chunks, group.model_name});
     }
   }
-  outcome.totals = device.totals();  // synchronises the stream
+  outcome.totals = device.totals(); // synchronises the stream
   for (std::size_t c = 0; c < chunking.chunks; ++c) {
     outcome.rng_ms += marks[3 * c + 1].since(marks[3 * c]);
     outcome.kernel_ms += marks[3 * c + 2].since(marks[3 * c + 1]);

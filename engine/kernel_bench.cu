@@ -44,7 +44,8 @@ struct BenchImpl final : KernelBench::Impl {
                         bool reduce) override {
     const auto launch = DeviceGroup<Model, Real>::launcher(backend, distance);
     const int slot = next++ % copies;
-    device.set_draws(slot == 0 ? device.draws() : rotation[static_cast<std::size_t>(slot - 1)].data());
+    device.set_draws(slot == 0 ? device.draws()
+                               : rotation[static_cast<std::size_t>(slot - 1)].data());
     start.record(stream.get());
     device.launch(launch, paths, true, distance, padding, reduce);
     stop.record(stream.get());
@@ -62,7 +63,7 @@ struct BenchImpl final : KernelBench::Impl {
   int next = 0;
 };
 
-}  // namespace
+} // namespace
 
 KernelBench::KernelBench(const GroupPlan& group, const ExecutionSettings& settings) {
   const int values = kernels::reduced_value_count(static_cast<int>(group.instruments.size()));
@@ -88,10 +89,18 @@ double KernelBench::time_launch_ms(const std::string& backend, int prefetch_dist
                                    const config::Padding& padding, bool reduce) {
   return impl_->time_launch_ms(backend, prefetch_distance, padding, reduce);
 }
-std::vector<double> KernelBench::totals() const { return impl_->totals(); }
-double KernelBench::bytes_per_launch() const { return impl_->bytes; }
-double KernelBench::path_steps_per_launch() const { return impl_->path_steps; }
-int KernelBench::rotated_copies() const { return impl_->copies; }
+std::vector<double> KernelBench::totals() const {
+  return impl_->totals();
+}
+double KernelBench::bytes_per_launch() const {
+  return impl_->bytes;
+}
+double KernelBench::path_steps_per_launch() const {
+  return impl_->path_steps;
+}
+int KernelBench::rotated_copies() const {
+  return impl_->copies;
+}
 
 double measure_copy_bandwidth_gbps(std::size_t bytes, int repeats) {
   DeviceBuffer<unsigned char> source(bytes), target(bytes);
@@ -105,10 +114,11 @@ double measure_copy_bandwidth_gbps(std::size_t bytes, int repeats) {
                                   stream.get()));
     stop.record(stream.get());
     stream.synchronize();
-    if (r > 0) gbps.push_back(2.0 * static_cast<double>(bytes) / (stop.since(start) * 1e-3) * 1e-9);
+    if (r > 0)
+      gbps.push_back(2.0 * static_cast<double>(bytes) / (stop.since(start) * 1e-3) * 1e-9);
   }
   std::sort(gbps.begin(), gbps.end());
   return gbps[gbps.size() / 2];
 }
 
-}  // namespace pfmc::engine
+} // namespace pfmc::engine

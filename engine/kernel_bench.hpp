@@ -29,7 +29,7 @@ public:
 
   /// The reduced sums of the last launch (as GroupOutcome::totals).
   [[nodiscard]] std::vector<double> totals() const;
-  [[nodiscard]] double bytes_per_launch() const;       ///< draws read by one launch
+  [[nodiscard]] double bytes_per_launch() const; ///< draws read by one launch
   [[nodiscard]] double path_steps_per_launch() const;
   [[nodiscard]] int rotated_copies() const;
 
@@ -43,4 +43,4 @@ private:
 /// plus bytes written (GB/s = 1e9 bytes per second).
 double measure_copy_bandwidth_gbps(std::size_t bytes = std::size_t(1) << 30, int repeats = 9);
 
-}  // namespace pfmc::engine
+} // namespace pfmc::engine

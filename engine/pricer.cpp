@@ -79,14 +79,10 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress) {
                                 "unknown backend '" + settings.backend +
                                     "' (known: " + backend_name_list() + ")");
     }
-    if (device.compute_capability < backend->min_compute_capability) {
-      throw config::ConfigError(config.file, config.engine.backend_mark, "engine.backend",
-                                "backend '" + settings.backend + "' needs compute capability " +
-                                    std::to_string(backend->min_compute_capability / 10) + "." +
-                                    std::to_string(backend->min_compute_capability % 10) + "; " +
-                                    device.name + " has " +
-                                    std::to_string(device.compute_capability / 10) + "." +
-                                    std::to_string(device.compute_capability % 10));
+    const std::string refusal =
+        why_backend_cannot_run(*backend, device.compute_capability, device.name);
+    if (!refusal.empty()) {
+      throw config::ConfigError(config.file, config.engine.backend_mark, "engine.backend", refusal);
     }
     settings.memory_cap = config.engine.max_device_memory > 0
                               ? config.engine.max_device_memory

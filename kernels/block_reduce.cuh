@@ -13,12 +13,13 @@ namespace pfmc::kernels {
 
 /// Where the reduction writes (device memory, owned by the engine).
 struct ReductionTarget {
-  double* block_partials; ///< [grid][values]
-  double* tile_sums;      ///< [tiles][values] scratch of the last block
-  double* totals;         ///< [values], carried across the chunks of a run
-  unsigned int* ticket;   ///< 0 before the first launch; the last block leaves it at 0
-  int values;             ///< values per path
-  int first_chunk;        ///< 1: totals start from zero; 0: add to them
+  double* block_partials;     ///< [grid][values]
+  double* tile_sums;          ///< [tiles][values]
+  double* totals;             ///< [values], carried across the chunks of a run
+  unsigned int* tile_tickets; ///< [tiles], 0 before a launch; each tile's last block resets it
+  unsigned int* ticket;       ///< over tiles; 0 before a launch, the last block resets it
+  int values;                 ///< values per path
+  int first_chunk;            ///< 1: totals start from zero; 0: add to them
 };
 
 __device__ __forceinline__ double warp_sum(double x) {
@@ -34,9 +35,9 @@ __host__ __device__ constexpr std::size_t reduction_shared_bytes(int block_size)
   return sizeof(double) * static_cast<std::size_t>(block_size / kWarpSize) * kReduceBatch;
 }
 
-/// Reduces kReduceBatch values of every thread of the block (value(k) for k < count; missing
-/// ones are zero) and writes the block's partials for values [first, first + count).
-/// Every thread of the block must call it (it synchronises).
+/// Reduces `count` <= kReduceBatch values of every thread of the block (value(k), k < count)
+/// and writes the block's partials for values [first, first + count). Every thread of the
+/// block must call it (it synchronises); `count` must be the same in all of them.
 template <class ValueFn>
 __device__ __forceinline__ void block_partials(double* scratch, const ReductionTarget& target,
                                                int first, int count, ValueFn value) {
@@ -44,10 +45,11 @@ __device__ __forceinline__ void block_partials(double* scratch, const ReductionT
   const int warp = threadIdx.x / kWarpSize;
 #pragma unroll
   for (int k = 0; k < kReduceBatch; ++k) {
-    double x = k < count ? value(k) : 0.0;
-    x = warp_sum(x);
-    if (lane == 0)
-      scratch[warp * kReduceBatch + k] = x;
+    if (k < count) { // uniform: no shuffles for values that do not exist
+      const double x = warp_sum(value(k));
+      if (lane == 0)
+        scratch[warp * kReduceBatch + k] = x;
+    }
   }
   __syncthreads();
   if (threadIdx.x < count) {
@@ -57,46 +59,57 @@ __device__ __forceinline__ void block_partials(double* scratch, const ReductionT
       s += scratch[w * kReduceBatch + threadIdx.x];
     target.block_partials[static_cast<std::size_t>(blockIdx.x) * target.values + first +
                           threadIdx.x] = s;
+    // Release: the partial is visible device-wide before this block takes its tile ticket.
+    __threadfence();
   }
   __syncthreads();
 }
 
-/// After every block has written its partials: the last block to arrive sums them in fixed
-/// order into the totals. Every thread of every block must call it.
+/// After the block's partials are written: the last block of each tile sums the tile's
+/// partials in block order into its tile sum; the last tile to finish sums the tile sums in
+/// tile order onto the totals. Both tickets wrap to zero in the atomicInc that draws the last
+/// one, so the next launch finds them reset. Every thread of every block must call it.
 __device__ __forceinline__ void finish_in_last_block(const ReductionTarget& target) {
-  __shared__ int is_last_block;
-  // Make this block's partials visible to whichever block finishes, then take a ticket.
-  __threadfence();
-  __syncthreads();
+  __shared__ int is_last;
+  const int values = target.values;
+  const int blocks = static_cast<int>(gridDim.x);
+  const int tiles = (blocks + kTileBlocks - 1) / kTileBlocks;
+  const int tile = static_cast<int>(blockIdx.x) / kTileBlocks;
+  const int first_block = tile * kTileBlocks;
+  const int tile_blocks = min(kTileBlocks, blocks - first_block);
+
   if (threadIdx.x == 0) {
-    const unsigned int ticket = atomicInc(target.ticket, gridDim.x - 1);
-    is_last_block = ticket == gridDim.x - 1;
+    const unsigned int ticket = atomicInc(&target.tile_tickets[tile], tile_blocks - 1);
+    is_last = ticket == static_cast<unsigned int>(tile_blocks - 1);
   }
   __syncthreads();
-  if (!is_last_block)
+  if (!is_last)
     return;
-  __threadfence();
-
-  const int values = target.values;
-  const int blocks = gridDim.x;
-  const int tiles = (blocks + kTileBlocks - 1) / kTileBlocks;
-  for (int item = threadIdx.x; item < tiles * values; item += blockDim.x) {
-    const int tile = item / values;
-    const int v = item % values;
-    const int first_block = tile * kTileBlocks;
-    const int last_block = min(first_block + kTileBlocks, blocks);
+  __threadfence(); // acquire: the tile's other partials
+  for (int v = threadIdx.x; v < values; v += blockDim.x) {
     double s = 0.0;
-    for (int b = first_block; b < last_block; ++b) {
+#pragma unroll 8
+    for (int b = first_block; b < first_block + tile_blocks; ++b) {
       // L2, not L1: the partials were written by other multiprocessors.
       s += __ldcg(&target.block_partials[static_cast<std::size_t>(b) * values + v]);
     }
     target.tile_sums[static_cast<std::size_t>(tile) * values + v] = s;
+    __threadfence();
   }
   __syncthreads();
+  if (threadIdx.x == 0) {
+    const unsigned int ticket = atomicInc(target.ticket, tiles - 1);
+    is_last = ticket == static_cast<unsigned int>(tiles - 1);
+  }
+  __syncthreads();
+  if (!is_last)
+    return;
+  __threadfence(); // acquire: every tile sum
   for (int v = threadIdx.x; v < values; v += blockDim.x) {
     double total = target.first_chunk ? 0.0 : target.totals[v];
-    for (int tile = 0; tile < tiles; ++tile) {
-      total += target.tile_sums[static_cast<std::size_t>(tile) * values + v];
+#pragma unroll 8
+    for (int t = 0; t < tiles; ++t) {
+      total += __ldcg(&target.tile_sums[static_cast<std::size_t>(t) * values + v]);
     }
     target.totals[v] = total;
   }

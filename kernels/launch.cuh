@@ -24,7 +24,8 @@ void launch_path_kernel(PathKernelParams<Model, Real> params, int block_size, cu
                    (block_size & (block_size - 1)) == 0,
                "block size must be a power of two in 32..1024");
   PFMC_EXPECTS(params.chunk_paths > 0, "a launch needs at least one path");
-  const std::size_t loader_bytes = Loader::shared_bytes(block_size, params.ring);
+  const std::size_t loader_bytes =
+      Loader::shared_bytes(block_size, params.ring, params.prefetch_distance);
   params.scratch_offset = static_cast<int>(align16(loader_bytes));
   const std::size_t shared = align16(loader_bytes) + reduction_shared_bytes(block_size);
   auto* kernel = &path_kernel<Model, Loader, Real>;

@@ -8,7 +8,13 @@
 #include <vector>
 
 #include "kernels/launch.cuh"
+#include "kernels/loaders/async_ring.cuh"
+#include "kernels/loaders/batched.cuh"
+#include "kernels/loaders/l2_prefetch.cuh"
 #include "kernels/loaders/none.cuh"
+#include "kernels/loaders/rolling.cuh"
+#include "kernels/loaders/tma.cuh"
+#include "kernels/loaders/unroll.cuh"
 #include "models/black_scholes.cuh"
 
 namespace pfmc::kernels {
@@ -16,7 +22,8 @@ namespace pfmc::kernels {
 template <class Model, class Real>
 struct LauncherEntry {
   const char* backend;
-  int prefetch_distance; ///< 0 for backends without a distance
+  int prefetch_distance; ///< the instantiated distance (0 with any_distance)
+  bool any_distance;     ///< no distance, or the loader takes it at run time
   PathKernelLauncher<Model, Real> launch;
 };
 
@@ -25,20 +32,41 @@ using LauncherTable = std::vector<LauncherEntry<Model, Real>>;
 
 /// Must match engine::prefetch_distances() (checked by a test).
 using InstantiatedDistances = std::integer_sequence<int, 1, 2, 3, 4, 6, 8, 12, 16>;
-using NoDistance = std::integer_sequence<int, 0>;
 
+/// A loader instantiated at each compile-time distance (register rings, unrolling, cp.async
+/// wait counts need it as a constant).
 template <template <class, int, int> class Loader, class Model, class Real, int... Distances>
 void add_loader(LauncherTable<Model, Real>& table, std::integer_sequence<int, Distances...>) {
   (table.push_back(LauncherEntry<Model, Real>{
-       Loader<Real, Model::factors, Distances>::name, Distances,
+       Loader<Real, Model::factors, Distances>::name, Distances, false,
        &launch_path_kernel<Model, Loader<Real, Model::factors, Distances>, Real>}),
    ...);
+}
+
+/// A loader instantiated once: it takes no distance, or takes it at run time (an address
+/// offset or a ring size), which keeps the build small.
+template <template <class, int, int> class Loader, class Model, class Real>
+void add_loader(LauncherTable<Model, Real>& table) {
+  table.push_back(LauncherEntry<Model, Real>{
+      Loader<Real, Model::factors, 0>::name, 0, true,
+      &launch_path_kernel<Model, Loader<Real, Model::factors, 0>, Real>});
 }
 
 template <class Model, class Real>
 LauncherTable<Model, Real> make_launcher_table() {
   LauncherTable<Model, Real> table;
-  add_loader<NoneLoader, Model, Real>(table, NoDistance{});
+  add_loader<NoneLoader, Model, Real>(table);
+  add_loader<UnrollLoader, Model, Real>(table, InstantiatedDistances{});
+  add_loader<ScalarBatchedLoader, Model, Real>(table, InstantiatedDistances{});
+  add_loader<SmemBatchedLoader, Model, Real>(table, InstantiatedDistances{});
+  add_loader<ScalarRollingLoader, Model, Real>(table, InstantiatedDistances{});
+  add_loader<SmemRollingLoader, Model, Real>(table);
+  add_loader<SmemRollingAsyncLoader, Model, Real>(table, InstantiatedDistances{});
+  add_loader<L2PrefetchLoader, Model, Real>(table);
+  add_loader<L2PrefetchEvictLastLoader, Model, Real>(table);
+  add_loader<L2Hint256Loader, Model, Real>(table, InstantiatedDistances{});
+  add_loader<BulkL2Loader, Model, Real>(table);
+  add_loader<TmaLoader, Model, Real>(table);
   return table;
 }
 

@@ -32,10 +32,31 @@ struct LoaderInputs {
   const Real* __restrict__ block_draws;
   int block_paths; ///< valid paths in this block (<= blockDim.x)
   int steps;
+  int prefetch_distance; ///< for loaders that take it at run time
   RingLayout ring;
 };
 
 /// Elements between consecutive rows of one path's draws.
 inline constexpr int kRowStride = kDrawTilePaths;
+
+/// This thread's draw of (step, factor).
+template <int Factors, class Real>
+__device__ __forceinline__ const Real* draw_address(const LoaderInputs<Real>& in, int step,
+                                                    int factor) {
+  return in.path_draws + static_cast<std::size_t>(step * Factors + factor) * kRowStride;
+}
+
+/// Where a thread keeps (slot, factor) of its own shared-memory ring.
+__device__ __forceinline__ int ring_index(const RingLayout& ring, int slot, int factor) {
+  return factor * ring.factor_stride + static_cast<int>(threadIdx.x) * ring.thread_stride +
+         slot * ring.slot_stride;
+}
+
+/// Bytes of one per-thread ring of `slots` slots for a block (the layout's factor stride
+/// already covers the block and the padding).
+template <class Real, int Factors>
+std::size_t per_thread_ring_bytes(const RingLayout& ring) {
+  return sizeof(Real) * static_cast<std::size_t>(Factors) * ring.factor_stride;
+}
 
 } // namespace pfmc::kernels

@@ -27,13 +27,17 @@ struct PathKernelParams {
   const models::InstrumentView* instruments;
   int instrument_count;
   RingLayout ring;
-  int scratch_offset; ///< bytes of dynamic shared memory before the reduction's scratch
-  int reduce;         ///< 0: stop after the step loop (to measure the reduction's cost)
+  int prefetch_distance; ///< for loaders that take it at run time
+  int scratch_offset;    ///< bytes of dynamic shared memory before the reduction's scratch
+  int reduce;            ///< 0: stop after the step loop (to measure the reduction's cost)
   ReductionTarget reduction;
 };
 
 template <class Model, class Loader, class Real>
-__global__ void __launch_bounds__(kMaxBlockSize)
+// (kMaxBlockSize, 1): at most 64 registers, so any block size up to 1024 launches. With the
+// bare __launch_bounds__(1024) ptxas capped most loaders at 32 registers and spilled 12-84
+// bytes (sm_90, nvcc 13.0); with (1024, 1) none spills and they use 40-56.
+__global__ void __launch_bounds__(kMaxBlockSize, 1)
     path_kernel(const PathKernelParams<Model, Real> p) {
   static_assert(std::is_trivially_copyable_v<PathKernelParams<Model, Real>>);
   extern __shared__ __align__(16) unsigned char shared[];
@@ -45,7 +49,10 @@ __global__ void __launch_bounds__(kMaxBlockSize)
   const LoaderInputs<Real> inputs{
       p.normals + draw_offset(static_cast<std::size_t>(active ? path : p.chunk_paths - 1), 0, rows),
       p.normals + draw_offset(static_cast<std::size_t>(block_first), 0, rows),
-      min(static_cast<int>(blockDim.x), p.chunk_paths - block_first), p.steps, p.ring};
+      min(static_cast<int>(blockDim.x), p.chunk_paths - block_first),
+      p.steps,
+      p.prefetch_distance,
+      p.ring};
   Loader loader(shared, inputs);
 
   models::Path<Model, Real> simulated(p.model, p.schedule);
@@ -60,28 +67,34 @@ __global__ void __launch_bounds__(kMaxBlockSize)
   simulated.finish();
   const Real* observed = simulated.observed();
 
+  // Values in passes of kReduceBatch: pair j < instruments is (payoff, payoff²) of instrument j,
+  // pair `instruments` is the portfolio's (complete by then: pairs go in order).
   double* scratch = reinterpret_cast<double*>(shared + p.scratch_offset);
-  constexpr int kInstrumentsPerPass = kReduceBatch / 2;
+  constexpr int kPairsPerPass = kReduceBatch / 2;
+  const int pairs = p.instrument_count + 1;
   double portfolio = 0.0;
-  for (int first = 0; first < p.instrument_count; first += kInstrumentsPerPass) {
-    const int count = min(kInstrumentsPerPass, p.instrument_count - first);
-    double payoff[kInstrumentsPerPass];
+  for (int first = 0; first < pairs; first += kPairsPerPass) {
+    const int count = min(kPairsPerPass, pairs - first);
+    double value[kPairsPerPass];
 #pragma unroll
-    for (int k = 0; k < kInstrumentsPerPass; ++k) {
-      payoff[k] = 0.0;
-      if (active && k < count) {
-        const models::InstrumentView& instrument = p.instruments[first + k];
-        payoff[k] = models::discounted_payoff(instrument, observed);
-        portfolio += payoff[k] * instrument.quantity;
+    for (int k = 0; k < kPairsPerPass; ++k) {
+      const int j = first + k;
+      value[k] = 0.0;
+      if (j < p.instrument_count) {
+        if (active) {
+          const models::InstrumentView& instrument = p.instruments[j];
+          value[k] = models::discounted_payoff(instrument, observed);
+          portfolio += value[k] * instrument.quantity;
+        }
+      } else if (j == p.instrument_count) {
+        value[k] = portfolio;
       }
     }
     block_partials(scratch, p.reduction, 2 * first, 2 * count, [&](int k) {
-      const double x = payoff[k / 2];
+      const double x = value[k / 2];
       return k % 2 ? x * x : x;
     });
   }
-  block_partials(scratch, p.reduction, 2 * p.instrument_count, 2,
-                 [&](int k) { return k ? portfolio * portfolio : portfolio; });
   finish_in_last_block(p.reduction);
 }
 

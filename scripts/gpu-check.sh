@@ -24,9 +24,8 @@ if has build; then
   cmake --preset device -DCMAKE_CUDA_COMPILER="$NVCC" > "$OUT/configure.log" 2>&1 \
     && cmake --build --preset device -j "$(nproc)" > "$OUT/build.log" 2>&1
   rc=$?
-  grep -E "ptxas info *: (Compiling|Function properties|Used)|bytes stack frame" "$OUT/build.log" \
-    | sed -E 's/_ZN4pfmc7kernels11path_kernel//' > "$OUT/ptxas.txt"
-  note "build: rc=$rc in $((SECONDS - start)) s ($(grep -c 'Used' "$OUT/ptxas.txt") kernel reports in ptxas.txt; spills: $(grep -c -E '[1-9][0-9]* bytes spill' "$OUT/ptxas.txt"))"
+  python3 scripts/ptxas-table.py "$OUT/build.log" > "$OUT/ptxas.txt"
+  note "build: rc=$rc in $((SECONDS - start)) s; ptxas: $(tail -1 "$OUT/ptxas.txt")"
   [ $rc -eq 0 ] || { tail -40 "$OUT/build.log"; printf '%s\n' "${summary[@]}"; exit 1; }
 fi
 
@@ -43,6 +42,8 @@ if has test; then
 fi
 
 if has sanitize; then
+  sanitize_results=()
+  # A small run of the example book (3,000 paths: a partial last block) per backend and tool.
   small="price config/examples/portfolio.yaml --device gpu --paths 3000 --quiet --format csv"
   for backend in ${PFMC_SANITIZE_BACKENDS:-$(./$B/pfmc backends --format json | python3 -c 'import json,sys; print(" ".join(b["name"] for b in json.load(sys.stdin)["backends"] if b["runs_here"]))')}; do
     for tool in memcheck racecheck synccheck; do
@@ -50,9 +51,12 @@ if has sanitize; then
         --prefetch-distance 4 > "$OUT/sanitize_${tool}_${backend}.log" 2>&1
       rc=$?
       errors=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize_${tool}_${backend}.log" | tail -1)
-      note "sanitizer $tool $backend: rc=$rc ${errors}"
+      sanitize_results+=("$tool $backend rc=$rc ${errors##*= }")
+      [ $rc -eq 0 ] || note "sanitizer $tool $backend FAILED: rc=$rc ${errors}"
     done
   done
+  clean=$(printf '%s\n' "${sanitize_results[@]}" | grep -c "rc=0 .*0 errors\|rc=0 .*0 hazards")
+  note "sanitizers: $clean of ${#sanitize_results[@]} runs clean (memcheck, racecheck, synccheck x backends)"
 fi
 
 if has sass; then
@@ -63,12 +67,12 @@ fi
 if has bench; then
   start=$SECONDS
   "./$B/pfmc_bench" --benchmark_repetitions=${PFMC_BENCH_REPETITIONS:-3} \
-    --benchmark_report_aggregates_only=true --benchmark_min_time=${PFMC_BENCH_MIN_TIME:-0.2s} \
+    --benchmark_report_aggregates_only=true --benchmark_min_time=${PFMC_BENCH_MIN_TIME:-0.1s} \
     ${PFMC_BENCH_FILTER:+--benchmark_filter=$PFMC_BENCH_FILTER} \
     --benchmark_out="$OUT/bench.json" --benchmark_out_format=json > "$OUT/bench.txt" 2>&1
   note "bench: rc=$? in $((SECONDS - start)) s"
   head -4 "$OUT/bench.txt"
-  grep -E "_median" "$OUT/bench.txt" | sed -E 's/ +/ /g' | cut -c1-150
+  python3 scripts/bench-table.py "$OUT/bench.json" | tee "$OUT/bench_table.txt"
 fi
 
 if has extra && [ -x scripts/gpu-extra.sh ]; then

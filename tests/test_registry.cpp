@@ -44,6 +44,17 @@ TEST(Catalogue, NamesAreUniqueAndDescribed) {
   EXPECT_EQ(engine::prefetch_distance_list(), "1, 2, 3, 4, 6, 8, 12, 16");
 }
 
+TEST(Catalogue, BackendsThisDeviceCannotRunAreRefusedWithTheReason) {
+  const auto* tma = engine::find_backend("tma");
+  ASSERT_NE(tma, nullptr);
+  EXPECT_EQ(engine::why_backend_cannot_run(*tma, 80, "NVIDIA A100-SXM4-80GB"),
+            "backend 'tma' needs compute capability 9.0 (sm_90); NVIDIA A100-SXM4-80GB has 8.0");
+  EXPECT_EQ(engine::why_backend_cannot_run(*tma, 90, "NVIDIA H100 80GB HBM3"), "");
+  const auto* none = engine::find_backend("none");
+  ASSERT_NE(none, nullptr);
+  EXPECT_EQ(engine::why_backend_cannot_run(*none, 70, "Tesla V100"), "");
+}
+
 TEST(RingLayout, AutoPaddingMakesAnOddPowerOfTwoPlusOneStride) {
   const config::Padding padding{config::Padding::Mode::automatic, 0};
   const std::pair<int, int> expected[] = {{1, 3}, {2, 3}, {3, 3},   {4, 5},

@@ -4,6 +4,7 @@
 // issuing several steps' loads together, which is what `unroll` does on purpose).
 
 #include "kernels/loader_common.cuh"
+#include "kernels/ptx.cuh"
 
 namespace pfmc::kernels {
 
@@ -11,7 +12,9 @@ template <class Real, int Factors, int Distance>
 class NoneLoader {
 public:
   static constexpr const char* name = "none";
-  static std::size_t shared_bytes(int /*block_size*/, const RingLayout&) { return 0; }
+  static std::size_t shared_bytes(int /*block_size*/, const RingLayout&, int /*distance*/) {
+    return 0;
+  }
 
   __device__ NoneLoader(unsigned char* /*shared*/, const LoaderInputs<Real>& in) : in_(in) {}
 
@@ -22,7 +25,7 @@ public:
       Real z[Factors];
 #pragma unroll
       for (int f = 0; f < Factors; ++f) {
-        z[f] = in_.path_draws[static_cast<std::size_t>(step * Factors + f) * kRowStride];
+        z[f] = ptx::load(draw_address<Factors>(in_, step, f));
       }
       body(step, z);
     }

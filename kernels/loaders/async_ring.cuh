@@ -1,0 +1,78 @@
+#pragma once
+// `smem_rolling_async`: a block-wide ring of Distance + 1 stages in shared memory, each holding
+// one step's draws of the whole block (every factor), filled with 16-byte cp.async.cg copies:
+// the block's draws of one row are contiguous (kernels/draw_layout.hpp), so each copy moves 4
+// floats or 2 doubles of consecutive paths and the block shares the work. Because a thread
+// reads values other threads copied, the step loop has a __syncthreads(): after this thread's
+// wait_group (its own copies of the step have landed) the barrier makes everyone's visible,
+// and it also guarantees that the slot refilled next was read by everyone one step earlier.
+// Padding does not apply: the stages are slot-major by construction (conflict-free).
+
+#include "kernels/loader_common.cuh"
+#include "kernels/ptx.cuh"
+
+namespace pfmc::kernels {
+
+template <class Real, int Factors, int Distance>
+class SmemRollingAsyncLoader {
+  static constexpr int kSlots = Distance + 1;
+  static constexpr int kPerCopy = 16 / static_cast<int>(sizeof(Real));
+
+public:
+  static constexpr const char* name = "smem_rolling_async";
+  static std::size_t shared_bytes(int block_size, const RingLayout&, int) {
+    return sizeof(Real) * static_cast<std::size_t>(kSlots) * Factors * block_size;
+  }
+
+  __device__ SmemRollingAsyncLoader(unsigned char* shared, const LoaderInputs<Real>& in)
+      : in_(in), stages_(reinterpret_cast<Real*>(shared)) {}
+
+  template <class Body>
+  __device__ __forceinline__ void run(Body&& body) {
+#pragma unroll
+    for (int k = 0; k < Distance; ++k)
+      issue(k, k);
+    int read_slot = 0;
+    int write_slot = Distance;
+#pragma unroll 1
+    for (int step = 0; step < in_.steps; ++step) {
+      ptx::cp_async_wait<Distance - 1>(); // this thread's copies of `step` have landed
+      __syncthreads();                    // ... and everyone's; slot step-1 is free
+      issue(step + Distance, write_slot);
+      Real z[Factors];
+#pragma unroll
+      for (int f = 0; f < Factors; ++f)
+        z[f] = stage(read_slot, f)[threadIdx.x];
+      body(step, z);
+      read_slot = read_slot + 1 == kSlots ? 0 : read_slot + 1;
+      write_slot = write_slot + 1 == kSlots ? 0 : write_slot + 1;
+    }
+    ptx::cp_async_wait<0>();
+  }
+
+private:
+  __device__ __forceinline__ Real* stage(int slot, int factor) const {
+    return stages_ + (slot * Factors + factor) * static_cast<int>(blockDim.x);
+  }
+
+  /// The block's copies of one step into a slot, then a commit (an empty group past the last
+  /// step, so every thread counts the same groups).
+  __device__ __forceinline__ void issue(int step, int slot) {
+    if (step < in_.steps) {
+      const int copies_per_row = static_cast<int>(blockDim.x) / kPerCopy;
+      for (int c = threadIdx.x; c < Factors * copies_per_row; c += blockDim.x) {
+        const int f = c / copies_per_row;
+        const int offset = (c % copies_per_row) * kPerCopy;
+        ptx::cp_async_16(stage(slot, f) + offset,
+                         in_.block_draws +
+                             static_cast<std::size_t>(step * Factors + f) * kRowStride + offset);
+      }
+    }
+    ptx::cp_async_commit();
+  }
+
+  LoaderInputs<Real> in_;
+  Real* stages_;
+};
+
+} // namespace pfmc::kernels

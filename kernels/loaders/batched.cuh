@@ -1,0 +1,88 @@
+#pragma once
+// Batched prefetching: every Distance steps, load the next Distance steps' draws at once, then
+// run their bodies. `scalar_batched` keeps the batch in registers (compile-time indices: no
+// local memory); `smem_batched` stores it in the thread's own slots of a shared-memory ring
+// (padded or slot-major, engine/ring_layout.hpp) and reads each step back from there.
+
+#include "kernels/loader_common.cuh"
+#include "kernels/ptx.cuh"
+
+namespace pfmc::kernels {
+
+template <class Real, int Factors, int Distance>
+class ScalarBatchedLoader {
+public:
+  static constexpr const char* name = "scalar_batched";
+  static std::size_t shared_bytes(int, const RingLayout&, int) { return 0; }
+
+  __device__ ScalarBatchedLoader(unsigned char*, const LoaderInputs<Real>& in) : in_(in) {}
+
+  template <class Body>
+  __device__ __forceinline__ void run(Body&& body) {
+#pragma unroll 1
+    for (int base = 0; base < in_.steps; base += Distance) {
+      Real z[Distance][Factors];
+#pragma unroll
+      for (int k = 0; k < Distance; ++k) {
+        if (base + k < in_.steps) {
+#pragma unroll
+          for (int f = 0; f < Factors; ++f) {
+            z[k][f] = ptx::load(draw_address<Factors>(in_, base + k, f));
+          }
+        }
+      }
+#pragma unroll
+      for (int k = 0; k < Distance; ++k) {
+        if (base + k < in_.steps)
+          body(base + k, z[k]);
+      }
+    }
+  }
+
+private:
+  LoaderInputs<Real> in_;
+};
+
+template <class Real, int Factors, int Distance>
+class SmemBatchedLoader {
+public:
+  static constexpr const char* name = "smem_batched";
+  static std::size_t shared_bytes(int, const RingLayout& ring, int) {
+    return per_thread_ring_bytes<Real, Factors>(ring);
+  }
+
+  __device__ SmemBatchedLoader(unsigned char* shared, const LoaderInputs<Real>& in)
+      : in_(in), ring_(reinterpret_cast<Real*>(shared)) {}
+
+  template <class Body>
+  __device__ __forceinline__ void run(Body&& body) {
+#pragma unroll 1
+    for (int base = 0; base < in_.steps; base += Distance) {
+#pragma unroll
+      for (int k = 0; k < Distance; ++k) {
+        if (base + k < in_.steps) {
+#pragma unroll
+          for (int f = 0; f < Factors; ++f) {
+            ring_[ring_index(in_.ring, k, f)] = ptx::load(draw_address<Factors>(in_, base + k, f));
+          }
+        }
+      }
+#pragma unroll
+      for (int k = 0; k < Distance; ++k) {
+        if (base + k < in_.steps) {
+          Real z[Factors];
+#pragma unroll
+          for (int f = 0; f < Factors; ++f)
+            z[f] = ring_[ring_index(in_.ring, k, f)];
+          body(base + k, z);
+        }
+      }
+    }
+  }
+
+private:
+  LoaderInputs<Real> in_;
+  Real* ring_;
+};
+
+} // namespace pfmc::kernels

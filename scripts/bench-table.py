@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""Summarises pfmc_bench's JSON (--benchmark_out): per workload, the median time of every
+backend configuration, its speedup over `none`, GB/s and fraction of copy bandwidth; the best
+per backend first. Usage: bench-table.py bench.json [--all]"""
+import json
+import sys
+from collections import defaultdict
+
+data = json.load(open(sys.argv[1]))
+show_all = "--all" in sys.argv
+rows = defaultdict(dict)
+for b in data["benchmarks"]:
+    if b.get("aggregate_name") != "median":
+        continue
+    name = b["run_name"].replace("/manual_time", "")
+    workload, config = name.split("/", 1)
+    rows[workload][config] = b
+
+for workload, configs in rows.items():
+    base = configs.get("none")
+    if not base:
+        continue
+    t0 = base["real_time"]
+    print(f"\n{workload}: none {t0:.3f} ms, {base['GB_per_s']:.0f} GB/s "
+          f"({100 * base['copy_bw_fraction']:.1f}% of copy bandwidth)")
+    best = {}
+    for config, b in configs.items():
+        backend = config.split("/")[0]
+        if backend not in best or b["real_time"] < best[backend][1]["real_time"]:
+            best[backend] = (config, b)
+    print(f"  {'best of backend':44} {'ms':>8} {'speedup':>8} {'GB/s':>7} {'%copy':>6}")
+    for backend, (config, b) in sorted(best.items(), key=lambda kv: kv[1][1]["real_time"]):
+        print(f"  {config:44} {b['real_time']:8.3f} {t0 / b['real_time']:8.2f} "
+              f"{b['GB_per_s']:7.0f} {100 * b['copy_bw_fraction']:6.1f}")
+    if show_all:
+        print(f"  {'every configuration':44}")
+        for config, b in sorted(configs.items()):
+            print(f"  {config:44} {b['real_time']:8.3f} {t0 / b['real_time']:8.2f} "
+                  f"{b['GB_per_s']:7.0f} {100 * b['copy_bw_fraction']:6.1f}")
