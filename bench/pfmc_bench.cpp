@@ -62,14 +62,83 @@ std::vector<std::string> split(const std::string& list) {
   return items;
 }
 
+/// Registers every backend × distance × padding of one workload, plus its read ceilings and
+/// the kernel without its reduction.
+void register_workload(Workload* w, const engine::DeviceInfo& device) {
+  const std::string& name = w->name;
+  for (const auto& backend : engine::backend_catalog()) {
+    const std::vector<int> distances =
+        backend.uses_prefetch_distance ? engine::prefetch_distances() : std::vector<int>{0};
+    // Rings in shared memory: with padding (auto), without, and slot-major.
+    std::vector<std::pair<std::string, config::Padding>> paddings{{"", config::Padding{}}};
+    if (backend.uses_padding) {
+      paddings = {{"/pad_auto", config::Padding{}},
+                  {"/pad_none", config::Padding{config::Padding::Mode::none, 0}},
+                  {"/slot_major", config::Padding{config::Padding::Mode::slot_major, 0}}};
+    }
+    const std::string why_not =
+        engine::why_backend_cannot_run(backend, device.compute_capability, device.name);
+    if (!why_not.empty()) {
+      std::printf("skipping %s: %s\n", backend.name, why_not.c_str());
+      continue;
+    }
+    for (int distance : distances) {
+      for (const auto& [suffix, padding] : paddings) {
+        const std::string label =
+            name + "/" + backend.name +
+            (backend.uses_prefetch_distance ? "/d" + std::to_string(distance) : "") + suffix;
+        const std::string backend_name = backend.name;
+        const config::Padding pad = padding;
+        benchmark::RegisterBenchmark(
+            label.c_str(),
+            [=](benchmark::State& s) { run_launches(s, w, backend_name, distance, pad, true); })
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
+      }
+    }
+  }
+  // Read ceilings of this workload's draws: in the path kernel's layout, and streamed.
+  const auto ceiling = [w](benchmark::State& s, bool layout) {
+    double seconds = 0.0;
+    layout ? w->bench->time_draws_read_ms() : w->bench->time_stream_read_ms(); // warm-up
+    for (auto _ : s) {
+      const double ms = layout ? w->bench->time_draws_read_ms() : w->bench->time_stream_read_ms();
+      s.SetIterationTime(ms * 1e-3);
+      seconds += ms * 1e-3;
+    }
+    const double gbps =
+        w->bench->bytes_per_launch() * static_cast<double>(s.iterations()) / seconds * 1e-9;
+    s.counters["GB_per_s"] = gbps;
+    s.counters["copy_bw_fraction"] = gbps / g_copy_gbps;
+    s.counters["path_steps_per_s"] = 0.0;
+  };
+  benchmark::RegisterBenchmark((name + "/ceiling/draws_read").c_str(),
+                               [=](benchmark::State& s) { ceiling(s, true); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark((name + "/ceiling/stream_read").c_str(),
+                               [=](benchmark::State& s) { ceiling(s, false); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+  // The same kernel without its payoffs and last-block reduction: what the reduction costs.
+  benchmark::RegisterBenchmark(
+      (name + "/none/no_reduction").c_str(),
+      [=](benchmark::State& s) { run_launches(s, w, "none", 0, config::Padding{}, false); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
   std::string workloads = "latency_bound,bandwidth_bound";
+  std::string block_sizes; // empty: each workload's own
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     if (std::strncmp(argv[i], "--workloads=", 12) == 0) {
       workloads = argv[i] + 12;
+    } else if (std::strncmp(argv[i], "--block-sizes=", 14) == 0) {
+      block_sizes = argv[i] + 14;
     } else {
       args.push_back(argv[i]);
     }
@@ -87,64 +156,39 @@ int main(int argc, char** argv) {
               device.name.c_str(), device.multiprocessors, device.l2_bytes >> 20, g_copy_gbps);
 
   std::vector<std::unique_ptr<Workload>> loaded;
-  for (const auto& name : split(workloads)) {
-    auto w = std::make_unique<Workload>();
-    w->name = name;
-    w->config = config::load_run_config(std::string(PFMC_SOURCE_DIR) + "/config/examples/" + name +
-                                        ".yaml");
-    w->plan = engine::make_plan(w->config);
-    engine::ExecutionSettings settings;
-    settings.precision = w->config.simulation.precision;
-    settings.rng = w->config.simulation.rng;
-    settings.seed = w->config.simulation.seed;
-    settings.paths = w->config.simulation.paths;
-    settings.block_size = w->config.engine.block_size;
-    settings.memory_cap = static_cast<std::uint64_t>(engine::kDefaultMemoryFraction *
-                                                     static_cast<double>(device.free_memory));
-    w->bench = std::make_unique<engine::KernelBench>(w->plan.groups.front(), settings);
-    std::printf("%s: %llu paths x %d steps, %.2f GB of draws per launch, %d rotated cop%s\n",
-                name.c_str(), static_cast<unsigned long long>(settings.paths),
-                w->plan.groups.front().steps(), w->bench->bytes_per_launch() * 1e-9,
-                w->bench->rotated_copies(), w->bench->rotated_copies() == 1 ? "y" : "ies");
-    Workload* raw = w.get();
-    for (const auto& backend : engine::backend_catalog()) {
-      const std::vector<int> distances =
-          backend.uses_prefetch_distance ? engine::prefetch_distances() : std::vector<int>{0};
-      // Rings in shared memory: with padding (auto), without, and slot-major.
-      std::vector<std::pair<std::string, config::Padding>> paddings{{"", config::Padding{}}};
-      if (backend.uses_padding) {
-        paddings = {{"/pad_auto", config::Padding{}},
-                    {"/pad_none", config::Padding{config::Padding::Mode::none, 0}},
-                    {"/slot_major", config::Padding{config::Padding::Mode::slot_major, 0}}};
-      }
-      const std::string why_not =
-          engine::why_backend_cannot_run(backend, device.compute_capability, device.name);
-      if (!why_not.empty()) {
-        std::printf("skipping %s: %s\n", backend.name, why_not.c_str());
-        continue;
-      }
-      for (int distance : distances) {
-        for (const auto& [suffix, padding] : paddings) {
-          const std::string label =
-              name + "/" + backend.name +
-              (backend.uses_prefetch_distance ? "/d" + std::to_string(distance) : "") + suffix;
-          const std::string backend_name = backend.name;
-          const config::Padding pad = padding;
-          benchmark::RegisterBenchmark(
-              label.c_str(),
-              [=](benchmark::State& s) { run_launches(s, raw, backend_name, distance, pad, true); })
-              ->UseManualTime()
-              ->Unit(benchmark::kMillisecond);
-        }
-      }
+  for (const auto& workload : split(workloads)) {
+    const auto config = config::load_run_config(std::string(PFMC_SOURCE_DIR) + "/config/examples/" +
+                                                workload + ".yaml");
+    std::vector<int> sizes{config.engine.block_size};
+    if (!block_sizes.empty()) {
+      sizes.clear();
+      for (const auto& b : split(block_sizes))
+        sizes.push_back(std::stoi(b));
     }
-    // The same kernel without its payoffs and last-block reduction: what the reduction costs.
-    benchmark::RegisterBenchmark(
-        (name + "/none/no_reduction").c_str(),
-        [=](benchmark::State& s) { run_launches(s, raw, "none", 0, config::Padding{}, false); })
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond);
-    loaded.push_back(std::move(w));
+    for (int block_size : sizes) {
+      auto w = std::make_unique<Workload>();
+      w->name = block_size == config.engine.block_size
+                    ? workload
+                    : workload + "@block" + std::to_string(block_size);
+      w->config = config;
+      w->plan = engine::make_plan(w->config);
+      engine::ExecutionSettings settings;
+      settings.precision = w->config.simulation.precision;
+      settings.rng = w->config.simulation.rng;
+      settings.seed = w->config.simulation.seed;
+      settings.paths = w->config.simulation.paths;
+      settings.block_size = block_size;
+      settings.memory_cap = static_cast<std::uint64_t>(engine::kDefaultMemoryFraction *
+                                                       static_cast<double>(device.free_memory));
+      w->bench = std::make_unique<engine::KernelBench>(w->plan.groups.front(), settings);
+      std::printf("%s: %llu paths x %d steps, block %d, %.2f GB of draws per launch, %d rotated "
+                  "cop%s\n",
+                  w->name.c_str(), static_cast<unsigned long long>(settings.paths),
+                  w->plan.groups.front().steps(), block_size, w->bench->bytes_per_launch() * 1e-9,
+                  w->bench->rotated_copies(), w->bench->rotated_copies() == 1 ? "y" : "ies");
+      register_workload(w.get(), device);
+      loaded.push_back(std::move(w));
+    }
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -52,7 +52,8 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
     double portfolio = 0.0;
     for (int i = 0; i < instruments; ++i) {
       const auto& instrument = group.instruments[static_cast<std::size_t>(i)];
-      const double x = models::discounted_payoff(instrument, simulated.observed());
+      const double x =
+          models::discounted_payoff(instrument, [&](int o) { return simulated.value(o); });
       portfolio += x * instrument.quantity;
       out[2 * i] = x;
       out[2 * i + 1] = x * x;
@@ -78,14 +79,9 @@ template <class Model, class Real>
 GroupOutcome run_group(const GroupPlan& group, const ExecutionSettings& settings, int group_index,
                        int groups, const ProgressFn& progress) {
   // Market data in the run's precision.
-  std::vector<std::vector<Real>> series;
-  std::vector<const Real*> series_pointers;
-  for (const auto& s : group.step_series)
-    series.emplace_back(s.begin(), s.end());
-  for (const auto& s : series)
-    series_pointers.push_back(s.data());
-  const auto params = Model::make_params(series_pointers.data(), group.model_constants.data());
-  const models::PathSchedule schedule{group.event_offsets.data(), group.event_observations.data(),
+  const std::vector<Real> step_data = interleaved_step_series<Real>(group);
+  const auto params = Model::make_params(step_data.data(), group.model_constants.data());
+  const models::PathSchedule schedule{group.event_offsets.data(), group.events.data(),
                                       group.observations.data(),
                                       static_cast<int>(group.observations.size())};
 

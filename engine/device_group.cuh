@@ -26,13 +26,9 @@ public:
       : group_(group), settings_(settings), stream_(stream),
         source_(settings.rng, NormalSource::group_seed(settings.seed, group.model_name),
                 NormalSource::Memory::device, group.rows()) {
-    for (const auto& s : group.step_series) {
-      series_.push_back(
-          DeviceBuffer<Real>::from_host(std::vector<Real>(s.begin(), s.end()), stream));
-      series_pointers_.push_back(series_.back().data());
-    }
+    step_data_ = DeviceBuffer<Real>::from_host(interleaved_step_series<Real>(group), stream);
     event_offsets_ = DeviceBuffer<int>::from_host(group.event_offsets, stream);
-    event_observations_ = DeviceBuffer<int>::from_host(group.event_observations, stream);
+    events_ = DeviceBuffer<models::EventCode>::from_host(group.events, stream);
     observations_ = DeviceBuffer<models::ObservationView>::from_host(group.observations, stream);
     instruments_ = DeviceBuffer<models::InstrumentView>::from_host(group.instruments, stream);
 
@@ -52,12 +48,12 @@ public:
     totals_.fill_zero(stream);
     source_.set_stream(stream);
 
-    params_.model = Model::make_params(series_pointers_.data(), group.model_constants.data());
+    params_.model = Model::make_params(step_data_.data(), group.model_constants.data());
     params_.normals = normals_.data();
     params_.steps = group.steps();
     params_.schedule =
-        models::PathSchedule{event_offsets_.data(), event_observations_.data(),
-                             observations_.data(), static_cast<int>(group.observations.size())};
+        models::PathSchedule{event_offsets_.data(), events_.data(), observations_.data(),
+                             static_cast<int>(group.observations.size())};
     params_.instruments = instruments_.data();
     params_.instrument_count = instrument_count;
     params_.reduce = settings.reduce ? 1 : 0;
@@ -110,9 +106,9 @@ private:
   ExecutionSettings settings_;
   cudaStream_t stream_;
   NormalSource source_;
-  std::vector<DeviceBuffer<Real>> series_;
-  std::vector<const Real*> series_pointers_;
-  DeviceBuffer<int> event_offsets_, event_observations_;
+  DeviceBuffer<Real> step_data_;
+  DeviceBuffer<int> event_offsets_;
+  DeviceBuffer<models::EventCode> events_;
   DeviceBuffer<models::ObservationView> observations_;
   DeviceBuffer<models::InstrumentView> instruments_;
   DeviceBuffer<Real> normals_;

@@ -6,6 +6,7 @@
 #include "engine/device_group.cuh"
 #include "engine/device_info.hpp"
 #include "engine/model_dispatch.hpp"
+#include "kernels/read_ceiling.cuh"
 
 namespace pfmc::engine {
 
@@ -14,6 +15,8 @@ struct KernelBench::Impl {
   virtual double time_launch_ms(const std::string& backend, int distance,
                                 const config::Padding& padding, bool reduce) = 0;
   virtual std::vector<double> totals() const = 0;
+  virtual double time_draws_read_ms() = 0;
+  virtual double time_stream_read_ms() = 0;
   double bytes = 0.0;
   double path_steps = 0.0;
   int copies = 1;
@@ -24,7 +27,8 @@ namespace {
 template <class Model, class Real>
 struct BenchImpl final : KernelBench::Impl {
   BenchImpl(const GroupPlan& group, const ExecutionSettings& settings)
-      : device(group, settings, settings.paths, stream.get()), paths(settings.paths) {
+      : device(group, settings, settings.paths, stream.get()), paths(settings.paths),
+        rows(group.rows()), sink(1) {
     device.generate(paths);
     bytes = static_cast<double>(paths) * group.rows() * sizeof(Real);
     path_steps = static_cast<double>(paths) * group.steps();
@@ -55,9 +59,36 @@ struct BenchImpl final : KernelBench::Impl {
 
   std::vector<double> totals() const override { return device.totals(); }
 
+  double time_draws_read_ms() override {
+    const int block = 128;
+    const int grid = static_cast<int>((paths + block - 1) / block);
+    start.record(stream.get());
+    kernels::draws_read_kernel<Real><<<grid, block, 0, stream.get()>>>(
+        device.draws(), static_cast<int>(paths), rows, sink.data());
+    stop.record(stream.get());
+    PFMC_CUDA_TRY(cudaGetLastError());
+    stream.synchronize();
+    return stop.since(start);
+  }
+
+  double time_stream_read_ms() override {
+    const std::size_t vectors = static_cast<std::size_t>(bytes) / sizeof(float4);
+    const DeviceInfo info = query_device();
+    start.record(stream.get());
+    kernels::stream_read_kernel<<<info.multiprocessors * 16, 256, 0, stream.get()>>>(
+        reinterpret_cast<const float4*>(device.draws()), vectors,
+        reinterpret_cast<float*>(sink.data()));
+    stop.record(stream.get());
+    PFMC_CUDA_TRY(cudaGetLastError());
+    stream.synchronize();
+    return stop.since(start);
+  }
+
   CudaStream stream;
   DeviceGroup<Model, Real> device;
   std::size_t paths;
+  int rows;
+  DeviceBuffer<Real> sink;
   std::vector<DeviceBuffer<Real>> rotation;
   CudaEvent start, stop;
   int next = 0;
@@ -91,6 +122,12 @@ double KernelBench::time_launch_ms(const std::string& backend, int prefetch_dist
 }
 std::vector<double> KernelBench::totals() const {
   return impl_->totals();
+}
+double KernelBench::time_draws_read_ms() {
+  return impl_->time_draws_read_ms();
+}
+double KernelBench::time_stream_read_ms() {
+  return impl_->time_stream_read_ms();
 }
 double KernelBench::bytes_per_launch() const {
   return impl_->bytes;

@@ -27,6 +27,12 @@ public:
   double time_launch_ms(const std::string& backend, int prefetch_distance,
                         const config::Padding& padding, bool reduce = true);
 
+  /// The draws read in the path kernel's pattern with no model, no loader and 16 loads in
+  /// flight (kernels/read_ceiling.cuh): the layout's own read ceiling, in milliseconds.
+  double time_draws_read_ms();
+  /// The same bytes read as contiguous 16-byte vectors: the device's read ceiling.
+  double time_stream_read_ms();
+
   /// The reduced sums of the last launch (as GroupOutcome::totals).
   [[nodiscard]] std::vector<double> totals() const;
   [[nodiscard]] double bytes_per_launch() const; ///< draws read by one launch

@@ -211,9 +211,13 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   // index s + 1.
   group.event_offsets.assign(1, 0);
   for (int s = 0; s < steps; ++s) {
-    for (int o : events_at[static_cast<std::size_t>(s) + 1])
-      group.event_observations.push_back(o);
-    group.event_offsets.push_back(static_cast<int>(group.event_observations.size()));
+    for (int o : events_at[static_cast<std::size_t>(s) + 1]) {
+      const auto& view = group.observations[static_cast<std::size_t>(o)];
+      group.events.push_back(models::EventCode{static_cast<unsigned char>(o),
+                                               static_cast<unsigned char>(view.kind),
+                                               static_cast<unsigned char>(view.asset), 0});
+    }
+    group.event_offsets.push_back(static_cast<int>(group.events.size()));
   }
   return group;
 }

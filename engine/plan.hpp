@@ -31,8 +31,8 @@ struct GroupPlan {
   std::vector<double> model_constants;
 
   std::vector<models::ObservationView> observations;
-  std::vector<int> event_offsets;      ///< [steps + 1]: events after step s are
-  std::vector<int> event_observations; ///< event_observations[event_offsets[s] .. [s+1])
+  std::vector<int> event_offsets;        ///< [steps + 1]: events after step s are
+  std::vector<models::EventCode> events; ///< events[event_offsets[s] .. [s+1])
 
   std::vector<models::InstrumentView> instruments;
   std::vector<int> instrument_config_index; ///< into RunConfig::instruments
@@ -40,6 +40,21 @@ struct GroupPlan {
   [[nodiscard]] int steps() const { return static_cast<int>(times.size()) - 1; }
   [[nodiscard]] int rows() const { return steps() * factors; } ///< normals per path
 };
+
+/// The group's step series interleaved per step ([step][series]) in precision Real: what a
+/// model's make_params() takes.
+template <class Real>
+std::vector<Real> interleaved_step_series(const GroupPlan& group) {
+  const std::size_t steps = static_cast<std::size_t>(group.steps());
+  const std::size_t series = group.step_series.size();
+  std::vector<Real> out(steps * series);
+  for (std::size_t k = 0; k < series; ++k) {
+    for (std::size_t s = 0; s < steps; ++s) {
+      out[s * series + k] = static_cast<Real>(group.step_series[k][s]);
+    }
+  }
+  return out;
+}
 
 struct SimulationPlan {
   std::vector<GroupPlan> groups;

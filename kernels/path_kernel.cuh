@@ -65,7 +65,6 @@ __global__ void __launch_bounds__(kMaxBlockSize, 1)
     return;
   }
   simulated.finish();
-  const Real* observed = simulated.observed();
 
   // Values in passes of kReduceBatch: pair j < instruments is (payoff, payoff²) of instrument j,
   // pair `instruments` is the portfolio's (complete by then: pairs go in order).
@@ -83,7 +82,8 @@ __global__ void __launch_bounds__(kMaxBlockSize, 1)
       if (j < p.instrument_count) {
         if (active) {
           const models::InstrumentView& instrument = p.instruments[j];
-          value[k] = models::discounted_payoff(instrument, observed);
+          value[k] =
+              models::discounted_payoff(instrument, [&](int o) { return simulated.value(o); });
           portfolio += value[k] * instrument.quantity;
         }
       } else if (j == p.instrument_count) {

@@ -17,18 +17,25 @@ struct BlackScholes {
   static constexpr int factors = 1; ///< normals per step
   static constexpr int assets = 1;
 
+  /// One grid step's market data, loaded with one vector load.
+  struct alignas(2 * sizeof(Real)) Step {
+    Real drift;
+    Real diffusion;
+  };
+
   /// Non-owning view of the per-step market data (device or host memory).
   struct Params {
-    const Real* drift;     ///< [steps]
-    const Real* diffusion; ///< [steps]
+    const Step* steps; ///< [steps]
     Real log_spot0;
   };
 
-  /// From the plan's series {drift, diffusion} and constants {log spot}.
-  static Params make_params(const Real* const* series, const double* constants) {
-    return Params{series[0], series[1], static_cast<Real>(constants[0])};
-  }
+  /// The plan's series {drift, diffusion}, interleaved per step (engine/plan.hpp), and its
+  /// constants {log spot}.
   static constexpr int series_count = 2;
+  static Params make_params(const Real* interleaved_series, const double* constants) {
+    return Params{reinterpret_cast<const Step*>(interleaved_series),
+                  static_cast<Real>(constants[0])};
+  }
 
   struct State {
     Real log_spot;
@@ -38,7 +45,8 @@ struct BlackScholes {
 
   PFMC_HD_INLINE static void advance(State& s, const Params& p, int step,
                                      const Real (&z)[factors]) {
-    s.log_spot += p.drift[step] + p.diffusion[step] * z[0];
+    const Step m = p.steps[step];
+    s.log_spot += m.drift + m.diffusion * z[0];
   }
 
   PFMC_HD_INLINE static Real log_spot(const State& s, int /*asset*/) { return s.log_spot; }

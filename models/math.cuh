@@ -14,6 +14,14 @@
 #define PFMC_HD_INLINE inline
 #endif
 
+/// `#pragma unroll` for code shared with the host compiler (which has no such pragma): only in
+/// nvcc's device pass.
+#if defined(__CUDA_ARCH__)
+#define PFMC_UNROLL _Pragma("unroll")
+#else
+#define PFMC_UNROLL
+#endif
+
 namespace pfmc::math {
 
 PFMC_HD_INLINE float exp(float x) {

@@ -44,26 +44,39 @@ PFMC_HD_INLINE Real observation_start(ObservationKind kind) {
   }
 }
 
+/// What an observation of `kind` takes from the path at a date: the spot for arithmetic sums,
+/// else the log-spot.
 template <class Real>
-PFMC_HD_INLINE void observe(Real& value, ObservationKind kind, Real log_spot) {
+PFMC_HD_INLINE Real observation_input(ObservationKind kind, Real log_spot) {
+  return kind == ObservationKind::arithmetic_sum ? math::exp(log_spot) : log_spot;
+}
+
+/// The observation after one more date with input x.
+template <class Real>
+PFMC_HD_INLINE Real observation_combine(ObservationKind kind, Real value, Real x) {
   switch (kind) {
   case ObservationKind::terminal:
-    value = log_spot;
-    break;
+    return x;
   case ObservationKind::arithmetic_sum:
-    value += math::exp(log_spot);
-    break;
   case ObservationKind::log_sum:
-    value += log_spot;
-    break;
+    return value + x;
   case ObservationKind::running_min:
-    value = math::min(value, log_spot);
-    break;
+    return math::min(value, x);
   case ObservationKind::running_max:
-    value = math::max(value, log_spot);
-    break;
+    return math::max(value, x);
   }
+  return value;
 }
+
+/// One observation date of the schedule, packed in 4 bytes so that a step's events cost one
+/// load each.
+struct EventCode {
+  unsigned char observation;
+  unsigned char kind; ///< ObservationKind
+  unsigned char asset;
+  unsigned char unused;
+};
+static_assert(sizeof(EventCode) == 4 && std::is_trivially_copyable_v<EventCode>);
 
 template <class Real>
 PFMC_HD_INLINE Real observation_finish(Real value, const ObservationView& o) {
@@ -100,10 +113,12 @@ struct InstrumentView {
 };
 static_assert(std::is_trivially_copyable_v<InstrumentView>);
 
-/// Discounted payoff of one instrument on one path, from the finalised observations.
-template <class Real>
-PFMC_HD_INLINE double discounted_payoff(const InstrumentView& in, const Real* observations) {
-  const double s = static_cast<double>(observations[in.underlying_observation]);
+/// Discounted payoff of one instrument on one path; observed(o) is finalised observation o
+/// (a Real).
+template <class Observed>
+PFMC_HD_INLINE double discounted_payoff(const InstrumentView& in, const Observed& observed) {
+  using Real = decltype(observed(0));
+  const double s = static_cast<double>(observed(in.underlying_observation));
   double payoff = 0.0;
   switch (in.kind) {
   case PayoffKind::european:
@@ -114,7 +129,7 @@ PFMC_HD_INLINE double discounted_payoff(const InstrumentView& in, const Real* ob
     payoff = (in.is_call ? s > in.strike : s < in.strike) ? in.cash : 0.0;
     break;
   case PayoffKind::barrier: {
-    const Real extreme = observations[in.barrier_observation];
+    const Real extreme = observed(in.barrier_observation);
     const Real level = static_cast<Real>(in.log_barrier);
     const bool crossed =
         in.direction == BarrierDirection::down ? extreme <= level : extreme >= level;

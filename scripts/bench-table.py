@@ -8,6 +8,7 @@ from collections import defaultdict
 
 data = json.load(open(sys.argv[1]))
 show_all = "--all" in sys.argv
+best_only = "--best" in sys.argv  # one line per workload: workload backend distance padding
 rows = defaultdict(dict)
 for b in data["benchmarks"]:
     if b.get("aggregate_name") != "median":
@@ -19,6 +20,15 @@ for b in data["benchmarks"]:
 for workload, configs in rows.items():
     base = configs.get("none")
     if not base:
+        continue
+    if best_only:
+        candidates = {c: b for c, b in configs.items()
+                      if not c.startswith(("ceiling", "none/"))}
+        config = min(candidates, key=lambda c: candidates[c]["real_time"])
+        parts = config.split("/")
+        distance = next((p[1:] for p in parts if p.startswith("d") and p[1:].isdigit()), "4")
+        padding = {"pad_none": "none", "slot_major": "slot_major"}.get(parts[-1], "auto")
+        print(workload, parts[0], distance, padding)
         continue
     t0 = base["real_time"]
     print(f"\n{workload}: none {t0:.3f} ms, {base['GB_per_s']:.0f} GB/s "

@@ -2,8 +2,8 @@
 # The GPU check, run on a machine with a CUDA GPU (e.g. through the device tool):
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
-# Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [bench] [extra]
-# (default: all but extra). Logs go to $OUT (or /tmp/pfmc-gpu-check); the summary is printed
+# Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [bench] [ncu]
+# [extra] (default: build test sanitize sass bench). Logs go to $OUT (or /tmp/pfmc-gpu-check); the summary is printed
 # last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -66,13 +66,19 @@ fi
 
 if has bench; then
   start=$SECONDS
-  "./$B/pfmc_bench" --benchmark_repetitions=${PFMC_BENCH_REPETITIONS:-3} \
+  "./$B/pfmc_bench" ${PFMC_BENCH_ARGS:-} --benchmark_repetitions=${PFMC_BENCH_REPETITIONS:-3} \
     --benchmark_report_aggregates_only=true --benchmark_min_time=${PFMC_BENCH_MIN_TIME:-0.1s} \
     ${PFMC_BENCH_FILTER:+--benchmark_filter=$PFMC_BENCH_FILTER} \
     --benchmark_out="$OUT/bench.json" --benchmark_out_format=json > "$OUT/bench.txt" 2>&1
   note "bench: rc=$? in $((SECONDS - start)) s"
   head -4 "$OUT/bench.txt"
   python3 scripts/bench-table.py "$OUT/bench.json" | tee "$OUT/bench_table.txt"
+fi
+
+if has ncu && [ -f "$OUT/bench.json" ]; then
+  start=$SECONDS
+  scripts/ncu-compare.sh "$B" "$OUT" "$OUT/bench.json" | tee "$OUT/ncu_summary.txt"
+  note "ncu: $(grep -c '^ncu ' "$OUT/ncu_summary.txt") kernels profiled in $((SECONDS - start)) s"
 fi
 
 if has extra && [ -x scripts/gpu-extra.sh ]; then
