@@ -27,8 +27,10 @@ public:
         source_(settings.rng, NormalSource::group_seed(settings.seed, group.model_name),
                 NormalSource::Memory::device, group.rows()) {
     step_data_ = DeviceBuffer<Real>::from_host(interleaved_step_series<Real>(group), stream);
-    event_offsets_ = DeviceBuffer<int>::from_host(group.event_offsets, stream);
-    events_ = DeviceBuffer<models::EventCode>::from_host(group.events, stream);
+    observation_steps_ =
+        DeviceBuffer<models::ObservationStep>::from_host(group.observation_steps, stream);
+    spill_ranges_ = DeviceBuffer<models::SpillRange>::from_host(group.spill_ranges, stream);
+    spill_events_ = DeviceBuffer<models::EventCode>::from_host(group.spill_events, stream);
     observations_ = DeviceBuffer<models::ObservationView>::from_host(group.observations, stream);
     instruments_ = DeviceBuffer<models::InstrumentView>::from_host(group.instruments, stream);
 
@@ -52,8 +54,8 @@ public:
     params_.normals = normals_.data();
     params_.steps = group.steps();
     params_.schedule =
-        models::PathSchedule{event_offsets_.data(), events_.data(), observations_.data(),
-                             static_cast<int>(group.observations.size())};
+        models::PathSchedule{observation_steps_.data(), spill_ranges_.data(), spill_events_.data(),
+                             observations_.data(), static_cast<int>(group.observations.size())};
     params_.instruments = instruments_.data();
     params_.instrument_count = instrument_count;
     params_.reduce = settings.reduce ? 1 : 0;
@@ -107,8 +109,9 @@ private:
   cudaStream_t stream_;
   NormalSource source_;
   DeviceBuffer<Real> step_data_;
-  DeviceBuffer<int> event_offsets_;
-  DeviceBuffer<models::EventCode> events_;
+  DeviceBuffer<models::ObservationStep> observation_steps_;
+  DeviceBuffer<models::SpillRange> spill_ranges_;
+  DeviceBuffer<models::EventCode> spill_events_;
   DeviceBuffer<models::ObservationView> observations_;
   DeviceBuffer<models::InstrumentView> instruments_;
   DeviceBuffer<Real> normals_;

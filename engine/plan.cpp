@@ -1,6 +1,7 @@
 #include "engine/plan.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <string>
@@ -177,12 +178,17 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
     if (v.barrier_observation >= 0)
       used[static_cast<std::size_t>(v.barrier_observation)] = 1;
   }
-  std::vector<int> renumber(used.size(), -1);
-  int kept = 0;
+  // Number the observations in use, the most frequently observed first: they get the register
+  // slots of models/path.cuh. Ties keep the order of first use.
+  std::vector<std::size_t> order;
   for (std::size_t o = 0; o < used.size(); ++o) {
     if (used[o])
-      renumber[o] = kept++;
+      order.push_back(o);
   }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return observations.keys()[a].steps.size() > observations.keys()[b].steps.size();
+  });
+  const int kept = static_cast<int>(order.size());
   if (kept > models::kMaxObservations) {
     throw config::ConfigError(
         config.file, model.mark, "models[" + std::to_string(model_index) + "]",
@@ -191,6 +197,9 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
             "most " +
             std::to_string(models::kMaxObservations) + " are supported per model");
   }
+  std::vector<int> renumber(used.size(), -1);
+  for (std::size_t n = 0; n < order.size(); ++n)
+    renumber[order[n]] = static_cast<int>(n);
   for (auto& v : group.instruments) {
     v.underlying_observation = renumber[static_cast<std::size_t>(v.underlying_observation)];
     if (v.barrier_observation >= 0) {
@@ -198,27 +207,38 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
     }
   }
   std::vector<std::vector<int>> events_at(static_cast<std::size_t>(steps) + 1);
-  for (std::size_t o = 0; o < used.size(); ++o) {
-    if (!used[o])
-      continue;
+  for (std::size_t o : order) {
     const auto& key = observations.keys()[o];
     group.observations.push_back(
         models::ObservationView{key.kind, key.asset, static_cast<int>(key.steps.size())});
     for (int s : key.steps)
       events_at[static_cast<std::size_t>(s)].push_back(renumber[o]);
   }
-  // Kernel step s moves the path from times[s] to times[s + 1]; its events are those at grid
-  // index s + 1.
-  group.event_offsets.assign(1, 0);
+  // Kernel step s moves the path from times[s] to times[s + 1]; its observations are those at
+  // grid index s + 1.
   for (int s = 0; s < steps; ++s) {
-    for (int o : events_at[static_cast<std::size_t>(s) + 1]) {
+    const auto& at = events_at[static_cast<std::size_t>(s) + 1];
+    if (at.empty())
+      continue;
+    models::ObservationStep record{s, 0u};
+    models::SpillRange spill{static_cast<int>(group.spill_events.size()), 0};
+    for (int o : at) {
       const auto& view = group.observations[static_cast<std::size_t>(o)];
-      group.events.push_back(models::EventCode{static_cast<unsigned char>(o),
-                                               static_cast<unsigned char>(view.kind),
-                                               static_cast<unsigned char>(view.asset), 0});
+      if (o < models::kRegisterObservations) {
+        record.masks |= 1u << (static_cast<int>(view.kind) * models::kRegisterObservations + o);
+      } else {
+        record.masks |= models::kHasSpill;
+        group.spill_events.push_back(models::EventCode{static_cast<unsigned char>(o),
+                                                       static_cast<unsigned char>(view.kind),
+                                                       static_cast<unsigned char>(view.asset), 0});
+      }
     }
-    group.event_offsets.push_back(static_cast<int>(group.events.size()));
+    spill.end = static_cast<int>(group.spill_events.size());
+    group.observation_steps.push_back(record);
+    group.spill_ranges.push_back(spill);
   }
+  group.observation_steps.push_back(models::ObservationStep{INT_MAX, 0u});
+  group.spill_ranges.push_back(models::SpillRange{0, 0});
   return group;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/run_config.hpp"
+#include "models/path.cuh"
 #include "models/payoff.cuh"
 
 namespace pfmc::engine {
@@ -30,9 +31,13 @@ struct GroupPlan {
   std::vector<std::vector<double>> step_series;
   std::vector<double> model_constants;
 
+  /// Observations, the most frequently observed first (they get the register slots of
+  /// models/path.cuh).
   std::vector<models::ObservationView> observations;
-  std::vector<int> event_offsets;        ///< [steps + 1]: events after step s are
-  std::vector<models::EventCode> events; ///< events[event_offsets[s] .. [s+1])
+  /// The steps with observations, in order, ending with a sentinel (models::ObservationStep).
+  std::vector<models::ObservationStep> observation_steps;
+  std::vector<models::SpillRange> spill_ranges; ///< one per observation step
+  std::vector<models::EventCode> spill_events;  ///< observations beyond the register slots
 
   std::vector<models::InstrumentView> instruments;
   std::vector<int> instrument_config_index; ///< into RunConfig::instruments

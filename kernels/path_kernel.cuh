@@ -38,7 +38,7 @@ template <class Model, class Loader, class Real>
 // bare __launch_bounds__(1024) ptxas capped most loaders at 32 registers and spilled 12-84
 // bytes (sm_90, nvcc 13.0); with (1024, 1) none spills and they use 40-56.
 __global__ void __launch_bounds__(kMaxBlockSize, 1)
-    path_kernel(const PathKernelParams<Model, Real> p) {
+    path_kernel(const __grid_constant__ PathKernelParams<Model, Real> p) {
   static_assert(std::is_trivially_copyable_v<PathKernelParams<Model, Real>>);
   extern __shared__ __align__(16) unsigned char shared[];
 

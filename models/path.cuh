@@ -4,13 +4,19 @@
 // compute the same arithmetic in the same order (up to each compiler's contractions and math
 // library).
 //
-// The first kRegisterObservations observations live in registers: the schedule is the same for
-// every path, so the observation index of an event is uniform across a warp and the chain of
-// compile-time-indexed updates below is a uniform branch, not a dynamic index (which would put
-// the array in local memory — measured: with every observation in local memory the
-// latency-bound workload spent ~2,000 cycles a step, the draws streaming through L1 evicting
-// the array to L2). Observations beyond them stay in local memory.
+// The per-step cost is what the latency- and bandwidth-bound workloads measure, so the common
+// path is lean (measured on an H100 before this design: ~214 instructions a step on the
+// latency-bound workload, 38 per step on the bandwidth-bound one):
+//  - the steps that have observations are records, in step order, ending in a sentinel; the
+//    next one is held in registers, so a step without observations costs one compare;
+//  - the first kRegisterObservations observations (the planner gives them to the most
+//    frequently observed schedules) live in registers and are updated under per-kind bit masks
+//    (the schedule is the same for every path: the masks are warp-uniform), never through a
+//    dynamic index, which would put them in local memory;
+//  - observations beyond those take the general path through a list of events and a local
+//    array.
 
+#include <climits>
 #include <type_traits>
 
 #include "models/math.cuh"
@@ -18,12 +24,30 @@
 
 namespace pfmc::models {
 
-inline constexpr int kRegisterObservations = 8;
+inline constexpr int kRegisterObservations = 4;
+inline constexpr int kObservationKinds = 5;
+
+/// The observations taken after one grid step: 8 bytes, one load.
+struct alignas(8) ObservationStep {
+  int step;           ///< the kernel step after which they are taken (INT_MAX: sentinel)
+  unsigned int masks; ///< bit kind * kRegisterObservations + slot: register slot takes one;
+                      ///< kHasSpill: observations beyond the slots too (spill_ranges)
+};
+static_assert(std::is_trivially_copyable_v<ObservationStep>);
+static_assert(kObservationKinds * kRegisterObservations < 31);
+inline constexpr unsigned int kHasSpill = 1u << 31;
+
+/// For a record with kHasSpill: spill_events[begin, end).
+struct SpillRange {
+  int begin;
+  int end;
+};
 
 /// When each observation is taken (device or host memory; non-owning).
 struct PathSchedule {
-  const int* event_offsets; ///< [steps + 1]: events after step s are [offsets[s], offsets[s+1])
-  const EventCode* events;
+  const ObservationStep* steps;   ///< in step order, ending with a sentinel (step = INT_MAX)
+  const SpillRange* spill_ranges; ///< one per record (used only under kHasSpill)
+  const EventCode* spill_events;
   const ObservationView* observations;
   int observation_count;
 };
@@ -32,8 +56,10 @@ static_assert(std::is_trivially_copyable_v<PathSchedule>);
 template <class Model, class Real>
 class Path {
 public:
+  /// The arrays model and schedule point to must outlive the path.
   PFMC_HD_INLINE Path(const typename Model::Params& model, const PathSchedule& schedule)
-      : model_(model), schedule_(schedule), state_(Model::initial(model)) {
+      : model_(model), schedule_(schedule), state_(Model::initial(model)),
+        next_(schedule.steps[0]) {
     for (int o = 0; o < schedule_.observation_count; ++o) {
       set(o, observation_start<Real>(schedule_.observations[o].kind));
     }
@@ -42,12 +68,11 @@ public:
   /// Moves the path over grid step `step` with its draws, then takes that date's observations.
   PFMC_HD_INLINE void advance(int step, const Real (&z)[Model::factors]) {
     Model::advance(state_, model_, step, z);
-    const int last_event = schedule_.event_offsets[step + 1];
-    for (; event_ < last_event; ++event_) {
-      const EventCode e = schedule_.events[event_];
-      const auto kind = static_cast<ObservationKind>(e.kind);
-      const Real x = observation_input(kind, Model::log_spot(state_, e.asset));
-      set(e.observation, observation_combine(kind, value(e.observation), x));
+    if (step == next_.step) {
+      const unsigned int masks = next_.masks;
+      const int record = cursor_++;
+      next_ = schedule_.steps[cursor_]; // issued early: needed at the next observation
+      take(masks, record);
     }
   }
 
@@ -74,6 +99,39 @@ public:
   }
 
 private:
+  template <ObservationKind Kind>
+  PFMC_HD_INLINE void take_kind(unsigned int masks) {
+    const unsigned int slots = (masks >> (static_cast<int>(Kind) * kRegisterObservations)) &
+                               ((1u << kRegisterObservations) - 1);
+    if (slots == 0)
+      return;
+    PFMC_UNROLL
+    for (int k = 0; k < kRegisterObservations; ++k) {
+      if (slots & (1u << k)) {
+        const Real x = Model::log_spot(state_, schedule_.observations[k].asset);
+        registers_[k] = observation_combine(Kind, registers_[k], observation_input(Kind, x));
+      }
+    }
+  }
+
+  PFMC_HD_INLINE void take(unsigned int masks, int record) {
+    take_kind<ObservationKind::terminal>(masks);
+    take_kind<ObservationKind::arithmetic_sum>(masks);
+    take_kind<ObservationKind::log_sum>(masks);
+    take_kind<ObservationKind::running_min>(masks);
+    take_kind<ObservationKind::running_max>(masks);
+    if (!(masks & kHasSpill))
+      return;
+    const SpillRange range = schedule_.spill_ranges[record];
+    for (int e = range.begin; e < range.end; ++e) {
+      const EventCode event = schedule_.spill_events[e];
+      const auto kind = static_cast<ObservationKind>(event.kind);
+      const Real x = observation_input(kind, Model::log_spot(state_, event.asset));
+      Real& slot = spilled_[event.observation - kRegisterObservations];
+      slot = observation_combine(kind, slot, x);
+    }
+  }
+
   PFMC_HD_INLINE void set(int o, Real v) {
     PFMC_UNROLL
     for (int k = 0; k < kRegisterObservations; ++k) {
@@ -85,10 +143,15 @@ private:
     spilled_[o - kRegisterObservations] = v;
   }
 
+  // Copies, not references: in the kernel they come from the parameter space, and a copy lets
+  // the compiler re-read them from the constant bank instead of holding them in registers
+  // (with references, a generic pointer into parameter space, the `none` kernel needed more
+  // than 40 registers).
   typename Model::Params model_;
   PathSchedule schedule_;
   typename Model::State state_;
-  int event_ = 0;
+  ObservationStep next_;
+  int cursor_ = 0;
   Real registers_[kRegisterObservations] = {};
   Real spilled_[kMaxObservations - kRegisterObservations];
 };

@@ -1,6 +1,7 @@
 // Planning: time grids, term structures, per-step market data, shared observations, events.
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cmath>
 #include <numeric>
 
@@ -110,12 +111,29 @@ TEST(Plan, InstrumentsShareObservationsAndEventsAreInOrder) {
   EXPECT_EQ(g.instruments[3].underlying_observation, g.instruments[4].underlying_observation);
   EXPECT_EQ(g.instruments[5].underlying_observation, g.instruments[3].underlying_observation);
   ASSERT_EQ(g.steps(), 4);
-  ASSERT_EQ(g.event_offsets.size(), 5u);
-  // Steps 0..3 end at 0.25, 0.5, 0.75, 1: fixings at each; monitoring at 0.5 and 1; terminal at 1.
-  const std::vector<int> events_per_step{2, 3, 2, 4};
+  // The most frequently observed first: the fixings (4 dates: arithmetic, then log sum), the
+  // running min (2 dates), the terminal spot (1).
+  EXPECT_EQ(g.observations[0].kind, models::ObservationKind::arithmetic_sum);
+  EXPECT_EQ(g.observations[1].kind, models::ObservationKind::log_sum);
+  EXPECT_EQ(g.observations[2].kind, models::ObservationKind::running_min);
+  EXPECT_EQ(g.observations[3].kind, models::ObservationKind::terminal);
+  // Steps 0..3 end at 0.25, 0.5, 0.75, 1: fixings at each; monitoring at 0.5 and 1; terminal
+  // at 1. Bit kind * 4 + slot.
+  const auto bit = [](models::ObservationKind kind, int slot) {
+    return 1u << (static_cast<int>(kind) * models::kRegisterObservations + slot);
+  };
+  using K = models::ObservationKind;
+  const unsigned fixings = bit(K::arithmetic_sum, 0) | bit(K::log_sum, 1);
+  ASSERT_EQ(g.observation_steps.size(), 5u); // four steps and the sentinel
+  ASSERT_EQ(g.spill_ranges.size(), 5u);
+  const unsigned expected[] = {fixings, fixings | bit(K::running_min, 2), fixings,
+                               fixings | bit(K::running_min, 2) | bit(K::terminal, 3)};
   for (int s = 0; s < 4; ++s) {
-    EXPECT_EQ(g.event_offsets[s + 1] - g.event_offsets[s], events_per_step[s]) << "step " << s;
+    EXPECT_EQ(g.observation_steps[s].step, s);
+    EXPECT_EQ(g.observation_steps[s].masks, expected[s]) << "step " << s;
+    EXPECT_EQ(g.spill_ranges[s].begin, g.spill_ranges[s].end);
   }
+  EXPECT_EQ(g.observation_steps[4].step, INT_MAX);
   for (const auto& o : g.observations) {
     if (o.kind == models::ObservationKind::arithmetic_sum)
       EXPECT_EQ(o.count, 4);

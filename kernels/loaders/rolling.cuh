@@ -8,8 +8,10 @@
 // (.L2::256B), so a warp's load also brings the next warp's line.
 //
 // `smem_rolling` keeps the ring in the thread's own slots of shared memory (padded or
-// slot-major); the distance is a run-time value. The refill's load is issued before the step's
-// body and stored after it, so its latency overlaps one body.
+// slot-major); the distance is a run-time value. Plain loads go through a register on their way
+// to shared memory, so each refill is stored one step after it was issued: a loop iteration of
+// latency is hidden, however far ahead the ring reaches (cp.async, in `smem_rolling_async`,
+// has no such limit).
 
 #include "kernels/loader_common.cuh"
 #include "kernels/ptx.cuh"
@@ -104,27 +106,33 @@ public:
         ring_[ring_index(in_.ring, k, f)] = ptx::load(draw_address<Factors>(in_, k, f));
       }
     }
+    // The value loaded at step s - 1 (for step s - 1 + distance) is stored at step s: one step
+    // of the loop hides its latency before the store needs it. It goes into the slot step s - 1
+    // used, which is read again at step s - 1 + distance >= s (for distance 1, right after the
+    // store).
+    Real pending[Factors];
+    int pending_slot = -1;
     int slot = 0;
 #pragma unroll 1
     for (int step = 0; step < in_.steps; ++step) {
+      if (pending_slot >= 0) {
+#pragma unroll
+        for (int f = 0; f < Factors; ++f)
+          ring_[ring_index(in_.ring, pending_slot, f)] = pending[f];
+      }
       Real z[Factors];
 #pragma unroll
       for (int f = 0; f < Factors; ++f)
         z[f] = ring_[ring_index(in_.ring, slot, f)];
-      const bool refill = step + distance < in_.steps;
-      Real next[Factors];
-      if (refill) {
+      pending_slot = -1;
+      if (step + distance < in_.steps) {
 #pragma unroll
         for (int f = 0; f < Factors; ++f) {
-          next[f] = ptx::load(draw_address<Factors>(in_, step + distance, f));
+          pending[f] = ptx::load(draw_address<Factors>(in_, step + distance, f));
         }
+        pending_slot = slot;
       }
       body(step, z);
-      if (refill) {
-#pragma unroll
-        for (int f = 0; f < Factors; ++f)
-          ring_[ring_index(in_.ring, slot, f)] = next[f];
-      }
       slot = slot + 1 == distance ? 0 : slot + 1;
     }
   }
