@@ -39,7 +39,8 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
     if (path >= chunk_paths)
       break; // inactive lanes contribute zeros
     double* out = lane_values.data() + static_cast<std::size_t>(t) * values;
-    models::Path<Model, Real> simulated(params, schedule);
+    Real observed[models::kMaxObservations];
+    models::Path<Model, Real> simulated(params, schedule, observed);
     for (int step = 0; step < steps; ++step) {
       Real z[F];
       for (int f = 0; f < F; ++f) {
@@ -52,8 +53,7 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
     double portfolio = 0.0;
     for (int i = 0; i < instruments; ++i) {
       const auto& instrument = group.instruments[static_cast<std::size_t>(i)];
-      const double x =
-          models::discounted_payoff(instrument, [&](int o) { return simulated.value(o); });
+      const double x = models::discounted_payoff(instrument, [&](int o) { return observed[o]; });
       portfolio += x * instrument.quantity;
       out[2 * i] = x;
       out[2 * i + 1] = x * x;

@@ -34,10 +34,12 @@ struct PathKernelParams {
 };
 
 template <class Model, class Loader, class Real>
-// (kMaxBlockSize, 1): at most 64 registers, so any block size up to 1024 launches. With the
-// bare __launch_bounds__(1024) ptxas capped most loaders at 32 registers and spilled 12-84
-// bytes (sm_90, nvcc 13.0); with (1024, 1) none spills and they use 40-56.
-__global__ void __launch_bounds__(kMaxBlockSize, 1)
+// Registers: each loader states its budget (Loader::register_budget, at most 64 so that a
+// 1024-thread block always launches). Left to itself under __launch_bounds__(1024, 1) ptxas
+// took 55-64 registers for every loader (occupancy 56% with 128-thread blocks, sm_90, nvcc
+// 13.0); loaders whose look-ahead lives in shared memory or L2 run without spills in 40
+// (occupancy 75%), register rings need up to 64.
+__global__ void __maxnreg__(Loader::register_budget)
     path_kernel(const __grid_constant__ PathKernelParams<Model, Real> p) {
   static_assert(std::is_trivially_copyable_v<PathKernelParams<Model, Real>>);
   extern __shared__ __align__(16) unsigned char shared[];
@@ -55,7 +57,8 @@ __global__ void __launch_bounds__(kMaxBlockSize, 1)
       p.ring};
   Loader loader(shared, inputs);
 
-  models::Path<Model, Real> simulated(p.model, p.schedule);
+  Real observed[models::kMaxObservations];
+  models::Path<Model, Real> simulated(p.model, p.schedule, observed);
   loader.run([&](int step, const Real(&z)[Model::factors]) { simulated.advance(step, z); });
   if (!p.reduce) {
     // Benchmark of the kernel without its reduction: a store that depends on every path keeps
@@ -82,8 +85,7 @@ __global__ void __launch_bounds__(kMaxBlockSize, 1)
       if (j < p.instrument_count) {
         if (active) {
           const models::InstrumentView& instrument = p.instruments[j];
-          value[k] =
-              models::discounted_payoff(instrument, [&](int o) { return simulated.value(o); });
+          value[k] = models::discounted_payoff(instrument, [&](int o) { return observed[o]; });
           portfolio += value[k] * instrument.quantity;
         }
       } else if (j == p.instrument_count) {

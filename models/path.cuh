@@ -56,12 +56,24 @@ static_assert(std::is_trivially_copyable_v<PathSchedule>);
 template <class Model, class Real>
 class Path {
 public:
-  /// The arrays model and schedule point to must outlive the path.
-  PFMC_HD_INLINE Path(const typename Model::Params& model, const PathSchedule& schedule)
-      : model_(model), schedule_(schedule), state_(Model::initial(model)),
-        next_(schedule.steps[0]) {
-    for (int o = 0; o < schedule_.observation_count; ++o) {
-      set(o, observation_start<Real>(schedule_.observations[o].kind));
+  /// `observed` (kMaxObservations values, the caller's) holds the observations beyond the
+  /// register slots while the path runs, and every observation after finish(). The slots are
+  /// only ever indexed with compile-time constants: an array indexed at run time inside this
+  /// object keeps the whole object (state, cursor, slots) in local memory — seen in the PTX,
+  /// where every step stored them. The arrays model and schedule point to must outlive the
+  /// path.
+  PFMC_HD_INLINE Path(const typename Model::Params& model, const PathSchedule& schedule,
+                      Real* observed)
+      : model_(model), schedule_(schedule), state_(Model::initial(model)), next_(schedule.steps[0]),
+        observed_(observed) {
+    PFMC_UNROLL
+    for (int k = 0; k < kRegisterObservations; ++k) {
+      if (k < schedule_.observation_count) {
+        registers_[k] = observation_start<Real>(schedule_.observations[k].kind);
+      }
+    }
+    for (int o = kRegisterObservations; o < schedule_.observation_count; ++o) {
+      observed_[o] = observation_start<Real>(schedule_.observations[o].kind);
     }
   }
 
@@ -76,21 +88,18 @@ public:
     }
   }
 
-  /// Turns sums into averages and log-spots into spots; call once after the last step.
+  /// Writes every observation, finalised (sums to averages, log-spots to spots), to
+  /// observed[0 .. count): the array given at construction. Call once after the last step.
   PFMC_HD_INLINE void finish() {
-    for (int o = 0; o < schedule_.observation_count; ++o) {
-      set(o, observation_finish(value(o), schedule_.observations[o]));
-    }
-  }
-
-  /// Observation o (finalised after finish()).
-  PFMC_HD_INLINE Real value(int o) const {
     PFMC_UNROLL
     for (int k = 0; k < kRegisterObservations; ++k) {
-      if (o == k)
-        return registers_[k];
+      if (k < schedule_.observation_count) {
+        observed_[k] = observation_finish(registers_[k], schedule_.observations[k]);
+      }
     }
-    return spilled_[o - kRegisterObservations];
+    for (int o = kRegisterObservations; o < schedule_.observation_count; ++o) {
+      observed_[o] = observation_finish(observed_[o], schedule_.observations[o]);
+    }
   }
 
   /// True when the path went wrong (NaN); used to keep benchmarks from optimising paths away.
@@ -127,20 +136,9 @@ private:
       const EventCode event = schedule_.spill_events[e];
       const auto kind = static_cast<ObservationKind>(event.kind);
       const Real x = observation_input(kind, Model::log_spot(state_, event.asset));
-      Real& slot = spilled_[event.observation - kRegisterObservations];
+      Real& slot = observed_[event.observation];
       slot = observation_combine(kind, slot, x);
     }
-  }
-
-  PFMC_HD_INLINE void set(int o, Real v) {
-    PFMC_UNROLL
-    for (int k = 0; k < kRegisterObservations; ++k) {
-      if (o == k) {
-        registers_[k] = v;
-        return;
-      }
-    }
-    spilled_[o - kRegisterObservations] = v;
   }
 
   // Copies, not references: in the kernel they come from the parameter space, and a copy lets
@@ -153,7 +151,7 @@ private:
   ObservationStep next_;
   int cursor_ = 0;
   Real registers_[kRegisterObservations] = {};
-  Real spilled_[kMaxObservations - kRegisterObservations];
+  Real* observed_;
 };
 
 } // namespace pfmc::models

@@ -20,6 +20,8 @@ class SmemRollingAsyncLoader {
 
 public:
   static constexpr const char* name = "smem_rolling_async";
+  static constexpr int register_budget =
+      40; ///< look-ahead outside registers: 40 registers, occupancy 75% (no spills)
   static std::size_t shared_bytes(int block_size, const RingLayout&, int) {
     return sizeof(Real) * static_cast<std::size_t>(kSlots) * Factors * block_size;
   }

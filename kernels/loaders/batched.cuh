@@ -13,6 +13,7 @@ template <class Real, int Factors, int Distance>
 class ScalarBatchedLoader {
 public:
   static constexpr const char* name = "scalar_batched";
+  static constexpr int register_budget = 64; ///< look-ahead in registers: up to 64
   static std::size_t shared_bytes(int, const RingLayout&, int) { return 0; }
 
   __device__ ScalarBatchedLoader(unsigned char*, const LoaderInputs<Real>& in) : in_(in) {}
@@ -47,6 +48,8 @@ template <class Real, int Factors, int Distance>
 class SmemBatchedLoader {
 public:
   static constexpr const char* name = "smem_batched";
+  static constexpr int register_budget =
+      40; ///< look-ahead outside registers: 40 registers, occupancy 75% (no spills)
   static std::size_t shared_bytes(int, const RingLayout& ring, int) {
     return per_thread_ring_bytes<Real, Factors>(ring);
   }

@@ -24,6 +24,8 @@ template <class Real, int Factors, int Distance, class Prefetch>
 class ThreadPrefetchLoader {
 public:
   static constexpr const char* name = Prefetch::name;
+  static constexpr int register_budget =
+      40; ///< look-ahead outside registers: 40 registers, occupancy 75% (no spills)
   static std::size_t shared_bytes(int, const RingLayout&, int) { return 0; }
 
   __device__ ThreadPrefetchLoader(unsigned char*, const LoaderInputs<Real>& in) : in_(in) {}
@@ -66,6 +68,8 @@ template <class Real, int Factors, int Distance>
 class BulkL2Loader {
 public:
   static constexpr const char* name = "bulk_l2";
+  static constexpr int register_budget =
+      40; ///< look-ahead outside registers: 40 registers, occupancy 75% (no spills)
   static std::size_t shared_bytes(int, const RingLayout&, int) { return 0; }
 
   __device__ BulkL2Loader(unsigned char*, const LoaderInputs<Real>& in) : in_(in) {}

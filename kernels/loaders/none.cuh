@@ -12,6 +12,8 @@ template <class Real, int Factors, int Distance>
 class NoneLoader {
 public:
   static constexpr const char* name = "none";
+  static constexpr int register_budget =
+      40; ///< look-ahead outside registers: 40 registers, occupancy 75% (no spills)
   static std::size_t shared_bytes(int /*block_size*/, const RingLayout&, int /*distance*/) {
     return 0;
   }

@@ -38,6 +38,7 @@ template <class Real, int Factors, int Distance, class Load>
 class RegisterRingLoader {
 public:
   static constexpr const char* name = Load::name;
+  static constexpr int register_budget = 64; ///< look-ahead in registers: up to 64
   static std::size_t shared_bytes(int, const RingLayout&, int) { return 0; }
 
   __device__ RegisterRingLoader(unsigned char*, const LoaderInputs<Real>& in) : in_(in) {}
@@ -90,6 +91,8 @@ template <class Real, int Factors, int Distance>
 class SmemRollingLoader {
 public:
   static constexpr const char* name = "smem_rolling";
+  static constexpr int register_budget =
+      40; ///< look-ahead outside registers: 40 registers, occupancy 75% (no spills)
   static std::size_t shared_bytes(int, const RingLayout& ring, int) {
     return per_thread_ring_bytes<Real, Factors>(ring);
   }

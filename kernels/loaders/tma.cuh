@@ -19,6 +19,8 @@ class TmaLoader {
 
 public:
   static constexpr const char* name = "tma";
+  static constexpr int register_budget =
+      40; ///< look-ahead outside registers: 40 registers, occupancy 75% (no spills)
   static std::size_t shared_bytes(int block_size, const RingLayout&, int distance) {
     return kBarrierBytes +
            sizeof(Real) * static_cast<std::size_t>(distance + 1) * Factors * block_size;
