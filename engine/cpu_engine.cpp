@@ -81,7 +81,7 @@ GroupOutcome run_group(const GroupPlan& group, const ExecutionSettings& settings
   // Market data in the run's precision.
   const std::vector<Real> step_data = interleaved_step_series<Real>(group);
   const auto params = Model::make_params(step_data.data(), group.model_constants.data());
-  const models::PathSchedule schedule{group.observation_steps.data(), group.spill_ranges.data(),
+  const models::PathSchedule schedule{group.observation_runs.data(), group.spill_ranges.data(),
                                       group.spill_events.data(), group.observations.data(),
                                       static_cast<int>(group.observations.size())};
 

@@ -27,8 +27,8 @@ public:
         source_(settings.rng, NormalSource::group_seed(settings.seed, group.model_name),
                 NormalSource::Memory::device, group.rows()) {
     step_data_ = DeviceBuffer<Real>::from_host(interleaved_step_series<Real>(group), stream);
-    observation_steps_ =
-        DeviceBuffer<models::ObservationStep>::from_host(group.observation_steps, stream);
+    observation_runs_ =
+        DeviceBuffer<models::ObservationRun>::from_host(group.observation_runs, stream);
     spill_ranges_ = DeviceBuffer<models::SpillRange>::from_host(group.spill_ranges, stream);
     spill_events_ = DeviceBuffer<models::EventCode>::from_host(group.spill_events, stream);
     observations_ = DeviceBuffer<models::ObservationView>::from_host(group.observations, stream);
@@ -54,7 +54,7 @@ public:
     params_.normals = normals_.data();
     params_.steps = group.steps();
     params_.schedule =
-        models::PathSchedule{observation_steps_.data(), spill_ranges_.data(), spill_events_.data(),
+        models::PathSchedule{observation_runs_.data(), spill_ranges_.data(), spill_events_.data(),
                              observations_.data(), static_cast<int>(group.observations.size())};
     params_.instruments = instruments_.data();
     params_.instrument_count = instrument_count;
@@ -109,7 +109,7 @@ private:
   cudaStream_t stream_;
   NormalSource source_;
   DeviceBuffer<Real> step_data_;
-  DeviceBuffer<models::ObservationStep> observation_steps_;
+  DeviceBuffer<models::ObservationRun> observation_runs_;
   DeviceBuffer<models::SpillRange> spill_ranges_;
   DeviceBuffer<models::EventCode> spill_events_;
   DeviceBuffer<models::ObservationView> observations_;

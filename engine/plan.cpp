@@ -216,29 +216,38 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   }
   // Kernel step s moves the path from times[s] to times[s + 1]; its observations are those at
   // grid index s + 1.
+  // Consecutive steps with the same register-slot observations and none beyond the slots
+  // merge into one run.
   for (int s = 0; s < steps; ++s) {
     const auto& at = events_at[static_cast<std::size_t>(s) + 1];
     if (at.empty())
       continue;
-    models::ObservationStep record{s, 0u};
-    models::SpillRange spill{static_cast<int>(group.spill_events.size()), 0};
+    models::ObservationRun run{s, s, 0u, -1};
+    const int spill_begin = static_cast<int>(group.spill_events.size());
     for (int o : at) {
       const auto& view = group.observations[static_cast<std::size_t>(o)];
       if (o < models::kRegisterObservations) {
-        record.masks |= 1u << (static_cast<int>(view.kind) * models::kRegisterObservations + o);
+        run.masks |= 1u << (static_cast<int>(view.kind) * models::kRegisterObservations + o);
       } else {
-        record.masks |= models::kHasSpill;
         group.spill_events.push_back(models::EventCode{static_cast<unsigned char>(o),
                                                        static_cast<unsigned char>(view.kind),
                                                        static_cast<unsigned char>(view.asset), 0});
       }
     }
-    spill.end = static_cast<int>(group.spill_events.size());
-    group.observation_steps.push_back(record);
-    group.spill_ranges.push_back(spill);
+    const int spill_end = static_cast<int>(group.spill_events.size());
+    if (spill_end > spill_begin) {
+      run.spill = static_cast<int>(group.spill_ranges.size());
+      group.spill_ranges.push_back(models::SpillRange{spill_begin, spill_end});
+    }
+    auto& runs = group.observation_runs;
+    if (!runs.empty() && run.spill < 0 && runs.back().spill < 0 && runs.back().last == s - 1 &&
+        runs.back().masks == run.masks) {
+      runs.back().last = s;
+    } else {
+      runs.push_back(run);
+    }
   }
-  group.observation_steps.push_back(models::ObservationStep{INT_MAX, 0u});
-  group.spill_ranges.push_back(models::SpillRange{0, 0});
+  group.observation_runs.push_back(models::ObservationRun{INT_MAX, INT_MAX, 0u, -1});
   return group;
 }
 

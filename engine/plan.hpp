@@ -34,9 +34,10 @@ struct GroupPlan {
   /// Observations, the most frequently observed first (they get the register slots of
   /// models/path.cuh).
   std::vector<models::ObservationView> observations;
-  /// The steps with observations, in order, ending with a sentinel (models::ObservationStep).
-  std::vector<models::ObservationStep> observation_steps;
-  std::vector<models::SpillRange> spill_ranges; ///< one per observation step
+  /// Runs of steps with the same observations, in order, ending with a sentinel
+  /// (models::ObservationRun).
+  std::vector<models::ObservationRun> observation_runs;
+  std::vector<models::SpillRange> spill_ranges; ///< of the runs with observations beyond slots
   std::vector<models::EventCode> spill_events;  ///< observations beyond the register slots
 
   std::vector<models::InstrumentView> instruments;

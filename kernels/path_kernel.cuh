@@ -59,7 +59,7 @@ __global__ void __maxnreg__(Loader::register_budget)
 
   Real observed[models::kMaxObservations];
   models::Path<Model, Real> simulated(p.model, p.schedule, observed);
-  loader.run([&](int step, const Real(&z)[Model::factors]) { simulated.advance(step, z); });
+  loader.run(models::PathStepper<Model, Real>{simulated});
   if (!p.reduce) {
     // Benchmark of the kernel without its reduction: a store that depends on every path keeps
     // the path alive (never taken for a finite path).

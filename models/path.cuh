@@ -1,20 +1,25 @@
 #pragma once
 // One path of one simulation group: the model's state and the group's observations, advanced
-// one grid step at a time. The GPU kernel and the CPU backend both drive this class, so the two
-// compute the same arithmetic in the same order (up to each compiler's contractions and math
-// library).
+// one grid step (or one batch of steps) at a time. The GPU kernel and the CPU backend both drive
+// this class, so the two compute the same arithmetic in the same order (up to each compiler's
+// contractions and math library).
 //
 // The per-step cost is what the latency- and bandwidth-bound workloads measure, so the common
-// path is lean (measured on an H100 before this design: ~214 instructions a step on the
-// latency-bound workload, 38 per step on the bandwidth-bound one):
-//  - the steps that have observations are records, in step order, ending in a sentinel; the
-//    next one is held in registers, so a step without observations costs one compare;
+// path is lean:
+//  - steps with observations come as *runs* of consecutive steps that take the same
+//    observations (a daily fixing schedule is one run); the current run is held in registers,
+//    so a step costs one or two compares;
 //  - the first kRegisterObservations observations (the planner gives them to the most
 //    frequently observed schedules) live in registers and are updated under per-kind bit masks
 //    (the schedule is the same for every path: the masks are warp-uniform), never through a
-//    dynamic index, which would put them in local memory;
-//  - observations beyond those take the general path through a list of events and a local
-//    array.
+//    dynamic index, which would put the object in local memory — measured in the PTX: every
+//    step stored the state, cursor and slots;
+//  - observations beyond those go through a list of events and the caller's array;
+//  - advance_batch<D>() takes D steps whose draws have arrived together (batched and rolling
+//    loaders): when the D steps lie inside one run, the masks are tested once and the D steps'
+//    observation inputs (an exp each for arithmetic averages) are independent instructions in
+//    one basic block, which the compiler interleaves. Every accumulator still sees its inputs in
+//    step order: the same bits as D single steps.
 
 #include <climits>
 #include <type_traits>
@@ -27,17 +32,17 @@ namespace pfmc::models {
 inline constexpr int kRegisterObservations = 4;
 inline constexpr int kObservationKinds = 5;
 
-/// The observations taken after one grid step: 8 bytes, one load.
-struct alignas(8) ObservationStep {
-  int step;           ///< the kernel step after which they are taken (INT_MAX: sentinel)
-  unsigned int masks; ///< bit kind * kRegisterObservations + slot: register slot takes one;
-                      ///< kHasSpill: observations beyond the slots too (spill_ranges)
+/// Consecutive kernel steps [first, last] after each of which the same observations are taken.
+struct alignas(16) ObservationRun {
+  int first;          ///< INT_MAX: the sentinel that ends the list
+  int last;           ///< inclusive
+  unsigned int masks; ///< bit kind * kRegisterObservations + slot: register slot takes one
+  int spill;          ///< index into spill_ranges (observations beyond the slots), or -1
 };
-static_assert(std::is_trivially_copyable_v<ObservationStep>);
-static_assert(kObservationKinds * kRegisterObservations < 31);
-inline constexpr unsigned int kHasSpill = 1u << 31;
+static_assert(std::is_trivially_copyable_v<ObservationRun>);
+static_assert(kObservationKinds * kRegisterObservations <= 32);
 
-/// For a record with kHasSpill: spill_events[begin, end).
+/// spill_events[begin, end) of a single-step run.
 struct SpillRange {
   int begin;
   int end;
@@ -45,8 +50,8 @@ struct SpillRange {
 
 /// When each observation is taken (device or host memory; non-owning).
 struct PathSchedule {
-  const ObservationStep* steps;   ///< in step order, ending with a sentinel (step = INT_MAX)
-  const SpillRange* spill_ranges; ///< one per record (used only under kHasSpill)
+  const ObservationRun* runs; ///< in step order, ending with a sentinel (first = INT_MAX)
+  const SpillRange* spill_ranges;
   const EventCode* spill_events;
   const ObservationView* observations;
   int observation_count;
@@ -57,14 +62,11 @@ template <class Model, class Real>
 class Path {
 public:
   /// `observed` (kMaxObservations values, the caller's) holds the observations beyond the
-  /// register slots while the path runs, and every observation after finish(). The slots are
-  /// only ever indexed with compile-time constants: an array indexed at run time inside this
-  /// object keeps the whole object (state, cursor, slots) in local memory — seen in the PTX,
-  /// where every step stored them. The arrays model and schedule point to must outlive the
-  /// path.
+  /// register slots while the path runs, and every observation after finish(). The arrays
+  /// model and schedule point to must outlive the path.
   PFMC_HD_INLINE Path(const typename Model::Params& model, const PathSchedule& schedule,
                       Real* observed)
-      : model_(model), schedule_(schedule), state_(Model::initial(model)), next_(schedule.steps[0]),
+      : model_(model), schedule_(schedule), state_(Model::initial(model)), run_(schedule.runs[0]),
         observed_(observed) {
     PFMC_UNROLL
     for (int k = 0; k < kRegisterObservations; ++k) {
@@ -80,12 +82,41 @@ public:
   /// Moves the path over grid step `step` with its draws, then takes that date's observations.
   PFMC_HD_INLINE void advance(int step, const Real (&z)[Model::factors]) {
     Model::advance(state_, model_, step, z);
-    if (step == next_.step) {
-      const unsigned int masks = next_.masks;
-      const int record = cursor_++;
-      next_ = schedule_.steps[cursor_]; // issued early: needed at the next observation
-      take(masks, record);
+    if (step >= run_.first) {
+      const typename Model::State states[1] = {state_};
+      take<1>(run_.masks, states);
+      if (run_.spill >= 0)
+        take_spilled(run_.spill);
+      if (step == run_.last)
+        run_ = schedule_.runs[++cursor_];
     }
+  }
+
+  /// Steps step0 .. step0 + D - 1 (all inside the grid) with their draws z[d].
+  template <int D>
+  PFMC_HD_INLINE void advance_batch(int step0, const Real (&z)[D][Model::factors]) {
+    const int step_last = step0 + D - 1;
+    if (run_.first > step_last) { // no observation in the batch
+      PFMC_UNROLL
+      for (int d = 0; d < D; ++d)
+        Model::advance(state_, model_, step0 + d, z[d]);
+      return;
+    }
+    if (run_.first <= step0 && step_last <= run_.last) { // the batch lies inside one run
+      typename Model::State states[D];
+      PFMC_UNROLL
+      for (int d = 0; d < D; ++d) {
+        Model::advance(state_, model_, step0 + d, z[d]);
+        states[d] = state_;
+      }
+      take<D>(run_.masks, states); // runs longer than one step have no spilled observations
+      if (step_last == run_.last)
+        run_ = schedule_.runs[++cursor_];
+      return;
+    }
+    PFMC_UNROLL
+    for (int d = 0; d < D; ++d)
+      advance(step0 + d, z[d]);
   }
 
   /// Writes every observation, finalised (sums to averages, log-spots to spots), to
@@ -108,8 +139,9 @@ public:
   }
 
 private:
-  template <ObservationKind Kind>
-  PFMC_HD_INLINE void take_kind(unsigned int masks) {
+  /// The observations of one kind, for D consecutive states, slot by slot in step order.
+  template <ObservationKind Kind, int D>
+  PFMC_HD_INLINE void take_kind(unsigned int masks, const typename Model::State (&states)[D]) {
     const unsigned int slots = (masks >> (static_cast<int>(Kind) * kRegisterObservations)) &
                                ((1u << kRegisterObservations) - 1);
     if (slots == 0)
@@ -117,21 +149,31 @@ private:
     PFMC_UNROLL
     for (int k = 0; k < kRegisterObservations; ++k) {
       if (slots & (1u << k)) {
-        const Real x = Model::log_spot(state_, schedule_.observations[k].asset);
-        registers_[k] = observation_combine(Kind, registers_[k], observation_input(Kind, x));
+        const int asset = schedule_.observations[k].asset;
+        Real inputs[D];
+        PFMC_UNROLL
+        for (int d = 0; d < D; ++d) {
+          inputs[d] = observation_input(Kind, Model::log_spot(states[d], asset));
+        }
+        PFMC_UNROLL
+        for (int d = 0; d < D; ++d) {
+          registers_[k] = observation_combine(Kind, registers_[k], inputs[d]);
+        }
       }
     }
   }
 
-  PFMC_HD_INLINE void take(unsigned int masks, int record) {
-    take_kind<ObservationKind::terminal>(masks);
-    take_kind<ObservationKind::arithmetic_sum>(masks);
-    take_kind<ObservationKind::log_sum>(masks);
-    take_kind<ObservationKind::running_min>(masks);
-    take_kind<ObservationKind::running_max>(masks);
-    if (!(masks & kHasSpill))
-      return;
-    const SpillRange range = schedule_.spill_ranges[record];
+  template <int D>
+  PFMC_HD_INLINE void take(unsigned int masks, const typename Model::State (&states)[D]) {
+    take_kind<ObservationKind::terminal>(masks, states);
+    take_kind<ObservationKind::arithmetic_sum>(masks, states);
+    take_kind<ObservationKind::log_sum>(masks, states);
+    take_kind<ObservationKind::running_min>(masks, states);
+    take_kind<ObservationKind::running_max>(masks, states);
+  }
+
+  PFMC_HD_INLINE void take_spilled(int spill) {
+    const SpillRange range = schedule_.spill_ranges[spill];
     for (int e = range.begin; e < range.end; ++e) {
       const EventCode event = schedule_.spill_events[e];
       const auto kind = static_cast<ObservationKind>(event.kind);
@@ -142,16 +184,47 @@ private:
   }
 
   // Copies, not references: in the kernel they come from the parameter space, and a copy lets
-  // the compiler re-read them from the constant bank instead of holding them in registers
-  // (with references, a generic pointer into parameter space, the `none` kernel needed more
-  // than 40 registers).
+  // the compiler re-read them from the constant bank instead of holding them in registers.
   typename Model::Params model_;
   PathSchedule schedule_;
   typename Model::State state_;
-  ObservationStep next_;
+  ObservationRun run_;
   int cursor_ = 0;
   Real registers_[kRegisterObservations] = {};
   Real* observed_;
+};
+
+/// Steps per basic block of a batch: the block holds each step's draws, state and observation
+/// inputs, about 6 registers a step in double, so larger batches (distances 6 to 16) go
+/// through in sub-batches; measured: whole batches of 8 to 16 double steps spilled 0.1-1.7 KB.
+inline constexpr int kMaxBatchBlock = 4;
+
+/// The largest divisor of D that is at most kMaxBatchBlock.
+constexpr int batch_block(int d) {
+  for (int b = kMaxBatchBlock; b > 1; --b) {
+    if (d % b == 0)
+      return b;
+  }
+  return 1;
+}
+
+/// The step function a loader drives (kernels/loader_common.cuh): one step, or a batch of D
+/// steps whose draws arrived together.
+template <class Model, class Real>
+struct PathStepper {
+  Path<Model, Real>& path;
+  PFMC_HD_INLINE void operator()(int step, const Real (&z)[Model::factors]) const {
+    path.advance(step, z);
+  }
+  template <int D>
+  PFMC_HD_INLINE void batch(int step0, const Real (&z)[D][Model::factors]) const {
+    constexpr int B = batch_block(D);
+    using Block = const Real(&)[B][Model::factors];
+    PFMC_UNROLL
+    for (int s = 0; s < D; s += B) {
+      path.template advance_batch<B>(step0 + s, reinterpret_cast<Block>(z[s]));
+    }
+  }
 };
 
 } // namespace pfmc::models

@@ -124,22 +124,62 @@ TEST(Plan, InstrumentsShareObservationsAndEventsAreInOrder) {
   };
   using K = models::ObservationKind;
   const unsigned fixings = bit(K::arithmetic_sum, 0) | bit(K::log_sum, 1);
-  ASSERT_EQ(g.observation_steps.size(), 5u); // four steps and the sentinel
-  ASSERT_EQ(g.spill_ranges.size(), 5u);
+  // Runs: step 0 (fixings), 1 (+ monitoring), 2 (fixings), 3 (+ monitoring, terminal), sentinel.
+  ASSERT_EQ(g.observation_runs.size(), 5u);
   const unsigned expected[] = {fixings, fixings | bit(K::running_min, 2), fixings,
                                fixings | bit(K::running_min, 2) | bit(K::terminal, 3)};
   for (int s = 0; s < 4; ++s) {
-    EXPECT_EQ(g.observation_steps[s].step, s);
-    EXPECT_EQ(g.observation_steps[s].masks, expected[s]) << "step " << s;
-    EXPECT_EQ(g.spill_ranges[s].begin, g.spill_ranges[s].end);
+    EXPECT_EQ(g.observation_runs[s].first, s);
+    EXPECT_EQ(g.observation_runs[s].last, s);
+    EXPECT_EQ(g.observation_runs[s].masks, expected[s]) << "step " << s;
+    EXPECT_EQ(g.observation_runs[s].spill, -1);
   }
-  EXPECT_EQ(g.observation_steps[4].step, INT_MAX);
+  EXPECT_EQ(g.observation_runs[4].first, INT_MAX);
   for (const auto& o : g.observations) {
     if (o.kind == models::ObservationKind::arithmetic_sum)
       EXPECT_EQ(o.count, 4);
     if (o.kind == models::ObservationKind::running_min)
       EXPECT_EQ(o.count, 2);
   }
+}
+
+TEST(Plan, DailyFixingsMergeIntoOneRunAndSpillsStandAlone) {
+  std::string instruments =
+      "  - {id: a, type: asian, average: arithmetic, option: call, strike: 100, maturity: 1, "
+      "fixings: 252, model: bs}\n"
+      "  - {id: b, type: barrier, option: call, strike: 100, barrier: 80, barrier_type: "
+      "down_and_out, monitoring: 252, maturity: 1, model: bs}\n";
+  // Four more maturities: terminal observations 3..6, two of them beyond the register slots.
+  for (int m = 1; m <= 4; ++m) {
+    instruments +=
+        "  - {id: e" + std::to_string(m) +
+        ", type: european, option: call, strike: 100, maturity: " + std::to_string(m * 0.2) +
+        ", model: bs}\n";
+  }
+  const auto g =
+      engine::make_plan(testing::load(testing::yaml_run({}, instruments, 100))).groups[0];
+  ASSERT_EQ(g.observations.size(), 7u); // sum, min, terminal at 1, four terminals at 0.2..0.8
+  EXPECT_EQ(g.steps(), 256); // 252 daily steps and the four maturities, which are off the grid
+  int spilled_runs = 0;
+  for (std::size_t r = 0; r + 1 < g.observation_runs.size(); ++r) {
+    const auto& run = g.observation_runs[r];
+    if (run.spill >= 0) {
+      ++spilled_runs;
+      EXPECT_EQ(run.first, run.last);
+    }
+    if (r > 0)
+      EXPECT_GT(run.first, g.observation_runs[r - 1].last);
+  }
+  EXPECT_EQ(spilled_runs, 3); // the observations numbered 4..6 (three maturities) spill
+  // Fixings and monitoring at the 252 daily steps, a terminal observation at each of the four
+  // maturity steps: every step has observations; the runs are cut only around the maturities
+  // (each such step is a run of its own).
+  int covered = 0;
+  for (std::size_t r = 0; r + 1 < g.observation_runs.size(); ++r) {
+    covered += g.observation_runs[r].last - g.observation_runs[r].first + 1;
+  }
+  EXPECT_EQ(covered, 256);
+  EXPECT_LE(g.observation_runs.size(), 1u + 2 * 4 + 1 + 1);
 }
 
 TEST(Plan, GroupsFollowModelsAndKeepConfigOrder) {

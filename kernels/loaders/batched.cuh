@@ -1,6 +1,7 @@
 #pragma once
 // Batched prefetching: every Distance steps, load the next Distance steps' draws at once, then
-// run their bodies. `scalar_batched` keeps the batch in registers (compile-time indices: no
+// hand them to the path as one batch (models::Path::advance_batch: the batch's work is one
+// basic block). `scalar_batched` keeps the batch in registers (compile-time indices: no
 // local memory); `smem_batched` stores it in the thread's own slots of a shared-memory ring
 // (padded or slot-major, engine/ring_layout.hpp) and reads each step back from there.
 
@@ -32,10 +33,14 @@ public:
           }
         }
       }
+      if (base + Distance <= in_.steps) {
+        body.template batch<Distance>(base, z);
+      } else {
 #pragma unroll
-      for (int k = 0; k < Distance; ++k) {
-        if (base + k < in_.steps)
-          body(base + k, z[k]);
+        for (int k = 0; k < Distance; ++k) {
+          if (base + k < in_.steps)
+            body(base + k, z[k]);
+        }
       }
     }
   }
@@ -48,8 +53,8 @@ template <class Real, int Factors, int Distance>
 class SmemBatchedLoader {
 public:
   static constexpr const char* name = "smem_batched";
-  static constexpr int register_budget =
-      40; ///< look-ahead outside registers: 40 registers, occupancy 75% (no spills)
+  /// The batch goes back through registers to the path (advance_batch): up to 64.
+  static constexpr int register_budget = 64;
   static std::size_t shared_bytes(int, const RingLayout& ring, int) {
     return per_thread_ring_bytes<Real, Factors>(ring);
   }
@@ -70,14 +75,22 @@ public:
           }
         }
       }
+      Real z[Distance][Factors];
 #pragma unroll
       for (int k = 0; k < Distance; ++k) {
         if (base + k < in_.steps) {
-          Real z[Factors];
 #pragma unroll
           for (int f = 0; f < Factors; ++f)
-            z[f] = ring_[ring_index(in_.ring, k, f)];
-          body(base + k, z);
+            z[k][f] = ring_[ring_index(in_.ring, k, f)];
+        }
+      }
+      if (base + Distance <= in_.steps) {
+        body.template batch<Distance>(base, z);
+      } else {
+#pragma unroll
+        for (int k = 0; k < Distance; ++k) {
+          if (base + k < in_.steps)
+            body(base + k, z[k]);
         }
       }
     }
