@@ -13,6 +13,7 @@
 #include <string>
 
 #include "apps/report.hpp"
+#include "apps/sweep_report.hpp"
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
@@ -21,6 +22,7 @@
 #include "engine/error.hpp"
 #include "engine/plan.hpp"
 #include "engine/pricer.hpp"
+#include "engine/tuning.hpp"
 
 #ifndef PFMC_VERSION
 #define PFMC_VERSION "0.0.0"
@@ -85,7 +87,9 @@ private:
 
 struct RunOptions {
   std::string config_file;
-  std::string device, backend, padding, precision, rng, paths, seed, max_device_memory;
+  std::string tuning_cache;
+  std::string device, backend, padding, precision, rng, paths, seed, max_device_memory,
+      draw_batch_size;
   long long prefetch_distance = 0, block_size = 0, cpu_threads = 0;
   std::string format = "table";
   std::string output;
@@ -108,6 +112,9 @@ void add_override_options(CLI::App* app, RunOptions& o) {
   app->add_option("--max-device-memory", o.max_device_memory,
                   "cap on device memory for draws and partial sums, e.g. 4GiB");
   app->add_option("--cpu-threads", o.cpu_threads, "CPU backend threads (0 = all)");
+  app->add_option("--draw-batch-size", o.draw_batch_size,
+                  "groups whose draws fit share a generation call and a launch up to this size "
+                  "(e.g. 256MiB; 0: none)");
 }
 
 config::Overrides overrides_from(CLI::App* app, const RunOptions& o) {
@@ -133,6 +140,8 @@ config::Overrides overrides_from(CLI::App* app, const RunOptions& o) {
     ov.paths = o.paths;
   if (given("--seed"))
     ov.seed = o.seed;
+  if (given("--draw-batch-size"))
+    ov.draw_batch_size = o.draw_batch_size;
   if (given("--max-device-memory"))
     ov.max_device_memory = o.max_device_memory;
   return ov;
@@ -150,7 +159,9 @@ int command_price(CLI::App* app, const RunOptions& o) {
   config::RunConfig config = config::load_run_config(o.config_file);
   config::apply_overrides(config, overrides_from(app, o));
   ProgressLine progress(!o.quiet);
-  const engine::RunResult result = engine::price(config, progress.callback());
+  engine::PriceOptions options;
+  options.tuning_cache = o.tuning_cache;
+  const engine::RunResult result = engine::price(config, progress.callback(), options);
   progress.clear();
   const std::string text = apps::render(result, parse_format(o.format), o.config_file);
   if (o.output.empty()) {
@@ -223,6 +234,155 @@ int command_backends(const std::string& format) {
   return 0;
 }
 
+/// What `bench` and `tune` share: a GPU, the run's settings, and the sweep of every group.
+struct SweepOptions {
+  std::string backends = "all";
+  std::string distances = "all";
+  int repeat = 5;
+  bool exhaustive = false;
+  std::string csv, plot;
+};
+
+std::vector<std::string> split_list(const std::string& list) {
+  std::vector<std::string> items;
+  std::string item;
+  for (char c : list + ",") {
+    if (c == ',') {
+      if (!item.empty())
+        items.push_back(item);
+      item.clear();
+    } else if (c != ' ') {
+      item += c;
+    }
+  }
+  return items;
+}
+
+engine::TuneOptions tune_options_from(const SweepOptions& s, engine::TuneMode mode) {
+  engine::TuneOptions t;
+  t.mode = mode;
+  t.repeats = s.repeat;
+  if (s.backends != "all") {
+    for (const auto& b : split_list(s.backends)) {
+      if (engine::find_backend(b) == nullptr) {
+        throw config::ConfigError("", {}, "--backends",
+                                  "unknown backend '" + b +
+                                      "' (known: " + engine::backend_name_list() + ")");
+      }
+      t.backends.push_back(b);
+    }
+  }
+  if (s.distances != "all") {
+    for (const auto& d : split_list(s.distances)) {
+      int value = -1;
+      try {
+        std::size_t used = 0;
+        value = std::stoi(d, &used);
+        if (used != d.size())
+          value = -1;
+      } catch (const std::exception&) {
+        value = -1;
+      }
+      if (!engine::is_prefetch_distance(value)) {
+        throw config::ConfigError("", {}, "--distances",
+                                  "'" + d + "' is not an instantiated distance (valid: " +
+                                      engine::prefetch_distance_list() + ")");
+      }
+      t.distances.push_back(value);
+    }
+  }
+  if (s.repeat < 1 || s.repeat > 1000) {
+    throw config::ConfigError("", {}, "--repeat", "must be in 1..1000");
+  }
+  return t;
+}
+
+/// Sweeps every simulation group of the config on the GPU.
+std::vector<apps::GroupSweep> sweep_groups(const config::RunConfig& config,
+                                           const engine::SimulationPlan& plan,
+                                           const engine::TuneOptions& options, bool quiet) {
+  const engine::DeviceInfo device = engine::query_device();
+  if (!device.available) {
+    throw RuntimeError("benchmarking and tuning need a GPU (" + device.unavailable_reason + ")");
+  }
+  engine::ExecutionSettings settings;
+  settings.precision = config.simulation.precision;
+  settings.rng = config.simulation.rng;
+  settings.seed = config.simulation.seed;
+  settings.paths = config.simulation.paths;
+  settings.block_size = config.engine.block_size;
+  settings.memory_cap = config.engine.max_device_memory > 0
+                            ? config.engine.max_device_memory
+                            : static_cast<std::uint64_t>(engine::kDefaultMemoryFraction *
+                                                         static_cast<double>(device.free_memory));
+  const bool show = !quiet && ::isatty(STDERR_FILENO) != 0;
+  std::vector<apps::GroupSweep> sweeps;
+  for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+    engine::TuneOptions t = options;
+    if (show) {
+      t.progress = [&](const engine::BackendChoice& c, int done, int total) {
+        const std::string count = total > 0
+                                      ? " " + std::to_string(done + 1) + "/" + std::to_string(total)
+                                      : " (screening)";
+        std::fprintf(stderr, "\r\033[Kgroup %zu/%zu (%s): %s%s", g + 1, plan.groups.size(),
+                     plan.groups[g].model_name.c_str(), apps::choice_label(c).c_str(),
+                     count.c_str());
+        std::fflush(stderr);
+      };
+    }
+    sweeps.push_back({&plan.groups[g], engine::tune_group(plan.groups[g], settings, t)});
+  }
+  if (show)
+    std::fprintf(stderr, "\r\033[K");
+  return sweeps;
+}
+
+int command_tune(CLI::App* app, const RunOptions& o, const SweepOptions& s) {
+  config::RunConfig config = config::load_run_config(o.config_file);
+  config::apply_overrides(config, overrides_from(app, o));
+  const engine::SimulationPlan plan = engine::make_plan(config);
+  const auto options =
+      tune_options_from(s, s.exhaustive ? engine::TuneMode::exhaustive : engine::TuneMode::quick);
+  const auto sweeps = sweep_groups(config, plan, options, o.quiet);
+  engine::TuningCache cache(engine::tuning_cache_path(o.tuning_cache));
+  const engine::DeviceInfo device = engine::query_device();
+  const double copy_gbps = engine::device_copy_bandwidth(device, &cache);
+  for (const auto& sweep : sweeps) {
+    cache.store(sweep.result);
+    const auto& best = sweep.result.best;
+    std::printf("model '%s': %s, %.4f ms (none %.4f ms, %.2fx; %.1f%% of copy bandwidth); "
+                "%zu configurations in %.1f s\n",
+                sweep.group->model_name.c_str(), apps::choice_label(best.choice).c_str(),
+                best.median_ms, sweep.result.baseline.median_ms,
+                sweep.result.baseline.median_ms / best.median_ms,
+                100.0 * sweep.result.bytes_per_launch / (best.median_ms * 1e-3) * 1e-9 / copy_gbps,
+                sweep.result.all.size(), sweep.result.seconds);
+  }
+  cache.save();
+  std::printf("tuning cache: %s\n", cache.path().c_str());
+  return 0;
+}
+
+int command_bench(CLI::App* app, const RunOptions& o, const SweepOptions& s) {
+  config::RunConfig config = config::load_run_config(o.config_file);
+  config::apply_overrides(config, overrides_from(app, o));
+  const engine::SimulationPlan plan = engine::make_plan(config);
+  const auto sweeps =
+      sweep_groups(config, plan, tune_options_from(s, engine::TuneMode::exhaustive), o.quiet);
+  engine::TuningCache cache(engine::tuning_cache_path(o.tuning_cache));
+  const engine::DeviceInfo device = engine::query_device();
+  const double copy_gbps = engine::device_copy_bandwidth(device, &cache);
+  std::printf("%s: %s, measured copy bandwidth %.0f GB/s (read + write)\n\n", o.config_file.c_str(),
+              device.name.c_str(), copy_gbps);
+  for (const auto& sweep : sweeps)
+    std::printf("%s\n", apps::sweep_table(sweep, copy_gbps).c_str());
+  if (!s.csv.empty())
+    write_file_atomically(s.csv, apps::sweep_csv(sweeps, copy_gbps));
+  if (!s.plot.empty())
+    apps::write_sweep_plot(s.plot, sweeps);
+  return 0;
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"pfmc: GPU Monte Carlo pricing of option portfolios described in YAML", "pfmc"};
   app.set_version_flag("--version", kVersion);
@@ -238,6 +398,40 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"table", "json", "csv"}));
   price->add_option("--output", price_options.output, "write the results to FILE (else stdout)");
   price->add_flag("--quiet", price_options.quiet, "no progress line on stderr");
+  price->add_option("--tuning-cache", price_options.tuning_cache,
+                    "tuning cache for backend auto (default: $PFMC_TUNING_CACHE, else "
+                    "~/.cache/pfmc/tuning.json)");
+
+  auto add_sweep_options = [](CLI::App* sub, RunOptions& o, SweepOptions& s) {
+    sub->add_option("config", o.config_file, "YAML run description")->required();
+    add_override_options(sub, o);
+    sub->add_option("--backends", s.backends, "backends to measure, comma-separated, or all");
+    sub->add_option("--distances", s.distances,
+                    "prefetch distances, comma-separated, or all (" +
+                        engine::prefetch_distance_list() + ")");
+    sub->add_option("--repeat", s.repeat, "timed launches per configuration (median reported)");
+    sub->add_option("--tuning-cache", o.tuning_cache, "tuning cache file");
+    sub->add_flag("--quiet", o.quiet, "no progress line on stderr");
+  };
+
+  RunOptions bench_options;
+  SweepOptions bench_sweep;
+  auto* bench = app.add_subcommand(
+      "bench", "time the path kernel of every simulation group for every backend and distance");
+  bench->set_version_flag("--version", kVersion);
+  add_sweep_options(bench, bench_options, bench_sweep);
+  bench->add_option("--csv", bench_sweep.csv, "write every measurement to FILE as CSV");
+  bench->add_option("--plot", bench_sweep.plot,
+                    "write a PNG of speedup over none against prefetch distance");
+
+  RunOptions tune_run_options;
+  SweepOptions tune_sweep;
+  auto* tune = app.add_subcommand(
+      "tune", "find and cache the fastest backend, distance and padding of every group");
+  tune->set_version_flag("--version", kVersion);
+  add_sweep_options(tune, tune_run_options, tune_sweep);
+  tune->add_flag("--exhaustive", tune_sweep.exhaustive,
+                 "time every configuration (default: screen, then time the best three backends)");
 
   RunOptions validate_options;
   auto* validate = app.add_subcommand("validate", "check a config and its plan without pricing");
@@ -264,6 +458,10 @@ int run(int argc, char** argv) {
     return command_validate(validate, validate_options);
   if (backends->parsed())
     return command_backends(backends_format);
+  if (bench->parsed())
+    return command_bench(bench, bench_options, bench_sweep);
+  if (tune->parsed())
+    return command_tune(tune, tune_run_options, tune_sweep);
   return kExitUsage;
 }
 

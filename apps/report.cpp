@@ -59,9 +59,22 @@ std::string render_json(const engine::RunResult& r) {
               {"path_steps_per_second", run.path_steps_per_second},
               {"bytes_loaded", run.bytes_loaded},
               {"achieved_gbps", run.achieved_gbps},
+              {"copy_bandwidth_gbps", run.copy_bandwidth_gbps},
+              {"copy_bandwidth_fraction", run.copy_bandwidth_fraction},
               {"notices", run.notices}};
   if (!run.on_gpu)
     j["run"]["threads"] = run.threads;
+  j["run"]["draw_units"] = run.plan_stats.draw_units;
+  j["run"]["kernel_launches"] = run.plan_stats.kernel_launches;
+  j["run"]["generation_calls"] = run.plan_stats.generation_calls;
+  j["run"]["host_syncs"] = run.plan_stats.host_syncs;
+  for (const auto& g : run.group_backends) {
+    j["run"]["group_backends"].push_back({{"model", g.model},
+                                          {"backend", g.backend},
+                                          {"prefetch_distance", g.prefetch_distance},
+                                          {"padding", g.padding},
+                                          {"source", g.source}});
+  }
   return j.dump(2) + "\n";
 }
 
@@ -137,7 +150,12 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
   out << "     kernel " << format("%.3f", run.kernel_ms) << " ms, draws "
       << format("%.3f", run.rng_ms) << " ms, total " << format("%.1f", run.total_ms) << " ms | "
       << format("%.3g", run.path_steps_per_second) << " path-steps/s | "
-      << format("%.1f", run.achieved_gbps) << " GB/s of draws\n";
+      << format("%.1f", run.achieved_gbps) << " GB/s of draws";
+  if (run.copy_bandwidth_gbps > 0.0) {
+    out << " (" << format("%.1f", 100.0 * run.copy_bandwidth_fraction) << "% of the "
+        << format("%.0f", run.copy_bandwidth_gbps) << " GB/s copy bandwidth)";
+  }
+  out << '\n';
   for (const auto& notice : run.notices)
     out << "note: " << notice << '\n';
   return out.str();

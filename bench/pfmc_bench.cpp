@@ -4,10 +4,21 @@
 // fraction of the device copy bandwidth measured at start-up. Without a GPU it prints why
 // and exits 0.
 //
-//   pfmc_bench [--workloads=latency_bound,bandwidth_bound] [google-benchmark flags]
+//   pfmc_bench [--workloads=latency_bound,bandwidth_bound] [--block-sizes=128,512]
+//              [--precisions=float,double] [--path-scales=0.25,1] [--end-to-end]
+//              [google-benchmark flags]
+//
+// Axes: backend, prefetch distance, padding (always); block size, precision, paths (the flags
+// above make variants of each workload); model (Black-Scholes, the only model of the reference
+// workloads). --end-to-end adds the throughput benchmarks: the `portfolio` workload from config
+// to results in a warm process, and a book of 8,192 single-underlying European options
+// (262,144 paths each, 1 step, float) for generation + kernels.
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -16,6 +27,7 @@
 #include <vector>
 
 #include "config/load_config.hpp"
+#include "config/overrides.hpp"
 #include "engine/backend_catalog.hpp"
 #include "engine/device_info.hpp"
 #include "engine/execution.hpp"
@@ -128,17 +140,83 @@ void register_workload(Workload* w, const engine::DeviceInfo& device) {
       ->Unit(benchmark::kMillisecond);
 }
 
+/// The 8,192-option book of issue 4: one underlying and one model per option.
+std::string small_groups_yaml(int options, std::uint64_t paths) {
+  std::string y = "market:\n  underlyings:\n";
+  for (int i = 0; i < options; ++i) {
+    y += "    - {name: U" + std::to_string(i) + ", spot: " + std::to_string(50 + i % 100) + "}\n";
+  }
+  y += "  rates: {zero_rate: 0.03}\nmodels:\n";
+  for (int i = 0; i < options; ++i) {
+    y += "  - {name: m" + std::to_string(i) + ", type: black_scholes, underlying: U" +
+         std::to_string(i) + ", volatility: " + std::to_string(0.1 + 0.3 * (i % 97) / 97.0) + "}\n";
+  }
+  y += "instruments:\n";
+  for (int i = 0; i < options; ++i) {
+    y += "  - {id: o" + std::to_string(i) +
+         ", type: european, option: " + (i % 2 ? "put" : "call") +
+         ", strike: " + std::to_string(50 + (i * 7) % 100) + ", maturity: 0.5, model: m" +
+         std::to_string(i) + "}\n";
+  }
+  y += "simulation: {paths: " + std::to_string(paths) +
+       ", steps_per_year: 2, seed: 42, precision: float}\nengine: {device: gpu, backend: auto}\n";
+  return y;
+}
+
+/// Prices `config` once per iteration (after one untimed warm-up run that also fills the tuning
+/// cache): wall time from config to results; `load` re-reads the YAML file each time.
+void run_end_to_end(benchmark::State& state, const config::RunConfig& config, bool load) {
+  (void)engine::price(config);
+  double seconds = 0.0;
+  engine::RunResult last;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    if (load) {
+      config::RunConfig loaded = config::load_run_config(config.file);
+      loaded.engine.device = config.engine.device;
+      last = engine::price(loaded);
+    } else {
+      last = engine::price(config);
+    }
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(s);
+    seconds += s;
+  }
+  const double runs = static_cast<double>(state.iterations());
+  const double instruments = static_cast<double>(last.instruments.size());
+  state.counters["instruments_per_s"] = instruments * runs / seconds;
+  // Generation and kernels as the device timed them (summed, not overlapped).
+  state.counters["instruments_per_s_device"] =
+      instruments / ((last.run.kernel_ms + last.run.rng_ms) * 1e-3);
+  state.counters["kernel_ms"] = last.run.kernel_ms;
+  state.counters["rng_ms"] = last.run.rng_ms;
+  state.counters["groups"] = last.run.groups;
+  state.counters["kernel_launches"] = static_cast<double>(last.run.plan_stats.kernel_launches);
+  state.counters["generation_calls"] = static_cast<double>(last.run.plan_stats.generation_calls);
+  state.counters["host_syncs"] = static_cast<double>(last.run.plan_stats.host_syncs);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
   std::string workloads = "latency_bound,bandwidth_bound";
   std::string block_sizes; // empty: each workload's own
+  std::string precisions;  // empty: each workload's own
+  std::string path_scales; // empty: 1
+  bool end_to_end = false;
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     if (std::strncmp(argv[i], "--workloads=", 12) == 0) {
       workloads = argv[i] + 12;
     } else if (std::strncmp(argv[i], "--block-sizes=", 14) == 0) {
       block_sizes = argv[i] + 14;
+    } else if (std::strncmp(argv[i], "--precisions=", 13) == 0) {
+      precisions = argv[i] + 13;
+    } else if (std::strncmp(argv[i], "--path-scales=", 14) == 0) {
+      path_scales = argv[i] + 14;
+    } else if (std::strcmp(argv[i], "--end-to-end") == 0) {
+      end_to_end = true;
     } else {
       args.push_back(argv[i]);
     }
@@ -165,30 +243,73 @@ int main(int argc, char** argv) {
       for (const auto& b : split(block_sizes))
         sizes.push_back(std::stoi(b));
     }
-    for (int block_size : sizes) {
-      auto w = std::make_unique<Workload>();
-      w->name = block_size == config.engine.block_size
-                    ? workload
-                    : workload + "@block" + std::to_string(block_size);
-      w->config = config;
-      w->plan = engine::make_plan(w->config);
-      engine::ExecutionSettings settings;
-      settings.precision = w->config.simulation.precision;
-      settings.rng = w->config.simulation.rng;
-      settings.seed = w->config.simulation.seed;
-      settings.paths = w->config.simulation.paths;
-      settings.block_size = block_size;
-      settings.memory_cap = static_cast<std::uint64_t>(engine::kDefaultMemoryFraction *
-                                                       static_cast<double>(device.free_memory));
-      w->bench = std::make_unique<engine::KernelBench>(w->plan.groups.front(), settings);
-      std::printf("%s: %llu paths x %d steps, block %d, %.2f GB of draws per launch, %d rotated "
-                  "cop%s\n",
-                  w->name.c_str(), static_cast<unsigned long long>(settings.paths),
-                  w->plan.groups.front().steps(), block_size, w->bench->bytes_per_launch() * 1e-9,
-                  w->bench->rotated_copies(), w->bench->rotated_copies() == 1 ? "y" : "ies");
-      register_workload(w.get(), device);
-      loaded.push_back(std::move(w));
+    std::vector<std::string> precision_list{config::to_string(config.simulation.precision)};
+    if (!precisions.empty())
+      precision_list = split(precisions);
+    std::vector<double> scales{1.0};
+    if (!path_scales.empty()) {
+      scales.clear();
+      for (const auto& f : split(path_scales))
+        scales.push_back(std::stod(f));
     }
+    for (int block_size : sizes) {
+      for (const auto& precision_name : precision_list) {
+        for (std::size_t k = 0; k < scales.size(); ++k) {
+          const double scale = scales[k];
+          const auto precision = config::parse_precision(precision_name);
+          if (!precision) {
+            std::fprintf(stderr, "pfmc_bench: unknown precision '%s'\n", precision_name.c_str());
+            return 2;
+          }
+          auto w = std::make_unique<Workload>();
+          w->name = workload;
+          if (block_size != config.engine.block_size)
+            w->name += "@block" + std::to_string(block_size);
+          if (*precision != config.simulation.precision)
+            w->name += "@" + precision_name;
+          if (scale != 1.0)
+            w->name += "@paths" + split(path_scales)[k];
+          w->config = config;
+          w->config.simulation.precision = *precision;
+          w->config.simulation.paths = static_cast<std::uint64_t>(
+              std::max(1.0, std::round(scale * static_cast<double>(config.simulation.paths))));
+          w->plan = engine::make_plan(w->config);
+          engine::ExecutionSettings settings;
+          settings.precision = w->config.simulation.precision;
+          settings.rng = w->config.simulation.rng;
+          settings.seed = w->config.simulation.seed;
+          settings.paths = w->config.simulation.paths;
+          settings.block_size = block_size;
+          settings.memory_cap = static_cast<std::uint64_t>(engine::kDefaultMemoryFraction *
+                                                           static_cast<double>(device.free_memory));
+          w->bench = std::make_unique<engine::KernelBench>(w->plan.groups.front(), settings);
+          std::printf("%s: %llu paths x %d steps, block %d, %s, %.2f GB of draws per launch, %d "
+                      "rotated cop%s\n",
+                      w->name.c_str(), static_cast<unsigned long long>(settings.paths),
+                      w->plan.groups.front().steps(), block_size, precision_name.c_str(),
+                      w->bench->bytes_per_launch() * 1e-9, w->bench->rotated_copies(),
+                      w->bench->rotated_copies() == 1 ? "y" : "ies");
+          register_workload(w.get(), device);
+          loaded.push_back(std::move(w));
+        }
+      }
+    }
+  }
+  static config::RunConfig portfolio, small_groups;
+  if (end_to_end) {
+    portfolio =
+        config::load_run_config(std::string(PFMC_SOURCE_DIR) + "/config/examples/portfolio.yaml");
+    portfolio.engine.device = config::DeviceChoice::gpu;
+    benchmark::RegisterBenchmark("end_to_end/portfolio",
+                                 [](benchmark::State& s) { run_end_to_end(s, portfolio, true); })
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    small_groups = config::parse_run_config(small_groups_yaml(8192, 262144), "small_groups.yaml");
+    benchmark::RegisterBenchmark(
+        "end_to_end/small_groups_8192x262144_float",
+        [](benchmark::State& s) { run_end_to_end(s, small_groups, false); })
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

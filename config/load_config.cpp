@@ -765,7 +765,7 @@ SimulationConfig Loader::simulation(const Located& where) const {
 EngineConfig Loader::engine(const Located& where) const {
   const Mapping m = mapping(where);
   m.allow_only({"device", "backend", "prefetch_distance", "padding", "block_size",
-                "max_device_memory", "cpu_threads"});
+                "max_device_memory", "cpu_threads", "draw_batch_size"});
   EngineConfig engine;
   if (const Entry* e = m.find("device")) {
     engine.device = setting(e->value, detail::check_device, Spelling::word);
@@ -789,6 +789,9 @@ EngineConfig Loader::engine(const Located& where) const {
   }
   if (const Entry* e = m.find("cpu_threads")) {
     engine.cpu_threads = setting(e->value, detail::check_cpu_threads, Spelling::integer);
+  }
+  if (const Entry* e = m.find("draw_batch_size")) {
+    engine.draw_batch_size = setting(e->value, detail::check_draw_batch_size, Spelling::any);
   }
   return engine;
 }

@@ -366,9 +366,12 @@ Checked<DeviceChoice> check_device(std::string_view text) {
 }
 
 Checked<std::string> check_backend(std::string_view text) {
+  // `auto`: the tuner's cached choice for this GPU and workload (engine/tuner.hpp).
+  if (text == "auto")
+    return Checked<std::string>::ok("auto");
   if (engine::find_backend(text) == nullptr) {
-    return Checked<std::string>::fail("unknown backend '" + std::string(text) +
-                                      "' (known: " + engine::backend_name_list() + ")");
+    return Checked<std::string>::fail("unknown backend '" + std::string(text) + "' (known: auto, " +
+                                      engine::backend_name_list() + ")");
   }
   return Checked<std::string>::ok(std::string(text));
 }
@@ -404,6 +407,18 @@ Checked<int> check_block_size(std::string_view text) {
     return Checked<int>::fail("must be a power of two in 32..1024 (32, 64, 128, 256, 512, 1024)");
   }
   return Checked<int>::ok(static_cast<int>(literal->magnitude));
+}
+
+Checked<std::uint64_t> check_draw_batch_size(std::string_view text) {
+  if (text == "0")
+    return Checked<std::uint64_t>::ok(0);
+  const auto [status, bytes] = parse_size(text);
+  if (status != SizeStatus::ok) {
+    return Checked<std::uint64_t>::fail("must be a size (e.g. 256MiB) or 0 for no draw batches");
+  }
+  if (bytes > (std::uint64_t(64) << 30))
+    return Checked<std::uint64_t>::fail("must be at most 64GiB");
+  return Checked<std::uint64_t>::ok(bytes);
 }
 
 Checked<std::uint64_t> check_max_device_memory(std::string_view text) {
@@ -464,6 +479,10 @@ void apply_overrides(RunConfig& config, const Overrides& overrides) {
   }
   if (overrides.seed) {
     simulation.seed = take(detail::check_seed(*overrides.seed), "--seed");
+  }
+  if (overrides.draw_batch_size) {
+    engine.draw_batch_size =
+        take(detail::check_draw_batch_size(*overrides.draw_batch_size), "--draw-batch-size");
   }
   if (overrides.max_device_memory) {
     engine.max_device_memory =

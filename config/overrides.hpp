@@ -18,7 +18,7 @@ namespace pfmc::config {
 struct Overrides {
   std::optional<std::string> device, backend, padding, precision, rng;
   std::optional<long long> prefetch_distance, block_size, cpu_threads;
-  std::optional<std::string> paths, seed, max_device_memory;
+  std::optional<std::string> paths, seed, max_device_memory, draw_batch_size;
 };
 
 /// Validates every given override, then applies them all (or none: on error `config` is left as
@@ -73,7 +73,9 @@ Checked<int> check_prefetch_distance(std::string_view text); ///< engine::is_pre
 Checked<Padding> check_padding(std::string_view text);
 Checked<int> check_block_size(std::string_view text); ///< multiple of 32 in 32..1024
 Checked<std::uint64_t> check_max_device_memory(std::string_view text); ///< parse_memory_size
-Checked<int> check_cpu_threads(std::string_view text);                 ///< 0..4096, 0 = all
+/// A size as parse_memory_size, or 0 (no draw batches), at most 64 GiB.
+Checked<std::uint64_t> check_draw_batch_size(std::string_view text);
+Checked<int> check_cpu_threads(std::string_view text); ///< 0..4096, 0 = all
 
 } // namespace detail
 

@@ -106,13 +106,16 @@ struct Padding {
 
 struct EngineConfig {
   DeviceChoice device = DeviceChoice::automatic;
-  std::string backend = "none";
+  std::string backend = "auto"; ///< a catalogue name, or `auto` (the tuner's choice)
   int prefetch_distance = 4;
   Padding padding;
   int block_size = 128;                ///< threads per block; power of two, 32..1024
   std::uint64_t max_device_memory = 0; ///< bytes; 0 = a safe fraction of free memory
   int cpu_threads = 0;                 ///< CPU backend threads; 0 = all hardware threads
-  SourceMark backend_mark;             ///< where `backend` was set (for registry errors)
+  /// Groups whose draws fit share one generation call and one launch up to this many bytes of
+  /// draws (engine/draw_plan.hpp); 0: none do. Part of what fixes the draws, like the seed.
+  std::uint64_t draw_batch_size = std::uint64_t(256) << 20;
+  SourceMark backend_mark; ///< where `backend` was set (for registry errors)
 };
 
 struct RunConfig {

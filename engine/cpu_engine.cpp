@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <thread>
 #include <vector>
 
+#include "engine/draw_plan.hpp"
 #include "engine/model_dispatch.hpp"
 #include "engine/normal_source.hpp"
 #include "kernels/draw_layout.hpp"
@@ -75,94 +77,147 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
   }
 }
 
+/// One launch's worth of one group (a chunk, or the group inside a draw batch): the paths'
+/// blocks on the worker threads, then tiles and totals in the kernel's order, carried on
+/// outcome.totals.
 template <class Model, class Real>
-GroupOutcome run_group(const GroupPlan& group, const ExecutionSettings& settings, int group_index,
-                       int groups, const ProgressFn& progress) {
-  // Market data in the run's precision.
+void simulate_chunk(const GroupPlan& group, const Real* normals, std::size_t count,
+                    const ExecutionSettings& settings, GroupOutcome& outcome) {
   const std::vector<Real> step_data = interleaved_step_series<Real>(group);
   const auto params = Model::make_params(step_data.data(), group.model_constants.data());
   const models::PathSchedule schedule{group.observation_runs.data(), group.spill_ranges.data(),
                                       group.spill_events.data(), group.observations.data(),
                                       static_cast<int>(group.observations.size())};
-
-  const int instruments = static_cast<int>(group.instruments.size());
-  const int values = kernels::reduced_value_count(instruments);
-  const int rows = group.rows();
+  const int values = kernels::reduced_value_count(static_cast<int>(group.instruments.size()));
   const int block_size = settings.block_size;
-  const ChunkPlan chunking =
-      plan_chunks(settings.paths, rows, sizeof(Real), values, block_size, settings.memory_cap);
-  PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
-
-  NormalSource source(settings.rng, NormalSource::group_seed(settings.seed, group.model_name),
-                      NormalSource::Memory::host, rows);
-  std::vector<Real> normals(kernels::draw_tiles_for(chunking.chunk_paths) * source.tile_size());
-  GroupOutcome outcome;
-  outcome.totals.assign(static_cast<std::size_t>(values), 0.0);
-  outcome.paths = settings.paths;
-  outcome.chunks = chunking.chunks;
-  const int threads = std::max(1, settings.cpu_threads);
-
-  for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
-    const std::uint64_t first = chunk * chunking.chunk_paths;
-    const std::size_t count =
-        static_cast<std::size_t>(std::min(chunking.chunk_paths, settings.paths - first));
-    auto start = Clock::now();
-    source.next_tiles(normals.data(), kernels::draw_tiles_for(count));
-    outcome.rng_ms += milliseconds_since(start);
-
-    start = Clock::now();
-    const std::size_t blocks = (count + block_size - 1) / block_size;
-    std::vector<double> partials(blocks * static_cast<std::size_t>(values));
-    std::atomic<std::size_t> next_block{0};
-    auto worker = [&] {
-      std::vector<double> lane_values;
-      for (std::size_t b = next_block++; b < blocks; b = next_block++) {
-        simulate_block<Model, Real>(params, schedule, group, normals.data(),
-                                    b * static_cast<std::size_t>(block_size), count, block_size,
-                                    lane_values, partials.data() + b * values);
-      }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-      pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool)
-      t.join();
-
-    // Tiles in block order, then the totals carried across chunks (the kernel's last block).
-    const std::size_t tiles = kernels::tiles_for_blocks(blocks);
-    for (int v = 0; v < values; ++v) {
-      double total = outcome.totals[static_cast<std::size_t>(v)];
-      for (std::size_t tile = 0; tile < tiles; ++tile) {
-        const std::size_t b0 = tile * kernels::kTileBlocks;
-        const std::size_t b1 = std::min(b0 + kernels::kTileBlocks, blocks);
-        double s = 0.0;
-        for (std::size_t b = b0; b < b1; ++b)
-          s += partials[b * values + v];
-        total += s;
-      }
-      outcome.totals[static_cast<std::size_t>(v)] = total;
+  const std::size_t blocks = (count + block_size - 1) / block_size;
+  std::vector<double> partials(blocks * static_cast<std::size_t>(values));
+  std::atomic<std::size_t> next_block{0};
+  auto worker = [&] {
+    std::vector<double> lane_values;
+    for (std::size_t b = next_block++; b < blocks; b = next_block++) {
+      simulate_block<Model, Real>(params, schedule, group, normals,
+                                  b * static_cast<std::size_t>(block_size), count, block_size,
+                                  lane_values, partials.data() + b * values);
     }
-    outcome.kernel_ms += milliseconds_since(start);
-    outcome.path_steps += static_cast<std::uint64_t>(count) * group.steps();
-    outcome.bytes_loaded += static_cast<double>(count) * rows * sizeof(Real);
-    if (progress)
-      progress(Progress{group_index, groups, chunk + 1, chunking.chunks, group.model_name});
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::max(1, settings.cpu_threads); ++t)
+    pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool)
+    t.join();
+
+  // Tiles in block order, then the totals carried across chunks (the kernel's last blocks).
+  if (outcome.totals.empty())
+    outcome.totals.assign(static_cast<std::size_t>(values), 0.0);
+  const std::size_t tiles = kernels::tiles_for_blocks(blocks);
+  for (int v = 0; v < values; ++v) {
+    double total = outcome.totals[static_cast<std::size_t>(v)];
+    for (std::size_t tile = 0; tile < tiles; ++tile) {
+      const std::size_t b0 = tile * kernels::kTileBlocks;
+      const std::size_t b1 = std::min(b0 + kernels::kTileBlocks, blocks);
+      double s = 0.0;
+      for (std::size_t b = b0; b < b1; ++b)
+        s += partials[b * values + v];
+      total += s;
+    }
+    outcome.totals[static_cast<std::size_t>(v)] = total;
   }
-  return outcome;
+  outcome.path_steps += static_cast<std::uint64_t>(count) * group.steps();
+  outcome.bytes_loaded += static_cast<double>(count) * group.rows() * sizeof(Real);
+  outcome.chunks += 1;
+}
+
+template <class Real>
+std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSettings& settings,
+                                   const ProgressFn& progress, PlanStats& stats) {
+  const bool quasi =
+      settings.rng == config::RngType::sobol || settings.rng == config::RngType::scrambled_sobol;
+  std::optional<NormalSource> pseudo;
+  if (!quasi)
+    pseudo.emplace(settings.rng, settings.seed, NormalSource::Memory::host);
+  std::vector<GroupOutcome> outcomes(plan.groups.size());
+  for (auto& o : outcomes)
+    o.paths = settings.paths;
+  const auto units =
+      plan_draw_units(plan, settings.rng, settings.paths, sizeof(Real), settings.draw_batch_bytes);
+  std::vector<Real> normals;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    const DrawUnit& unit = units[u];
+    const GroupPlan& first = plan.groups[static_cast<std::size_t>(unit.groups.front())];
+    dispatch_model<Real>(first.model_type, [&](auto model_tag) {
+      using Model = typename decltype(model_tag)::type;
+      if (unit.batched) {
+        normals.resize(unit.values);
+        auto start = Clock::now();
+        pseudo->generate(normals.data(), unit.values);
+        ++stats.generation_calls;
+        ++stats.kernel_launches;
+        const double generation = milliseconds_since(start);
+        for (std::size_t m = 0; m < unit.groups.size(); ++m) {
+          const auto g = static_cast<std::size_t>(unit.groups[m]);
+          const GroupPlan& group = plan.groups[g];
+          start = Clock::now();
+          simulate_chunk<Model, Real>(group, normals.data() + unit.offsets[m], settings.paths,
+                                      settings, outcomes[g]);
+          outcomes[g].kernel_ms += milliseconds_since(start);
+          outcomes[g].rng_ms += generation *
+                                static_cast<double>(group_draw_values(group, settings.paths)) /
+                                static_cast<double>(unit.values);
+        }
+        return;
+      }
+      const auto g = static_cast<std::size_t>(unit.groups.front());
+      const GroupPlan& group = first;
+      const int values = kernels::reduced_value_count(static_cast<int>(group.instruments.size()));
+      const ChunkPlan chunking = plan_chunks(settings.paths, group.rows(), sizeof(Real), values,
+                                             settings.block_size, settings.memory_cap);
+      PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
+      std::optional<NormalSource> own;
+      NormalSource* source = pseudo ? &*pseudo : nullptr;
+      if (quasi) {
+        own.emplace(settings.rng, settings.seed, NormalSource::Memory::host, group.rows());
+        source = &*own;
+      }
+      for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
+        const std::uint64_t first_path = chunk * chunking.chunk_paths;
+        const std::size_t count =
+            static_cast<std::size_t>(std::min(chunking.chunk_paths, settings.paths - first_path));
+        const std::uint64_t tiles = kernels::draw_tiles_for(count);
+        normals.resize(tiles * static_cast<std::size_t>(group.rows()) * kernels::kDrawTilePaths);
+        auto start = Clock::now();
+        source->next_tiles(normals.data(), tiles, group.rows());
+        stats.generation_calls += tiles;
+        ++stats.kernel_launches;
+        outcomes[g].rng_ms += milliseconds_since(start);
+        start = Clock::now();
+        simulate_chunk<Model, Real>(group, normals.data(), count, settings, outcomes[g]);
+        outcomes[g].kernel_ms += milliseconds_since(start);
+      }
+    });
+    ++stats.draw_units;
+    if (progress) {
+      progress(Progress{unit.groups.back(), static_cast<int>(plan.groups.size()), u + 1,
+                        units.size(), first.model_name});
+    }
+  }
+  return outcomes;
 }
 
 } // namespace
 
-GroupOutcome run_group_on_cpu(const GroupPlan& group, const ExecutionSettings& settings,
-                              int group_index, int groups, const ProgressFn& progress) {
-  return dispatch_precision(settings.precision, [&](auto real_tag) {
+std::vector<GroupOutcome> run_plan_on_cpu(const SimulationPlan& plan,
+                                          const ExecutionSettings& settings,
+                                          const ProgressFn& progress, PlanStats* stats) {
+  PlanStats local;
+  auto outcomes = dispatch_precision(settings.precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
-    return dispatch_model<Real>(group.model_type, [&](auto model_tag) {
-      using Model = typename decltype(model_tag)::type;
-      return run_group<Model, Real>(group, settings, group_index, groups, progress);
-    });
+    return run_plan<Real>(plan, settings, progress, local);
   });
+  if (stats != nullptr)
+    *stats = local;
+  return outcomes;
 }
 
 } // namespace pfmc::engine

@@ -3,11 +3,15 @@
 // multi-threaded over blocks of paths, fed by cuRAND's host generator (the GPU's draws).
 
 #include "engine/execution.hpp"
+#include <vector>
+
 #include "engine/plan.hpp"
 
 namespace pfmc::engine {
 
-GroupOutcome run_group_on_cpu(const GroupPlan& group, const ExecutionSettings& settings,
-                              int group_index, int groups, const ProgressFn& progress);
+/// The whole plan, draw unit by draw unit (engine/draw_plan.hpp), as the GPU backend runs it.
+std::vector<GroupOutcome> run_plan_on_cpu(const SimulationPlan& plan,
+                                          const ExecutionSettings& settings,
+                                          const ProgressFn& progress, PlanStats* stats = nullptr);
 
 } // namespace pfmc::engine

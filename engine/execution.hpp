@@ -24,6 +24,7 @@ struct ExecutionSettings {
   std::uint64_t memory_cap = 0; ///< bytes for one group's buffers
   int cpu_threads = 1;
   bool reduce = true; ///< false only for benchmarks of the kernel without reduction
+  std::uint64_t draw_batch_bytes = std::uint64_t(256) << 20; ///< engine/draw_plan.hpp
 };
 
 /// The reduced sums of one group (see kernels/reduction_shape.hpp for their order) and what it
@@ -36,6 +37,15 @@ struct GroupOutcome {
   double rng_ms = 0.0;       ///< draw generation
   double bytes_loaded = 0.0; ///< draws read by the path kernel
   std::uint64_t chunks = 0;
+};
+
+/// What a whole plan cost in calls: launches and synchronisations must not grow with the
+/// number of groups (engine/draw_plan.hpp batches them).
+struct PlanStats {
+  std::uint64_t draw_units = 0;       ///< draw batches plus tiled groups
+  std::uint64_t kernel_launches = 0;  ///< path-kernel launches
+  std::uint64_t generation_calls = 0; ///< cuRAND generation calls
+  std::uint64_t host_syncs = 0;       ///< host waits on the device
 };
 
 struct Progress {

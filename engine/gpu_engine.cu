@@ -1,71 +1,278 @@
 #include "engine/gpu_engine.hpp"
 
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "engine/device_group.cuh"
+#include "engine/device_unit.cuh"
+#include "engine/draw_plan.hpp"
 #include "engine/model_dispatch.hpp"
+#include "engine/normal_source.hpp"
 
 namespace pfmc::engine {
 
 namespace {
 
-template <class Model, class Real>
-GroupOutcome run_group(const GroupPlan& group, const ExecutionSettings& settings, int group_index,
-                       int groups, const ProgressFn& progress) {
-  using Device = DeviceGroup<Model, Real>;
-  const auto launch = Device::launcher(settings.backend, settings.prefetch_distance);
-  const int values = kernels::reduced_value_count(static_cast<int>(group.instruments.size()));
-  const ChunkPlan chunking = plan_chunks(settings.paths, group.rows(), sizeof(Real), values,
-                                         settings.block_size, settings.memory_cap);
-  PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
-  CudaStream stream;
-  Device device(group, settings, chunking.chunk_paths, stream.get());
+/// Timing marks of one unit: generation and kernels, resolved after the final synchronisation.
+struct UnitMarks {
+  std::vector<int> groups;
+  std::vector<double> weights; ///< each group's share of the unit's work
+  std::vector<std::pair<CudaEvent, CudaEvent>> generation, kernels;
+};
 
-  GroupOutcome outcome;
-  outcome.paths = settings.paths;
-  outcome.chunks = chunking.chunks;
-  std::vector<CudaEvent> marks; // per chunk: before draws, after draws, after kernel
-  marks.reserve(3 * chunking.chunks);
-  for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
-    const std::uint64_t first = chunk * chunking.chunk_paths;
-    const std::size_t count =
-        static_cast<std::size_t>(std::min(chunking.chunk_paths, settings.paths - first));
-    for (int k = 0; k < 3; ++k)
-      marks.emplace_back();
-    CudaEvent* m = &marks[marks.size() - 3];
-    m[0].record(stream.get());
-    device.generate(count);
-    m[1].record(stream.get());
-    device.launch(launch, count, chunk == 0, settings.prefetch_distance, settings.padding,
-                  settings.reduce);
-    m[2].record(stream.get());
-    outcome.path_steps += static_cast<std::uint64_t>(count) * group.steps();
-    outcome.bytes_loaded += static_cast<double>(count) * group.rows() * sizeof(Real);
-    if (progress) {
-      PFMC_CUDA_TRY(cudaEventSynchronize(m[2].get()));
-      progress(Progress{group_index, groups, chunk + 1, chunking.chunks, group.model_name});
+/// Two draw buffers: the generation of one overlaps the kernels reading the other.
+template <class Real>
+class DrawSlots {
+public:
+  DrawSlots(cudaStream_t rng_stream, cudaStream_t compute_stream)
+      : rng_stream_(rng_stream), compute_stream_(compute_stream) {}
+
+  /// The next slot, with room for `values` draws, ready for generation on the rng stream (after
+  /// the kernels that last read it).
+  Real* acquire(std::size_t values) {
+    current_ = 1 - current_;
+    Slot& s = slots_[current_];
+    if (s.used)
+      PFMC_CUDA_TRY(cudaStreamWaitEvent(rng_stream_, s.free.get(), 0));
+    if (s.buffer.size() < values)
+      s.buffer = DeviceBuffer<Real>(values, rng_stream_);
+    return s.buffer.data();
+  }
+  /// The generation into the current slot is enqueued: kernels may read it.
+  void generated() {
+    Slot& s = slots_[current_];
+    s.ready.record(rng_stream_);
+    PFMC_CUDA_TRY(cudaStreamWaitEvent(compute_stream_, s.ready.get(), 0));
+  }
+  /// The kernels reading the current slot are enqueued: generation may overwrite it after them.
+  void consumed() {
+    Slot& s = slots_[current_];
+    s.free.record(compute_stream_);
+    s.used = true;
+  }
+  /// Waits (on the host) until the current slot's kernels have run: for progress reports.
+  void wait_consumed() { PFMC_CUDA_TRY(cudaEventSynchronize(slots_[current_].free.get())); }
+
+private:
+  struct Slot {
+    DeviceBuffer<Real> buffer;
+    CudaEvent ready, free;
+    bool used = false;
+  };
+  cudaStream_t rng_stream_, compute_stream_;
+  Slot slots_[2];
+  int current_ = 1;
+};
+
+template <class Real>
+class PlanRunner {
+public:
+  PlanRunner(const SimulationPlan& plan, const std::vector<ExecutionSettings>& settings,
+             const ProgressFn& progress)
+      : plan_(plan), settings_(settings), run_(settings.front()), progress_(progress),
+        slots_(rng_stream_.get(), compute_stream_.get()) {
+    retain_device_memory_pool();
+    quasi_ = run_.rng == config::RngType::sobol || run_.rng == config::RngType::scrambled_sobol;
+    if (!quasi_) {
+      pseudo_.emplace(run_.rng, run_.seed, NormalSource::Memory::device);
+      pseudo_->set_stream(rng_stream_.get());
     }
+    // Where each group's totals land in the pinned buffer.
+    std::size_t total = 0;
+    for (const auto& g : plan.groups) {
+      totals_offset_.push_back(total);
+      total += static_cast<std::size_t>(
+          kernels::reduced_value_count(static_cast<int>(g.instruments.size())));
+    }
+    totals_ = std::make_unique<PinnedBuffer<double>>(total);
   }
-  outcome.totals = device.totals(); // synchronises the stream
-  for (std::size_t c = 0; c < chunking.chunks; ++c) {
-    outcome.rng_ms += marks[3 * c + 1].since(marks[3 * c]);
-    outcome.kernel_ms += marks[3 * c + 2].since(marks[3 * c + 1]);
+
+  [[nodiscard]] PlanStats stats() const { return stats_; }
+
+  std::vector<GroupOutcome> run() {
+    const auto units =
+        plan_draw_units(plan_, run_.rng, run_.paths, sizeof(Real), run_.draw_batch_bytes);
+    for (std::size_t u = 0; u < units.size(); ++u) {
+      const DrawUnit& unit = units[u];
+      const GroupPlan& first = plan_.groups[static_cast<std::size_t>(unit.groups.front())];
+      dispatch_model<Real>(first.model_type, [&](auto model_tag) {
+        using Model = typename decltype(model_tag)::type;
+        if (unit.batched) {
+          run_batch<Model>(unit);
+        } else {
+          run_tiled<Model>(unit.groups.front());
+        }
+      });
+      ++stats_.draw_units;
+      if (progress_) {
+        slots_.wait_consumed();
+        ++stats_.host_syncs;
+        progress_(Progress{unit.groups.back(), static_cast<int>(plan_.groups.size()), u + 1,
+                           units.size(), first.model_name});
+      }
+    }
+    compute_stream_.synchronize();
+    rng_stream_.synchronize();
+    stats_.host_syncs += 2;
+    stats_.kernel_launches = launches_;
+    return outcomes();
   }
-  return outcome;
-}
+
+private:
+  template <class Model>
+  void run_batch(const DrawUnit& unit) {
+    UnitMarks marks;
+    std::vector<const GroupPlan*> groups;
+    std::size_t total_values = 0;
+    for (int g : unit.groups) {
+      const GroupPlan& group = plan_.groups[static_cast<std::size_t>(g)];
+      groups.push_back(&group);
+      marks.groups.push_back(g);
+      const std::size_t values = group_draw_values(group, run_.paths);
+      marks.weights.push_back(static_cast<double>(values));
+      total_values += values;
+    }
+    for (double& w : marks.weights)
+      w /= static_cast<double>(total_values);
+
+    Real* draws = slots_.acquire(unit.values);
+    marks.generation.emplace_back();
+    marks.generation.back().first.record(rng_stream_.get());
+    pseudo_->generate(draws, unit.values);
+    ++stats_.generation_calls;
+    marks.generation.back().second.record(rng_stream_.get());
+    slots_.generated();
+
+    DeviceUnit<Model, Real> device(groups, run_.paths, run_.block_size, compute_stream_.get());
+    std::vector<typename DeviceUnit<Model, Real>::Chunk> chunks;
+    for (std::size_t m = 0; m < groups.size(); ++m) {
+      chunks.push_back(
+          {static_cast<int>(m), draws + unit.offsets[m], static_cast<int>(run_.paths), true});
+    }
+    const ExecutionSettings& s = settings_[static_cast<std::size_t>(unit.groups.front())];
+    marks.kernels.emplace_back();
+    marks.kernels.back().first.record(compute_stream_.get());
+    device.launch(DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance), chunks,
+                  s.prefetch_distance, s.padding, s.reduce);
+    marks.kernels.back().second.record(compute_stream_.get());
+    slots_.consumed();
+    device.copy_totals(totals_->data() +
+                       totals_offset_[static_cast<std::size_t>(unit.groups.front())]);
+    launches_ += 1;
+    for (int g : unit.groups)
+      launches_of_[g] = 1;
+    marks_.push_back(std::move(marks));
+  }
+
+  template <class Model>
+  void run_tiled(int g) {
+    const GroupPlan& group = plan_.groups[static_cast<std::size_t>(g)];
+    const ExecutionSettings& s = settings_[static_cast<std::size_t>(g)];
+    const int values = kernels::reduced_value_count(static_cast<int>(group.instruments.size()));
+    // Two draw buffers share the cap.
+    const ChunkPlan chunking = plan_chunks(run_.paths, group.rows(), sizeof(Real), values,
+                                           run_.block_size, run_.memory_cap / 2);
+    PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
+    std::optional<NormalSource> quasi;
+    NormalSource* source = &*pseudo_;
+    if (quasi_) {
+      quasi.emplace(run_.rng, run_.seed, NormalSource::Memory::device, group.rows());
+      quasi->set_stream(rng_stream_.get());
+      source = &*quasi;
+    }
+    DeviceUnit<Model, Real> device({&group}, chunking.chunk_paths, run_.block_size,
+                                   compute_stream_.get());
+    const auto launch = DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
+    UnitMarks marks;
+    marks.groups = {g};
+    marks.weights = {1.0};
+    for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
+      const std::uint64_t first = chunk * chunking.chunk_paths;
+      const std::size_t count =
+          static_cast<std::size_t>(std::min(chunking.chunk_paths, run_.paths - first));
+      const std::uint64_t tiles = kernels::draw_tiles_for(count);
+      Real* draws =
+          slots_.acquire(tiles * static_cast<std::size_t>(group.rows()) * kernels::kDrawTilePaths);
+      marks.generation.emplace_back();
+      marks.generation.back().first.record(rng_stream_.get());
+      source->next_tiles(draws, tiles, group.rows());
+      stats_.generation_calls += tiles;
+      marks.generation.back().second.record(rng_stream_.get());
+      slots_.generated();
+      marks.kernels.emplace_back();
+      marks.kernels.back().first.record(compute_stream_.get());
+      device.launch(launch, {{0, draws, static_cast<int>(count), chunk == 0}}, s.prefetch_distance,
+                    s.padding, s.reduce);
+      marks.kernels.back().second.record(compute_stream_.get());
+      slots_.consumed();
+    }
+    device.copy_totals(totals_->data() + totals_offset_[static_cast<std::size_t>(g)]);
+    launches_ += chunking.chunks;
+    launches_of_[g] = chunking.chunks;
+    marks_.push_back(std::move(marks));
+  }
+
+  std::vector<GroupOutcome> outcomes() {
+    std::vector<GroupOutcome> out(plan_.groups.size());
+    for (std::size_t g = 0; g < plan_.groups.size(); ++g) {
+      const GroupPlan& group = plan_.groups[g];
+      GroupOutcome& o = out[g];
+      const std::size_t values = static_cast<std::size_t>(
+          kernels::reduced_value_count(static_cast<int>(group.instruments.size())));
+      o.totals.assign(totals_->data() + totals_offset_[g],
+                      totals_->data() + totals_offset_[g] + values);
+      o.paths = run_.paths;
+      o.path_steps = run_.paths * static_cast<std::uint64_t>(group.steps());
+      o.bytes_loaded = static_cast<double>(run_.paths) * group.rows() * sizeof(Real);
+      o.chunks = launches_of_.count(static_cast<int>(g)) ? launches_of_[static_cast<int>(g)] : 0;
+    }
+    for (const UnitMarks& m : marks_) {
+      double generation = 0.0, kernels = 0.0;
+      for (const auto& [start, stop] : m.generation)
+        generation += stop.since(start);
+      for (const auto& [start, stop] : m.kernels)
+        kernels += stop.since(start);
+      for (std::size_t k = 0; k < m.groups.size(); ++k) {
+        out[static_cast<std::size_t>(m.groups[k])].rng_ms += generation * m.weights[k];
+        out[static_cast<std::size_t>(m.groups[k])].kernel_ms += kernels * m.weights[k];
+      }
+    }
+    return out;
+  }
+
+  const SimulationPlan& plan_;
+  const std::vector<ExecutionSettings>& settings_;
+  const ExecutionSettings& run_;
+  const ProgressFn& progress_;
+  CudaStream rng_stream_, compute_stream_;
+  DrawSlots<Real> slots_;
+  bool quasi_ = false;
+  std::optional<NormalSource> pseudo_;
+  std::vector<std::size_t> totals_offset_;
+  std::unique_ptr<PinnedBuffer<double>> totals_;
+  std::vector<UnitMarks> marks_;
+  std::map<int, std::uint64_t> launches_of_;
+  std::uint64_t launches_ = 0;
+  PlanStats stats_;
+};
 
 } // namespace
 
-GroupOutcome run_group_on_gpu(const GroupPlan& group, const ExecutionSettings& settings,
-                              int group_index, int groups, const ProgressFn& progress) {
-  return dispatch_precision(settings.precision, [&](auto real_tag) {
+std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
+                                          const std::vector<ExecutionSettings>& settings,
+                                          const ProgressFn& progress, PlanStats* stats) {
+  PFMC_EXPECTS(settings.size() == plan.groups.size() && !plan.groups.empty(),
+               "one execution setting per simulation group");
+  return dispatch_precision(settings.front().precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
-    return dispatch_model<Real>(group.model_type, [&](auto model_tag) {
-      using Model = typename decltype(model_tag)::type;
-      return run_group<Model, Real>(group, settings, group_index, groups, progress);
-    });
+    PlanRunner<Real> runner(plan, settings, progress);
+    auto outcomes = runner.run();
+    if (stats != nullptr)
+      *stats = runner.stats();
+    return outcomes;
   });
 }
 

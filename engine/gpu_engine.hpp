@@ -1,14 +1,25 @@
 #pragma once
-// The GPU backend: draws generated on the device in chunks under the memory cap, the path
-// kernel of the chosen backend, the in-kernel reduction carried across chunks.
+// The GPU backend: the run's draw units (engine/draw_plan.hpp) in order — a draw batch is one
+// generation call and one kernel launch for all its groups; a tiled group is generated and
+// launched chunk by chunk under the memory cap — with generation on its own stream, two draw
+// buffers so that the next unit's draws are generated while the current unit's kernel runs, and
+// the host waiting only at the end (or once per unit when a progress line is wanted): neither
+// launches nor synchronisations grow with the number of groups.
+
+#include <string>
+#include <vector>
 
 #include "engine/execution.hpp"
 #include "engine/plan.hpp"
 
 namespace pfmc::engine {
 
-GroupOutcome run_group_on_gpu(const GroupPlan& group, const ExecutionSettings& settings,
-                              int group_index, int groups, const ProgressFn& progress);
+/// settings[g] holds group g's backend, distance and padding; the run-wide settings (precision,
+/// rng, seed, paths, block size, memory cap, draw batch) are read from settings[0]. A draw
+/// batch runs with the backend of its first group.
+std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
+                                          const std::vector<ExecutionSettings>& settings,
+                                          const ProgressFn& progress, PlanStats* stats = nullptr);
 
 /// True when `backend` at `prefetch_distance` has an instantiation for every model and
 /// precision (the registry agrees with the catalogue).

@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "engine/device_group.cuh"
 #include "engine/device_info.hpp"
+#include "engine/device_unit.cuh"
 #include "engine/model_dispatch.hpp"
+#include "engine/normal_source.hpp"
 #include "kernels/read_ceiling.cuh"
 
 namespace pfmc::engine {
@@ -27,18 +28,28 @@ namespace {
 template <class Model, class Real>
 struct BenchImpl final : KernelBench::Impl {
   BenchImpl(const GroupPlan& group, const ExecutionSettings& settings)
-      : device(group, settings, settings.paths, stream.get()), paths(settings.paths),
-        rows(group.rows()), sink(1) {
-    device.generate(paths);
-    bytes = static_cast<double>(paths) * group.rows() * sizeof(Real);
+      : group_plan(group), paths(settings.paths), rows(group.rows()),
+        unit({&group}, settings.paths, settings.block_size, stream.get()), sink(1, stream.get()) {
+    retain_device_memory_pool();
+    // Draws for every path, once (as a tiled group's chunk would be generated).
+    const std::uint64_t tiles = kernels::draw_tiles_for(paths);
+    draws = DeviceBuffer<Real>(tiles * static_cast<std::size_t>(rows) * kernels::kDrawTilePaths,
+                               stream.get());
+    const bool quasi =
+        settings.rng == config::RngType::sobol || settings.rng == config::RngType::scrambled_sobol;
+    NormalSource source(settings.rng, settings.seed, NormalSource::Memory::device,
+                        quasi ? rows : 0);
+    source.set_stream(stream.get());
+    source.next_tiles(draws.data(), tiles, rows);
+    bytes = static_cast<double>(paths) * rows * sizeof(Real);
     path_steps = static_cast<double>(paths) * group.steps();
-    const std::size_t draw_bytes = device.draw_count() * sizeof(Real);
+    const std::size_t draw_bytes = draws.bytes();
     const DeviceInfo info = query_device();
     const std::size_t needed = 4 * info.l2_bytes;
     copies = draw_bytes >= needed ? 1 : static_cast<int>((needed + draw_bytes - 1) / draw_bytes);
     for (int c = 1; c < copies; ++c) {
-      rotation.emplace_back(device.draw_count());
-      PFMC_CUDA_TRY(cudaMemcpyAsync(rotation.back().data(), device.draws(), draw_bytes,
+      rotation.emplace_back(draws.size(), stream.get());
+      PFMC_CUDA_TRY(cudaMemcpyAsync(rotation.back().data(), draws.data(), draw_bytes,
                                     cudaMemcpyDeviceToDevice, stream.get()));
     }
     stream.synchronize();
@@ -46,25 +57,30 @@ struct BenchImpl final : KernelBench::Impl {
 
   double time_launch_ms(const std::string& backend, int distance, const config::Padding& padding,
                         bool reduce) override {
-    const auto launch = DeviceGroup<Model, Real>::launcher(backend, distance);
+    const auto launch = DeviceUnit<Model, Real>::launcher(backend, distance);
     const int slot = next++ % copies;
-    device.set_draws(slot == 0 ? device.draws()
-                               : rotation[static_cast<std::size_t>(slot - 1)].data());
+    const Real* source =
+        slot == 0 ? draws.data() : rotation[static_cast<std::size_t>(slot - 1)].data();
     start.record(stream.get());
-    device.launch(launch, paths, true, distance, padding, reduce);
+    unit.launch(launch, {{0, source, static_cast<int>(paths), true}}, distance, padding, reduce);
     stop.record(stream.get());
     stream.synchronize();
     return stop.since(start);
   }
 
-  std::vector<double> totals() const override { return device.totals(); }
+  std::vector<double> totals() const override {
+    std::vector<double> host(static_cast<std::size_t>(unit.values().front()));
+    unit.copy_totals(host.data());
+    PFMC_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+    return host;
+  }
 
   double time_draws_read_ms() override {
     const int block = 128;
     const int grid = static_cast<int>((paths + block - 1) / block);
     start.record(stream.get());
     kernels::draws_read_kernel<Real><<<grid, block, 0, stream.get()>>>(
-        device.draws(), static_cast<int>(paths), rows, sink.data());
+        draws.data(), static_cast<int>(paths), rows, sink.data());
     stop.record(stream.get());
     PFMC_CUDA_TRY(cudaGetLastError());
     stream.synchronize();
@@ -76,7 +92,7 @@ struct BenchImpl final : KernelBench::Impl {
     const DeviceInfo info = query_device();
     start.record(stream.get());
     kernels::stream_read_kernel<<<info.multiprocessors * 16, 256, 0, stream.get()>>>(
-        reinterpret_cast<const float4*>(device.draws()), vectors,
+        reinterpret_cast<const float4*>(draws.data()), vectors,
         reinterpret_cast<float*>(sink.data()));
     stop.record(stream.get());
     PFMC_CUDA_TRY(cudaGetLastError());
@@ -85,9 +101,11 @@ struct BenchImpl final : KernelBench::Impl {
   }
 
   CudaStream stream;
-  DeviceGroup<Model, Real> device;
+  const GroupPlan& group_plan;
   std::size_t paths;
   int rows;
+  DeviceUnit<Model, Real> unit;
+  DeviceBuffer<Real> draws;
   DeviceBuffer<Real> sink;
   std::vector<DeviceBuffer<Real>> rotation;
   CudaEvent start, stop;
@@ -140,8 +158,8 @@ int KernelBench::rotated_copies() const {
 }
 
 double measure_copy_bandwidth_gbps(std::size_t bytes, int repeats) {
-  DeviceBuffer<unsigned char> source(bytes), target(bytes);
   CudaStream stream;
+  DeviceBuffer<unsigned char> source(bytes, stream.get()), target(bytes, stream.get());
   PFMC_CUDA_TRY(cudaMemsetAsync(source.data(), 1, bytes, stream.get()));
   CudaEvent start, stop;
   std::vector<double> gbps;

@@ -21,13 +21,6 @@ curandRngType_t curand_type(config::RngType type) {
   return CURAND_RNG_PSEUDO_PHILOX4_32_10;
 }
 
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 curandStatus_t generate_normal(curandGenerator_t g, float* out, std::size_t n) {
   return curandGenerateNormal(g, out, n, 0.0f, 1.0f);
 }
@@ -37,20 +30,20 @@ curandStatus_t generate_normal(curandGenerator_t g, double* out, std::size_t n) 
 
 } // namespace
 
-NormalSource::NormalSource(config::RngType type, std::uint64_t seed, Memory memory, int rows)
-    : type_(type), rows_(rows),
+NormalSource::NormalSource(config::RngType type, std::uint64_t seed, Memory memory,
+                           int quasi_dimensions)
+    : type_(type), dimensions_(quasi_dimensions),
       quasi_(type == config::RngType::sobol || type == config::RngType::scrambled_sobol) {
-  PFMC_EXPECTS(rows > 0, "a normal source needs at least one row");
-  PFMC_EXPECTS(!quasi_ || rows <= kMaxSobolDimensions,
-               "Sobol supports at most 20000 dimensions (steps x factors)");
+  PFMC_EXPECTS(!quasi_ || (quasi_dimensions > 0 && quasi_dimensions <= kMaxSobolDimensions),
+               "a Sobol generator needs 1..20000 dimensions (steps x factors)");
   if (memory == Memory::device) {
     PFMC_CURAND_TRY(curandCreateGenerator(&generator_, curand_type(type)));
   } else {
     PFMC_CURAND_TRY(curandCreateGeneratorHost(&generator_, curand_type(type)));
   }
   if (quasi_) {
-    PFMC_CURAND_TRY(
-        curandSetQuasiRandomGeneratorDimensions(generator_, static_cast<unsigned int>(rows)));
+    PFMC_CURAND_TRY(curandSetQuasiRandomGeneratorDimensions(
+        generator_, static_cast<unsigned int>(quasi_dimensions)));
   } else {
     PFMC_CURAND_TRY(curandSetPseudoRandomGeneratorSeed(generator_, seed));
   }
@@ -65,19 +58,16 @@ void NormalSource::set_stream(cudaStream_t stream) {
   PFMC_CURAND_TRY(curandSetStream(generator_, stream));
 }
 
-std::uint64_t NormalSource::group_seed(std::uint64_t seed, const std::string& model_name) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL; // FNV-1a
-  for (unsigned char c : model_name)
-    hash = (hash ^ c) * 0x100000001b3ULL;
-  return splitmix64(seed ^ hash);
-}
-
-std::size_t NormalSource::tile_size() const {
-  return static_cast<std::size_t>(rows_) * kernels::kDrawTilePaths;
+template <class Real>
+void NormalSource::generate_impl(Real* out, std::size_t values) {
+  PFMC_EXPECTS(!quasi_, "draw batches are pseudo-random");
+  PFMC_CURAND_TRY(generate_normal(generator_, out, values));
 }
 
 template <class Real>
-void NormalSource::next_tiles_impl(Real* out, std::uint64_t tiles) {
+void NormalSource::next_tiles_impl(Real* out, std::uint64_t tiles, int rows) {
+  PFMC_EXPECTS(!quasi_ || rows == dimensions_, "a Sobol generator serves one group");
+  const std::size_t tile_size = static_cast<std::size_t>(rows) * kernels::kDrawTilePaths;
   for (std::uint64_t t = 0; t < tiles; ++t, ++tiles_done_) {
     if (quasi_) {
       // Points are addressable: tile k is points k·G .. (k+1)·G − 1 of every dimension, laid
@@ -86,15 +76,21 @@ void NormalSource::next_tiles_impl(Real* out, std::uint64_t tiles) {
       PFMC_CURAND_TRY(
           curandSetGeneratorOffset(generator_, tiles_done_ * kernels::kDrawTilePaths + skip));
     }
-    PFMC_CURAND_TRY(generate_normal(generator_, out + t * tile_size(), tile_size()));
+    PFMC_CURAND_TRY(generate_normal(generator_, out + t * tile_size, tile_size));
   }
 }
 
-void NormalSource::next_tiles(float* out, std::uint64_t tiles) {
-  next_tiles_impl(out, tiles);
+void NormalSource::generate(float* out, std::size_t values) {
+  generate_impl(out, values);
 }
-void NormalSource::next_tiles(double* out, std::uint64_t tiles) {
-  next_tiles_impl(out, tiles);
+void NormalSource::generate(double* out, std::size_t values) {
+  generate_impl(out, values);
+}
+void NormalSource::next_tiles(float* out, std::uint64_t tiles, int rows) {
+  next_tiles_impl(out, tiles, rows);
+}
+void NormalSource::next_tiles(double* out, std::uint64_t tiles, int rows) {
+  next_tiles_impl(out, tiles, rows);
 }
 
 } // namespace pfmc::engine

@@ -1,13 +1,17 @@
 #pragma once
-// Standard normal draws from cuRAND's host API, one draw tile at a time (see
-// kernels/draw_layout.hpp), on the device or on the host.
+// Standard normal draws from cuRAND's host API, on the device or on the host, in the calls of a
+// run's draw plan (engine/draw_plan.hpp): one call for a draw batch, or one call per draw tile
+// (kernels/draw_layout.hpp) of a tiled group.
 //
-// Tile k of a group is the k-th generation call of rows × kDrawTilePaths normals made by a
-// fresh generator seeded with the group's seed (pseudo-random), or points
-// k·kDrawTilePaths .. (k+1)·kDrawTilePaths − 1 of every dimension (quasi-random; plain Sobol
-// skips its first point, the origin). Tiles are produced strictly in order, so the draws of a
-// path never depend on how the run is chunked. cuRAND's device and host generators produce
-// the same sequence, so the CPU backend sees the GPU's draws.
+// cuRAND's output for a call depends on the call's size and on the calls before it (measured:
+// past 2^18 values neither an explicit offset nor a continued generator reproduces a larger
+// call), so the draws are defined by the sequence of calls, and both backends make the same
+// sequence. Pseudo-random generators are seeded with the run's seed and used for the whole
+// run; a quasi-random generator belongs to one group (its dimensions are the group's rows) and
+// tile k is points k·kDrawTilePaths .. (k+1)·kDrawTilePaths − 1 of every dimension (plain Sobol
+// skips its first point, the origin). cuRAND's device and host generators produce the same
+// sequence (to a few ulps: the normal transform rounds differently), so the CPU backend sees
+// the GPU's draws.
 
 #include <cuda_runtime.h>
 #include <curand.h>
@@ -27,7 +31,8 @@ class NormalSource {
 public:
   enum class Memory { device, host };
 
-  NormalSource(config::RngType type, std::uint64_t seed, Memory memory, int rows);
+  /// quasi_dimensions: the group's rows, for Sobol generators (ignored by pseudo-random ones).
+  NormalSource(config::RngType type, std::uint64_t seed, Memory memory, int quasi_dimensions = 0);
   NormalSource(const NormalSource&) = delete;
   NormalSource& operator=(const NormalSource&) = delete;
   ~NormalSource();
@@ -35,27 +40,28 @@ public:
   /// Device generators only: the stream generation runs on.
   void set_stream(cudaStream_t stream);
 
-  /// Writes the next `tiles` draw tiles to out (tile i of this call at out + i·tile_size()).
-  void next_tiles(float* out, std::uint64_t tiles);
-  void next_tiles(double* out, std::uint64_t tiles);
+  /// One generation call of `values` normals (a draw batch; pseudo-random only).
+  void generate(float* out, std::size_t values);
+  void generate(double* out, std::size_t values);
 
-  [[nodiscard]] std::size_t tile_size() const; ///< normals per tile: rows × kDrawTilePaths
-  [[nodiscard]] std::uint64_t tiles_done() const { return tiles_done_; }
+  /// The next `tiles` draw tiles of a group with `rows` rows (tile i of this call at
+  /// out + i·rows·kDrawTilePaths), one call per tile.
+  void next_tiles(float* out, std::uint64_t tiles, int rows);
+  void next_tiles(double* out, std::uint64_t tiles, int rows);
+
   [[nodiscard]] bool is_quasi_random() const { return quasi_; }
-
-  /// A group's own seed, from the run's seed and the model name: a group's prices do not
-  /// depend on which other groups are in the run.
-  static std::uint64_t group_seed(std::uint64_t seed, const std::string& model_name);
 
 private:
   template <class Real>
-  void next_tiles_impl(Real* out, std::uint64_t tiles);
+  void generate_impl(Real* out, std::size_t values);
+  template <class Real>
+  void next_tiles_impl(Real* out, std::uint64_t tiles, int rows);
 
   curandGenerator_t generator_ = nullptr;
   config::RngType type_;
-  int rows_;
+  int dimensions_ = 0;
   bool quasi_;
-  std::uint64_t tiles_done_ = 0;
+  std::uint64_t tiles_done_ = 0; ///< quasi-random: the next tile's first point
 };
 
 } // namespace pfmc::engine

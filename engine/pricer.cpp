@@ -3,16 +3,20 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <thread>
 
 #include "config/config_error.hpp"
+#include "config/overrides.hpp"
 #include "engine/backend_catalog.hpp"
 #include "engine/cpu_engine.hpp"
 #include "engine/device_info.hpp"
+#include "engine/draw_plan.hpp"
 #include "engine/error.hpp"
 #include "engine/gpu_engine.hpp"
 #include "engine/normal_source.hpp"
 #include "engine/plan.hpp"
+#include "engine/tuning.hpp"
 #include "kernels/reduction_shape.hpp"
 
 namespace pfmc::engine {
@@ -31,7 +35,8 @@ Estimate estimate(double sum, double sum_of_squares, std::uint64_t n) {
   return e;
 }
 
-RunResult price(const config::RunConfig& config, const ProgressFn& progress) {
+RunResult price(const config::RunConfig& config, const ProgressFn& progress,
+                const PriceOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   RunResult result;
   RunInfo& run = result.run;
@@ -72,7 +77,8 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress) {
   const unsigned hardware_threads = std::max(1u, std::thread::hardware_concurrency());
   settings.cpu_threads = config.engine.cpu_threads > 0 ? config.engine.cpu_threads
                                                        : static_cast<int>(hardware_threads);
-  if (on_gpu) {
+  const bool automatic_backend = settings.backend == "auto";
+  if (on_gpu && !automatic_backend) {
     const BackendInfo* backend = find_backend(settings.backend);
     if (backend == nullptr) {
       throw config::ConfigError(config.file, config.engine.backend_mark, "engine.backend",
@@ -84,6 +90,8 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress) {
     if (!refusal.empty()) {
       throw config::ConfigError(config.file, config.engine.backend_mark, "engine.backend", refusal);
     }
+  }
+  if (on_gpu) {
     settings.memory_cap = config.engine.max_device_memory > 0
                               ? config.engine.max_device_memory
                               : static_cast<std::uint64_t>(kDefaultMemoryFraction *
@@ -95,6 +103,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress) {
             : kCpuMemoryCap;
   }
 
+  settings.draw_batch_bytes = config.engine.draw_batch_size;
   const SimulationPlan plan = make_plan(config);
   // Checks that need the plan, before anything runs.
   const bool quasi =
@@ -109,12 +118,15 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress) {
     }
     const int values = kernels::reduced_value_count(static_cast<int>(group.instruments.size()));
     const int real_bytes = settings.precision == config::Precision::float32 ? 4 : 8;
+    // The GPU keeps two draw buffers (the next chunk is generated while one is read).
+    const std::uint64_t chunk_cap = on_gpu ? settings.memory_cap / 2 : settings.memory_cap;
     const ChunkPlan chunking = plan_chunks(settings.paths, group.rows(), real_bytes, values,
-                                           settings.block_size, settings.memory_cap);
+                                           settings.block_size, chunk_cap);
     if (chunking.chunk_paths == 0) {
       throw config::ConfigError(
           config.file, {}, "engine.max_device_memory",
-          std::to_string(settings.memory_cap) + " bytes is too small: one tile of " +
+          std::to_string(settings.memory_cap) + " bytes is too small: " +
+              (on_gpu ? "two draw buffers of one tile of " : "one tile of ") +
               std::to_string(kernels::kTileBlocks * settings.block_size) + " paths of model '" +
               group.model_name + "' needs " +
               std::to_string(plan_chunks(kernels::kTileBlocks * settings.block_size, group.rows(),
@@ -123,16 +135,93 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress) {
     }
   }
 
-  // Run.
+  {
+    const int real_bytes = settings.precision == config::Precision::float32 ? 4 : 8;
+    for (const DrawUnit& unit : plan_draw_units(plan, settings.rng, settings.paths, real_bytes,
+                                                settings.draw_batch_bytes)) {
+      const std::uint64_t need =
+          unit.values * static_cast<std::uint64_t>(real_bytes) * (on_gpu ? 2 : 1);
+      if (unit.batched && need > settings.memory_cap) {
+        throw config::ConfigError(
+            config.file, {}, "engine.max_device_memory",
+            std::to_string(settings.memory_cap) + " bytes cannot hold " +
+                (on_gpu ? "two draw batches" : "a draw batch") + " of " +
+                std::to_string(unit.values * static_cast<std::uint64_t>(real_bytes)) +
+                " bytes: raise it, or lower engine.draw_batch_size (0: no batches)");
+      }
+    }
+  }
+
+  // The tuning cache: `auto` reads (and fills) it, and it keeps the device's copy bandwidth.
+  std::optional<TuningCache> cache;
+  bool cache_changed = false;
+  if (on_gpu) {
+    cache.emplace(tuning_cache_path(options.tuning_cache));
+    const bool had_bandwidth = cache->copy_bandwidth(device).has_value();
+    run.copy_bandwidth_gbps = device_copy_bandwidth(device, &*cache);
+    cache_changed = !had_bandwidth;
+  }
+
+  // Each group's backend (`auto`: the tuning cache, or tune now, or the default).
   const int groups = static_cast<int>(plan.groups.size());
+  std::vector<ExecutionSettings> group_settings(plan.groups.size(), settings);
+  for (int g = 0; on_gpu && g < groups; ++g) {
+    const GroupPlan& group = plan.groups[static_cast<std::size_t>(g)];
+    GroupBackend chosen{group.model_name, settings.backend, settings.prefetch_distance,
+                        config::to_string(settings.padding), "engine.backend"};
+    if (automatic_backend) {
+      const std::string key = tuning_key(device, group, settings.precision, settings.paths);
+      if (const auto cached = cache->find(key)) {
+        chosen = {group.model_name, cached->backend, cached->prefetch_distance,
+                  config::to_string(cached->padding), "tuning cache " + cache->path()};
+      } else if (options.tune_when_missing) {
+        const TuneResult tuned = tune_group(group, settings, TuneOptions{});
+        cache->store(tuned);
+        cache_changed = true;
+        char took[64];
+        std::snprintf(took, sizeof took, "tuned now in %.1f s, cached in ", tuned.seconds);
+        chosen = {group.model_name, tuned.best.choice.backend, tuned.best.choice.prefetch_distance,
+                  config::to_string(tuned.best.choice.padding), took + cache->path()};
+      } else {
+        const BackendChoice fallback = default_backend_choice();
+        chosen = {group.model_name, fallback.backend, fallback.prefetch_distance,
+                  config::to_string(fallback.padding), "default (no tuning cache entry)"};
+      }
+      const auto padding = config::parse_padding(chosen.padding);
+      ExecutionSettings& s = group_settings[static_cast<std::size_t>(g)];
+      s.backend = chosen.backend;
+      s.prefetch_distance = chosen.prefetch_distance;
+      s.padding = padding ? *padding : config::Padding{};
+    }
+    run.group_backends.push_back(chosen);
+  }
+  if (automatic_backend && on_gpu) {
+    // One line per distinct choice, not one per group (a run may have thousands).
+    std::map<std::string, int> lines;
+    for (const auto& b : run.group_backends) {
+      ++lines["backend auto: " + b.backend + " (distance " + std::to_string(b.prefetch_distance) +
+              ", padding " + b.padding + ") from " + b.source];
+    }
+    for (const auto& [line, count] : lines) {
+      run.notices.push_back(line + (groups > 1 ? " for " + std::to_string(count) + " of " +
+                                                     std::to_string(groups) + " groups"
+                                               : ""));
+    }
+  }
+
+  // Run.
+  PlanStats stats;
+  const std::vector<GroupOutcome> outcomes =
+      on_gpu ? run_plan_on_gpu(plan, group_settings, progress, &stats)
+             : run_plan_on_cpu(plan, settings, progress, &stats);
+  run.plan_stats = stats;
   result.instruments.resize(config.instruments.size());
   double portfolio_value = 0.0;
   double portfolio_variance_of_mean = 0.0;
   bool portfolio_has_error = true;
   for (int g = 0; g < groups; ++g) {
     const GroupPlan& group = plan.groups[static_cast<std::size_t>(g)];
-    const GroupOutcome outcome = on_gpu ? run_group_on_gpu(group, settings, g, groups, progress)
-                                        : run_group_on_cpu(group, settings, g, groups, progress);
+    const GroupOutcome& outcome = outcomes[static_cast<std::size_t>(g)];
     for (std::size_t i = 0; i < group.instruments.size(); ++i) {
       const auto& in =
           config.instruments[static_cast<std::size_t>(group.instrument_config_index[i])];
@@ -151,7 +240,8 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress) {
     const std::size_t p = 2 * group.instruments.size();
     const Estimate e = estimate(outcome.totals[p], outcome.totals[p + 1], outcome.paths);
     portfolio_value += e.mean;
-    portfolio_variance_of_mean += e.std_error * e.std_error; // groups are independent
+    // Groups draw from disjoint parts of the run's stream (or, quasi-random, have no error).
+    portfolio_variance_of_mean += e.std_error * e.std_error;
     portfolio_has_error = portfolio_has_error && e.has_error && !quasi;
 
     run.kernel_ms += outcome.kernel_ms;
@@ -172,16 +262,32 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress) {
                           " draws are quasi-random: no standard error is estimated");
   }
 
+  if (cache && cache_changed) {
+    try {
+      cache->save();
+    } catch (const std::exception& e) {
+      run.notices.push_back(std::string("tuning cache not saved: ") + e.what());
+    }
+  }
+
   run.on_gpu = on_gpu;
   run.device = on_gpu ? device.name : "CPU (" + std::to_string(settings.cpu_threads) + " threads)";
   run.backend = on_gpu ? settings.backend : "cpu";
-  const BackendInfo* backend = find_backend(settings.backend);
-  run.prefetch_distance = on_gpu && backend != nullptr && backend->uses_prefetch_distance
-                              ? settings.prefetch_distance
-                              : 0;
-  run.padding = on_gpu && backend != nullptr && backend->uses_padding
-                    ? config::to_string(settings.padding)
-                    : "none";
+  run.padding = "none";
+  if (on_gpu && !run.group_backends.empty()) {
+    // The backend the groups ran with (`auto` resolves per group; one line when they agree).
+    const GroupBackend& first = run.group_backends.front();
+    const bool same = std::all_of(
+        run.group_backends.begin(), run.group_backends.end(), [&](const GroupBackend& b) {
+          return b.backend == first.backend && b.prefetch_distance == first.prefetch_distance &&
+                 b.padding == first.padding;
+        });
+    run.backend = same ? first.backend : "auto (per group)";
+    const BackendInfo* backend = find_backend(first.backend);
+    run.prefetch_distance =
+        same && backend != nullptr && backend->uses_prefetch_distance ? first.prefetch_distance : 0;
+    run.padding = same && backend != nullptr && backend->uses_padding ? first.padding : "none";
+  }
   run.precision = config::to_string(settings.precision);
   run.rng = config::to_string(settings.rng);
   run.seed = settings.seed;
@@ -194,6 +300,9 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress) {
   if (run.kernel_ms > 0.0) {
     run.path_steps_per_second = run.path_steps / (run.kernel_ms * 1e-3);
     run.achieved_gbps = run.bytes_loaded / (run.kernel_ms * 1e-3) * 1e-9;
+    if (run.copy_bandwidth_gbps > 0.0) {
+      run.copy_bandwidth_fraction = run.achieved_gbps / run.copy_bandwidth_gbps;
+    }
   }
   return result;
 }

@@ -30,6 +30,15 @@ struct PortfolioResult {
   bool has_std_error = false;
 };
 
+/// The backend one simulation group ran with, and where the choice came from.
+struct GroupBackend {
+  std::string model;
+  std::string backend;
+  int prefetch_distance = 0;
+  std::string padding;
+  std::string source; ///< "engine.backend", "tuning cache FILE", "tuned now ...", "default ..."
+};
+
 struct RunInfo {
   std::string device; ///< GPU name, or "CPU (N threads)"
   bool on_gpu = false;
@@ -52,6 +61,10 @@ struct RunInfo {
   double path_steps_per_second = 0.0;
   double bytes_loaded = 0.0;
   double achieved_gbps = 0.0;
+  double copy_bandwidth_gbps = 0.0;         ///< the device's measured copy bandwidth (GPU runs)
+  double copy_bandwidth_fraction = 0.0;     ///< achieved_gbps / copy_bandwidth_gbps
+  std::vector<GroupBackend> group_backends; ///< GPU runs: one per simulation group
+  PlanStats plan_stats;                     ///< launches, generation calls, host waits
   std::vector<std::string> notices; ///< one-line remarks for the user (e.g. the CPU fallback)
 };
 
@@ -61,10 +74,16 @@ struct RunResult {
   RunInfo run;
 };
 
+struct PriceOptions {
+  std::string tuning_cache;      ///< empty: engine::tuning_cache_path()'s rules
+  bool tune_when_missing = true; ///< `auto` without a cache entry: tune now (else a default)
+};
+
 /// Prices every instrument of the config. Throws config::ConfigError for a config the engine
 /// cannot run as written (limits, a backend this device cannot run), RuntimeError/CudaError
 /// for failures.
-RunResult price(const config::RunConfig& config, const ProgressFn& progress = {});
+RunResult price(const config::RunConfig& config, const ProgressFn& progress = {},
+                const PriceOptions& options = {});
 
 /// Mean, standard error (0 with has_error false when fewer than 2 paths) from Σx, Σx², n.
 struct Estimate {

@@ -36,11 +36,11 @@ __host__ __device__ constexpr std::size_t reduction_shared_bytes(int block_size)
 }
 
 /// Reduces `count` <= kReduceBatch values of every thread of the block (value(k), k < count)
-/// and writes the block's partials for values [first, first + count). Every thread of the
-/// block must call it (it synchronises); `count` must be the same in all of them.
+/// and writes the partials of block `block` (of its group) for values [first, first + count).
+/// Every thread of the block must call it (it synchronises); `count` must be the same in all.
 template <class ValueFn>
 __device__ __forceinline__ void block_partials(double* scratch, const ReductionTarget& target,
-                                               int first, int count, ValueFn value) {
+                                               int block, int first, int count, ValueFn value) {
   const int lane = threadIdx.x % kWarpSize;
   const int warp = threadIdx.x / kWarpSize;
 #pragma unroll
@@ -57,8 +57,8 @@ __device__ __forceinline__ void block_partials(double* scratch, const ReductionT
     double s = 0.0;
     for (int w = 0; w < warps; ++w)
       s += scratch[w * kReduceBatch + threadIdx.x];
-    target.block_partials[static_cast<std::size_t>(blockIdx.x) * target.values + first +
-                          threadIdx.x] = s;
+    target.block_partials[static_cast<std::size_t>(block) * target.values + first + threadIdx.x] =
+        s;
     // Release: the partial is visible device-wide before this block takes its tile ticket.
     __threadfence();
   }
@@ -68,13 +68,15 @@ __device__ __forceinline__ void block_partials(double* scratch, const ReductionT
 /// After the block's partials are written: the last block of each tile sums the tile's
 /// partials in block order into its tile sum; the last tile to finish sums the tile sums in
 /// tile order onto the totals. Both tickets wrap to zero in the atomicInc that draws the last
-/// one, so the next launch finds them reset. Every thread of every block must call it.
-__device__ __forceinline__ void finish_in_last_block(const ReductionTarget& target) {
+/// one, so the next launch finds them reset. `block` and `blocks` count the blocks of this
+/// reduction's group (a launch may carry several groups, each with its own target). Every
+/// thread of every block of the group must call it.
+__device__ __forceinline__ void finish_in_last_block(const ReductionTarget& target, int block,
+                                                     int blocks) {
   __shared__ int is_last;
   const int values = target.values;
-  const int blocks = static_cast<int>(gridDim.x);
   const int tiles = (blocks + kTileBlocks - 1) / kTileBlocks;
-  const int tile = static_cast<int>(blockIdx.x) / kTileBlocks;
+  const int tile = block / kTileBlocks;
   const int first_block = tile * kTileBlocks;
   const int tile_blocks = min(kTileBlocks, blocks - first_block);
 

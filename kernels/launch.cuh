@@ -10,8 +10,9 @@
 
 namespace pfmc::kernels {
 
+/// Launches `blocks` blocks over the launch's group table (blocks = the groups' blocks summed).
 template <class Model, class Real>
-using PathKernelLauncher = void (*)(PathKernelParams<Model, Real>, int block_size,
+using PathKernelLauncher = void (*)(PathKernelParams<Model, Real>, int blocks, int block_size,
                                     cudaStream_t stream);
 
 inline std::size_t align16(std::size_t bytes) {
@@ -19,11 +20,12 @@ inline std::size_t align16(std::size_t bytes) {
 }
 
 template <class Model, class Loader, class Real>
-void launch_path_kernel(PathKernelParams<Model, Real> params, int block_size, cudaStream_t stream) {
+void launch_path_kernel(PathKernelParams<Model, Real> params, int blocks, int block_size,
+                        cudaStream_t stream) {
   PFMC_EXPECTS(block_size >= kWarpSize && block_size <= kMaxBlockSize &&
                    (block_size & (block_size - 1)) == 0,
                "block size must be a power of two in 32..1024");
-  PFMC_EXPECTS(params.chunk_paths > 0, "a launch needs at least one path");
+  PFMC_EXPECTS(blocks > 0 && params.group_count > 0, "a launch needs at least one block");
   const std::size_t loader_bytes =
       Loader::shared_bytes(block_size, params.ring, params.prefetch_distance);
   params.scratch_offset = static_cast<int>(align16(loader_bytes));
@@ -33,8 +35,7 @@ void launch_path_kernel(PathKernelParams<Model, Real> params, int block_size, cu
     PFMC_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(shared)));
   }
-  const int grid = (params.chunk_paths + block_size - 1) / block_size;
-  kernel<<<grid, block_size, shared, stream>>>(params);
+  kernel<<<blocks, block_size, shared, stream>>>(params);
   PFMC_CUDA_TRY(cudaGetLastError());
 }
 

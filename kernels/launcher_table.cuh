@@ -60,7 +60,7 @@ LauncherTable<Model, Real> make_launcher_table() {
   add_loader<ScalarBatchedLoader, Model, Real>(table, InstantiatedDistances{});
   add_loader<SmemBatchedLoader, Model, Real>(table, InstantiatedDistances{});
   add_loader<ScalarRollingLoader, Model, Real>(table, InstantiatedDistances{});
-  add_loader<SmemRollingLoader, Model, Real>(table);
+  add_loader<SmemRollingLoader, Model, Real>(table, InstantiatedDistances{});
   add_loader<SmemRollingAsyncLoader, Model, Real>(table, InstantiatedDistances{});
   add_loader<L2PrefetchLoader, Model, Real>(table);
   add_loader<L2PrefetchEvictLastLoader, Model, Real>(table);

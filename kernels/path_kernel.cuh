@@ -16,21 +16,31 @@ namespace pfmc::kernels {
 
 inline constexpr int kMaxBlockSize = 1024;
 
-/// Everything one launch needs, by value (trivially copyable; pointers are device memory).
+/// One simulation group (or one chunk of one) in a launch; launches carry a table of them in
+/// device memory (trivially copyable; pointers are device memory).
 template <class Model, class Real>
-struct PathKernelParams {
+struct GroupParams {
   typename Model::Params model;
   const Real* normals; ///< the chunk's draw tiles (kernels/draw_layout.hpp)
   int chunk_paths;
   int steps;
+  int first_block; ///< the group's first block in the launch
+  int blocks;      ///< its blocks: ceil(chunk_paths / block size)
   models::PathSchedule schedule;
   const models::InstrumentView* instruments;
   int instrument_count;
+  ReductionTarget reduction;
+};
+
+/// What a launch shares, by value.
+template <class Model, class Real>
+struct PathKernelParams {
+  const GroupParams<Model, Real>* groups; ///< ordered by first_block
+  int group_count;
   RingLayout ring;
   int prefetch_distance; ///< for loaders that take it at run time
   int scratch_offset;    ///< bytes of dynamic shared memory before the reduction's scratch
   int reduce;            ///< 0: stop after the step loop (to measure the reduction's cost)
-  ReductionTarget reduction;
 };
 
 template <class Model, class Loader, class Real>
@@ -42,29 +52,50 @@ template <class Model, class Loader, class Real>
 __global__ void __maxnreg__(Loader::register_budget)
     path_kernel(const __grid_constant__ PathKernelParams<Model, Real> p) {
   static_assert(std::is_trivially_copyable_v<PathKernelParams<Model, Real>>);
+  static_assert(std::is_trivially_copyable_v<GroupParams<Model, Real>>);
   extern __shared__ __align__(16) unsigned char shared[];
 
-  const int block_first = static_cast<int>(blockIdx.x * blockDim.x);
+  // Which group this block works for (the last one whose first block is at or below it), its
+  // parameters staged in shared memory for the whole block.
+  __shared__ GroupParams<Model, Real> group;
+  if (threadIdx.x == 0) {
+    int lo = 0;
+    int hi = p.group_count - 1;
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (p.groups[mid].first_block <= static_cast<int>(blockIdx.x)) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    group = p.groups[lo];
+  }
+  __syncthreads();
+  const int block = static_cast<int>(blockIdx.x) - group.first_block;
+
+  const int block_first = block * static_cast<int>(blockDim.x);
   const int path = block_first + static_cast<int>(threadIdx.x);
-  const bool active = path < p.chunk_paths;
-  const std::size_t rows = static_cast<std::size_t>(p.steps) * Model::factors;
+  const bool active = path < group.chunk_paths;
+  const std::size_t rows = static_cast<std::size_t>(group.steps) * Model::factors;
   const LoaderInputs<Real> inputs{
-      p.normals + draw_offset(static_cast<std::size_t>(active ? path : p.chunk_paths - 1), 0, rows),
-      p.normals + draw_offset(static_cast<std::size_t>(block_first), 0, rows),
-      min(static_cast<int>(blockDim.x), p.chunk_paths - block_first),
-      p.steps,
+      group.normals +
+          draw_offset(static_cast<std::size_t>(active ? path : group.chunk_paths - 1), 0, rows),
+      group.normals + draw_offset(static_cast<std::size_t>(block_first), 0, rows),
+      min(static_cast<int>(blockDim.x), group.chunk_paths - block_first),
+      group.steps,
       p.prefetch_distance,
       p.ring};
   Loader loader(shared, inputs);
 
   Real observed[models::kMaxObservations];
-  models::Path<Model, Real> simulated(p.model, p.schedule, observed);
+  models::Path<Model, Real> simulated(group.model, group.schedule, observed);
   loader.run(models::PathStepper<Model, Real>{simulated});
   if (!p.reduce) {
     // Benchmark of the kernel without its reduction: a store that depends on every path keeps
     // the path alive (never taken for a finite path).
     if (simulated.is_nan())
-      p.reduction.totals[0] = 1.0;
+      group.reduction.totals[0] = 1.0;
     return;
   }
   simulated.finish();
@@ -73,7 +104,7 @@ __global__ void __maxnreg__(Loader::register_budget)
   // pair `instruments` is the portfolio's (complete by then: pairs go in order).
   double* scratch = reinterpret_cast<double*>(shared + p.scratch_offset);
   constexpr int kPairsPerPass = kReduceBatch / 2;
-  const int pairs = p.instrument_count + 1;
+  const int pairs = group.instrument_count + 1;
   double portfolio = 0.0;
   for (int first = 0; first < pairs; first += kPairsPerPass) {
     const int count = min(kPairsPerPass, pairs - first);
@@ -82,22 +113,22 @@ __global__ void __maxnreg__(Loader::register_budget)
     for (int k = 0; k < kPairsPerPass; ++k) {
       const int j = first + k;
       value[k] = 0.0;
-      if (j < p.instrument_count) {
+      if (j < group.instrument_count) {
         if (active) {
-          const models::InstrumentView& instrument = p.instruments[j];
+          const models::InstrumentView& instrument = group.instruments[j];
           value[k] = models::discounted_payoff(instrument, [&](int o) { return observed[o]; });
           portfolio += value[k] * instrument.quantity;
         }
-      } else if (j == p.instrument_count) {
+      } else if (j == group.instrument_count) {
         value[k] = portfolio;
       }
     }
-    block_partials(scratch, p.reduction, 2 * first, 2 * count, [&](int k) {
+    block_partials(scratch, group.reduction, block, 2 * first, 2 * count, [&](int k) {
       const double x = value[k / 2];
       return k % 2 ? x * x : x;
     });
   }
-  finish_in_last_block(p.reduction);
+  finish_in_last_block(group.reduction, block, group.blocks);
 }
 
 } // namespace pfmc::kernels

@@ -109,7 +109,10 @@ public:
         Model::advance(state_, model_, step0 + d, z[d]);
         states[d] = state_;
       }
-      take<D>(run_.masks, states); // runs longer than one step have no spilled observations
+      take<D>(run_.masks, states);
+      // Only single-step runs have spilled observations, so only a batch of one meets them.
+      if (run_.spill >= 0)
+        take_spilled(run_.spill);
       if (step_last == run_.last)
         run_ = schedule_.runs[++cursor_];
       return;

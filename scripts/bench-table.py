@@ -17,6 +17,14 @@ for b in data["benchmarks"]:
     workload, config = name.split("/", 1)
     rows[workload][config] = b
 
+if "end_to_end" in rows and not best_only:
+    print("\nend to end (warm process):")
+    for config, b in rows["end_to_end"].items():
+        print(f"  {config:40} {b['real_time']:9.2f} ms  {b['instruments_per_s']:10.0f} instruments/s "
+              f"(generation + kernels: {b['instruments_per_s_device']:10.0f}/s)  groups {b['groups']:.0f}, "
+              f"launches {b['kernel_launches']:.0f}, generation calls {b['generation_calls']:.0f}, "
+              f"host syncs {b['host_syncs']:.0f}")
+
 for workload, configs in rows.items():
     base = configs.get("none")
     if not base:

@@ -2,13 +2,16 @@
 # The GPU check, run on a machine with a CUDA GPU (e.g. through the device tool):
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
-# Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [bench] [ncu]
-# [extra] (default: build test sanitize sass bench). Logs go to $OUT (or /tmp/pfmc-gpu-check); the summary is printed
+# Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [bench] [cli]
+# [ncu] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or /tmp/pfmc-gpu-check); the summary is printed
 # last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/pfmc-gpu-check}
-mkdir -p "$OUT"
+# Every log goes to LOG; only the files worth keeping are copied to OUT at the end (the device
+# tool brings back at most 8 files).
+LOG=${PFMC_LOG_DIR:-/tmp/pfmc-gpu-logs}
+mkdir -p "$OUT" "$LOG"
 stages=${*:-build test sanitize sass bench}
 has() { [[ " $stages " == *" $1 "* ]]; }
 summary=()
@@ -16,41 +19,43 @@ note() { summary+=("$1"); echo "== $1"; }
 B=build-device
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv \
-  | tee "$OUT/gpu.txt"
+  | tee "$LOG/gpu.txt"
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+export PFMC_HAVE_GPU=1  # the CLI suite's no-GPU refusals are skipped here
+export PFMC_TUNING_CACHE="$LOG/tuning.json"
 
 if has build; then
   start=$SECONDS
-  cmake --preset device -DCMAKE_CUDA_COMPILER="$NVCC" > "$OUT/configure.log" 2>&1 \
-    && cmake --build --preset device -j "$(nproc)" > "$OUT/build.log" 2>&1
+  cmake --preset device -DCMAKE_CUDA_COMPILER="$NVCC" > "$LOG/configure.log" 2>&1 \
+    && cmake --build --preset device -j "$(nproc)" > "$LOG/build.log" 2>&1
   rc=$?
-  python3 scripts/ptxas-table.py "$OUT/build.log" > "$OUT/ptxas.txt"
-  note "build: rc=$rc in $((SECONDS - start)) s; ptxas: $(tail -1 "$OUT/ptxas.txt")"
-  [ $rc -eq 0 ] || { tail -40 "$OUT/build.log"; printf '%s\n' "${summary[@]}"; exit 1; }
+  python3 scripts/ptxas-table.py "$LOG/build.log" > "$LOG/ptxas.txt"
+  note "build: rc=$rc in $((SECONDS - start)) s; ptxas: $(tail -1 "$LOG/ptxas.txt")"
+  [ $rc -eq 0 ] || { tail -40 "$LOG/build.log"; printf '%s\n' "${summary[@]}"; exit 1; }
 fi
 
 if has test; then
   start=$SECONDS
-  ctest --preset device -j 4 > "$OUT/ctest.log" 2>&1
+  ctest --preset device -j 4 > "$LOG/ctest.log" 2>&1
   rc=$?
   for t in test_gpu test_engine_cpu; do
-    "./$B/$t" --gtest_brief=1 > "$OUT/$t.log" 2>&1
+    "./$B/$t" --gtest_brief=1 > "$LOG/$t.log" 2>&1
   done
-  note "tests: rc=$rc in $((SECONDS - start)) s: $(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -1); test_gpu: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$OUT/test_gpu.log" | tr '\n' ' ')"
-  grep -E "FAILED|Failure" -A6 "$OUT/test_gpu.log" | head -60
-  grep -E "^  [a-z_]+ +mc " "$OUT/test_gpu.log"
+  note "tests: rc=$rc in $((SECONDS - start)) s: $(grep -E 'tests passed|tests failed' "$LOG/ctest.log" | tail -1); test_gpu: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$LOG/test_gpu.log" | tr '\n' ' ')"
+  grep -E "FAILED|Failure" -A6 "$LOG/test_gpu.log" | head -60
+  grep -E "^  [a-z_]+ +mc " "$LOG/test_gpu.log"
 fi
 
 if has sanitize; then
   sanitize_results=()
   # A small run of the example book (3,000 paths: a partial last block) per backend and tool.
-  small="price config/examples/portfolio.yaml --device gpu --paths 3000 --quiet --format csv"
+  small="price config/examples/book.yaml --device gpu --paths 3000 --quiet --format csv"
   for backend in ${PFMC_SANITIZE_BACKENDS:-$(./$B/pfmc backends --format json | python3 -c 'import json,sys; print(" ".join(b["name"] for b in json.load(sys.stdin)["backends"] if b["runs_here"]))')}; do
     for tool in memcheck racecheck synccheck; do
       compute-sanitizer --tool $tool --error-exitcode 9 "./$B/pfmc" $small --backend "$backend" \
-        --prefetch-distance 4 > "$OUT/sanitize_${tool}_${backend}.log" 2>&1
+        --prefetch-distance 4 > "$LOG/sanitize_${tool}_${backend}.log" 2>&1
       rc=$?
-      errors=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize_${tool}_${backend}.log" | tail -1)
+      errors=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG/sanitize_${tool}_${backend}.log" | tail -1)
       sanitize_results+=("$tool $backend rc=$rc ${errors##*= }")
       [ $rc -eq 0 ] || note "sanitizer $tool $backend FAILED: rc=$rc ${errors}"
     done
@@ -60,8 +65,8 @@ if has sanitize; then
 fi
 
 if has sass; then
-  cuobjdump -sass "$B/libpfmc_kernels.a" > "$OUT/sass.txt" 2>&1
-  note "sass: $(grep -c 'Function :' "$OUT/sass.txt") kernels; LDGSTS $(grep -c LDGSTS "$OUT/sass.txt"), UBLKCP $(grep -c UBLKCP "$OUT/sass.txt"), CCTL/prefetch $(grep -c -E 'CCTL|UBLKPF' "$OUT/sass.txt"), LDL $(grep -c 'LDL' "$OUT/sass.txt"), STL $(grep -c 'STL' "$OUT/sass.txt")"
+  cuobjdump -sass "$B/libpfmc_kernels.a" > "$LOG/sass.txt" 2>&1
+  note "sass: $(grep -c 'Function :' "$LOG/sass.txt") kernels; LDGSTS $(grep -c LDGSTS "$LOG/sass.txt"), UBLKCP $(grep -c UBLKCP "$LOG/sass.txt"), CCTL/prefetch $(grep -c -E 'CCTL|UBLKPF' "$LOG/sass.txt"), LDL $(grep -c 'LDL' "$LOG/sass.txt"), STL $(grep -c 'STL' "$LOG/sass.txt")"
 fi
 
 if has bench; then
@@ -69,22 +74,52 @@ if has bench; then
   "./$B/pfmc_bench" ${PFMC_BENCH_ARGS:-} --benchmark_repetitions=${PFMC_BENCH_REPETITIONS:-3} \
     --benchmark_report_aggregates_only=true --benchmark_min_time=${PFMC_BENCH_MIN_TIME:-0.1s} \
     ${PFMC_BENCH_FILTER:+--benchmark_filter=$PFMC_BENCH_FILTER} \
-    --benchmark_out="$OUT/bench.json" --benchmark_out_format=json > "$OUT/bench.txt" 2>&1
+    --benchmark_out="$LOG/bench.json" --benchmark_out_format=json > "$LOG/bench.txt" 2>&1
   note "bench: rc=$? in $((SECONDS - start)) s"
-  head -4 "$OUT/bench.txt"
-  python3 scripts/bench-table.py "$OUT/bench.json" | tee "$OUT/bench_table.txt"
+  head -4 "$LOG/bench.txt"
+  python3 scripts/bench-table.py "$LOG/bench.json" | tee "$LOG/bench_table.txt"
 fi
 
-if has ncu && [ -f "$OUT/bench.json" ]; then
+if has cli; then
+  # The user-facing commands on the reference workloads: tuning time and choice, and the sweep
+  # (table, CSV, plot) of the two kernel workloads.
   start=$SECONDS
-  scripts/ncu-compare.sh "$B" "$OUT" "$OUT/bench.json" | tee "$OUT/ncu_summary.txt"
-  note "ncu: $(grep -c '^ncu ' "$OUT/ncu_summary.txt") kernels profiled in $((SECONDS - start)) s"
+  for w in latency_bound bandwidth_bound portfolio; do
+    python3 scripts/measure.py "./$B/pfmc" tune "config/examples/$w.yaml" \
+      --quiet --tuning-cache "$LOG/tune_cache.json" > "$LOG/tune_$w.log" 2>&1
+    note "tune $w: $(tail -2 "$LOG/tune_$w.log" | tr '\n' ' ')"
+  done
+  for w in latency_bound bandwidth_bound; do
+    "./$B/pfmc" bench "config/examples/$w.yaml" --quiet --repeat 5 --csv "$LOG/bench_$w.csv" \
+      --plot "$LOG/plot_$w.png" > "$LOG/bench_cli_$w.txt" 2>&1
+    note "bench $w: rc=$? $(grep -c . "$LOG/bench_$w.csv") rows"
+  done
+  python3 scripts/tuner-check.py latency_bound="$LOG/bench_latency_bound.csv:$LOG/tune_latency_bound.log" \
+    bandwidth_bound="$LOG/bench_bandwidth_bound.csv:$LOG/tune_bandwidth_bound.log" | tee "$LOG/tuner_check.txt"
+  # Host memory does not grow with paths: peak RSS of a run with 10x the paths.
+  for p in 1000000 10000000; do
+    python3 scripts/measure.py "./$B/pfmc" price config/examples/bandwidth_bound.yaml --paths $p \
+      --backend none --quiet --format json > "$LOG/rss_$p.json" 2> "$LOG/rss_$p.txt"
+    note "paths $p: $(tail -1 "$LOG/rss_$p.txt")"
+  done
+  note "cli: $((SECONDS - start)) s"
+fi
+
+if has ncu && [ -f "$LOG/bench.json" ]; then
+  start=$SECONDS
+  scripts/ncu-compare.sh "$B" "$LOG" "$LOG/bench.json" | tee "$LOG/ncu_summary.txt"
+  note "ncu: $(grep -c '^ncu ' "$LOG/ncu_summary.txt") kernels profiled in $((SECONDS - start)) s"
 fi
 
 if has extra && [ -x scripts/gpu-extra.sh ]; then
-  scripts/gpu-extra.sh "$B" "$OUT" 2>&1 | tee "$OUT/extra.log" | tail -40
+  scripts/gpu-extra.sh "$B" "$OUT" 2>&1 | tee "$LOG/extra.log" | tail -40
 fi
 
+printf '%s\n' "${summary[@]}" > "$LOG/summary.txt"
+for f in summary.txt bench.json ncu_summary.txt plot_latency_bound.png plot_bandwidth_bound.png \
+         bench_latency_bound.csv bench_bandwidth_bound.csv ptxas.txt; do
+  [ -f "$LOG/$f" ] && cp "$LOG/$f" "$OUT/"
+done
 echo
 echo "==================== summary ===================="
 printf '%s\n' "${summary[@]}"

@@ -5,6 +5,9 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cstdlib>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -50,7 +53,8 @@ protected:
   fs::path dir_;
 };
 
-const std::string kExample = std::string(PFMC_SOURCE_DIR) + "/config/examples/portfolio.yaml";
+const std::string kExample = std::string(PFMC_SOURCE_DIR) + "/config/examples/book.yaml";
+const std::string kPortfolio = std::string(PFMC_SOURCE_DIR) + "/config/examples/portfolio.yaml";
 const std::string kSmall =
     "market:\n  underlyings: [{name: S, spot: 100}]\n  rates: {zero_rate: 0.05}\n"
     "models: [{name: bs, type: black_scholes, underlying: S, volatility: 0.2}]\n"
@@ -72,6 +76,17 @@ TEST_F(Cli, HelpAndVersion) {
   EXPECT_NE(r.out.find("--prefetch-distance"), std::string::npos) << r.out;
   EXPECT_EQ(run("price --version").status, 0);
   EXPECT_EQ(run("backends --help").status, 0);
+}
+
+TEST_F(Cli, BenchAndTuneNeedAGpuAndSaySo) {
+  if (::getenv("PFMC_HAVE_GPU") != nullptr)
+    GTEST_SKIP() << "a GPU is here";
+  const auto r = run("tune " + kExample + " --quiet");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("need a GPU"), std::string::npos) << r.out;
+  EXPECT_EQ(run("bench " + kExample + " --distances 5").status, 2);
+  EXPECT_EQ(run("bench --help").status, 0);
+  EXPECT_EQ(run("tune --help").status, 0);
 }
 
 TEST_F(Cli, BadUsageExitsTwo) {
@@ -161,6 +176,17 @@ TEST_F(Cli, ValidateAndBackends) {
   r = run("backends --format json");
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_TRUE(nlohmann::json::accept(r.out)) << r.out;
+}
+
+TEST_F(Cli, ReferencePortfolioValidatesAndPricesOnTheCpu) {
+  auto r = run("validate " + kPortfolio);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("10 underlyings, 10 models, 1000 instruments"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("10 simulation groups, up to 252 steps, 100,000 paths"), std::string::npos)
+      << r.out;
+  r = run("price " + kPortfolio + " --device cpu --paths 500 --format csv");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 1000 + 1); // header, rows, portfolio
 }
 
 TEST_F(Cli, ExamplePortfolioPricesOnTheCpu) {

@@ -96,9 +96,9 @@ TEST(ConfigError, FormatsEveryPartThatIsPresent) {
 
 // --- the shipped example -------------------------------------------------------------------------
 
-TEST(ExampleConfig, PortfolioYamlLoads) {
-  const RunConfig c = load_run_config(PFMC_SOURCE_DIR "/config/examples/portfolio.yaml");
-  EXPECT_EQ(c.file, PFMC_SOURCE_DIR "/config/examples/portfolio.yaml");
+TEST(ExampleConfig, BookYamlLoads) {
+  const RunConfig c = load_run_config(PFMC_SOURCE_DIR "/config/examples/book.yaml");
+  EXPECT_EQ(c.file, PFMC_SOURCE_DIR "/config/examples/book.yaml");
   ASSERT_EQ(c.market.underlyings.size(), 3u);
   EXPECT_EQ(c.market.underlyings[1].name, "SX5E");
   EXPECT_DOUBLE_EQ(c.market.underlyings[2].spot, 250.0);
@@ -150,7 +150,7 @@ TEST(ExampleConfig, PortfolioYamlLoads) {
   EXPECT_EQ(c.simulation.rng, RngType::philox);
   EXPECT_EQ(c.simulation.precision, Precision::float64);
   EXPECT_EQ(c.engine.device, DeviceChoice::automatic);
-  EXPECT_EQ(c.engine.backend, "none");
+  EXPECT_EQ(c.engine.backend, "auto");
   EXPECT_GT(c.engine.backend_mark.line, 0);
   EXPECT_EQ(c.engine.block_size, 128);
 }
@@ -170,7 +170,7 @@ TEST(LoadConfig, DefaultsAreApplied) {
   EXPECT_EQ(c.simulation.rng, RngType::philox);
   EXPECT_EQ(c.simulation.precision, Precision::float64);
   EXPECT_EQ(c.engine.device, DeviceChoice::automatic);
-  EXPECT_EQ(c.engine.backend, "none");
+  EXPECT_EQ(c.engine.backend, "auto");
   EXPECT_EQ(c.engine.backend_mark.line, 0);
   EXPECT_EQ(c.engine.prefetch_distance, 4);
   EXPECT_EQ(c.engine.padding.mode, Padding::Mode::automatic);
@@ -573,7 +573,7 @@ std::vector<BadConfig> bad_configs() {
 
       // engine
       {"unknown_backend", with_tail("engine: {backend: nope}\n"),
-       "t.yaml:11:19: engine.backend: unknown backend 'nope' (known: " + backends + ")"},
+       "t.yaml:11:19: engine.backend: unknown backend 'nope' (known: auto, " + backends + ")"},
       {"prefetch_distance_not_instantiated", with_tail("engine: {prefetch_distance: 5}\n"),
        "t.yaml:11:29: engine.prefetch_distance: 5 is not an instantiated distance (valid: " +
            distances + ")"},
@@ -645,7 +645,7 @@ TEST(Overrides, NothingGivenChangesNothing) {
   RunConfig c = parse_run_config(valid_doc(), "t.yaml");
   apply_overrides(c, Overrides{});
   EXPECT_EQ(c.simulation.paths, 100000u);
-  EXPECT_EQ(c.engine.backend, "none");
+  EXPECT_EQ(c.engine.backend, "auto");
 }
 
 TEST(Overrides, BadValuesUseTheYamlRulesAndTheFlagName) {
@@ -664,7 +664,7 @@ TEST(Overrides, BadValuesUseTheYamlRulesAndTheFlagName) {
   EXPECT_EQ(with([](Overrides& o) { o.seed = "18446744073709551616"; }),
             "--seed: must be <= 18446744073709551615");
   EXPECT_EQ(with([](Overrides& o) { o.backend = "nope"; }),
-            "--backend: unknown backend 'nope' (known: " + engine::backend_name_list() + ")");
+            "--backend: unknown backend 'nope' (known: auto, " + engine::backend_name_list() + ")");
   EXPECT_EQ(with([](Overrides& o) { o.prefetch_distance = 5; }),
             "--prefetch-distance: 5 is not an instantiated distance (valid: " +
                 engine::prefetch_distance_list() + ")");

@@ -115,11 +115,13 @@ class PriceChunkInvariance : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PriceChunkInvariance, OneChunkOrManyGiveTheSameBits) {
   // 30,000 paths = 4 reduction tiles of 8,192 (the last partial); a 4 MiB cap holds one tile of
-  // 52 steps in double (two in float), so the second run takes 4 (2) chunks.
+  // 52 steps in double (two in float), so the second run takes 4 (2) chunks. draw_batch_size 0:
+  // the group is tiled (a draw batch is one generation call and never cut).
   const auto book = standard_book(kMonitoring);
-  const auto one = engine::price(load(book_yaml(book, 30000, 52, "{device: cpu}", GetParam())));
-  const auto many = engine::price(
-      load(book_yaml(book, 30000, 52, "{device: cpu, max_device_memory: 4MiB}", GetParam())));
+  const auto one = engine::price(
+      load(book_yaml(book, 30000, 52, "{device: cpu, draw_batch_size: 0}", GetParam())));
+  const auto many = engine::price(load(book_yaml(
+      book, 30000, 52, "{device: cpu, max_device_memory: 4MiB, draw_batch_size: 0}", GetParam())));
   EXPECT_EQ(one.run.chunks, 1u);
   EXPECT_GE(many.run.chunks, 2u);
   EXPECT_EQ(prices_of(one), prices_of(many));
@@ -128,6 +130,46 @@ TEST_P(PriceChunkInvariance, OneChunkOrManyGiveTheSameBits) {
 INSTANTIATE_TEST_SUITE_P(Generators, PriceChunkInvariance,
                          ::testing::Values(", rng: philox", ", rng: mrg32k3a, precision: float",
                                            ", rng: sobol", ", rng: scrambled_sobol"));
+
+TEST(CpuPricing, BatchedGroupsMatchClosedForms) {
+  // Three models on three underlyings: small groups, one draw batch, one launch on a GPU.
+  std::string yaml = "market:\n  underlyings:\n";
+  for (const char* name : {"A", "B", "C"}) {
+    yaml += std::string("    - {name: ") + name + ", spot: 100, dividend_yield: 0.01}\n";
+  }
+  yaml += "  rates: {zero_rate: 0.03}\nmodels:\n";
+  const double vols[] = {0.15, 0.25, 0.35};
+  for (int m = 0; m < 3; ++m) {
+    yaml += "  - {name: m" + std::to_string(m) +
+            ", type: black_scholes, underlying: " + std::string(1, static_cast<char>('A' + m)) +
+            ", volatility: " + std::to_string(vols[m]) + "}\n";
+  }
+  yaml += "instruments:\n";
+  for (int m = 0; m < 3; ++m) {
+    yaml += "  - {id: c" + std::to_string(m) +
+            ", type: european, option: call, strike: 105, maturity: 1, model: m" +
+            std::to_string(m) + "}\n";
+  }
+  yaml += "simulation: {paths: 200000, steps_per_year: 12, seed: 3}\nengine: {device: cpu}\n";
+  const auto result = engine::price(load(yaml));
+  for (int m = 0; m < 3; ++m) {
+    const auto& r = find(result, "c" + std::to_string(m));
+    const double reference =
+        analytic::black_scholes(analytic::OptionKind::call, 100, 105, 1, 0.03, 0.01, vols[m]);
+    EXPECT_NEAR(r.price, reference, testing::kSigmas * r.std_error) << m;
+  }
+  EXPECT_EQ(result.run.chunks, 3u); // one batch: each group counts its one launch
+  // The same run without batches (one call per draw tile, per group) prices them as well.
+  const auto tiled = engine::price(
+      load(yaml.replace(yaml.find("{device: cpu}"), 13, "{device: cpu, draw_batch_size: 0}")));
+  EXPECT_EQ(tiled.run.chunks, 3u);
+  for (int m = 0; m < 3; ++m) {
+    const auto& r = find(tiled, "c" + std::to_string(m));
+    const double reference =
+        analytic::black_scholes(analytic::OptionKind::call, 100, 105, 1, 0.03, 0.01, vols[m]);
+    EXPECT_NEAR(r.price, reference, testing::kSigmas * r.std_error) << m;
+  }
+}
 
 TEST(CpuPricing, ThreadCountAndRepetitionDoNotChangeABit) {
   const auto book = standard_book(kMonitoring);

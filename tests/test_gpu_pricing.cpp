@@ -5,7 +5,11 @@
 
 #include <cuda_runtime.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -14,6 +18,7 @@
 #include "engine/device_info.hpp"
 #include "engine/normal_source.hpp"
 #include "engine/pricer.hpp"
+#include "kernels/draw_layout.hpp"
 #include "pricing_book.hpp"
 
 namespace pfmc {
@@ -23,6 +28,21 @@ using testing::book_yaml;
 using testing::find;
 using testing::load;
 using testing::standard_book;
+
+/// GPU runs keep their tuning cache (copy bandwidth, `auto` choices) in a file of their own.
+class TuningCacheEnvironment : public ::testing::Environment {
+public:
+  void SetUp() override {
+    path_ = ::testing::TempDir() + "pfmc_test_tuning_" + std::to_string(::getpid()) + ".json";
+    ::setenv("PFMC_TUNING_CACHE", path_.c_str(), 1);
+  }
+  void TearDown() override { std::remove(path_.c_str()); }
+  static const std::string& path() { return path_; }
+
+private:
+  static inline std::string path_;
+};
+const auto* const kTuningCache = ::testing::AddGlobalTestEnvironment(new TuningCacheEnvironment);
 
 class Gpu : public ::testing::Test {
 protected:
@@ -47,8 +67,8 @@ std::vector<double> bits_of(const engine::RunResult& r) {
 TEST_F(Gpu, BookMatchesClosedForms) {
   const auto book = standard_book(52);
   for (const char* precision : {"", ", precision: float"}) {
-    const auto result =
-        engine::price(load(book_yaml(book, 1 << 21, 252, "{device: gpu}", precision)));
+    const auto result = engine::price(
+        load(book_yaml(book, 1 << 21, 252, "{device: gpu, backend: none}", precision)));
     EXPECT_TRUE(result.run.on_gpu);
     const double worst = testing::expect_matches_references(book, result);
     RecordProperty(std::string("worst_sigmas") + precision, std::to_string(worst));
@@ -58,7 +78,8 @@ TEST_F(Gpu, BookMatchesClosedForms) {
 TEST_F(Gpu, BarrierDiscretisationAllowanceHolds) {
   // The allowance of pricing_book.hpp on the BGK-corrected barriers, with SE ≈ 0.002.
   const auto book = standard_book(52);
-  const auto result = engine::price(load(book_yaml(book, 1 << 24, 52, "{device: gpu}")));
+  const auto result =
+      engine::price(load(book_yaml(book, 1 << 24, 52, "{device: gpu, backend: none}")));
   for (const auto& e : book) {
     if (!e.reference || e.allowance == 0.0)
       continue;
@@ -75,7 +96,8 @@ TEST_F(Gpu, MatchesCpuOnTheSameDraws) {
   // path whose spot sits within rounding of a level, so they agree within a standard error.
   const auto book = standard_book(52);
   for (const char* rng : {", rng: philox", ", rng: mrg32k3a", ", rng: scrambled_sobol"}) {
-    const auto gpu = engine::price(load(book_yaml(book, 50000, 52, "{device: gpu}", rng)));
+    const auto gpu =
+        engine::price(load(book_yaml(book, 50000, 52, "{device: gpu, backend: none}", rng)));
     const auto cpu = engine::price(load(book_yaml(book, 50000, 52, "{device: cpu}", rng)));
     for (const auto& e : book) {
       const auto& g = find(gpu, e.id);
@@ -93,8 +115,8 @@ TEST_F(Gpu, MatchesCpuOnTheSameDraws) {
 
 TEST_F(Gpu, FloatMatchesCpuFloat) {
   const auto book = standard_book(52);
-  const auto gpu =
-      engine::price(load(book_yaml(book, 50000, 52, "{device: gpu}", ", precision: float")));
+  const auto gpu = engine::price(
+      load(book_yaml(book, 50000, 52, "{device: gpu, backend: none}", ", precision: float")));
   const auto cpu =
       engine::price(load(book_yaml(book, 50000, 52, "{device: cpu}", ", precision: float")));
   for (const auto& e : book) {
@@ -104,19 +126,22 @@ TEST_F(Gpu, FloatMatchesCpuFloat) {
 
 TEST_F(Gpu, TenRunsGiveTheSameBits) {
   const auto book = standard_book(52);
-  const auto config = load(book_yaml(book, 300000, 252, "{device: gpu}"));
+  const auto config = load(book_yaml(book, 300000, 252, "{device: gpu, backend: none}"));
   const auto first = bits_of(engine::price(config));
   for (int run = 1; run < 10; ++run)
     EXPECT_EQ(bits_of(engine::price(config)), first) << run;
 }
 
 TEST_F(Gpu, ManyLaunchesResetTheTicketAndMatchOneLaunch) {
-  // A 3 MiB cap holds one 8,192-path tile of 26 steps in double: 200,000 paths take 25
-  // launches, each of which must find the tickets at zero and carry the totals on.
+  // Two draw buffers of one 8,192-path tile of 26 steps in double fit in 4 MiB (2 MiB each):
+  // 200,000 paths take 25 launches, each of which must find the tickets at zero and carry the
+  // totals on. draw_batch_size 0: the group is tiled (a draw batch is never cut).
   const auto book = standard_book(26);
-  const auto one = engine::price(load(book_yaml(book, 200000, 26, "{device: gpu}")));
-  const auto many =
-      engine::price(load(book_yaml(book, 200000, 26, "{device: gpu, max_device_memory: 3MiB}")));
+  const auto one = engine::price(
+      load(book_yaml(book, 200000, 26, "{device: gpu, backend: none, draw_batch_size: 0}")));
+  const auto many = engine::price(
+      load(book_yaml(book, 200000, 26,
+                     "{device: gpu, backend: none, max_device_memory: 4MiB, draw_batch_size: 0}")));
   EXPECT_EQ(one.run.chunks, 1u);
   EXPECT_GE(many.run.chunks, 20u);
   EXPECT_EQ(bits_of(one), bits_of(many));
@@ -126,12 +151,44 @@ TEST_F(Gpu, ChunkInvarianceForEveryGenerator) {
   const auto book = standard_book(26);
   for (const char* rng : {", rng: philox", ", rng: mrg32k3a", ", rng: sobol",
                           ", rng: scrambled_sobol", ", precision: float"}) {
-    const auto one = engine::price(load(book_yaml(book, 40000, 26, "{device: gpu}", rng)));
-    const auto many = engine::price(
-        load(book_yaml(book, 40000, 26, "{device: gpu, max_device_memory: 3MiB}", rng)));
+    const auto one = engine::price(
+        load(book_yaml(book, 40000, 26, "{device: gpu, backend: none, draw_batch_size: 0}", rng)));
+    const auto many = engine::price(load(book_yaml(
+        book, 40000, 26,
+        "{device: gpu, backend: none, max_device_memory: 4MiB, draw_batch_size: 0}", rng)));
     EXPECT_GT(many.run.chunks, 1u) << rng;
     EXPECT_EQ(bits_of(one), bits_of(many)) << rng;
   }
+}
+
+TEST_F(Gpu, ManySmallGroupsShareOneLaunchAndMatchTheCpu) {
+  // 64 single-underlying groups of 4,096 paths and 12 steps: one draw batch, one launch.
+  std::string yaml = "market:\n  underlyings:\n";
+  for (int u = 0; u < 64; ++u) {
+    yaml += "    - {name: U" + std::to_string(u) + ", spot: " + std::to_string(80 + u) + "}\n";
+  }
+  yaml += "  rates: {zero_rate: 0.02}\nmodels:\n";
+  for (int u = 0; u < 64; ++u) {
+    yaml += "  - {name: m" + std::to_string(u) + ", type: black_scholes, underlying: U" +
+            std::to_string(u) + ", volatility: " + std::to_string(0.1 + 0.004 * u) + "}\n";
+  }
+  yaml += "instruments:\n";
+  for (int u = 0; u < 64; ++u) {
+    yaml += "  - {id: c" + std::to_string(u) +
+            ", type: european, option: call, strike: 100, "
+            "maturity: 1, model: m" +
+            std::to_string(u) + "}\n";
+  }
+  yaml += "simulation: {paths: 4096, steps_per_year: 12, seed: 5}\n";
+  const auto gpu = engine::price(load(yaml + "engine: {device: gpu, backend: none}\n"));
+  const auto cpu = engine::price(load(yaml + "engine: {device: cpu}\n"));
+  EXPECT_EQ(gpu.run.groups, 64);
+  for (int u = 0; u < 64; ++u) {
+    const std::string id = "c" + std::to_string(u);
+    EXPECT_NEAR(find(gpu, id).price, find(cpu, id).price, 1e-10 * find(cpu, id).price) << id;
+  }
+  // Every group reports the batch's one launch.
+  EXPECT_EQ(gpu.run.chunks, 64u);
 }
 
 TEST_F(Gpu, PartialBlocksAndOnePathMatchTheCpu) {
@@ -139,8 +196,8 @@ TEST_F(Gpu, PartialBlocksAndOnePathMatchTheCpu) {
   for (std::uint64_t paths : {1ull, 31ull, 1000ull, 8193ull}) {
     for (int block : {32, 128, 256}) {
       const std::string engine_yaml = ", block_size: " + std::to_string(block) + "}";
-      const auto gpu =
-          engine::price(load(book_yaml(book, paths, 26, "{device: gpu" + engine_yaml)));
+      const auto gpu = engine::price(
+          load(book_yaml(book, paths, 26, "{device: gpu, backend: none" + engine_yaml)));
       const auto cpu =
           engine::price(load(book_yaml(book, paths, 26, "{device: cpu" + engine_yaml)));
       for (const auto& e : book) {
@@ -165,15 +222,17 @@ TEST_F(Gpu, DeviceDrawsEqualHostDraws) {
   for (auto type : {config::RngType::philox, config::RngType::mrg32k3a, config::RngType::sobol,
                     config::RngType::scrambled_sobol}) {
     const int rows = 5;
-    engine::NormalSource host(type, 9, engine::NormalSource::Memory::host, rows);
-    engine::NormalSource device(type, 9, engine::NormalSource::Memory::device, rows);
-    const std::size_t n = 3 * host.tile_size();
+    const bool quasi = type == config::RngType::sobol || type == config::RngType::scrambled_sobol;
+    engine::NormalSource host(type, 9, engine::NormalSource::Memory::host, quasi ? rows : 0);
+    engine::NormalSource device(type, 9, engine::NormalSource::Memory::device, quasi ? rows : 0);
+    const std::size_t tile = static_cast<std::size_t>(rows) * kernels::kDrawTilePaths;
+    const std::size_t n = 3 * tile;
     std::vector<double> expected(n), got(n);
-    host.next_tiles(expected.data(), 3);
+    host.next_tiles(expected.data(), 3, rows);
     double* d = nullptr;
     ASSERT_EQ(cudaMalloc(&d, n * sizeof(double)), cudaSuccess);
-    device.next_tiles(d, 1);
-    device.next_tiles(d + device.tile_size(), 2);
+    device.next_tiles(d, 1, rows);
+    device.next_tiles(d + tile, 2, rows);
     ASSERT_EQ(cudaMemcpy(got.data(), d, n * sizeof(double), cudaMemcpyDeviceToHost), cudaSuccess);
     cudaFree(d);
     double worst = 0.0;
@@ -183,6 +242,27 @@ TEST_F(Gpu, DeviceDrawsEqualHostDraws) {
     }
     EXPECT_LE(worst, 1e-14) << config::to_string(type);
   }
+}
+
+TEST_F(Gpu, AutoTunesOnceThenUsesTheCacheAndKeepsTheBits) {
+  std::remove(TuningCacheEnvironment::path().c_str());
+  const auto book = standard_book(26);
+  const auto reference =
+      bits_of(engine::price(load(book_yaml(book, 30000, 26, "{device: gpu, backend: none}"))));
+  const auto first =
+      engine::price(load(book_yaml(book, 30000, 26, "{device: gpu, backend: auto}")));
+  const auto second =
+      engine::price(load(book_yaml(book, 30000, 26, "{device: gpu, backend: auto}")));
+  ASSERT_EQ(first.run.group_backends.size(), 1u);
+  EXPECT_EQ(first.run.group_backends[0].source.rfind("tuned now", 0), 0u)
+      << first.run.group_backends[0].source;
+  EXPECT_EQ(second.run.group_backends[0].source.rfind("tuning cache", 0), 0u)
+      << second.run.group_backends[0].source;
+  EXPECT_EQ(second.run.group_backends[0].backend, first.run.group_backends[0].backend);
+  EXPECT_EQ(bits_of(first), reference);
+  EXPECT_EQ(bits_of(second), reference);
+  EXPECT_GT(second.run.copy_bandwidth_gbps, 100.0);
+  EXPECT_GT(second.run.copy_bandwidth_fraction, 0.0);
 }
 
 // --- every backend gives the bits of `none` ---------------------------------------------------
@@ -245,11 +325,12 @@ TEST_P(BackendIdentity, FewerStepsThanTheDistanceOnePathAndManyChunks) {
                            [&](const std::string& e) { return book_yaml(book, 5000, 4, e); });
   expect_same_bits_as_none(GetParam(),
                            [&](const std::string& e) { return book_yaml(book, 1, 4, e); });
-  // 3 MiB holds three 4,096-path tiles (64-thread blocks) of 26 steps in double: 3 chunks, the
-  // last partial.
+  // 4 MiB: two draw buffers of two 4,096-path tiles (64-thread blocks) of 26 steps in double:
+  // 5 chunks, the last partial. draw_batch_size 0: the group is tiled.
   expect_same_bits_as_none(GetParam(), [&](const std::string& e) {
     std::string capped = e;
-    capped.insert(capped.size() - 1, ", max_device_memory: 3MiB, block_size: 64");
+    capped.insert(capped.size() - 1,
+                  ", max_device_memory: 4MiB, block_size: 64, draw_batch_size: 0");
     return book_yaml(standard_book(26), 36000, 26, capped);
   });
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "engine/error.hpp"
 #include "engine/normal_source.hpp"
 #include "kernels/draw_layout.hpp"
 
@@ -19,28 +20,28 @@ class DrawTiles : public ::testing::TestWithParam<config::RngType> {};
 template <class Real>
 void expect_tiles_independent_of_call_pattern(config::RngType type) {
   const int rows = 7;
-  NormalSource one_call(type, 11, NormalSource::Memory::host, rows);
-  std::vector<Real> all(5 * one_call.tile_size());
-  one_call.next_tiles(all.data(), 5);
-  EXPECT_EQ(one_call.tiles_done(), 5u);
+  const bool quasi = type == config::RngType::sobol || type == config::RngType::scrambled_sobol;
+  const std::size_t tile = static_cast<std::size_t>(rows) * G;
+  NormalSource one_call(type, 11, NormalSource::Memory::host, quasi ? rows : 0);
+  std::vector<Real> all(5 * tile);
+  one_call.next_tiles(all.data(), 5, rows);
 
   // The same five tiles produced 1 + 3 + 1 at a time (as chunks of 1, 3 and 1 tiles would).
-  NormalSource pieces(type, 11, NormalSource::Memory::host, rows);
-  std::vector<Real> part(3 * pieces.tile_size());
-  std::size_t tile = 0;
+  NormalSource pieces(type, 11, NormalSource::Memory::host, quasi ? rows : 0);
+  std::vector<Real> part(3 * tile);
+  std::size_t done = 0;
   for (std::uint64_t n : {1u, 3u, 1u}) {
-    pieces.next_tiles(part.data(), n);
-    for (std::size_t i = 0; i < n * pieces.tile_size(); ++i) {
-      ASSERT_EQ(part[i], all[tile * pieces.tile_size() + i])
-          << "tile " << tile + i / pieces.tile_size();
+    pieces.next_tiles(part.data(), n, rows);
+    for (std::size_t i = 0; i < n * tile; ++i) {
+      ASSERT_EQ(part[i], all[done * tile + i]) << "tile " << done + i / tile;
     }
-    tile += n;
+    done += n;
   }
   // Another seed gives other draws (quasi-random sequences have no seed).
-  if (type == config::RngType::philox || type == config::RngType::mrg32k3a) {
-    NormalSource other(type, 12, NormalSource::Memory::host, rows);
-    std::vector<Real> first(other.tile_size());
-    other.next_tiles(first.data(), 1);
+  if (!quasi) {
+    NormalSource other(type, 12, NormalSource::Memory::host);
+    std::vector<Real> first(tile);
+    other.next_tiles(first.data(), 1, rows);
     EXPECT_NE(first[0], all[0]);
   }
 }
@@ -74,8 +75,8 @@ TEST(NormalSource, SobolTilesAreConsecutivePointsOfEveryDimension) {
   curandDestroyGenerator(reference);
 
   NormalSource source(config::RngType::sobol, 0, NormalSource::Memory::host, rows);
-  std::vector<double> tiles(2 * source.tile_size());
-  source.next_tiles(tiles.data(), 2);
+  std::vector<double> tiles(2 * static_cast<std::size_t>(rows) * G);
+  source.next_tiles(tiles.data(), 2, rows);
   for (int tile = 0; tile < 2; ++tile) {
     for (int r = 0; r < rows; ++r) {
       for (int i = 0; i < G; ++i) {
@@ -89,9 +90,9 @@ TEST(NormalSource, SobolTilesAreConsecutivePointsOfEveryDimension) {
 
 TEST(NormalSource, StandardNormalMoments) {
   // 2^20 draws: the sample mean has sd 1/1024 and the sample variance sd sqrt(2)/1024; 5σ bounds.
-  NormalSource source(config::RngType::philox, 3, NormalSource::Memory::host, 512);
-  std::vector<double> z(source.tile_size());
-  source.next_tiles(z.data(), 1);
+  NormalSource source(config::RngType::philox, 3, NormalSource::Memory::host);
+  std::vector<double> z(std::size_t{512} * G);
+  source.next_tiles(z.data(), 1, 512);
   ASSERT_EQ(z.size(), 1u << 20);
   double sum = 0.0, sum2 = 0.0;
   for (double x : z) {
@@ -104,16 +105,19 @@ TEST(NormalSource, StandardNormalMoments) {
   EXPECT_NEAR(var, 1.0, 5.0 * std::sqrt(2.0) / 1024);
 }
 
-TEST(NormalSource, GroupSeedsDifferByModelAndSeed) {
-  EXPECT_NE(NormalSource::group_seed(42, "a"), NormalSource::group_seed(42, "b"));
-  EXPECT_NE(NormalSource::group_seed(42, "a"), NormalSource::group_seed(43, "a"));
-  EXPECT_EQ(NormalSource::group_seed(42, "a"), NormalSource::group_seed(42, "a"));
+TEST(NormalSource, DrawBatchesArePseudoRandomOnly) {
+  NormalSource sobol(config::RngType::sobol, 0, NormalSource::Memory::host, 3);
+  std::vector<double> out(3 * G);
+  EXPECT_THROW(sobol.generate(out.data(), out.size()), LogicError);
+  NormalSource philox(config::RngType::philox, 5, NormalSource::Memory::host);
+  philox.generate(out.data(), out.size());
+  EXPECT_NE(out[0], out[1]);
 }
 
 TEST(NormalSource, PlainSobolSkipsTheOrigin) {
   NormalSource source(config::RngType::sobol, 0, NormalSource::Memory::host, 2);
-  std::vector<float> z(source.tile_size());
-  source.next_tiles(z.data(), 1);
+  std::vector<float> z(2 * G);
+  source.next_tiles(z.data(), 1, 2);
   for (float x : z)
     ASSERT_LT(std::fabs(x), 5.0f); // the origin would map to about -6
 }

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "config/config_error.hpp"
+#include "engine/draw_plan.hpp"
 #include "engine/execution.hpp"
 #include "engine/plan.hpp"
 #include "kernels/reduction_shape.hpp"
@@ -216,6 +217,59 @@ TEST(Plan, TooManyObservationSchedulesIsAConfigError) {
     EXPECT_EQ(e.key_path(), "models[0]");
     EXPECT_NE(std::string(e.what()).find("65 distinct observation schedules"), std::string::npos)
         << e.what();
+  }
+}
+
+engine::SimulationPlan three_groups(int steps_per_year) {
+  const std::string yaml =
+      "market:\n  underlyings: [{name: A, spot: 100}, {name: B, spot: 50}]\n  rates: {zero_rate: "
+      "0.01}\n"
+      "models: [{name: ma, type: black_scholes, underlying: A, volatility: 0.2},"
+      " {name: mb, type: black_scholes, underlying: B, volatility: 0.3},"
+      " {name: mc, type: black_scholes, underlying: A, volatility: 0.25}]\n"
+      "instruments:\n"
+      "  - {id: x, type: european, option: call, strike: 100, maturity: 1, model: ma}\n"
+      "  - {id: y, type: european, option: call, strike: 50, maturity: 1, model: mb}\n"
+      "  - {id: z, type: european, option: call, strike: 100, maturity: 2, model: mc}\n"
+      "simulation: {steps_per_year: " +
+      std::to_string(steps_per_year) + "}\n";
+  return engine::make_plan(testing::load(yaml));
+}
+
+TEST(DrawPlan, SmallGroupsShareBatchesInPlanOrder) {
+  const auto plan = three_groups(12); // 12, 12 and 24 steps
+  const std::uint64_t paths = 5000;   // 3 draw tiles
+  const auto units = engine::plan_draw_units(plan, config::RngType::philox, paths, 8, 1 << 20);
+  const std::size_t x = 3 * 12 * 2048, z = 3 * 24 * 2048;
+  ASSERT_EQ(engine::group_draw_values(plan.groups[0], paths), x);
+  // 1 MiB: the first two groups (589,824 bytes each) do not fit together, the third (1,179,648
+  // bytes) not even alone.
+  ASSERT_EQ(units.size(), 3u);
+  EXPECT_TRUE(units[0].batched);
+  EXPECT_TRUE(units[1].batched);
+  EXPECT_FALSE(units[2].batched);
+  const auto two = engine::plan_draw_units(plan, config::RngType::philox, paths, 8, 4 << 20);
+  ASSERT_EQ(two.size(), 1u);
+  EXPECT_EQ(two[0].groups, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(two[0].offsets, (std::vector<std::size_t>{0, x, 2 * x}));
+  EXPECT_EQ(two[0].values, 2 * x + z);
+}
+
+TEST(DrawPlan, LargeGroupsQuasiRandomAndNoBatchesAreTiled) {
+  const auto plan = three_groups(12);
+  const auto small_batches =
+      engine::plan_draw_units(plan, config::RngType::philox, 5000, 8, 600000);
+  ASSERT_EQ(small_batches.size(), 3u);
+  EXPECT_TRUE(small_batches[0].batched);  // 589,824 bytes fit
+  EXPECT_FALSE(small_batches[2].batched); // 1,179,648 bytes do not: tiled
+  for (auto rng : {config::RngType::sobol, config::RngType::scrambled_sobol}) {
+    for (const auto& u : engine::plan_draw_units(plan, rng, 5000, 8, 1 << 30)) {
+      EXPECT_FALSE(u.batched);
+      EXPECT_EQ(u.groups.size(), 1u);
+    }
+  }
+  for (const auto& u : engine::plan_draw_units(plan, config::RngType::philox, 5000, 8, 0)) {
+    EXPECT_FALSE(u.batched);
   }
 }
 

@@ -1,0 +1,121 @@
+#include "apps/sweep_report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "apps/line_chart.hpp"
+#include "config/run_config.hpp"
+#include "engine/backend_catalog.hpp"
+
+namespace pfmc::apps {
+
+namespace {
+
+std::string format(const char* fmt, double x) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, fmt, x);
+  return buffer;
+}
+
+double gbps_of(const engine::Measurement& m, double bytes) {
+  return bytes / (m.median_ms * 1e-3) * 1e-9;
+}
+
+/// The series a configuration belongs to on the plot: the backend, plus its padding when the
+/// backend has a shared-memory ring.
+std::string series_of(const engine::BackendChoice& c) {
+  const auto* info = engine::find_backend(c.backend);
+  if (info != nullptr && info->uses_padding) {
+    return c.backend + " (" + config::to_string(c.padding) + ")";
+  }
+  return c.backend;
+}
+
+} // namespace
+
+std::string choice_label(const engine::BackendChoice& choice) {
+  const auto* info = engine::find_backend(choice.backend);
+  std::string label = choice.backend;
+  if (info != nullptr && info->uses_prefetch_distance) {
+    label += " d" + std::to_string(choice.prefetch_distance);
+  }
+  if (info != nullptr && info->uses_padding)
+    label += " " + config::to_string(choice.padding);
+  return label;
+}
+
+std::string sweep_table(const GroupSweep& sweep, double copy_gbps) {
+  const auto& r = sweep.result;
+  std::ostringstream out;
+  out << "model '" << sweep.group->model_name << "': " << sweep.group->steps() << " steps, "
+      << format("%.3f", r.bytes_per_launch * 1e-9) << " GB of draws per launch; " << r.all.size()
+      << " configurations in " << format("%.1f", r.seconds) << " s\n";
+  char line[160];
+  std::snprintf(line, sizeof line, "  %-32s %10s %19s %8s %8s %7s\n", "configuration", "median ms",
+                "spread (min-max) ms", "speedup", "GB/s", "% copy");
+  out << line;
+  for (const auto& m : r.all) {
+    const double gbps = gbps_of(m, r.bytes_per_launch);
+    std::snprintf(line, sizeof line, "  %-32s %10.4f %9.4f-%-9.4f %8.3f %8.1f %7.1f\n",
+                  choice_label(m.choice).c_str(), m.median_ms, m.min_ms, m.max_ms,
+                  r.baseline.median_ms / m.median_ms, gbps,
+                  copy_gbps > 0 ? 100.0 * gbps / copy_gbps : 0.0);
+    out << line;
+  }
+  return out.str();
+}
+
+std::string sweep_csv(const std::vector<GroupSweep>& sweeps, double copy_gbps) {
+  std::ostringstream out;
+  out << "model,steps,backend,prefetch_distance,padding,median_ms,min_ms,max_ms,speedup,gbps,"
+         "copy_fraction\n";
+  for (const auto& s : sweeps) {
+    for (const auto& m : s.result.all) {
+      const double gbps = gbps_of(m, s.result.bytes_per_launch);
+      out << s.group->model_name << ',' << s.group->steps() << ',' << m.choice.backend << ','
+          << m.choice.prefetch_distance << ',' << config::to_string(m.choice.padding) << ','
+          << format("%.6g", m.median_ms) << ',' << format("%.6g", m.min_ms) << ','
+          << format("%.6g", m.max_ms) << ','
+          << format("%.6g", s.result.baseline.median_ms / m.median_ms) << ','
+          << format("%.6g", gbps) << ',' << format("%.6g", copy_gbps > 0 ? gbps / copy_gbps : 0.0)
+          << '\n';
+    }
+  }
+  return out.str();
+}
+
+void write_sweep_plot(const std::string& path, const std::vector<GroupSweep>& sweeps) {
+  std::vector<Panel> panels;
+  for (const auto& s : sweeps) {
+    Panel panel;
+    panel.title = "model '" + s.group->model_name + "': speedup over none (" +
+                  std::to_string(s.group->steps()) + " steps)";
+    panel.x_label = "prefetch distance";
+    panel.y_label = "speedup over none";
+    panel.log2_x = true;
+    panel.reference_y = 1.0;
+    std::map<std::string, std::map<int, double>> lines;
+    for (const auto& m : s.result.all) {
+      const auto* info = engine::find_backend(m.choice.backend);
+      if (info == nullptr || !info->uses_prefetch_distance)
+        continue;
+      lines[series_of(m.choice)][m.choice.prefetch_distance] =
+          s.result.baseline.median_ms / m.median_ms;
+    }
+    for (const auto& [label, points] : lines) {
+      Series series;
+      series.label = label;
+      for (const auto& [distance, speedup] : points) {
+        series.x.push_back(distance);
+        series.y.push_back(speedup);
+      }
+      panel.series.push_back(std::move(series));
+    }
+    panels.push_back(std::move(panel));
+  }
+  write_line_chart_png(path, panels);
+}
+
+} // namespace pfmc::apps

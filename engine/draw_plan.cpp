@@ -1,0 +1,41 @@
+#include "engine/draw_plan.hpp"
+
+#include "kernels/draw_layout.hpp"
+
+namespace pfmc::engine {
+
+std::size_t group_draw_values(const GroupPlan& group, std::uint64_t paths) {
+  return kernels::draw_tiles_for(paths) * static_cast<std::size_t>(group.rows()) *
+         kernels::kDrawTilePaths;
+}
+
+std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngType rng,
+                                      std::uint64_t paths, int real_bytes,
+                                      std::uint64_t draw_batch_bytes) {
+  const bool quasi = rng == config::RngType::sobol || rng == config::RngType::scrambled_sobol;
+  std::vector<DrawUnit> units;
+  for (int g = 0; g < static_cast<int>(plan.groups.size()); ++g) {
+    const GroupPlan& group = plan.groups[static_cast<std::size_t>(g)];
+    const std::size_t values = group_draw_values(group, paths);
+    const bool batchable = !quasi && draw_batch_bytes > 0 &&
+                           values * static_cast<std::uint64_t>(real_bytes) <= draw_batch_bytes;
+    if (!batchable) {
+      units.push_back(DrawUnit{false, {g}, {}, 0});
+      continue;
+    }
+    const bool joins =
+        !units.empty() && units.back().batched &&
+        plan.groups[static_cast<std::size_t>(units.back().groups.front())].model_type ==
+            group.model_type &&
+        (units.back().values + values) * static_cast<std::uint64_t>(real_bytes) <= draw_batch_bytes;
+    if (!joins)
+      units.push_back(DrawUnit{true, {}, {}, 0});
+    DrawUnit& unit = units.back();
+    unit.groups.push_back(g);
+    unit.offsets.push_back(unit.values);
+    unit.values += values;
+  }
+  return units;
+}
+
+} // namespace pfmc::engine

@@ -1,0 +1,44 @@
+#pragma once
+// How a run's draws are produced: the order of the generation calls, shared by the GPU and CPU
+// backends so that both see the same draws.
+//
+// Pseudo-random runs have one generator, seeded with the run's seed, and the simulation groups
+// take its output in plan order:
+//  - a *draw batch* is a run of consecutive groups of one model type whose draws (their paths'
+//    draw tiles, kernels/draw_layout.hpp) add up to at most `draw_batch_bytes`: one generation
+//    call for the whole batch, one kernel launch for all its groups;
+//  - a group larger than that is *tiled*: one call per draw tile, so it can be cut into chunks
+//    under the memory cap without changing a bit.
+// The batches depend on the config alone (draw_batch_bytes is a setting, never the memory cap),
+// so the chunking still cannot change a result. Quasi-random runs (Sobol) give every group its
+// own generator over the group's dimensions; their groups are always tiled.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "engine/plan.hpp"
+
+namespace pfmc::engine {
+
+/// The default of engine.draw_batch_size.
+inline constexpr std::uint64_t kDefaultDrawBatchBytes = std::uint64_t(256) << 20;
+
+struct DrawUnit {
+  bool batched = false;
+  std::vector<int> groups; ///< batch: consecutive groups; tiled: one group
+  /// Batch: where each group's draws start in the batch's buffer (in values), and the size of
+  /// the batch's one generation call.
+  std::vector<std::size_t> offsets;
+  std::size_t values = 0;
+};
+
+/// Values (normals) of one group's draw tiles for `paths` paths.
+std::size_t group_draw_values(const GroupPlan& group, std::uint64_t paths);
+
+std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngType rng,
+                                      std::uint64_t paths, int real_bytes,
+                                      std::uint64_t draw_batch_bytes);
+
+} // namespace pfmc::engine

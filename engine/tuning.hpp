@@ -1,0 +1,111 @@
+#pragma once
+// The tuner: which (backend, prefetch distance, padding) runs a simulation group fastest on this
+// GPU, measured, and a cache of its answers so that `engine.backend: auto` can use them.
+//
+// Cache entries are keyed by what decides the answer: the GPU (name and multiprocessor count),
+// the CUDA runtime version, the model, the precision, the number of factors, and the class of
+// the group's size — paths and steps rounded to powers of two (a group of 100,000 paths and
+// 252 steps shares its entry with one of 120,000 and 300, not with one of 10,000 and 20).
+// The cache is a JSON file: $PFMC_TUNING_CACHE, else $XDG_CACHE_HOME/pfmc/tuning.json, else
+// ~/.cache/pfmc/tuning.json; `--tuning-cache FILE` overrides all of them.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "engine/device_info.hpp"
+#include "engine/execution.hpp"
+#include "engine/plan.hpp"
+
+namespace pfmc::engine {
+
+struct BackendChoice {
+  std::string backend;
+  int prefetch_distance = 0;
+  config::Padding padding;
+};
+
+/// One measured configuration.
+struct Measurement {
+  BackendChoice choice;
+  double median_ms = 0.0;
+  double min_ms = 0.0;
+  double max_ms = 0.0;
+};
+
+struct TuneResult {
+  std::string key;
+  Measurement best;
+  Measurement baseline; ///< `none`
+  std::vector<Measurement> all;
+  double seconds = 0.0; ///< time the tuning took
+  double bytes_per_launch = 0.0;
+  double path_steps_per_launch = 0.0;
+};
+
+enum class TuneMode {
+  exhaustive, ///< every backend, distance and padding, `repeats` timings each
+  quick,      ///< every backend at distances 2, 4, 8 once; then the best three in full
+};
+
+struct TuneOptions {
+  TuneMode mode = TuneMode::quick;
+  int repeats = 5;
+  /// Backends and distances to try (empty: all that this device runs / all instantiated).
+  std::vector<std::string> backends;
+  std::vector<int> distances;
+  /// Called before each measured configuration (for progress lines).
+  std::function<void(const BackendChoice&, int done, int total)> progress;
+};
+
+/// The cache key of a group (see above).
+std::string tuning_key(const DeviceInfo& device, const GroupPlan& group,
+                       config::Precision precision, std::uint64_t paths);
+
+/// Measures the group's path kernel over the configurations of `options` (draws generated once;
+/// at most `settings.memory_cap` bytes: a group larger than one chunk is measured on one chunk's
+/// paths) and returns them, fastest first in `all`.
+TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
+                      const TuneOptions& options);
+
+/// Where the cache lives (the rules above); `override_path` wins when not empty.
+std::string tuning_cache_path(const std::string& override_path = {});
+
+class TuningCache {
+public:
+  /// Reads the file if it exists (a missing file is an empty cache; a corrupt one is an error
+  /// naming the file).
+  explicit TuningCache(std::string path);
+
+  [[nodiscard]] std::optional<BackendChoice> find(const std::string& key) const;
+  void store(const TuneResult& result);
+  /// The device's measured copy bandwidth (GB/s, read + write), if cached.
+  [[nodiscard]] std::optional<double> copy_bandwidth(const DeviceInfo& device) const;
+  void store_copy_bandwidth(const DeviceInfo& device, double gbps);
+  /// Writes the file (through a temporary file and a rename), creating its directory.
+  void save() const;
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+  ~TuningCache();
+  TuningCache(TuningCache&&) noexcept;
+  TuningCache& operator=(TuningCache&&) noexcept;
+
+private:
+  struct Document; // the parsed JSON (kept out of this header)
+  std::string path_;
+  std::unique_ptr<Document> document_;
+};
+
+/// The measured copy bandwidth of the device: from the cache when it has it, else measured
+/// (about 20 ms) and stored in the cache.
+double device_copy_bandwidth(const DeviceInfo& device, TuningCache* cache);
+
+/// The default when `auto` has no cache entry and tuning is not wanted: the backend that was
+/// fastest on both reference workloads on an H100 (bench/NOTES.md).
+BackendChoice default_backend_choice();
+
+} // namespace pfmc::engine
