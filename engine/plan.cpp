@@ -71,7 +71,8 @@ std::vector<int> steps_of(const std::vector<double>& grid, const std::vector<dou
 }
 
 GroupPlan plan_group(const config::RunConfig& config, int model_index,
-                     const std::vector<int>& instrument_indices) {
+                     const std::vector<int>& instrument_indices,
+                     const std::vector<double>& quantity) {
   const auto& model = config.models[static_cast<std::size_t>(model_index)];
   const auto& underlying =
       config.market.underlyings[static_cast<std::size_t>(model.underlying_index)];
@@ -118,10 +119,6 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   group.model_constants = {std::log(underlying.spot)};
 
   // Observations and instruments.
-  std::vector<double> quantity(config.instruments.size(), 0.0);
-  for (const auto& position : config.portfolio) {
-    quantity[static_cast<std::size_t>(position.instrument_index)] += position.quantity;
-  }
   ObservationSet observations;
   for (int i : instrument_indices) {
     const auto& in = config.instruments[static_cast<std::size_t>(i)];
@@ -323,8 +320,13 @@ SimulationPlan make_plan(const config::RunConfig& config) {
     members[static_cast<std::size_t>(group_of_model[static_cast<std::size_t>(m)])].push_back(
         static_cast<int>(i));
   }
+  // Portfolio quantity of each instrument (0 when not held), once for all groups.
+  std::vector<double> quantity(config.instruments.size(), 0.0);
+  for (const auto& position : config.portfolio) {
+    quantity[static_cast<std::size_t>(position.instrument_index)] += position.quantity;
+  }
   for (std::size_t g = 0; g < members.size(); ++g) {
-    plan.groups.push_back(plan_group(config, models_in_order[g], members[g]));
+    plan.groups.push_back(plan_group(config, models_in_order[g], members[g], quantity));
   }
   return plan;
 }

@@ -12,10 +12,24 @@ OUT=${OUT:-/tmp/pfmc-gpu-check}
 # tool brings back at most 8 files).
 LOG=${PFMC_LOG_DIR:-/tmp/pfmc-gpu-logs}
 mkdir -p "$OUT" "$LOG"
+: > "$OUT/summary.txt"
 stages=${*:-build test sanitize sass bench}
 has() { [[ " $stages " == *" $1 "* ]]; }
 summary=()
-note() { summary+=("$1"); echo "== $1"; }
+# Each line of the summary is also appended to $OUT/summary.txt at once: a run cut short still
+# brings back what it had found.
+note() {
+  summary+=("$1")
+  echo "== $1"
+  echo "$1" >> "$OUT/summary.txt"
+}
+# Runs a stage's command under a time limit (seconds): a stall costs that stage, not the run.
+limit() {
+  local seconds=$1
+  shift
+  timeout --kill-after=10 "$seconds" "$@"
+}
+keep() { for f in "$@"; do [ -f "$LOG/$f" ] && cp "$LOG/$f" "$OUT/"; done; }
 B=build-device
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv \
@@ -27,7 +41,7 @@ export PFMC_TUNING_CACHE="$LOG/tuning.json"
 if has build; then
   start=$SECONDS
   cmake --preset device -DCMAKE_CUDA_COMPILER="$NVCC" > "$LOG/configure.log" 2>&1 \
-    && cmake --build --preset device -j "$(nproc)" > "$LOG/build.log" 2>&1
+    && limit 400 cmake --build --preset device -j "$(nproc)" > "$LOG/build.log" 2>&1
   rc=$?
   python3 scripts/ptxas-table.py "$LOG/build.log" > "$LOG/ptxas.txt"
   note "build: rc=$rc in $((SECONDS - start)) s; ptxas: $(tail -1 "$LOG/ptxas.txt")"
@@ -36,11 +50,9 @@ fi
 
 if has test; then
   start=$SECONDS
-  ctest --preset device -j 4 > "$LOG/ctest.log" 2>&1
+  limit ${PFMC_TEST_SECONDS:-240} ctest --preset device -j 4 --timeout 200 > "$LOG/ctest.log" 2>&1
   rc=$?
-  for t in test_gpu test_engine_cpu; do
-    "./$B/$t" --gtest_brief=1 > "$LOG/$t.log" 2>&1
-  done
+  limit 200 "./$B/test_gpu" --gtest_brief=1 > "$LOG/test_gpu.log" 2>&1
   note "tests: rc=$rc in $((SECONDS - start)) s: $(grep -E 'tests passed|tests failed' "$LOG/ctest.log" | tail -1); test_gpu: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$LOG/test_gpu.log" | tr '\n' ' ')"
   grep -E "FAILED|Failure" -A6 "$LOG/test_gpu.log" | head -60
   grep -E "^  [a-z_]+ +mc " "$LOG/test_gpu.log"
@@ -52,7 +64,7 @@ if has sanitize; then
   small="price config/examples/book.yaml --device gpu --paths 3000 --quiet --format csv"
   for backend in ${PFMC_SANITIZE_BACKENDS:-$(./$B/pfmc backends --format json | python3 -c 'import json,sys; print(" ".join(b["name"] for b in json.load(sys.stdin)["backends"] if b["runs_here"]))')}; do
     for tool in memcheck racecheck synccheck; do
-      compute-sanitizer --tool $tool --error-exitcode 9 "./$B/pfmc" $small --backend "$backend" \
+      limit 60 compute-sanitizer --tool $tool --error-exitcode 9 "./$B/pfmc" $small --backend "$backend" \
         --prefetch-distance 4 > "$LOG/sanitize_${tool}_${backend}.log" 2>&1
       rc=$?
       errors=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG/sanitize_${tool}_${backend}.log" | tail -1)
@@ -71,13 +83,14 @@ fi
 
 if has bench; then
   start=$SECONDS
-  "./$B/pfmc_bench" ${PFMC_BENCH_ARGS:-} --benchmark_repetitions=${PFMC_BENCH_REPETITIONS:-3} \
+  limit ${PFMC_BENCH_SECONDS:-240} "./$B/pfmc_bench" ${PFMC_BENCH_ARGS:-} --benchmark_repetitions=${PFMC_BENCH_REPETITIONS:-3} \
     --benchmark_report_aggregates_only=true --benchmark_min_time=${PFMC_BENCH_MIN_TIME:-0.1s} \
     ${PFMC_BENCH_FILTER:+--benchmark_filter=$PFMC_BENCH_FILTER} \
     --benchmark_out="$LOG/bench.json" --benchmark_out_format=json > "$LOG/bench.txt" 2>&1
   note "bench: rc=$? in $((SECONDS - start)) s"
   head -4 "$LOG/bench.txt"
   python3 scripts/bench-table.py "$LOG/bench.json" | tee "$LOG/bench_table.txt"
+  keep bench.json
 fi
 
 if has cli; then
@@ -85,12 +98,12 @@ if has cli; then
   # (table, CSV, plot) of the two kernel workloads.
   start=$SECONDS
   for w in latency_bound bandwidth_bound portfolio; do
-    python3 scripts/measure.py "./$B/pfmc" tune "config/examples/$w.yaml" \
+    limit 60 python3 scripts/measure.py "./$B/pfmc" tune "config/examples/$w.yaml" \
       --quiet --tuning-cache "$LOG/tune_cache.json" > "$LOG/tune_$w.log" 2>&1
     note "tune $w: $(tail -2 "$LOG/tune_$w.log" | tr '\n' ' ')"
   done
   for w in latency_bound bandwidth_bound; do
-    "./$B/pfmc" bench "config/examples/$w.yaml" --quiet --repeat 5 --csv "$LOG/bench_$w.csv" \
+    limit 90 "./$B/pfmc" bench "config/examples/$w.yaml" --quiet --repeat 5 --csv "$LOG/bench_$w.csv" \
       --plot "$LOG/plot_$w.png" > "$LOG/bench_cli_$w.txt" 2>&1
     note "bench $w: rc=$? $(grep -c . "$LOG/bench_$w.csv") rows"
   done
@@ -98,16 +111,18 @@ if has cli; then
     bandwidth_bound="$LOG/bench_bandwidth_bound.csv:$LOG/tune_bandwidth_bound.log" | tee "$LOG/tuner_check.txt"
   # Host memory does not grow with paths: peak RSS of a run with 10x the paths.
   for p in 1000000 10000000; do
-    python3 scripts/measure.py "./$B/pfmc" price config/examples/bandwidth_bound.yaml --paths $p \
+    limit 60 python3 scripts/measure.py "./$B/pfmc" price config/examples/bandwidth_bound.yaml --paths $p \
       --backend none --quiet --format json > "$LOG/rss_$p.json" 2> "$LOG/rss_$p.txt"
     note "paths $p: $(tail -1 "$LOG/rss_$p.txt")"
   done
+  keep plot_latency_bound.png plot_bandwidth_bound.png bench_latency_bound.csv bench_bandwidth_bound.csv
   note "cli: $((SECONDS - start)) s"
 fi
 
 if has ncu && [ -f "$LOG/bench.json" ]; then
   start=$SECONDS
-  scripts/ncu-compare.sh "$B" "$LOG" "$LOG/bench.json" | tee "$LOG/ncu_summary.txt"
+  limit 120 scripts/ncu-compare.sh "$B" "$LOG" "$LOG/bench.json" | tee "$LOG/ncu_summary.txt"
+  keep ncu_summary.txt
   note "ncu: $(grep -c '^ncu ' "$LOG/ncu_summary.txt") kernels profiled in $((SECONDS - start)) s"
 fi
 
@@ -115,11 +130,7 @@ if has extra && [ -x scripts/gpu-extra.sh ]; then
   scripts/gpu-extra.sh "$B" "$OUT" 2>&1 | tee "$LOG/extra.log" | tail -40
 fi
 
-printf '%s\n' "${summary[@]}" > "$LOG/summary.txt"
-for f in summary.txt bench.json ncu_summary.txt plot_latency_bound.png plot_bandwidth_bound.png \
-         bench_latency_bound.csv bench_bandwidth_bound.csv ptxas.txt; do
-  [ -f "$LOG/$f" ] && cp "$LOG/$f" "$OUT/"
-done
+keep ptxas.txt
 echo
 echo "==================== summary ===================="
 printf '%s\n' "${summary[@]}"
