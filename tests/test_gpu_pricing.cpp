@@ -141,7 +141,7 @@ TEST_F(Gpu, ManyLaunchesResetTheTicketAndMatchOneLaunch) {
       load(book_yaml(book, 200000, 26, "{device: gpu, backend: none, draw_batch_size: 0}")));
   const auto many = engine::price(
       load(book_yaml(book, 200000, 26,
-                     "{device: gpu, backend: none, max_device_memory: 4MiB, draw_batch_size: 0}")));
+                     "{device: gpu, backend: none, max_device_memory: 6MiB, draw_batch_size: 0}")));
   EXPECT_EQ(one.run.chunks, 1u);
   EXPECT_GE(many.run.chunks, 20u);
   EXPECT_EQ(bits_of(one), bits_of(many));
@@ -155,7 +155,7 @@ TEST_F(Gpu, ChunkInvarianceForEveryGenerator) {
         load(book_yaml(book, 40000, 26, "{device: gpu, backend: none, draw_batch_size: 0}", rng)));
     const auto many = engine::price(load(book_yaml(
         book, 40000, 26,
-        "{device: gpu, backend: none, max_device_memory: 4MiB, draw_batch_size: 0}", rng)));
+        "{device: gpu, backend: none, max_device_memory: 6MiB, draw_batch_size: 0}", rng)));
     EXPECT_GT(many.run.chunks, 1u) << rng;
     EXPECT_EQ(bits_of(one), bits_of(many)) << rng;
   }
