@@ -108,7 +108,7 @@ void add_override_options(CLI::App* app, RunOptions& o) {
   app->add_option("--seed", o.seed, "random seed");
   app->add_option("--precision", o.precision, "double | float");
   app->add_option("--rng", o.rng, "philox | mrg32k3a | sobol | scrambled_sobol");
-  app->add_option("--block-size", o.block_size, "threads per block (multiple of 32, 32..1024)");
+  app->add_option("--block-size", o.block_size, "threads per block: a power of two in 32..1024");
   app->add_option("--max-device-memory", o.max_device_memory,
                   "cap on device memory for draws and partial sums, e.g. 4GiB");
   app->add_option("--cpu-threads", o.cpu_threads, "CPU backend threads (0 = all)");
