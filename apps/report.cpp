@@ -10,12 +10,6 @@ namespace pfmc::apps {
 
 namespace {
 
-std::string format(const char* fmt, double x) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, fmt, x);
-  return buffer;
-}
-
 nlohmann::json number_or_null(bool present, double x) {
   return present ? nlohmann::json(x) : nlohmann::json(nullptr);
 }
@@ -162,6 +156,12 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
 }
 
 } // namespace
+
+std::string format(const char* fmt, double x) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, fmt, x);
+  return buffer;
+}
 
 std::string group_thousands(unsigned long long n) {
   std::string digits = std::to_string(n);

@@ -11,7 +11,10 @@ enum class Format { table, json, csv };
 
 std::string render(const engine::RunResult& result, Format format, const std::string& config_file);
 
-/// "8.13e+10"-style compact figure, and thousands separators for counts.
+/// Thousands separators for counts: 1,234,567.
 std::string group_thousands(unsigned long long n);
+
+/// One number through a printf format ("%.3f").
+std::string format(const char* fmt, double x);
 
 } // namespace pfmc::apps

@@ -6,18 +6,13 @@
 #include <sstream>
 
 #include "apps/line_chart.hpp"
+#include "apps/report.hpp"
 #include "config/run_config.hpp"
 #include "engine/backend_catalog.hpp"
 
 namespace pfmc::apps {
 
 namespace {
-
-std::string format(const char* fmt, double x) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, fmt, x);
-  return buffer;
-}
 
 double gbps_of(const engine::Measurement& m, double bytes) {
   return bytes / (m.median_ms * 1e-3) * 1e-9;
