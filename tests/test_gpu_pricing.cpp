@@ -133,8 +133,8 @@ TEST_F(Gpu, TenRunsGiveTheSameBits) {
 }
 
 TEST_F(Gpu, ManyLaunchesResetTheTicketAndMatchOneLaunch) {
-  // Two draw buffers of one 8,192-path tile of 26 steps in double fit in 4 MiB (2 MiB each):
-  // 200,000 paths take 25 launches, each of which must find the tickets at zero and carry the
+  // Two draw buffers of one 8,192-path tile of 26 steps in double (2.37 MB each) fit in 6 MiB
+  // (3 MiB each), two tiles do not: 200,000 paths take 25 launches, each of which must find the tickets at zero and carry the
   // totals on. draw_batch_size 0: the group is tiled (a draw batch is never cut).
   const auto book = standard_book(26);
   const auto one = engine::price(
