@@ -134,8 +134,9 @@ TEST_F(Gpu, TenRunsGiveTheSameBits) {
 
 TEST_F(Gpu, ManyLaunchesResetTheTicketAndMatchOneLaunch) {
   // Two draw buffers of one 8,192-path tile of 26 steps in double (2.37 MB each) fit in 6 MiB
-  // (3 MiB each), two tiles do not: 200,000 paths take 25 launches, each of which must find the tickets at zero and carry the
-  // totals on. draw_batch_size 0: the group is tiled (a draw batch is never cut).
+  // (3 MiB each), two tiles do not: 200,000 paths take 25 launches, each of which must find the
+  // tickets at zero and carry the totals on. draw_batch_size 0: the group is tiled (a draw batch is
+  // never cut).
   const auto book = standard_book(26);
   const auto one = engine::price(
       load(book_yaml(book, 200000, 26, "{device: gpu, backend: none, draw_batch_size: 0}")));
