@@ -10,6 +10,12 @@ const char* to_string(ModelType type) {
   switch (type) {
   case ModelType::black_scholes:
     return "black_scholes";
+  case ModelType::heston:
+    return "heston";
+  case ModelType::local_vol:
+    return "local_vol";
+  case ModelType::multi_black_scholes:
+    return "multi_black_scholes";
   }
   return "unknown";
 }
@@ -24,6 +30,8 @@ const char* to_string(InstrumentType type) {
     return "asian";
   case InstrumentType::barrier:
     return "barrier";
+  case InstrumentType::basket:
+    return "basket";
   }
   return "unknown";
 }
@@ -58,6 +66,44 @@ const char* to_string(BarrierType type) {
     return "down_and_in";
   case BarrierType::down_and_out:
     return "down_and_out";
+  }
+  return "unknown";
+}
+
+const char* to_string(BasketPayoff payoff) {
+  switch (payoff) {
+  case BasketPayoff::weighted:
+    return "weighted";
+  case BasketPayoff::max:
+    return "max";
+  case BasketPayoff::min:
+    return "min";
+  }
+  return "unknown";
+}
+
+const char* to_string(HestonScheme scheme) {
+  switch (scheme) {
+  case HestonScheme::qe:
+    return "qe";
+  case HestonScheme::full_truncation:
+    return "full_truncation";
+  }
+  return "unknown";
+}
+
+const char* to_string(Greek greek) {
+  switch (greek) {
+  case Greek::delta:
+    return "delta";
+  case Greek::gamma:
+    return "gamma";
+  case Greek::vega:
+    return "vega";
+  case Greek::rho:
+    return "rho";
+  case Greek::theta:
+    return "theta";
   }
   return "unknown";
 }

@@ -38,21 +38,62 @@ struct Market {
   TermStructure zero_rates; ///< continuously compounded zero rates
 };
 
-enum class ModelType { black_scholes };
+enum class ModelType { black_scholes, heston, local_vol, multi_black_scholes };
+
+/// Most underlyings of one multi_black_scholes model (the kernels are instantiated for 2..4).
+inline constexpr int kMaxBasketAssets = 4;
+
+enum class HestonScheme { qe, full_truncation }; ///< Andersen's QE, or full-truncation Euler
+
+/// dv = kappa (theta - v) dt + xi sqrt(v) dW_v, d ln S = (r - q - v/2) dt + sqrt(v) dW_S,
+/// d<W_S, W_v> = rho dt.
+struct HestonParameters {
+  double v0 = 0.0;    ///< initial variance, >= 0
+  double kappa = 0.0; ///< mean reversion speed, > 0
+  double theta = 0.0; ///< long-run variance, > 0
+  double xi = 0.0;    ///< vol of variance, > 0
+  double rho = 0.0;   ///< spot/variance correlation, in [-1, 1]
+  HestonScheme scheme = HestonScheme::qe;
+};
+
+/// Dupire local volatility sigma(t, k) on a grid, k = ln(S / F(0, t)) the log forward moneyness
+/// (F from spot, zero rates and dividend yield). Bilinear in (t, k), flat outside the grid.
+struct LocalVolSurface {
+  std::vector<double> times;                ///< strictly increasing, >= 0
+  std::vector<double> log_moneyness;        ///< strictly increasing; at most kMaxSurfaceKnots
+  std::vector<std::vector<double>> vols;    ///< [times][log_moneyness], each > 0
+};
+inline constexpr int kMaxSurfaceKnots = 32;
 
 struct ModelConfig {
   std::string name;
   ModelType type = ModelType::black_scholes;
-  std::string underlying;
-  int underlying_index = -1; ///< into Market::underlyings
-  TermStructure volatility;  ///< Black implied vols (flat, or at tenors)
+  std::string underlying;    ///< single-asset models
+  int underlying_index = -1; ///< into Market::underlyings (single-asset models)
+  TermStructure volatility;  ///< black_scholes: Black implied vols (flat, or at tenors)
+  HestonParameters heston;   ///< heston
+  LocalVolSurface surface;   ///< local_vol
+
+  // multi_black_scholes: correlated GBMs with flat vols.
+  std::vector<std::string> underlyings;
+  std::vector<int> underlying_indices;          ///< into Market::underlyings
+  std::vector<double> volatilities;             ///< one per underlying, > 0
+  std::vector<std::vector<double>> correlation; ///< symmetric, unit diagonal, positive definite
+  std::vector<std::vector<double>> cholesky;    ///< lower factor L, L L^T = correlation
+
   SourceMark mark;
+
+  /// Number of assets the model simulates.
+  [[nodiscard]] int assets() const {
+    return type == ModelType::multi_black_scholes ? static_cast<int>(underlyings.size()) : 1;
+  }
 };
 
-enum class InstrumentType { european, digital, asian, barrier };
+enum class InstrumentType { european, digital, asian, barrier, basket };
 enum class OptionType { call, put };
 enum class AverageType { arithmetic, geometric };
 enum class BarrierType { up_and_in, up_and_out, down_and_in, down_and_out };
+enum class BasketPayoff { weighted, max, min }; ///< Σ w_i S_i, max_i w_i S_i, min_i w_i S_i
 
 struct InstrumentConfig {
   std::string id;
@@ -73,6 +114,10 @@ struct InstrumentConfig {
   double rebate = 0.0;                  ///< paid at maturity when knocked out / never knocked in
   std::vector<double> monitoring_times; ///< barrier: resolved list, increasing, last <= T
 
+  BasketPayoff basket = BasketPayoff::weighted; ///< basket (on a multi_black_scholes model)
+  std::vector<double> weights; ///< basket: one per model underlying (default: 1/n weighted,
+                               ///< 1 for max/min)
+
   SourceMark mark;
 };
 
@@ -86,12 +131,26 @@ struct Position {
 enum class RngType { philox, mrg32k3a, sobol, scrambled_sobol };
 enum class Precision { float32, float64 }; ///< spelled "float" and "double" in YAML
 
+enum class Greek { delta, gamma, vega, rho, theta }; ///< in this order in every output
+inline constexpr int kGreekCount = 5;
+
 struct SimulationConfig {
   std::uint64_t paths = 100000;
   int steps_per_year = 252;
   std::uint64_t seed = 42;
   RngType rng = RngType::philox;
   Precision precision = Precision::float64;
+  /// Paths in pairs (z, -z); paths must be even. Standard errors come from pair averages.
+  bool antithetic = false;
+  /// Control variates (geometric Asian for arithmetic Asians, discounted terminal spot for
+  /// Europeans) with the estimated optimal coefficient.
+  bool control_variate = false;
+  /// Brownian-bridge path construction: -1 auto (on for Sobol generators), 0 off, 1 on.
+  int brownian_bridge = -1;
+  /// Independent randomisations (random digital shifts) of a scrambled_sobol run: the standard
+  /// error comes from their spread. 0: the default (16). Plain sobol always uses 1 (no error).
+  int replicates = 0;
+  std::vector<Greek> greeks; ///< distinct, in kGreek order
 };
 
 enum class DeviceChoice { automatic, gpu, cpu }; ///< spelled auto | gpu | cpu
@@ -134,6 +193,9 @@ const char* to_string(InstrumentType);
 const char* to_string(OptionType);
 const char* to_string(AverageType);
 const char* to_string(BarrierType);
+const char* to_string(BasketPayoff);
+const char* to_string(HestonScheme);
+const char* to_string(Greek);
 const char* to_string(RngType);
 const char* to_string(Precision);
 const char* to_string(DeviceChoice);
