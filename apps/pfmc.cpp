@@ -94,6 +94,8 @@ struct RunOptions {
   std::string format = "table";
   std::string output;
   bool quiet = false;
+  std::string replicates, greeks;
+  bool antithetic = false, control_variate = false;
 };
 
 /// Options that override the YAML, shared by the subcommands that run a config.
@@ -115,6 +117,15 @@ void add_override_options(CLI::App* app, RunOptions& o) {
   app->add_option("--draw-batch-size", o.draw_batch_size,
                   "groups whose draws fit share a generation call and a launch up to this size "
                   "(e.g. 256MiB; 0: none)");
+  app->add_option("--greeks", o.greeks,
+                  "Greeks to report: comma-separated delta,gamma,vega,rho,theta, or none "
+                  "(overrides simulation.greeks)");
+  app->add_flag("--antithetic", o.antithetic, "antithetic pairs (z, -z); paths must be even");
+  app->add_flag("--control-variate", o.control_variate,
+                "control variates: geometric Asian for arithmetic Asians, discounted terminal "
+                "spot for Europeans");
+  app->add_option("--replicates", o.replicates,
+                  "randomisations of a scrambled_sobol run, 1..1024 (paths must split evenly)");
 }
 
 config::Overrides overrides_from(CLI::App* app, const RunOptions& o) {
@@ -144,6 +155,14 @@ config::Overrides overrides_from(CLI::App* app, const RunOptions& o) {
     ov.draw_batch_size = o.draw_batch_size;
   if (given("--max-device-memory"))
     ov.max_device_memory = o.max_device_memory;
+  if (given("--replicates"))
+    ov.replicates = o.replicates;
+  if (given("--greeks"))
+    ov.greeks = o.greeks;
+  if (given("--antithetic"))
+    ov.antithetic = true;
+  if (given("--control-variate"))
+    ov.control_variate = true;
   return ov;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
+#include <vector>
 
 namespace pfmc::apps {
 
@@ -18,14 +19,27 @@ std::string render_json(const engine::RunResult& r) {
   nlohmann::json j;
   j["instruments"] = nlohmann::json::array();
   for (const auto& in : r.instruments) {
-    j["instruments"].push_back(
-        {{"id", in.id},
-         {"type", in.type},
-         {"price", in.price},
-         {"std_error", number_or_null(in.has_std_error, in.std_error)},
-         {"ci95", in.has_std_error ? nlohmann::json::array({in.ci95_low, in.ci95_high})
-                                   : nlohmann::json(nullptr)},
-         {"paths", in.paths}});
+    nlohmann::json item = {
+        {"id", in.id},
+        {"type", in.type},
+        {"price", in.price},
+        {"std_error", number_or_null(in.has_std_error, in.std_error)},
+        {"ci95", in.has_std_error ? nlohmann::json::array({in.ci95_low, in.ci95_high})
+                                  : nlohmann::json(nullptr)},
+        {"paths", in.paths}};
+    if (in.has_control)
+      item["control_variate"] = {{"beta", in.control_beta}};
+    if (!in.greeks.empty()) {
+      nlohmann::json greeks = nlohmann::json::object();
+      nlohmann::json errors = nlohmann::json::object();
+      for (const auto& g : in.greeks) {
+        greeks[config::to_string(g.greek)] = g.value;
+        errors[config::to_string(g.greek)] = number_or_null(g.has_std_error, g.std_error);
+      }
+      item["greeks"] = greeks;
+      item["greeks_std_error"] = errors;
+    }
+    j["instruments"].push_back(item);
   }
   if (r.portfolio.present) {
     j["portfolio"] = {
@@ -42,6 +56,11 @@ std::string render_json(const engine::RunResult& r) {
               {"precision", run.precision},
               {"rng", run.rng},
               {"seed", run.seed},
+              {"antithetic", run.antithetic},
+              {"control_variate", run.control_variate},
+              {"brownian_bridge", run.brownian_bridge},
+              {"replicates", run.replicates},
+              {"scenarios", run.scenarios},
               {"paths", run.paths},
               {"steps", run.steps},
               {"groups", run.groups},
@@ -81,20 +100,40 @@ std::string csv_field(const std::string& s) {
   return quoted + "\"";
 }
 
+/// The Greeks the run computed (every instrument has the same list).
+std::vector<config::Greek> run_greeks(const engine::RunResult& r) {
+  std::vector<config::Greek> out;
+  for (const auto& in : r.instruments) {
+    if (in.greeks.size() > out.size()) {
+      out.clear();
+      for (const auto& g : in.greeks)
+        out.push_back(g.greek);
+    }
+  }
+  return out;
+}
+
 std::string render_csv(const engine::RunResult& r) {
   std::ostringstream out;
-  out << "id,type,price,std_error,ci95_low,ci95_high,paths\n";
+  const auto greeks = run_greeks(r);
+  out << "id,type,price,std_error,ci95_low,ci95_high,paths";
+  for (auto g : greeks)
+    out << ',' << config::to_string(g) << ',' << config::to_string(g) << "_std_error";
+  out << '\n';
   const auto num = [](double x) { return format("%.10g", x); };
   for (const auto& in : r.instruments) {
     out << csv_field(in.id) << ',' << in.type << ',' << num(in.price) << ','
         << (in.has_std_error ? num(in.std_error) : "") << ','
         << (in.has_std_error ? num(in.ci95_low) : "") << ','
-        << (in.has_std_error ? num(in.ci95_high) : "") << ',' << in.paths << '\n';
+        << (in.has_std_error ? num(in.ci95_high) : "") << ',' << in.paths;
+    for (const auto& g : in.greeks)
+      out << ',' << num(g.value) << ',' << (g.has_std_error ? num(g.std_error) : "");
+    out << '\n';
   }
   if (r.portfolio.present) {
     out << ",portfolio," << num(r.portfolio.value) << ','
         << (r.portfolio.has_std_error ? num(r.portfolio.std_error) : "") << ",,," << r.run.paths
-        << '\n';
+        << std::string(2 * greeks.size(), ',') << '\n';
   }
   return out.str();
 }
@@ -125,6 +164,23 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
     }
     out << '\n';
   }
+  const auto greeks = run_greeks(r);
+  if (!greeks.empty()) {
+    out << "\n" << pad("greeks", id_width);
+    for (auto g : greeks)
+      out << pad_left(config::to_string(g), 12) << pad_left("± se", 10);
+    out << '\n';
+    for (const auto& in : r.instruments) {
+      out << pad(in.id, id_width);
+      for (const auto& g : in.greeks) {
+        out << pad_left(format("%.5f", g.value), 12)
+            << pad_left(g.has_std_error ? format("%.5f", g.std_error) : "n/a", 10);
+      }
+      out << '\n';
+    }
+    out << "(delta, gamma per unit spot — a basket's per unit relative move; vega per unit vol; "
+           "rho per unit rate; theta per year of calendar time)\n";
+  }
   if (r.portfolio.present) {
     out << "\nportfolio value " << format("%.6f", r.portfolio.value);
     if (r.portfolio.has_std_error) {
@@ -138,7 +194,16 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
   out << "\nrun: " << run.device << " | backend " << run.backend;
   if (run.prefetch_distance > 0)
     out << " (distance " << run.prefetch_distance << ")";
-  out << " | " << run.precision << " | " << run.rng << " seed " << run.seed << " | "
+  out << " | " << run.precision << " | " << run.rng << " seed " << run.seed;
+  if (run.antithetic)
+    out << ", antithetic";
+  if (run.control_variate)
+    out << ", control variates";
+  if (run.brownian_bridge)
+    out << ", Brownian bridge";
+  if (run.replicates > 1)
+    out << ", " << run.replicates << " replicates";
+  out << " | "
       << group_thousands(run.paths) << " paths, " << run.groups << " group"
       << (run.groups == 1 ? "" : "s") << ", up to " << run.steps << " steps\n";
   out << "     kernel " << format("%.3f", run.kernel_ms) << " ms, draws "

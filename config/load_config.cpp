@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -76,16 +77,54 @@ struct Entry {
   std::size_t order; ///< position in the mapping
 };
 
-constexpr std::array<InstrumentType, 4> instrument_types = {
+constexpr std::array<InstrumentType, 5> instrument_types = {
     InstrumentType::european, InstrumentType::digital, InstrumentType::asian,
-    InstrumentType::barrier};
+    InstrumentType::barrier, InstrumentType::basket};
 constexpr std::array<OptionType, 2> option_types = {OptionType::call, OptionType::put};
 constexpr std::array<AverageType, 2> average_types = {AverageType::arithmetic,
                                                       AverageType::geometric};
 constexpr std::array<BarrierType, 4> barrier_types = {
     BarrierType::up_and_in, BarrierType::up_and_out, BarrierType::down_and_in,
     BarrierType::down_and_out};
-constexpr std::array<ModelType, 1> model_types = {ModelType::black_scholes};
+constexpr std::array<ModelType, 4> model_types = {ModelType::black_scholes, ModelType::heston,
+                                                  ModelType::local_vol,
+                                                  ModelType::multi_black_scholes};
+constexpr std::array<HestonScheme, 2> heston_schemes = {HestonScheme::qe,
+                                                        HestonScheme::full_truncation};
+constexpr std::array<BasketPayoff, 3> basket_payoffs = {BasketPayoff::weighted, BasketPayoff::max,
+                                                        BasketPayoff::min};
+constexpr std::array<Greek, kGreekCount> greek_names = {Greek::delta, Greek::gamma, Greek::vega,
+                                                        Greek::rho, Greek::theta};
+
+/// "1 value", "3 values".
+std::string count_of(std::size_t n, const char* noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+/// The keys a model of each type may have, in the order the error message lists them.
+std::vector<std::string> model_keys(std::optional<ModelType> type) {
+  std::vector<std::string> keys = {"name", "type"};
+  const auto add = [&](std::initializer_list<const char*> more) {
+    keys.insert(keys.end(), more.begin(), more.end());
+  };
+  const bool all = !type.has_value(); // the union, while the type is not known
+  if (all || type != ModelType::multi_black_scholes) {
+    add({"underlying"});
+  }
+  if (all || type == ModelType::black_scholes) {
+    add({"volatility"});
+  }
+  if (all || type == ModelType::heston) {
+    add({"v0", "kappa", "theta", "xi", "rho", "scheme"});
+  }
+  if (all || type == ModelType::local_vol) {
+    add({"surface"});
+  }
+  if (all || type == ModelType::multi_black_scholes) {
+    add({"underlyings", "volatilities", "correlation"});
+  }
+  return keys;
+}
 
 /// The keys an instrument of each type may have, in the order the error message lists them.
 std::vector<std::string> instrument_keys(std::optional<InstrumentType> type) {
@@ -102,6 +141,9 @@ std::vector<std::string> instrument_keys(std::optional<InstrumentType> type) {
   }
   if (all || type == InstrumentType::barrier) {
     add({"barrier", "barrier_type", "rebate", "monitoring", "monitoring_times"});
+  }
+  if (all || type == InstrumentType::basket) {
+    add({"payoff", "weights"});
   }
   return keys;
 }
@@ -176,6 +218,10 @@ private:
   TermStructure rates(const Located& where) const;
   std::vector<ModelConfig> models(const Located& where, const Market& market) const;
   TermStructure volatility(const Located& where) const;
+  HestonParameters heston(const Mapping& m) const;
+  LocalVolSurface surface(const Located& where) const;
+  void multi_asset(const Mapping& m, const NameTable& underlying_names, ModelConfig& model) const;
+  void basket(const Mapping& m, const ModelConfig& model, InstrumentConfig& inst) const;
   std::vector<InstrumentConfig> instruments(const Located& where, const RunConfig& config) const;
   InstrumentConfig instrument(const Located& where, const RunConfig& config,
                               const NameTable& model_names) const;
@@ -193,6 +239,8 @@ private:
   [[nodiscard]] double positive(const Located& where) const;
   [[nodiscard]] double non_negative(const Located& where) const;
   [[nodiscard]] double at_most_one_in_magnitude(const Located& where) const;
+  [[nodiscard]] double volatility_value(const Located& where) const; ///< in (0, 5]
+  [[nodiscard]] bool boolean(const Located& where) const;
   [[nodiscard]] long long integer(const Located& where, long long lo, long long hi) const;
   template <class Enum, std::size_t N>
   [[nodiscard]] Enum choice(const Located& where, const std::array<Enum, N>& values) const;
@@ -202,6 +250,9 @@ private:
 
   /// A strictly increasing, positive list of year fractions (tenors, fixing times).
   std::vector<double> increasing_times(const Located& where, const char* what) const;
+  /// A non-empty, strictly increasing list whose values each pass `check`.
+  template <class Check>
+  std::vector<double> increasing(const Located& where, const char* what, Check check) const;
   /// `count_key: N` (N equally spaced times up to the maturity) or `list_key: [...]`.
   std::vector<double> schedule(const Mapping& m, const char* count_key, const char* list_key,
                                double maturity) const;
@@ -364,6 +415,37 @@ double Loader::at_most_one_in_magnitude(const Located& where) const {
   return value;
 }
 
+double Loader::volatility_value(const Located& where) const {
+  const double value = positive(where);
+  if (value > 5.0) {
+    fail(where, "must be <= 5");
+  }
+  return value;
+}
+
+/// A YAML 1.2 core schema boolean, unquoted; nullopt for anything else (`yes` and `on` are strings
+/// there, and a quoted "true" is a string everywhere).
+std::optional<bool> boolean_of(const YAML::Node& node) {
+  if (node.IsScalar() && node.Tag() != "!") {
+    const std::string& text = node.Scalar();
+    if (text == "true" || text == "True" || text == "TRUE") {
+      return true;
+    }
+    if (text == "false" || text == "False" || text == "FALSE") {
+      return false;
+    }
+  }
+  return std::nullopt;
+}
+
+bool Loader::boolean(const Located& where) const {
+  const auto value = boolean_of(where.node);
+  if (!value) {
+    fail(where, "must be true or false");
+  }
+  return *value;
+}
+
 long long Loader::integer(const Located& where, long long lo, long long hi) const {
   if (!where.node.IsScalar() || where.node.Tag() == "!") {
     fail(where, "must be an integer");
@@ -411,15 +493,21 @@ T Loader::setting(const Located& where, detail::Checked<T> (*rule)(std::string_v
 }
 
 std::vector<double> Loader::increasing_times(const Located& where, const char* what) const {
-  std::vector<double> times;
+  return increasing(where, what, [this](const Located& item) { return positive(item); });
+}
+
+template <class Check>
+std::vector<double> Loader::increasing(const Located& where, const char* what, Check check) const {
+  std::vector<double> values;
   for (const auto& item : non_empty_list(where)) {
-    const double t = positive(item);
-    if (!times.empty() && !(t > times.back())) {
-      fail(item, "must be > the previous " + std::string(what) + " " + format_number(times.back()));
+    const double v = check(item);
+    if (!values.empty() && !(v > values.back())) {
+      fail(item,
+           "must be > the previous " + std::string(what) + " " + format_number(values.back()));
     }
-    times.push_back(t);
+    values.push_back(v);
   }
-  return times;
+  return values;
 }
 
 std::vector<double> Loader::schedule(const Mapping& m, const char* count_key, const char* list_key,
@@ -584,31 +672,171 @@ std::vector<ModelConfig> Loader::models(const Located& where, const Market& mark
   NameTable names(*this, "name");
   for (const auto& item : non_empty_list(where)) {
     const Mapping m = mapping(item);
-    m.allow_only({"name", "type", "underlying", "volatility"});
+    // The valid keys depend on the type; while it is missing, judge keys against all types.
+    if (m.find("type") == nullptr) {
+      m.allow_only(model_keys(std::nullopt));
+    }
     ModelConfig model;
     model.mark = item.mark;
+    model.type = choice(m.require("type").value, model_types);
+    m.allow_only(model_keys(model.type));
     const Located& name_at = m.require("name").value;
     model.name = name(name_at);
     names.add(model.name, name_at);
-    model.type = choice(m.require("type").value, model_types);
-    const Located& underlying_at = m.require("underlying").value;
-    model.underlying = name(underlying_at);
-    model.underlying_index =
-        underlying_names.resolve(model.underlying, underlying_at, "underlying");
-    model.volatility = volatility(m.require("volatility").value);
+    if (model.type != ModelType::multi_black_scholes) {
+      const Located& underlying_at = m.require("underlying").value;
+      model.underlying = name(underlying_at);
+      model.underlying_index =
+          underlying_names.resolve(model.underlying, underlying_at, "underlying");
+    }
+    switch (model.type) {
+    case ModelType::black_scholes:
+      model.volatility = volatility(m.require("volatility").value);
+      break;
+    case ModelType::heston:
+      model.heston = heston(m);
+      break;
+    case ModelType::local_vol:
+      model.surface = surface(m.require("surface").value);
+      break;
+    case ModelType::multi_black_scholes:
+      multi_asset(m, underlying_names, model);
+      break;
+    }
     result.push_back(std::move(model));
   }
   return result;
 }
 
-TermStructure Loader::volatility(const Located& where) const {
-  const auto vol = [this](const Located& item) {
-    const double v = positive(item);
-    if (v > 5.0) {
-      fail(item, "must be <= 5");
+HestonParameters Loader::heston(const Mapping& m) const {
+  HestonParameters h;
+  h.v0 = non_negative(m.require("v0").value);
+  h.kappa = positive(m.require("kappa").value);
+  h.theta = positive(m.require("theta").value);
+  h.xi = positive(m.require("xi").value);
+  h.rho = at_most_one_in_magnitude(m.require("rho").value);
+  if (const Entry* scheme = m.find("scheme")) {
+    h.scheme = choice(scheme->value, heston_schemes);
+  }
+  return h;
+}
+
+LocalVolSurface Loader::surface(const Located& where) const {
+  const Mapping m = mapping(where);
+  m.allow_only({"times", "log_moneyness", "vols"});
+  LocalVolSurface s;
+  s.times = increasing(m.require("times").value, "time",
+                       [this](const Located& item) { return non_negative(item); });
+  const Located& moneyness_at = m.require("log_moneyness").value;
+  s.log_moneyness = increasing(moneyness_at, "log_moneyness",
+                               [this](const Located& item) { return number(item); });
+  if (s.log_moneyness.size() > static_cast<std::size_t>(kMaxSurfaceKnots)) {
+    fail(moneyness_at, "must have at most " + std::to_string(kMaxSurfaceKnots) + " values (got " +
+                           std::to_string(s.log_moneyness.size()) + ")");
+  }
+  const Located& vols_at = m.require("vols").value;
+  const auto rows = list(vols_at);
+  if (rows.size() != s.times.size()) {
+    fail(vols_at, "has " + count_of(rows.size(), "row") + "; times has " +
+                      count_of(s.times.size(), "value") + " (one row per time)");
+  }
+  for (const auto& row : rows) {
+    const auto items = list(row);
+    if (items.size() != s.log_moneyness.size()) {
+      fail(row, "has " + count_of(items.size(), "value") + "; log_moneyness has " +
+                    std::to_string(s.log_moneyness.size()));
     }
-    return v;
-  };
+    std::vector<double> vols;
+    for (const auto& item : items) {
+      vols.push_back(volatility_value(item));
+    }
+    s.vols.push_back(std::move(vols));
+  }
+  return s;
+}
+
+void Loader::multi_asset(const Mapping& m, const NameTable& underlying_names,
+                         ModelConfig& model) const {
+  const Located& underlyings_at = m.require("underlyings").value;
+  const auto names = list(underlyings_at);
+  if (names.size() < 2 || names.size() > static_cast<std::size_t>(kMaxBasketAssets)) {
+    fail(underlyings_at, "must have 2 to " + std::to_string(kMaxBasketAssets) +
+                             " underlyings (got " + std::to_string(names.size()) + ")");
+  }
+  NameTable seen(*this, "underlying");
+  for (const auto& item : names) {
+    model.underlyings.push_back(name(item));
+    model.underlying_indices.push_back(
+        underlying_names.resolve(model.underlyings.back(), item, "underlying"));
+    seen.add(model.underlyings.back(), item);
+  }
+  const std::size_t n = names.size();
+  const std::string per_underlying = " values, one per underlying (got ";
+
+  const Located& vols_at = m.require("volatilities").value;
+  const auto vols = list(vols_at);
+  if (vols.size() != n) {
+    fail(vols_at,
+         "must have " + std::to_string(n) + per_underlying + std::to_string(vols.size()) + ")");
+  }
+  for (const auto& item : vols) {
+    model.volatilities.push_back(volatility_value(item));
+  }
+
+  const Located& correlation_at = m.require("correlation").value;
+  const auto rows = list(correlation_at);
+  if (rows.size() != n) {
+    fail(correlation_at, "must have " + std::to_string(n) + " rows, one per underlying (got " +
+                             std::to_string(rows.size()) + ")");
+  }
+  auto& c = model.correlation;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto items = list(rows[i]);
+    if (items.size() != n) {
+      fail(rows[i],
+           "must have " + std::to_string(n) + per_underlying + std::to_string(items.size()) + ")");
+    }
+    c.emplace_back();
+    for (std::size_t j = 0; j < n; ++j) {
+      const double value = i == j ? number(items[j]) : at_most_one_in_magnitude(items[j]);
+      if (i == j && value != 1.0) {
+        fail(items[j], "must be 1 (the diagonal of a correlation matrix)");
+      }
+      if (j < i && !(std::fabs(value - c[j][i]) <= 1e-12)) {
+        fail(items[j], "must equal correlation[" + std::to_string(j) + "][" + std::to_string(i) +
+                           "] = " + format_number(c[j][i]) + " (the matrix must be symmetric)");
+      }
+      c[i].push_back(value);
+    }
+  }
+
+  // Cholesky-Banachiewicz from the lower triangle: L L^T = C exactly when every pivot is > 0.
+  auto& l = model.cholesky;
+  l.assign(n, std::vector<double>(n, 0.0));
+  for (std::size_t j = 0; j < n; ++j) {
+    double pivot = c[j][j];
+    for (std::size_t k = 0; k < j; ++k) {
+      pivot -= l[j][k] * l[j][k];
+    }
+    if (!(pivot > 0.0)) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.3g", pivot);
+      fail(correlation_at, "is not positive definite (Cholesky pivot " + std::to_string(j + 1) +
+                               " is " + text + ")");
+    }
+    l[j][j] = std::sqrt(pivot);
+    for (std::size_t i = j + 1; i < n; ++i) {
+      double sum = c[i][j];
+      for (std::size_t k = 0; k < j; ++k) {
+        sum -= l[i][k] * l[j][k];
+      }
+      l[i][j] = sum / l[j][j];
+    }
+  }
+}
+
+TermStructure Loader::volatility(const Located& where) const {
+  const auto vol = [this](const Located& item) { return volatility_value(item); };
   if (where.node.IsScalar()) {
     TermStructure flat;
     flat.values.push_back(vol(where));
@@ -676,6 +904,16 @@ InstrumentConfig Loader::instrument(const Located& where, const RunConfig& confi
   const Located& model_at = m.require("model").value;
   inst.model = name(model_at);
   inst.model_index = model_names.resolve(inst.model, model_at, "model");
+  const ModelConfig& model = config.models[inst.model_index];
+  const bool multi_asset = model.type == ModelType::multi_black_scholes;
+  if (inst.type == InstrumentType::basket && !multi_asset) {
+    fail(model_at, "'" + inst.model + "' is a " + to_string(model.type) +
+                       " model; basket instruments need a multi_black_scholes model");
+  }
+  if (inst.type != InstrumentType::basket && multi_asset) {
+    fail(model_at, "'" + inst.model +
+                       "' is a multi_black_scholes model; only basket instruments price on it");
+  }
 
   switch (inst.type) {
   case InstrumentType::european:
@@ -698,7 +936,6 @@ InstrumentConfig Loader::instrument(const Located& where, const RunConfig& confi
     }
     inst.monitoring_times = schedule(m, "monitoring", "monitoring_times", inst.maturity);
     // A barrier already crossed at the start is a different product (knocked at inception).
-    const ModelConfig& model = config.models[inst.model_index];
     const Underlying& underlying = config.market.underlyings[model.underlying_index];
     const bool down = inst.barrier_type == BarrierType::down_and_in ||
                       inst.barrier_type == BarrierType::down_and_out;
@@ -712,8 +949,37 @@ InstrumentConfig Loader::instrument(const Located& where, const RunConfig& confi
     }
     break;
   }
+  case InstrumentType::basket:
+    basket(m, model, inst);
+    break;
   }
   return inst;
+}
+
+void Loader::basket(const Mapping& m, const ModelConfig& model, InstrumentConfig& inst) const {
+  inst.basket = choice(m.require("payoff").value, basket_payoffs);
+  const bool weighted = inst.basket == BasketPayoff::weighted;
+  const auto n = static_cast<std::size_t>(model.assets());
+  const Entry* weights = m.find("weights");
+  if (weights == nullptr) {
+    inst.weights.assign(n, weighted ? 1.0 / static_cast<double>(n) : 1.0);
+    return;
+  }
+  const auto items = list(weights->value);
+  if (items.size() != n) {
+    fail(weights->value, "must have " + std::to_string(n) + " values, one per underlying of '" +
+                             model.name + "' (got " + std::to_string(items.size()) + ")");
+  }
+  bool any_non_zero = false;
+  for (const auto& item : items) {
+    // A short leg makes sense in a weighted sum (a spread); in a max or min it would make the
+    // best of the assets the one that fell the most.
+    inst.weights.push_back(weighted ? number(item) : positive(item));
+    any_non_zero = any_non_zero || inst.weights.back() != 0.0;
+  }
+  if (!any_non_zero) {
+    fail(weights->value, "must not all be 0");
+  }
 }
 
 std::vector<Position> Loader::portfolio(const Located& where,
@@ -745,7 +1011,8 @@ std::vector<Position> Loader::portfolio(const Located& where,
 
 SimulationConfig Loader::simulation(const Located& where) const {
   const Mapping m = mapping(where);
-  m.allow_only({"paths", "steps_per_year", "seed", "rng", "precision"});
+  m.allow_only({"paths", "steps_per_year", "seed", "rng", "precision", "antithetic",
+                "control_variate", "brownian_bridge", "replicates", "greeks"});
   SimulationConfig sim;
   if (const Entry* e = m.find("paths")) {
     sim.paths = setting(e->value, detail::check_paths, Spelling::integer);
@@ -761,6 +1028,51 @@ SimulationConfig Loader::simulation(const Located& where) const {
   }
   if (const Entry* e = m.find("precision")) {
     sim.precision = setting(e->value, detail::check_precision, Spelling::word);
+  }
+  if (const Entry* e = m.find("antithetic")) {
+    sim.antithetic = boolean(e->value);
+  }
+  if (const Entry* e = m.find("control_variate")) {
+    sim.control_variate = boolean(e->value);
+  }
+  if (const Entry* e = m.find("brownian_bridge")) {
+    const YAML::Node& node = e->value.node;
+    if (const auto on = boolean_of(node)) {
+      sim.brownian_bridge = *on ? 1 : 0;
+    } else if (node.IsScalar() && node.Tag() != "!" && node.Scalar() == "auto") {
+      sim.brownian_bridge = -1;
+    } else {
+      fail(e->value, "must be true, false or auto");
+    }
+  }
+  if (const Entry* e = m.find("replicates")) {
+    sim.replicates = setting(e->value, detail::check_replicates, Spelling::integer);
+  }
+  if (const Entry* e = m.find("greeks")) {
+    std::array<bool, kGreekCount> wanted{};
+    for (const auto& item : list(e->value)) {
+      const Greek greek = choice(item, greek_names);
+      if (wanted[static_cast<std::size_t>(greek)]) {
+        fail(item, "duplicate greek '" + std::string(to_string(greek)) + "'");
+      }
+      wanted[static_cast<std::size_t>(greek)] = true;
+    }
+    for (Greek greek : greek_names) {
+      if (wanted[static_cast<std::size_t>(greek)]) {
+        sim.greeks.push_back(greek);
+      }
+    }
+  }
+  if (const auto conflict = detail::check_simulation(sim)) {
+    // Blame the first key of the rule written in the file (the others took their defaults).
+    for (std::size_t k = 0; k < conflict->keys.size(); ++k) {
+      if (const Entry* e = m.find(conflict->keys[k])) {
+        fail(e->value,
+             conflict->message +
+                 (k > 0 && !conflict->note.empty() ? " (" + conflict->note + ")" : std::string()));
+      }
+    }
+    fail(where, conflict->message);
   }
   return sim;
 }

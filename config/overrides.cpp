@@ -206,6 +206,8 @@ constexpr std::array<RngType, 4> all_rngs = {RngType::philox, RngType::mrg32k3a,
 constexpr std::array<Precision, 2> all_precisions = {Precision::float32, Precision::float64};
 constexpr std::array<DeviceChoice, 3> all_devices = {DeviceChoice::automatic, DeviceChoice::gpu,
                                                      DeviceChoice::cpu};
+constexpr std::array<Greek, kGreekCount> all_greeks = {Greek::delta, Greek::gamma, Greek::vega,
+                                                       Greek::rho, Greek::theta};
 
 template <class T>
 T take(detail::Checked<T> checked, const char* flag) {
@@ -241,6 +243,10 @@ std::optional<Padding> parse_padding(std::string_view text) {
     return std::nullopt;
   }
   return Padding{Padding::Mode::fixed, static_cast<int>(literal->magnitude)};
+}
+
+std::optional<Greek> parse_greek(std::string_view text) {
+  return parse_enum(text, all_greeks);
 }
 
 std::optional<std::uint64_t> parse_memory_size(std::string_view text) {
@@ -439,6 +445,97 @@ Checked<int> check_cpu_threads(std::string_view text) {
   return narrow<int>(check_integer(text, 0, 4096));
 }
 
+Checked<int> check_replicates(std::string_view text) {
+  return narrow<int>(check_integer(text, 1, 1024));
+}
+
+Checked<std::vector<Greek>> check_greeks(std::string_view text) {
+  using Result = Checked<std::vector<Greek>>;
+  if (text == "none") {
+    return Result::ok({});
+  }
+  std::array<bool, kGreekCount> wanted{};
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    const std::string_view item =
+        text.substr(start, comma == std::string_view::npos ? comma : comma - start);
+    const auto greek = parse_greek(item);
+    if (!greek) {
+      return Result::fail(
+          (item.empty() ? std::string("empty name") : "unknown greek '" + std::string(item) + "'") +
+          " (expected none, or a comma-separated list of: " + join_spellings(all_greeks) + ")");
+    }
+    if (wanted[static_cast<std::size_t>(*greek)]) {
+      return Result::fail("duplicate greek '" + std::string(item) + "'");
+    }
+    wanted[static_cast<std::size_t>(*greek)] = true;
+    if (comma == std::string_view::npos) {
+      break;
+    }
+    start = comma + 1;
+  }
+  std::vector<Greek> greeks;
+  for (Greek g : all_greeks) {
+    if (wanted[static_cast<std::size_t>(g)]) {
+      greeks.push_back(g);
+    }
+  }
+  return Result::ok(std::move(greeks));
+}
+
+std::optional<SimulationConflict> check_simulation(const SimulationConfig& simulation) {
+  const std::uint64_t paths = simulation.paths;
+  const int replicates = simulation.replicates;
+  const std::string paths_text = std::to_string(paths);
+  const std::string replicates_text = std::to_string(replicates);
+  if (replicates != 0 && simulation.rng != RngType::scrambled_sobol) {
+    if (simulation.rng != RngType::sobol) {
+      return SimulationConflict{{"replicates", "rng"},
+                                std::string("replicates apply to scrambled_sobol only (rng is ") +
+                                    to_string(simulation.rng) + ")",
+                                {}};
+    }
+    if (replicates != 1) {
+      return SimulationConflict{
+          {"replicates", "rng"},
+          "replicates apply to scrambled_sobol only: plain sobol has no randomisation to repeat, "
+          "so it runs one replicate (use rng: scrambled_sobol, or replicates: 1)",
+          {}};
+    }
+  }
+  if (simulation.antithetic && paths % 2 != 0) {
+    return SimulationConflict{{"paths", "antithetic"},
+                              "antithetic pairs need an even number of paths",
+                              "paths is " + paths_text};
+  }
+  if (replicates > 1) {
+    const auto count = static_cast<std::uint64_t>(replicates);
+    if (paths % count != 0) {
+      return SimulationConflict{{"paths", "replicates"},
+                                paths_text + " paths do not split evenly into " + replicates_text +
+                                    " replicates",
+                                {}};
+    }
+    if (paths / count < 2) {
+      return SimulationConflict{{"paths", "replicates"},
+                                "each of the " + replicates_text +
+                                    " replicates needs at least 2 paths (paths is " + paths_text +
+                                    ")",
+                                {}};
+    }
+    if (simulation.antithetic && (paths / count) % 2 != 0) {
+      // A pair must not straddle two replicates: each replicate is an independent estimate.
+      return SimulationConflict{{"paths", "replicates", "antithetic"},
+                                "antithetic pairs need an even number of paths in each replicate "
+                                "(" +
+                                    paths_text + " paths / " + replicates_text +
+                                    " replicates = " + std::to_string(paths / count) + ")",
+                                {}};
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace detail
 
 void apply_overrides(RunConfig& config, const Overrides& overrides) {
@@ -487,6 +584,43 @@ void apply_overrides(RunConfig& config, const Overrides& overrides) {
   if (overrides.max_device_memory) {
     engine.max_device_memory =
         take(detail::check_max_device_memory(*overrides.max_device_memory), "--max-device-memory");
+  }
+  if (overrides.replicates) {
+    simulation.replicates = take(detail::check_replicates(*overrides.replicates), "--replicates");
+  }
+  if (overrides.greeks) {
+    simulation.greeks = take(detail::check_greeks(*overrides.greeks), "--greeks");
+  }
+  if (overrides.antithetic) {
+    simulation.antithetic = *overrides.antithetic;
+  }
+  if (overrides.control_variate) {
+    simulation.control_variate = *overrides.control_variate;
+  }
+  if (auto conflict = detail::check_simulation(simulation)) {
+    // Blame a flag that was given; a conflict among YAML values alone (a config that did not come
+    // from the loader) is reported at its key.
+    const auto flag_of = [&](std::string_view key) -> const char* {
+      if (key == "paths" && overrides.paths)
+        return "--paths";
+      if (key == "replicates" && overrides.replicates)
+        return "--replicates";
+      if (key == "rng" && overrides.rng)
+        return "--rng";
+      if (key == "antithetic" && overrides.antithetic)
+        return "--antithetic";
+      return nullptr;
+    };
+    for (std::size_t k = 0; k < conflict->keys.size(); ++k) {
+      if (const char* flag = flag_of(conflict->keys[k])) {
+        throw ConfigError("", SourceMark{}, flag,
+                          conflict->message + (k > 0 && !conflict->note.empty()
+                                                   ? " (" + conflict->note + ")"
+                                                   : std::string()));
+      }
+    }
+    throw ConfigError("", SourceMark{}, std::string("simulation.") + conflict->keys.front(),
+                      conflict->message);
   }
 
   config.engine = std::move(engine);

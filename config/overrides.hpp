@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "config/run_config.hpp"
 
@@ -19,12 +20,19 @@ struct Overrides {
   std::optional<std::string> device, backend, padding, precision, rng;
   std::optional<long long> prefetch_distance, block_size, cpu_threads;
   std::optional<std::string> paths, seed, max_device_memory, draw_batch_size;
+  std::optional<std::string> replicates; ///< `--replicates N`
+  /// `--greeks delta,vega` (a comma-separated list of to_string(Greek) spellings) or `none`.
+  std::optional<std::string> greeks;
+  std::optional<bool> antithetic, control_variate; ///< `--antithetic`, `--control-variate`
 };
 
 /// Validates every given override, then applies them all (or none: on error `config` is left as
 /// it was). Throws ConfigError with no file and no mark, the flag as key path and the same
-/// message the YAML loader would give, e.g. `--paths: must be >= 1`. Overriding the backend
-/// clears `engine.backend_mark`: the name no longer comes from the file.
+/// message the YAML loader would give, e.g. `--paths: must be >= 1`. The rules that tie
+/// simulation settings together (detail::check_simulation) are judged on the result, and a
+/// broken one names a flag that was given: `--paths: antithetic pairs need an even number of
+/// paths`. Overriding the backend clears `engine.backend_mark`: the name no longer comes from the
+/// file.
 void apply_overrides(RunConfig& config, const Overrides& overrides);
 
 // Parsers shared by the YAML loader and the command line. They accept exactly the spellings of
@@ -34,6 +42,7 @@ std::optional<RngType> parse_rng(std::string_view text); ///< philox|mrg32k3a|so
 std::optional<DeviceChoice> parse_device(std::string_view text); ///< "auto" | "gpu" | "cpu"
 /// "auto" | "none" | "slot_major" | an integer 0..64 (a fixed amount of padding).
 std::optional<Padding> parse_padding(std::string_view text);
+std::optional<Greek> parse_greek(std::string_view text); ///< delta|gamma|vega|rho|theta
 /// Bytes: "1073741824", or a number with a unit: "512MiB", "4GiB", "1.5GiB" (KiB, MiB, GiB, TiB
 /// are powers of 1024), "2GB" (KB, MB, GB, TB are powers of 1000), "100B". A fraction needs a
 /// unit and is rounded to the nearest byte. nullopt when malformed, zero, or over 2^64 - 1.
@@ -76,6 +85,26 @@ Checked<std::uint64_t> check_max_device_memory(std::string_view text); ///< pars
 /// A size as parse_memory_size, or 0 (no draw batches), at most 64 GiB.
 Checked<std::uint64_t> check_draw_batch_size(std::string_view text);
 Checked<int> check_cpu_threads(std::string_view text); ///< 0..4096, 0 = all
+Checked<int> check_replicates(std::string_view text);  ///< 1..1024
+/// `none` (no Greeks) or a comma-separated list of distinct Greeks, returned in Greek order.
+Checked<std::vector<Greek>> check_greeks(std::string_view text);
+
+/// A rule across simulation settings that `simulation` breaks: the `simulation` keys involved,
+/// the one to blame first (the YAML loader blames the first one written in the file, overrides
+/// the first one given as a flag), and the message. `note` (the value of keys[0]) is appended in
+/// parentheses when the blame falls on another key, whose reader may not see keys[0].
+struct SimulationConflict {
+  std::vector<const char*> keys;
+  std::string message;
+  std::string note;
+};
+
+/// The rules of antithetic pairs and replicates:
+/// - replicates (when given, i.e. not 0) apply to rng scrambled_sobol only; with plain sobol
+///   only 1 is allowed (it has no randomisation to repeat);
+/// - antithetic needs an even number of paths, in total and in each replicate;
+/// - replicates > 1 split the paths evenly, at least 2 paths each.
+std::optional<SimulationConflict> check_simulation(const SimulationConfig& simulation);
 
 } // namespace detail
 

@@ -61,6 +61,11 @@ std::string why_backend_cannot_run(const BackendInfo& backend, int device_cc,
          version(device_cc);
 }
 
+const std::vector<int>& reduced_prefetch_distances() {
+  static const std::vector<int> distances{4, 8};
+  return distances;
+}
+
 const std::vector<int>& prefetch_distances() {
   static const std::vector<int> distances = {1, 2, 3, 4, 6, 8, 12, 16};
   return distances;

@@ -35,5 +35,7 @@ std::string why_backend_cannot_run(const BackendInfo& backend, int device_cc,
 const std::vector<int>& prefetch_distances();
 bool is_prefetch_distance(int distance);
 std::string prefetch_distance_list(); ///< "1, 2, 3, 4, 6, 8, 12, 16"
+/// The distances the models beyond Black-Scholes are instantiated at (kernels::ReducedDistances).
+const std::vector<int>& reduced_prefetch_distances();
 
 } // namespace pfmc::engine

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/draw_plan.hpp"
+#include "engine/draw_transform.hpp"
 #include "engine/model_dispatch.hpp"
 #include "engine/normal_source.hpp"
 #include "kernels/draw_layout.hpp"
@@ -24,17 +25,25 @@ double milliseconds_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-/// One block of paths, exactly as the kernel does it: per-thread values, the warp shuffle tree,
-/// warps in order → the block's partials.
+/// One block of paths, exactly as the kernel does it: per-thread values (antithetic pairs
+/// averaged across adjacent lanes, squares after), the warp shuffle tree, warps in order → the
+/// block's partials.
 template <class Model, class Real>
 void simulate_block(const typename Model::Params& params, const models::PathSchedule& schedule,
                     const GroupPlan& group, const Real* normals, std::size_t block_first,
                     std::size_t chunk_paths, int block_size, std::vector<double>& lane_values,
                     double* partials) {
-  const int instruments = static_cast<int>(group.instruments.size());
-  const int values = kernels::reduced_value_count(instruments);
+  const int n = group.base_instruments();
+  const int S = group.scenarios;
+  const int K = group.values_per_instrument();
+  const int G = static_cast<int>(group.greeks.size());
+  const bool cv = group.control_variate;
+  const int values = group.reduced_values();
   const int steps = group.steps();
   constexpr int F = Model::factors;
+  // The position of y, c and each g in an instrument's K values (their squares follow).
+  const int c_at = 2;
+  const int g_at = cv ? 5 : 2;
   lane_values.assign(static_cast<std::size_t>(block_size) * values, 0.0);
   for (int t = 0; t < block_size; ++t) {
     const std::size_t path = block_first + static_cast<std::size_t>(t);
@@ -52,16 +61,61 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
       simulated.advance(step, z);
     }
     simulated.finish();
+    const auto observed_at = [&](int o) { return observed[o]; };
     double portfolio = 0.0;
-    for (int i = 0; i < instruments; ++i) {
-      const auto& instrument = group.instruments[static_cast<std::size_t>(i)];
-      const double x = models::discounted_payoff(instrument, [&](int o) { return observed[o]; });
-      portfolio += x * instrument.quantity;
-      out[2 * i] = x;
-      out[2 * i + 1] = x * x;
+    for (int j = 0; j < n; ++j) {
+      double v[models::kMaxScenarios];
+      for (int sc = 0; sc < S; ++sc) {
+        v[sc] = models::discounted_payoff(group.instruments[static_cast<std::size_t>(j * S + sc)],
+                                          observed_at);
+      }
+      const auto& base = group.instruments[static_cast<std::size_t>(j * S)];
+      portfolio += v[0] * base.quantity;
+      double* o = out + static_cast<std::size_t>(j) * K;
+      o[0] = v[0];
+      if (cv)
+        o[c_at] = models::discounted_control(base, observed_at);
+      for (int k = 0; k < G; ++k) {
+        double e = 0.0;
+        for (int sc = 0; sc < S; ++sc)
+          e += group.greek_weights[static_cast<std::size_t>(k * S + sc)] * v[sc];
+        o[g_at + 2 * k] = e;
+      }
     }
-    out[2 * instruments] = portfolio;
-    out[2 * instruments + 1] = portfolio * portfolio;
+    out[static_cast<std::size_t>(n) * K] = portfolio;
+  }
+  // The first value of each (value, square) pair: pair means, then the squares and products.
+  std::vector<int> firsts;
+  for (int j = 0; j < n; ++j) {
+    firsts.push_back(j * K);
+    if (cv)
+      firsts.push_back(j * K + c_at);
+    for (int k = 0; k < G; ++k)
+      firsts.push_back(j * K + g_at + 2 * k);
+  }
+  firsts.push_back(n * K);
+  for (int t = 0; t < block_size; ++t) {
+    double* out = lane_values.data() + static_cast<std::size_t>(t) * values;
+    if (group.antithetic) {
+      const double* partner = out + values;
+      for (int v : firsts)
+        out[v] = t % 2 ? 0.0 : (out[v] + partner[v]) * 0.5;
+    }
+  }
+  for (int t = 0; t < block_size; ++t) {
+    double* out = lane_values.data() + static_cast<std::size_t>(t) * values;
+    for (int j = 0; j < n; ++j) {
+      double* o = out + static_cast<std::size_t>(j) * K;
+      o[1] = o[0] * o[0];
+      if (cv) {
+        o[c_at + 1] = o[c_at] * o[c_at];
+        o[c_at + 2] = o[0] * o[c_at];
+      }
+      for (int k = 0; k < G; ++k)
+        o[g_at + 2 * k + 1] = o[g_at + 2 * k] * o[g_at + 2 * k];
+    }
+    out[static_cast<std::size_t>(n) * K + 1] =
+        out[static_cast<std::size_t>(n) * K] * out[static_cast<std::size_t>(n) * K];
   }
   const int warps = block_size / kernels::kWarpSize;
   double lanes[kernels::kWarpSize];
@@ -88,7 +142,7 @@ void simulate_chunk(const GroupPlan& group, const Real* normals, std::size_t cou
   const models::PathSchedule schedule{group.observation_runs.data(), group.spill_ranges.data(),
                                       group.spill_events.data(), group.observations.data(),
                                       static_cast<int>(group.observations.size())};
-  const int values = kernels::reduced_value_count(static_cast<int>(group.instruments.size()));
+  const int values = group.reduced_values();
   const int block_size = settings.block_size;
   const std::size_t blocks = (count + block_size - 1) / block_size;
   std::vector<double> partials(blocks * static_cast<std::size_t>(values));
@@ -137,6 +191,7 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
   std::optional<NormalSource> pseudo;
   if (!quasi)
     pseudo.emplace(settings.rng, settings.seed, NormalSource::Memory::host);
+  DrawTransforms transforms(plan, settings.antithetic, settings.brownian_bridge);
   std::vector<GroupOutcome> outcomes(plan.groups.size());
   for (auto& o : outcomes)
     o.paths = settings.paths;
@@ -146,13 +201,15 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
   for (std::size_t u = 0; u < units.size(); ++u) {
     const DrawUnit& unit = units[u];
     const GroupPlan& first = plan.groups[static_cast<std::size_t>(unit.groups.front())];
-    dispatch_model<Real>(first.model_type, [&](auto model_tag) {
+    dispatch_model<Real>(first, [&](auto model_tag) {
       using Model = typename decltype(model_tag)::type;
       if (unit.batched) {
         normals.resize(unit.values);
         auto start = Clock::now();
         pseudo->generate(normals.data(), unit.values);
         ++stats.generation_calls;
+        transforms.apply_host(normals.data(), unit.values, unit.groups, unit.offsets,
+                              kernels::draw_tiles_for(settings.paths));
         ++stats.kernel_launches;
         const double generation = milliseconds_since(start);
         for (std::size_t m = 0; m < unit.groups.size(); ++m) {
@@ -170,14 +227,15 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
       }
       const auto g = static_cast<std::size_t>(unit.groups.front());
       const GroupPlan& group = first;
-      const int values = kernels::reduced_value_count(static_cast<int>(group.instruments.size()));
+      const int values = group.reduced_values();
       const ChunkPlan chunking = plan_chunks(settings.paths, group.rows(), sizeof(Real), values,
                                              settings.block_size, settings.memory_cap);
       PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
       std::optional<NormalSource> own;
       NormalSource* source = pseudo ? &*pseudo : nullptr;
       if (quasi) {
-        own.emplace(settings.rng, settings.seed, NormalSource::Memory::host, group.rows());
+        own.emplace(settings.rng, settings.seed, NormalSource::Memory::host, group.rows(),
+                    settings.replicate);
         source = &*own;
       }
       for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
@@ -189,6 +247,7 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
         auto start = Clock::now();
         source->next_tiles(normals.data(), tiles, group.rows());
         stats.generation_calls += tiles;
+        transforms.apply_host(normals.data(), normals.size(), {static_cast<int>(g)}, {0}, tiles);
         ++stats.kernel_launches;
         outcomes[g].rng_ms += milliseconds_since(start);
         start = Clock::now();

@@ -38,14 +38,15 @@ public:
     // Group data, packed: one allocation, one copy.
     UploadArena arena;
     struct Offsets {
-      std::size_t steps, runs, spill_ranges, spill_events, observations, instruments;
+      std::size_t steps, runs, spill_ranges, spill_events, observations, instruments,
+          greek_weights;
     };
     std::vector<Offsets> offsets;
     for (const GroupPlan* g : groups_) {
       offsets.push_back({arena.add(interleaved_step_series<Real>(*g)),
                          arena.add(g->observation_runs), arena.add(g->spill_ranges),
                          arena.add(g->spill_events), arena.add(g->observations),
-                         arena.add(g->instruments)});
+                         arena.add(g->instruments), arena.add(g->greek_weights)});
     }
     data_ = DeviceBuffer<unsigned char>(arena.size(), stream);
     if (arena.size() > 0) {
@@ -59,7 +60,7 @@ public:
     std::size_t doubles = 0;
     std::size_t tickets = 0;
     for (const GroupPlan* g : groups_) {
-      const int values = kernels::reduced_value_count(static_cast<int>(g->instruments.size()));
+      const int values = g->reduced_values();
       values_.push_back(values);
       doubles += (max_blocks + tiles) * static_cast<std::size_t>(values);
       tickets += tiles + 1;
@@ -87,7 +88,13 @@ public:
           at<models::EventCode>(o.spill_events), at<models::ObservationView>(o.observations),
           static_cast<int>(g.observations.size())};
       t.instruments = at<models::InstrumentView>(o.instruments);
-      t.instrument_count = static_cast<int>(g.instruments.size());
+      t.instrument_count = g.base_instruments();
+      t.scenarios = g.scenarios;
+      t.values_per_instrument = g.values_per_instrument();
+      t.control_variate = g.control_variate ? 1 : 0;
+      t.antithetic = g.antithetic ? 1 : 0;
+      t.greek_count = static_cast<int>(g.greeks.size());
+      t.greek_weights = at<double>(o.greek_weights);
       const int values = values_[m];
       t.reduction.block_partials = cursor;
       cursor += max_blocks * static_cast<std::size_t>(values);

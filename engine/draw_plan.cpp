@@ -9,6 +9,11 @@ std::size_t group_draw_values(const GroupPlan& group, std::uint64_t paths) {
          kernels::kDrawTilePaths;
 }
 
+bool same_kernel(const GroupPlan& a, const GroupPlan& b) {
+  return a.model_type == b.model_type && a.assets == b.assets &&
+         (a.scenarios > 1) == (b.scenarios > 1);
+}
+
 std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngType rng,
                                       std::uint64_t paths, int real_bytes,
                                       std::uint64_t draw_batch_bytes) {
@@ -25,8 +30,7 @@ std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngTyp
     }
     const bool joins =
         !units.empty() && units.back().batched &&
-        plan.groups[static_cast<std::size_t>(units.back().groups.front())].model_type ==
-            group.model_type &&
+        same_kernel(plan.groups[static_cast<std::size_t>(units.back().groups.front())], group) &&
         (units.back().values + values) * static_cast<std::uint64_t>(real_bytes) <= draw_batch_bytes;
     if (!joins)
       units.push_back(DrawUnit{true, {}, {}, 0});

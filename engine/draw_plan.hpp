@@ -4,7 +4,7 @@
 //
 // Pseudo-random runs have one generator, seeded with the run's seed, and the simulation groups
 // take its output in plan order:
-//  - a *draw batch* is a run of consecutive groups of one model type whose draws (their paths'
+//  - a *draw batch* is a run of consecutive groups of one kernel (same_kernel) whose draws (their paths'
 //    draw tiles, kernels/draw_layout.hpp) add up to at most `draw_batch_bytes`: one generation
 //    call for the whole batch, one kernel launch for all its groups;
 //  - a group larger than that is *tiled*: one call per draw tile, so it can be cut into chunks
@@ -33,6 +33,10 @@ struct DrawUnit {
   std::vector<std::size_t> offsets;
   std::size_t values = 0;
 };
+
+/// True when two groups run the same kernel (model type, assets, with or without scenarios):
+/// only such groups share a draw batch and a launch.
+bool same_kernel(const GroupPlan& a, const GroupPlan& b);
 
 /// Values (normals) of one group's draw tiles for `paths` paths.
 std::size_t group_draw_values(const GroupPlan& group, std::uint64_t paths);

@@ -25,6 +25,10 @@ struct ExecutionSettings {
   int cpu_threads = 1;
   bool reduce = true; ///< false only for benchmarks of the kernel without reduction
   std::uint64_t draw_batch_bytes = std::uint64_t(256) << 20; ///< engine/draw_plan.hpp
+  // Draw transforms (engine/draw_transform.hpp), applied after every generation call.
+  bool antithetic = false;      ///< path 2k+1 takes −(draws of path 2k)
+  bool brownian_bridge = false; ///< draws build each group's path by Brownian bridge
+  int replicate = 0;            ///< scrambled Sobol: which randomisation (digital shift)
 };
 
 /// The reduced sums of one group (see kernels/reduction_shape.hpp for their order) and what it

@@ -9,6 +9,7 @@
 
 #include "engine/device_unit.cuh"
 #include "engine/draw_plan.hpp"
+#include "engine/draw_transform.hpp"
 #include "engine/model_dispatch.hpp"
 #include "engine/normal_source.hpp"
 
@@ -85,7 +86,7 @@ public:
     for (const auto& g : plan.groups) {
       totals_offset_.push_back(total);
       total += static_cast<std::size_t>(
-          kernels::reduced_value_count(static_cast<int>(g.instruments.size())));
+          g.reduced_values());
     }
     totals_ = std::make_unique<PinnedBuffer<double>>(total);
   }
@@ -98,7 +99,7 @@ public:
     for (std::size_t u = 0; u < units.size(); ++u) {
       const DrawUnit& unit = units[u];
       const GroupPlan& first = plan_.groups[static_cast<std::size_t>(unit.groups.front())];
-      dispatch_model<Real>(first.model_type, [&](auto model_tag) {
+      dispatch_model<Real>(first, [&](auto model_tag) {
         using Model = typename decltype(model_tag)::type;
         if (unit.batched) {
           run_batch<Model>(unit);
@@ -143,6 +144,8 @@ private:
     marks.generation.back().first.record(rng_stream_.get());
     pseudo_->generate(draws, unit.values);
     ++stats_.generation_calls;
+    transforms_.apply(draws, unit.values, unit.groups, unit.offsets,
+                      kernels::draw_tiles_for(run_.paths), rng_stream_.get());
     marks.generation.back().second.record(rng_stream_.get());
     slots_.generated();
 
@@ -171,7 +174,7 @@ private:
   void run_tiled(int g) {
     const GroupPlan& group = plan_.groups[static_cast<std::size_t>(g)];
     const ExecutionSettings& s = settings_[static_cast<std::size_t>(g)];
-    const int values = kernels::reduced_value_count(static_cast<int>(group.instruments.size()));
+    const int values = group.reduced_values();
     // Two draw buffers share the cap.
     const ChunkPlan chunking = plan_chunks(run_.paths, group.rows(), sizeof(Real), values,
                                            run_.block_size, run_.memory_cap / 2);
@@ -179,7 +182,8 @@ private:
     std::optional<NormalSource> quasi;
     NormalSource* source = &*pseudo_;
     if (quasi_) {
-      quasi.emplace(run_.rng, run_.seed, NormalSource::Memory::device, group.rows());
+      quasi.emplace(run_.rng, run_.seed, NormalSource::Memory::device, group.rows(),
+                    run_.replicate);
       quasi->set_stream(rng_stream_.get());
       source = &*quasi;
     }
@@ -200,6 +204,9 @@ private:
       marks.generation.back().first.record(rng_stream_.get());
       source->next_tiles(draws, tiles, group.rows());
       stats_.generation_calls += tiles;
+      transforms_.apply(draws,
+                        tiles * static_cast<std::size_t>(group.rows()) * kernels::kDrawTilePaths,
+                        {g}, {0}, tiles, rng_stream_.get());
       marks.generation.back().second.record(rng_stream_.get());
       slots_.generated();
       marks.kernels.emplace_back();
@@ -221,7 +228,7 @@ private:
       const GroupPlan& group = plan_.groups[g];
       GroupOutcome& o = out[g];
       const std::size_t values = static_cast<std::size_t>(
-          kernels::reduced_value_count(static_cast<int>(group.instruments.size())));
+          group.reduced_values());
       o.totals.assign(totals_->data() + totals_offset_[g],
                       totals_->data() + totals_offset_[g] + values);
       o.paths = run_.paths;
@@ -251,6 +258,9 @@ private:
   DrawSlots<Real> slots_;
   bool quasi_ = false;
   std::optional<NormalSource> pseudo_;
+  /// Antithetic pairs and bridges, on the rng stream after each generation call (its device
+  /// memory: the bridges' tables, no scratch).
+  DrawTransforms transforms_{plan_, run_.antithetic, run_.brownian_bridge};
   std::vector<std::size_t> totals_offset_;
   std::unique_ptr<PinnedBuffer<double>> totals_;
   std::vector<UnitMarks> marks_;
@@ -276,13 +286,26 @@ std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
   });
 }
 
+bool has_group_launcher(const GroupPlan& group, config::Precision precision,
+                        const std::string& backend, int prefetch_distance) {
+  return dispatch_precision(precision, [&](auto real_tag) {
+    using Real = typename decltype(real_tag)::type;
+    if (std::is_same_v<Real, float> && group.scenarios > 1)
+      return false;
+    return dispatch_model<Real>(group, [&](auto model_tag) {
+      using Model = typename decltype(model_tag)::type;
+      return find_launcher<Model, Real>(backend, prefetch_distance) != nullptr;
+    });
+  });
+}
+
 bool has_launcher(const std::string& backend, int prefetch_distance) {
   bool all = true;
   for (auto precision : {config::Precision::float32, config::Precision::float64}) {
     dispatch_precision(precision, [&](auto real_tag) {
       using Real = typename decltype(real_tag)::type;
       for (auto type : {config::ModelType::black_scholes}) {
-        dispatch_model<Real>(type, [&](auto model_tag) {
+        dispatch_model<Real>(type, 1, false, [&](auto model_tag) {
           using Model = typename decltype(model_tag)::type;
           all = all && find_launcher<Model, Real>(backend, prefetch_distance) != nullptr;
         });

@@ -21,8 +21,13 @@ std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
                                           const std::vector<ExecutionSettings>& settings,
                                           const ProgressFn& progress, PlanStats* stats = nullptr);
 
-/// True when `backend` at `prefetch_distance` has an instantiation for every model and
-/// precision (the registry agrees with the catalogue).
+/// True when `backend` at `prefetch_distance` has a Black-Scholes instantiation in both
+/// precisions (the registry agrees with the catalogue).
 bool has_launcher(const std::string& backend, int prefetch_distance);
+
+/// True when the kernel of this group (its model, assets, Greeks scenarios) has `backend` at
+/// `prefetch_distance` in this precision.
+bool has_group_launcher(const GroupPlan& group, config::Precision precision,
+                        const std::string& backend, int prefetch_distance);
 
 } // namespace pfmc::engine

@@ -115,7 +115,7 @@ struct BenchImpl final : KernelBench::Impl {
 } // namespace
 
 KernelBench::KernelBench(const GroupPlan& group, const ExecutionSettings& settings) {
-  const int values = kernels::reduced_value_count(static_cast<int>(group.instruments.size()));
+  const int values = group.reduced_values();
   const int real_bytes = settings.precision == config::Precision::float32 ? 4 : 8;
   const ChunkPlan chunking = plan_chunks(settings.paths, group.rows(), real_bytes, values,
                                          settings.block_size, settings.memory_cap);
@@ -125,7 +125,7 @@ KernelBench::KernelBench(const GroupPlan& group, const ExecutionSettings& settin
   }
   impl_ = dispatch_precision(settings.precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
-    return dispatch_model<Real>(group.model_type, [&](auto model_tag) {
+    return dispatch_model<Real>(group, [&](auto model_tag) {
       using Model = typename decltype(model_tag)::type;
       return std::unique_ptr<Impl>(new BenchImpl<Model, Real>(group, settings));
     });

@@ -1,5 +1,6 @@
 #include "engine/normal_source.hpp"
 
+#include "engine/draw_transform.hpp"
 #include "engine/error.hpp"
 #include "kernels/draw_layout.hpp"
 
@@ -31,11 +32,13 @@ curandStatus_t generate_normal(curandGenerator_t g, double* out, std::size_t n) 
 } // namespace
 
 NormalSource::NormalSource(config::RngType type, std::uint64_t seed, Memory memory,
-                           int quasi_dimensions)
-    : type_(type), dimensions_(quasi_dimensions),
+                           int quasi_dimensions, int replicate)
+    : type_(type), memory_(memory), seed_(seed), replicate_(replicate),
+      dimensions_(quasi_dimensions),
       quasi_(type == config::RngType::sobol || type == config::RngType::scrambled_sobol) {
   PFMC_EXPECTS(!quasi_ || (quasi_dimensions > 0 && quasi_dimensions <= kMaxSobolDimensions),
                "a Sobol generator needs 1..20000 dimensions (steps x factors)");
+  PFMC_EXPECTS(replicate >= 0, "replicates are numbered from 0");
   if (memory == Memory::device) {
     PFMC_CURAND_TRY(curandCreateGenerator(&generator_, curand_type(type)));
   } else {
@@ -56,6 +59,7 @@ NormalSource::~NormalSource() {
 
 void NormalSource::set_stream(cudaStream_t stream) {
   PFMC_CURAND_TRY(curandSetStream(generator_, stream));
+  stream_ = stream;
 }
 
 template <class Real>
@@ -76,7 +80,34 @@ void NormalSource::next_tiles_impl(Real* out, std::uint64_t tiles, int rows) {
       PFMC_CURAND_TRY(
           curandSetGeneratorOffset(generator_, tiles_done_ * kernels::kDrawTilePaths + skip));
     }
-    PFMC_CURAND_TRY(generate_normal(generator_, out + t * tile_size, tile_size));
+    if (type_ == config::RngType::scrambled_sobol) {
+      shifted_tile(out + t * tile_size, tile_size);
+    } else {
+      PFMC_CURAND_TRY(generate_normal(generator_, out + t * tile_size, tile_size));
+    }
+  }
+}
+
+template <class Real>
+void NormalSource::shifted_tile(Real* out, std::size_t tile_size) {
+  // cuRAND's 32-bit integers, then the digital shift and Φ⁻¹. Float converts in place (each
+  // element is read before it is written, at the same address); a double tile would overwrite
+  // integers that other threads have yet to read, so its integers go to a scratch tile.
+  constexpr bool in_place = sizeof(Real) == sizeof(std::uint32_t);
+  const std::size_t points = kernels::kDrawTilePaths;
+  if (memory_ == Memory::device) {
+    std::uint32_t* integers = reinterpret_cast<std::uint32_t*>(out);
+    if (!in_place) {
+      if (device_integers_.size() < tile_size)
+        device_integers_ = DeviceBuffer<std::uint32_t>(tile_size, stream_);
+      integers = device_integers_.data();
+    }
+    PFMC_CURAND_TRY(curandGenerate(generator_, integers, tile_size));
+    digital_shift_to_normal(integers, out, tile_size, points, seed_, replicate_, stream_);
+  } else {
+    host_integers_.resize(tile_size);
+    PFMC_CURAND_TRY(curandGenerate(generator_, host_integers_.data(), tile_size));
+    digital_shift_to_normal_host(host_integers_.data(), out, tile_size, points, seed_, replicate_);
   }
 }
 

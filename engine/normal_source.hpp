@@ -12,6 +12,14 @@
 // skips its first point, the origin). cuRAND's device and host generators produce the same
 // sequence (to a few ulps: the normal transform rounds differently), so the CPU backend sees
 // the GPU's draws.
+//
+// Scrambled Sobol is randomised QMC: each `replicate` r XORs the 32-bit Sobol integer of
+// dimension d with a digital shift hashed from (seed, r, d) (kernels/draw_transform.cuh) before
+// the inverse normal CDF, so every replicate is an independent, unbiased randomisation and the
+// spread over replicates estimates the QMC error. Its normals are therefore our transform of
+// cuRAND's integers, not curandGenerateNormal's: the device takes normcdfinv, the host an
+// accurate Φ⁻¹ (engine/draw_transform.hpp), and the two agree to about 1e-15. Plain Sobol has
+// no randomisation (seed and replicate unused).
 
 #include <cuda_runtime.h>
 #include <curand.h>
@@ -19,8 +27,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "config/run_config.hpp"
+#include "engine/cuda_resources.hpp"
 
 namespace pfmc::engine {
 
@@ -32,7 +42,9 @@ public:
   enum class Memory { device, host };
 
   /// quasi_dimensions: the group's rows, for Sobol generators (ignored by pseudo-random ones).
-  NormalSource(config::RngType type, std::uint64_t seed, Memory memory, int quasi_dimensions = 0);
+  /// replicate: the randomisation of scrambled Sobol (>= 0; ignored by the other generators).
+  NormalSource(config::RngType type, std::uint64_t seed, Memory memory, int quasi_dimensions = 0,
+               int replicate = 0);
   NormalSource(const NormalSource&) = delete;
   NormalSource& operator=(const NormalSource&) = delete;
   ~NormalSource();
@@ -57,8 +69,19 @@ private:
   template <class Real>
   void next_tiles_impl(Real* out, std::uint64_t tiles, int rows);
 
+  template <class Real>
+  void shifted_tile(Real* out, std::size_t tile_size);
+
   curandGenerator_t generator_ = nullptr;
   config::RngType type_;
+  Memory memory_;
+  std::uint64_t seed_;
+  int replicate_ = 0;
+  cudaStream_t stream_ = nullptr;
+  /// Scrambled Sobol in double: one tile's 32-bit integers (4 · rows · kDrawTilePaths bytes;
+  /// float converts in place).
+  DeviceBuffer<std::uint32_t> device_integers_;
+  std::vector<std::uint32_t> host_integers_;
   int dimensions_ = 0;
   bool quasi_;
   std::uint64_t tiles_done_ = 0; ///< quasi-random: the next tile's first point

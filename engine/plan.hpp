@@ -23,13 +23,30 @@ struct GroupPlan {
   std::string model_name;
   config::ModelType model_type = config::ModelType::black_scholes;
   int factors = 1; ///< normals per step
+  int assets = 1;  ///< assets of the model (multi_black_scholes: 2..4)
 
   std::vector<double> times; ///< [steps + 1], times[0] = 0, times.back() = horizon
 
-  // The model's per-step market data (each series [steps], in the order the model's
-  // make_params() reads them; converted to the run's precision when uploaded) and constants.
+  // The base scenario's per-step market data (each series [steps], in the order of the model's
+  // Step) — for inspection and tests.
   std::vector<std::vector<double>> step_series;
+  /// What the model's make_params() reads: every scenario's per-step data interleaved per step
+  /// ([step][series], then any tail such as a surface's knots), scenario after scenario;
+  /// converted to the run's precision when uploaded.
+  std::vector<double> model_data;
+  /// The model's constants (with Greeks: the Scenarios header, then each scenario's).
   std::vector<double> model_constants;
+
+  /// Scenarios simulated on the same draws: 1, or with Greeks the base and its bumps
+  /// (models/scenarios.cuh). Instruments are stored [base instrument][scenario].
+  int scenarios = 1;
+  std::vector<config::Greek> greeks;
+  /// Per-path estimate of Greek g = Σ_s greek_weights[g * scenarios + s] · payoff of scenario s.
+  std::vector<double> greek_weights;
+  /// Per base instrument: the closed-form mean of its control variate (0 without one).
+  std::vector<double> control_mean;
+  bool control_variate = false;
+  bool antithetic = false; ///< paths in pairs: statistics over pair averages
 
   /// Observations, the most frequently observed first (they get the register slots of
   /// models/path.cuh).
@@ -45,27 +62,37 @@ struct GroupPlan {
 
   [[nodiscard]] int steps() const { return static_cast<int>(times.size()) - 1; }
   [[nodiscard]] int rows() const { return steps() * factors; } ///< normals per path
+  [[nodiscard]] int base_instruments() const {
+    return static_cast<int>(instruments.size()) / scenarios;
+  }
+  /// Reduced values per base instrument: Σy, Σy² (+ Σc, Σc², Σyc with control variates)
+  /// (+ Σg, Σg² per Greek).
+  [[nodiscard]] int values_per_instrument() const {
+    return 2 + (control_variate ? 3 : 0) + 2 * static_cast<int>(greeks.size());
+  }
+  /// Every reduced value of the group: the instruments', then the portfolio's Σ and Σ².
+  [[nodiscard]] int reduced_values() const {
+    return values_per_instrument() * base_instruments() + 2;
+  }
 };
 
 /// The group's step series interleaved per step ([step][series]) in precision Real: what a
 /// model's make_params() takes.
 template <class Real>
 std::vector<Real> interleaved_step_series(const GroupPlan& group) {
-  const std::size_t steps = static_cast<std::size_t>(group.steps());
-  const std::size_t series = group.step_series.size();
-  std::vector<Real> out(steps * series);
-  for (std::size_t k = 0; k < series; ++k) {
-    for (std::size_t s = 0; s < steps; ++s) {
-      out[s * series + k] = static_cast<Real>(group.step_series[k][s]);
-    }
-  }
-  return out;
+  return std::vector<Real>(group.model_data.begin(), group.model_data.end());
 }
 
 struct SimulationPlan {
   std::vector<GroupPlan> groups;
   std::uint64_t paths = 0;
 };
+
+/// Bump sizes of the Greeks (bump-and-revalue on common random numbers).
+inline constexpr double kSpotBump = 0.01;   ///< relative: h = 1% of each spot
+inline constexpr double kVolBump = 0.01;    ///< absolute: one vol point
+inline constexpr double kRateBump = 0.001;  ///< absolute: 10 bp parallel zero-rate shift
+inline constexpr double kTimeBump = 1.0 / 365; ///< one day (less when the first step is shorter)
 
 /// Throws config::ConfigError when a group exceeds a limit (steps, observations).
 SimulationPlan make_plan(const config::RunConfig& config);

@@ -35,6 +35,29 @@ Estimate estimate(double sum, double sum_of_squares, std::uint64_t n) {
   return e;
 }
 
+Estimate controlled_estimate(double sum_y, double sum_yy, double sum_c, double sum_cc,
+                             double sum_yc, std::uint64_t n, double control_mean, double* beta) {
+  Estimate e = estimate(sum_y, sum_yy, n);
+  *beta = 0.0;
+  if (n < 3)
+    return e;
+  const double count = static_cast<double>(n);
+  const double mean_c = sum_c / count;
+  const double var_c = (sum_cc - sum_c * mean_c) / (count - 1.0);
+  const double cov = (sum_yc - sum_y * mean_c) / (count - 1.0);
+  if (!(var_c > 0.0))
+    return e; // a constant control carries no information
+  *beta = cov / var_c;
+  e.mean -= *beta * (mean_c - control_mean);
+  // Residual variance of y - beta c; one more degree of freedom spent on beta.
+  const double residual = std::max(0.0, (e.variance * (count - 1.0) - cov * cov / var_c *
+                                                                          (count - 1.0)) /
+                                            (count - 2.0));
+  e.variance = residual;
+  e.std_error = std::sqrt(residual / count);
+  return e;
+}
+
 RunResult price(const config::RunConfig& config, const ProgressFn& progress,
                 const PriceOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -104,11 +127,26 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   }
 
   settings.draw_batch_bytes = config.engine.draw_batch_size;
+  settings.antithetic = config.simulation.antithetic;
+  settings.brownian_bridge =
+      config.simulation.brownian_bridge < 0
+          ? settings.rng == config::RngType::sobol || settings.rng == config::RngType::scrambled_sobol
+          : config.simulation.brownian_bridge == 1;
   const SimulationPlan plan = make_plan(config);
   // Checks that need the plan, before anything runs.
   const bool quasi =
       settings.rng == config::RngType::sobol || settings.rng == config::RngType::scrambled_sobol;
   for (const auto& group : plan.groups) {
+    if (group.scenarios > 1 && settings.precision == config::Precision::float32) {
+      throw config::ConfigError(config.file, {}, "simulation.greeks",
+                                "Greeks need simulation.precision: double (their bumped "
+                                "scenarios are instantiated in double only)");
+    }
+    if (group.scenarios > 1 && group.assets > 1) {
+      throw config::ConfigError(config.file, {}, "simulation.greeks",
+                                "Greeks are not available for multi_black_scholes model '" +
+                                    group.model_name + "' (single-asset models only)");
+    }
     if (quasi && group.rows() > kMaxSobolDimensions) {
       throw config::ConfigError(config.file, {}, "simulation.rng",
                                 std::string(config::to_string(settings.rng)) +
@@ -116,7 +154,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
                                     " dimensions (steps x factors); model '" + group.model_name +
                                     "' needs " + std::to_string(group.rows()));
     }
-    const int values = kernels::reduced_value_count(static_cast<int>(group.instruments.size()));
+    const int values = group.reduced_values();
     const int real_bytes = settings.precision == config::Precision::float32 ? 4 : 8;
     // The GPU keeps two draw buffers (the next chunk is generated while one is read).
     const std::uint64_t chunk_cap = on_gpu ? settings.memory_cap / 2 : settings.memory_cap;
@@ -193,6 +231,19 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
       s.prefetch_distance = chosen.prefetch_distance;
       s.padding = padding ? *padding : config::Padding{};
     }
+    if (!has_group_launcher(group, settings.precision, chosen.backend, chosen.prefetch_distance)) {
+      std::string have;
+      for (int d : prefetch_distances()) {
+        if (has_group_launcher(group, settings.precision, chosen.backend, d))
+          have += (have.empty() ? "" : ", ") + std::to_string(d);
+      }
+      throw config::ConfigError(
+          config.file, {}, "engine.prefetch_distance",
+          "model '" + group.model_name + "' (" + config::to_string(group.model_type) +
+              (group.scenarios > 1 ? ", with Greeks" : "") + ") has " + chosen.backend +
+              " kernels at prefetch distance " + (have.empty() ? "none" : have) + " only, not " +
+              std::to_string(chosen.prefetch_distance));
+    }
     run.group_backends.push_back(chosen);
   }
   if (automatic_backend && on_gpu) {
@@ -209,58 +260,171 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     }
   }
 
-  // Run.
+  // Run: once, or once per randomisation of a scrambled Sobol run (each replicate an
+  // independent, unbiased estimate; the standard error from their spread).
+  const bool scrambled = settings.rng == config::RngType::scrambled_sobol;
+  const int replicates =
+      scrambled ? (config.simulation.replicates > 0 ? config.simulation.replicates
+                                                    : kDefaultReplicates)
+                : 1;
+  std::uint64_t replicate_paths = settings.paths / static_cast<std::uint64_t>(replicates);
+  if (config.simulation.antithetic)
+    replicate_paths -= replicate_paths % 2; // whole pairs in every replicate
+  if (replicate_paths < 2) {
+    throw config::ConfigError(config.file, {}, "simulation.paths",
+                              "each of the " + std::to_string(replicates) +
+                                  " replicates needs at least 2 paths");
+  }
+  const bool plain_sobol = settings.rng == config::RngType::sobol;
+  const std::size_t instrument_count = config.instruments.size();
+  // Per replicate: each instrument's price, control beta and Greeks, and the portfolio value.
+  struct Sample {
+    std::vector<Estimate> price;
+    std::vector<double> beta;
+    std::vector<std::vector<Estimate>> greeks;
+    Estimate portfolio;
+  };
+  std::vector<Sample> samples;
   PlanStats stats;
-  const std::vector<GroupOutcome> outcomes =
-      on_gpu ? run_plan_on_gpu(plan, group_settings, progress, &stats)
-             : run_plan_on_cpu(plan, settings, progress, &stats);
+  for (int r = 0; r < replicates; ++r) {
+    for (auto& s : group_settings) {
+      s.paths = replicate_paths;
+      s.replicate = r;
+    }
+    ExecutionSettings cpu_settings = settings;
+    cpu_settings.paths = replicate_paths;
+    cpu_settings.replicate = r;
+    PlanStats replicate_stats;
+    const std::vector<GroupOutcome> outcomes =
+        on_gpu ? run_plan_on_gpu(plan, group_settings, progress, &replicate_stats)
+               : run_plan_on_cpu(plan, cpu_settings, progress, &replicate_stats);
+    stats.draw_units += replicate_stats.draw_units;
+    stats.kernel_launches += replicate_stats.kernel_launches;
+    stats.generation_calls += replicate_stats.generation_calls;
+    stats.host_syncs += replicate_stats.host_syncs;
+    Sample sample;
+    sample.price.resize(instrument_count);
+    sample.beta.resize(instrument_count);
+    sample.greeks.resize(instrument_count);
+    double portfolio_value = 0.0;
+    double portfolio_variance_of_mean = 0.0;
+    bool portfolio_has_error = true;
+    for (int g = 0; g < groups; ++g) {
+      const GroupPlan& group = plan.groups[static_cast<std::size_t>(g)];
+      const GroupOutcome& outcome = outcomes[static_cast<std::size_t>(g)];
+      // Antithetic runs reduce pair means: their count is the sample size.
+      const std::uint64_t n = group.antithetic ? outcome.paths / 2 : outcome.paths;
+      const int K = group.values_per_instrument();
+      const int g_at = group.control_variate ? 5 : 2;
+      for (int j = 0; j < group.base_instruments(); ++j) {
+        const double* t = outcome.totals.data() + static_cast<std::size_t>(j) * K;
+        const auto index = static_cast<std::size_t>(group.instrument_config_index[j]);
+        Estimate e = estimate(t[0], t[1], n);
+        if (group.control_variate && group.instruments[static_cast<std::size_t>(j) *
+                                                       group.scenarios]
+                                             .control != models::ControlKind::none) {
+          e = controlled_estimate(t[0], t[1], t[2], t[3], t[4], n,
+                                  group.control_mean[static_cast<std::size_t>(j)],
+                                  &sample.beta[index]);
+        }
+        sample.price[index] = e;
+        for (std::size_t k = 0; k < group.greeks.size(); ++k) {
+          sample.greeks[index].push_back(estimate(t[g_at + 2 * k], t[g_at + 2 * k + 1], n));
+        }
+      }
+      const std::size_t p = static_cast<std::size_t>(K) * group.base_instruments();
+      const Estimate e = estimate(outcome.totals[p], outcome.totals[p + 1], n);
+      portfolio_value += e.mean;
+      // Groups draw from disjoint parts of the run's stream.
+      portfolio_variance_of_mean += e.std_error * e.std_error;
+      portfolio_has_error = portfolio_has_error && e.has_error;
+
+      run.kernel_ms += outcome.kernel_ms;
+      run.rng_ms += outcome.rng_ms;
+      run.path_steps += static_cast<double>(outcome.path_steps);
+      run.bytes_loaded += outcome.bytes_loaded;
+      run.chunks += outcome.chunks;
+      run.steps = std::max(run.steps, group.steps());
+    }
+    sample.portfolio.mean = portfolio_value;
+    sample.portfolio.std_error = std::sqrt(portfolio_variance_of_mean);
+    sample.portfolio.has_error = portfolio_has_error;
+    samples.push_back(std::move(sample));
+  }
   run.plan_stats = stats;
-  result.instruments.resize(config.instruments.size());
-  double portfolio_value = 0.0;
-  double portfolio_variance_of_mean = 0.0;
-  bool portfolio_has_error = true;
-  for (int g = 0; g < groups; ++g) {
-    const GroupPlan& group = plan.groups[static_cast<std::size_t>(g)];
-    const GroupOutcome& outcome = outcomes[static_cast<std::size_t>(g)];
-    for (std::size_t i = 0; i < group.instruments.size(); ++i) {
-      const auto& in =
-          config.instruments[static_cast<std::size_t>(group.instrument_config_index[i])];
-      const Estimate e = estimate(outcome.totals[2 * i], outcome.totals[2 * i + 1], outcome.paths);
-      InstrumentResult& r =
-          result.instruments[static_cast<std::size_t>(group.instrument_config_index[i])];
+
+  // One estimate from the replicates: the within-run one for a single run, else the mean of
+  // the replicates and the standard error of that mean from their spread.
+  const auto combine = [&](auto get) {
+    if (replicates == 1) {
+      Estimate e = get(samples.front());
+      e.has_error = e.has_error && !plain_sobol;
+      if (!e.has_error)
+        e.std_error = 0.0;
+      return e;
+    }
+    double sum = 0.0, sum_of_squares = 0.0;
+    for (const Sample& s : samples) {
+      const double x = get(s).mean;
+      sum += x;
+      sum_of_squares += x * x;
+    }
+    return estimate(sum, sum_of_squares, static_cast<std::uint64_t>(replicates));
+  };
+  result.instruments.resize(instrument_count);
+  for (const GroupPlan& group : plan.groups) {
+    for (int j = 0; j < group.base_instruments(); ++j) {
+      const auto index = static_cast<std::size_t>(group.instrument_config_index[j]);
+      const auto& in = config.instruments[index];
+      const Estimate e = combine([&](const Sample& s) { return s.price[index]; });
+      InstrumentResult& r = result.instruments[index];
       r.id = in.id;
       r.type = config::to_string(in.type);
       r.price = e.mean;
-      r.has_std_error = e.has_error && !quasi;
-      r.std_error = r.has_std_error ? e.std_error : 0.0;
+      r.has_std_error = e.has_error;
+      r.std_error = e.std_error;
       r.ci95_low = r.has_std_error ? e.mean - 1.96 * e.std_error : e.mean;
       r.ci95_high = r.has_std_error ? e.mean + 1.96 * e.std_error : e.mean;
-      r.paths = outcome.paths;
+      r.paths = replicate_paths * static_cast<std::uint64_t>(replicates);
+      r.has_control = group.control_variate &&
+                      group.instruments[static_cast<std::size_t>(j) * group.scenarios].control !=
+                          models::ControlKind::none;
+      if (r.has_control) {
+        double beta = 0.0;
+        for (const Sample& s : samples)
+          beta += s.beta[index];
+        r.control_beta = beta / replicates;
+      }
+      for (std::size_t k = 0; k < group.greeks.size(); ++k) {
+        const Estimate ge = combine([&](const Sample& s) { return s.greeks[index][k]; });
+        r.greeks.push_back(GreekResult{group.greeks[k], ge.mean, ge.std_error, ge.has_error});
+      }
     }
-    const std::size_t p = 2 * group.instruments.size();
-    const Estimate e = estimate(outcome.totals[p], outcome.totals[p + 1], outcome.paths);
-    portfolio_value += e.mean;
-    // Groups draw from disjoint parts of the run's stream (or, quasi-random, have no error).
-    portfolio_variance_of_mean += e.std_error * e.std_error;
-    portfolio_has_error = portfolio_has_error && e.has_error && !quasi;
-
-    run.kernel_ms += outcome.kernel_ms;
-    run.rng_ms += outcome.rng_ms;
-    run.path_steps += static_cast<double>(outcome.path_steps);
-    run.bytes_loaded += outcome.bytes_loaded;
-    run.chunks += outcome.chunks;
-    run.steps = std::max(run.steps, group.steps());
   }
   if (!config.portfolio.empty()) {
+    const Estimate e = combine([&](const Sample& s) { return s.portfolio; });
     result.portfolio.present = true;
-    result.portfolio.value = portfolio_value;
-    result.portfolio.has_std_error = portfolio_has_error;
-    result.portfolio.std_error = portfolio_has_error ? std::sqrt(portfolio_variance_of_mean) : 0.0;
+    result.portfolio.value = e.mean;
+    result.portfolio.has_std_error = e.has_error;
+    result.portfolio.std_error = e.std_error;
   }
-  if (quasi) {
-    run.notices.push_back(std::string(config::to_string(settings.rng)) +
-                          " draws are quasi-random: no standard error is estimated");
+  if (plain_sobol) {
+    run.notices.push_back("sobol draws are quasi-random and not randomised: no standard error is "
+                          "estimated (rng: scrambled_sobol gives one from independent "
+                          "replicates)");
   }
+  if (replicates > 1) {
+    run.notices.push_back("scrambled_sobol: " + std::to_string(replicates) +
+                          " independent random digital shifts of " +
+                          std::to_string(replicate_paths) +
+                          " points each; standard errors from their spread");
+  }
+  run.replicates = replicates;
+  run.antithetic = config.simulation.antithetic;
+  run.control_variate = config.simulation.control_variate;
+  run.brownian_bridge = settings.brownian_bridge;
+  for (const GroupPlan& group : plan.groups)
+    run.scenarios = std::max(run.scenarios, group.scenarios);
 
   if (cache && cache_changed) {
     try {

@@ -12,6 +12,14 @@
 
 namespace pfmc::engine {
 
+/// One Greek of one instrument (bump-and-revalue on common random numbers).
+struct GreekResult {
+  config::Greek greek = config::Greek::delta;
+  double value = 0.0;
+  double std_error = 0.0;
+  bool has_std_error = false;
+};
+
 struct InstrumentResult {
   std::string id;
   std::string type; ///< european, digital, asian, barrier
@@ -21,6 +29,9 @@ struct InstrumentResult {
   double ci95_low = 0.0;
   double ci95_high = 0.0;
   std::uint64_t paths = 0;
+  bool has_control = false; ///< priced with a control variate
+  double control_beta = 0.0; ///< its estimated optimal coefficient (mean over replicates)
+  std::vector<GreekResult> greeks; ///< in config::Greek order, as requested
 };
 
 struct PortfolioResult {
@@ -47,6 +58,11 @@ struct RunInfo {
   std::string padding;
   std::string precision;
   std::string rng;
+  bool antithetic = false;
+  bool control_variate = false;
+  bool brownian_bridge = false;
+  int replicates = 1; ///< randomised QMC replicates (scrambled_sobol), else 1
+  int scenarios = 1;  ///< model copies per path (the Greeks' bumps)
   std::uint64_t seed = 0;
   std::uint64_t paths = 0;
   int steps = 0; ///< the longest group's grid
@@ -93,6 +109,14 @@ struct Estimate {
   bool has_error = false;
 };
 Estimate estimate(double sum, double sum_of_squares, std::uint64_t n);
+
+/// The estimate of E[y] with control c of known mean: y - beta (c - E[c]), beta the sample
+/// Cov(y, c) / Var(c) (written to *beta), standard error from the residual variance.
+Estimate controlled_estimate(double sum_y, double sum_yy, double sum_c, double sum_cc,
+                             double sum_yc, std::uint64_t n, double control_mean, double* beta);
+
+/// Random digital shifts of a scrambled_sobol run when simulation.replicates is not set.
+inline constexpr int kDefaultReplicates = 16;
 
 /// The default device-memory cap: this fraction of the free memory.
 inline constexpr double kDefaultMemoryFraction = 0.7;

@@ -1,5 +1,7 @@
 #include "engine/tuning.hpp"
 
+#include "engine/gpu_engine.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -55,7 +57,7 @@ std::string tuning_key(const DeviceInfo& device, const GroupPlan& group,
   std::ostringstream key;
   key << device_key(device) << "|cuda " << device.runtime_version << "|"
       << config::to_string(group.model_type) << "|" << config::to_string(precision) << "|"
-      << group.factors << " factors|paths 2^" << log2_class(paths) << "|steps 2^"
+      << group.factors << " factors|" << group.scenarios << " scenarios|paths 2^" << log2_class(paths) << "|steps 2^"
       << log2_class(static_cast<std::uint64_t>(group.steps()));
   return key.str();
 }
@@ -74,7 +76,7 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
 
   // Measure one chunk's worth of paths (the whole group when it fits).
   ExecutionSettings measured = settings;
-  const int values = kernels::reduced_value_count(static_cast<int>(group.instruments.size()));
+  const int values = group.reduced_values();
   const int real_bytes = settings.precision == config::Precision::float32 ? 4 : 8;
   const ChunkPlan chunking = plan_chunks(settings.paths, group.rows(), real_bytes, values,
                                          settings.block_size, settings.memory_cap);
@@ -104,8 +106,14 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
       continue;
     }
     std::vector<int> distances{0};
-    if (b.uses_prefetch_distance)
-      distances = options.distances.empty() ? prefetch_distances() : options.distances;
+    if (b.uses_prefetch_distance) {
+      // Only the distances this group's kernel is instantiated at.
+      distances.clear();
+      for (int d : options.distances.empty() ? prefetch_distances() : options.distances) {
+        if (has_group_launcher(group, settings.precision, b.name, d))
+          distances.push_back(d);
+      }
+    }
     std::vector<config::Padding> paddings{config::Padding{}};
     if (b.uses_padding) {
       paddings = {config::Padding{}, config::Padding{config::Padding::Mode::none, 0},

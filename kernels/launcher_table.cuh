@@ -16,6 +16,10 @@
 #include "kernels/loaders/tma.cuh"
 #include "kernels/loaders/unroll.cuh"
 #include "models/black_scholes.cuh"
+#include "models/heston.cuh"
+#include "models/local_vol.cuh"
+#include "models/multi_black_scholes.cuh"
+#include "models/scenarios.cuh"
 
 namespace pfmc::kernels {
 
@@ -32,6 +36,11 @@ using LauncherTable = std::vector<LauncherEntry<Model, Real>>;
 
 /// Must match engine::prefetch_distances() (checked by a test).
 using InstantiatedDistances = std::integer_sequence<int, 1, 2, 3, 4, 6, 8, 12, 16>;
+/// The models beyond Black-Scholes: every backend, at the distances that won on the reference
+/// workloads (keeps the build within CI's budget). Must match engine::reduced_prefetch_distances().
+using ReducedDistances = std::integer_sequence<int, 4, 8>;
+/// The Greeks' scenario kernels (eight model copies per path): every backend at distance 4.
+using ScenarioDistances = std::integer_sequence<int, 4>;
 
 /// A loader instantiated at each compile-time distance (register rings, unrolling, cp.async
 /// wait counts need it as a constant).
@@ -52,19 +61,19 @@ void add_loader(LauncherTable<Model, Real>& table) {
       &launch_path_kernel<Model, Loader<Real, Model::factors, 0>, Real>});
 }
 
-template <class Model, class Real>
+template <class Model, class Real, class Distances = InstantiatedDistances>
 LauncherTable<Model, Real> make_launcher_table() {
   LauncherTable<Model, Real> table;
   add_loader<NoneLoader, Model, Real>(table);
-  add_loader<UnrollLoader, Model, Real>(table, InstantiatedDistances{});
-  add_loader<ScalarBatchedLoader, Model, Real>(table, InstantiatedDistances{});
-  add_loader<SmemBatchedLoader, Model, Real>(table, InstantiatedDistances{});
-  add_loader<ScalarRollingLoader, Model, Real>(table, InstantiatedDistances{});
-  add_loader<SmemRollingLoader, Model, Real>(table, InstantiatedDistances{});
-  add_loader<SmemRollingAsyncLoader, Model, Real>(table, InstantiatedDistances{});
+  add_loader<UnrollLoader, Model, Real>(table, Distances{});
+  add_loader<ScalarBatchedLoader, Model, Real>(table, Distances{});
+  add_loader<SmemBatchedLoader, Model, Real>(table, Distances{});
+  add_loader<ScalarRollingLoader, Model, Real>(table, Distances{});
+  add_loader<SmemRollingLoader, Model, Real>(table, Distances{});
+  add_loader<SmemRollingAsyncLoader, Model, Real>(table, Distances{});
   add_loader<L2PrefetchLoader, Model, Real>(table);
   add_loader<L2PrefetchEvictLastLoader, Model, Real>(table);
-  add_loader<L2Hint256Loader, Model, Real>(table, InstantiatedDistances{});
+  add_loader<L2Hint256Loader, Model, Real>(table, Distances{});
   add_loader<BulkL2Loader, Model, Real>(table);
   add_loader<TmaLoader, Model, Real>(table);
   return table;
@@ -75,9 +84,31 @@ LauncherTable<Model, Real> make_launcher_table() {
 template <class Model, class Real>
 const LauncherTable<Model, Real>& launcher_table();
 
-template <>
-const LauncherTable<models::BlackScholes<float>, float>& launcher_table();
-template <>
-const LauncherTable<models::BlackScholes<double>, double>& launcher_table();
+#define PFMC_DECLARE_LAUNCHER_TABLE(MODEL, REAL)                                               \
+  template <>                                                                                  \
+  const LauncherTable<MODEL, REAL>& launcher_table<MODEL, REAL>();
+#define PFMC_DEFINE_LAUNCHER_TABLE(MODEL, REAL, DISTANCES)                                     \
+  template <>                                                                                  \
+  const LauncherTable<MODEL, REAL>& launcher_table<MODEL, REAL>() {                            \
+    static const auto table = make_launcher_table<MODEL, REAL, DISTANCES>();                   \
+    return table;                                                                              \
+  }
+
+PFMC_DECLARE_LAUNCHER_TABLE(models::BlackScholes<float>, float)
+PFMC_DECLARE_LAUNCHER_TABLE(models::BlackScholes<double>, double)
+PFMC_DECLARE_LAUNCHER_TABLE(models::Heston<float>, float)
+PFMC_DECLARE_LAUNCHER_TABLE(models::Heston<double>, double)
+PFMC_DECLARE_LAUNCHER_TABLE(models::LocalVol<float>, float)
+PFMC_DECLARE_LAUNCHER_TABLE(models::LocalVol<double>, double)
+#define PFMC_COMMA ,
+PFMC_DECLARE_LAUNCHER_TABLE(models::MultiBlackScholes<float PFMC_COMMA 2>, float)
+PFMC_DECLARE_LAUNCHER_TABLE(models::MultiBlackScholes<double PFMC_COMMA 2>, double)
+PFMC_DECLARE_LAUNCHER_TABLE(models::MultiBlackScholes<float PFMC_COMMA 3>, float)
+PFMC_DECLARE_LAUNCHER_TABLE(models::MultiBlackScholes<double PFMC_COMMA 3>, double)
+PFMC_DECLARE_LAUNCHER_TABLE(models::MultiBlackScholes<float PFMC_COMMA 4>, float)
+PFMC_DECLARE_LAUNCHER_TABLE(models::MultiBlackScholes<double PFMC_COMMA 4>, double)
+PFMC_DECLARE_LAUNCHER_TABLE(models::Scenarios<models::BlackScholes<double>>, double)
+PFMC_DECLARE_LAUNCHER_TABLE(models::Scenarios<models::Heston<double>>, double)
+PFMC_DECLARE_LAUNCHER_TABLE(models::Scenarios<models::LocalVol<double>>, double)
 
 } // namespace pfmc::kernels

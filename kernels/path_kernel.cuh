@@ -11,10 +11,12 @@
 #include "kernels/loader_common.cuh"
 #include "models/path.cuh"
 #include "models/payoff.cuh"
+#include "models/scenarios.cuh"
 
 namespace pfmc::kernels {
 
 inline constexpr int kMaxBlockSize = 1024;
+inline constexpr int kMaxGreeks = 5;
 
 /// One simulation group (or one chunk of one) in a launch; launches carry a table of them in
 /// device memory (trivially copyable; pointers are device memory).
@@ -27,10 +29,24 @@ struct GroupParams {
   int first_block; ///< the group's first block in the launch
   int blocks;      ///< its blocks: ceil(chunk_paths / block size)
   models::PathSchedule schedule;
-  const models::InstrumentView* instruments;
-  int instrument_count;
+  const models::InstrumentView* instruments; ///< [instrument][scenario]
+  int instrument_count;                      ///< base instruments
+  int scenarios;                             ///< 1, or the Greeks' scenarios
+  int values_per_instrument;                 ///< engine::GroupPlan::values_per_instrument()
+  int control_variate;                       ///< 1: reduce each instrument's control too
+  int antithetic;                            ///< 1: paths in pairs (lanes 2k, 2k + 1)
+  int greek_count;
+  const double* greek_weights; ///< [greek][scenario]
   ReductionTarget reduction;
 };
+
+/// Antithetic pairs are adjacent lanes: the even lane gets the pair's mean, the odd lane 0, so
+/// sums and sums of squares are over pair means (whose variance is the estimator's). Every
+/// lane of the warp must call it. The CPU backend computes (x_even + x_odd) * 0.5 the same way.
+__device__ __forceinline__ double pair_mean(double x) {
+  const double other = __shfl_xor_sync(0xffffffffu, x, 1);
+  return (threadIdx.x & 1) ? 0.0 : (x + other) * 0.5;
+}
 
 /// What a launch shares, by value.
 template <class Model, class Real>
@@ -100,33 +116,103 @@ __global__ void __maxnreg__(Loader::register_budget)
   }
   simulated.finish();
 
-  // Values in passes of kReduceBatch: pair j < instruments is (payoff, payoff²) of instrument j,
-  // pair `instruments` is the portfolio's (complete by then: pairs go in order).
   double* scratch = reinterpret_cast<double*>(shared + p.scratch_offset);
-  constexpr int kPairsPerPass = kReduceBatch / 2;
-  const int pairs = group.instrument_count + 1;
-  double portfolio = 0.0;
-  for (int first = 0; first < pairs; first += kPairsPerPass) {
-    const int count = min(kPairsPerPass, pairs - first);
-    double value[kPairsPerPass];
+  const auto observed_at = [&](int o) { return observed[o]; };
+  if (group.values_per_instrument == 2 && group.scenarios == 1) {
+    // Prices only: values in passes of kReduceBatch; pair j < instruments is (payoff,
+    // payoff²) of instrument j, pair `instruments` is the portfolio's (complete by then: pairs
+    // go in order).
+    constexpr int kPairsPerPass = kReduceBatch / 2;
+    const int pairs = group.instrument_count + 1;
+    double portfolio = 0.0;
+    for (int first = 0; first < pairs; first += kPairsPerPass) {
+      const int count = min(kPairsPerPass, pairs - first);
+      double value[kPairsPerPass];
 #pragma unroll
-    for (int k = 0; k < kPairsPerPass; ++k) {
-      const int j = first + k;
-      value[k] = 0.0;
-      if (j < group.instrument_count) {
-        if (active) {
-          const models::InstrumentView& instrument = group.instruments[j];
-          value[k] = models::discounted_payoff(instrument, [&](int o) { return observed[o]; });
-          portfolio += value[k] * instrument.quantity;
+      for (int k = 0; k < kPairsPerPass; ++k) {
+        const int j = first + k;
+        value[k] = 0.0;
+        if (j < group.instrument_count) {
+          if (active) {
+            const models::InstrumentView& instrument = group.instruments[j];
+            value[k] = models::discounted_payoff(instrument, observed_at);
+            portfolio += value[k] * instrument.quantity;
+          }
+        } else if (j == group.instrument_count) {
+          value[k] = portfolio;
         }
-      } else if (j == group.instrument_count) {
-        value[k] = portfolio;
       }
+      if (group.antithetic) {
+#pragma unroll
+        for (int k = 0; k < kPairsPerPass; ++k)
+          value[k] = pair_mean(value[k]);
+      }
+      block_partials(scratch, group.reduction, block, 2 * first, 2 * count, [&](int k) {
+        const double x = value[k / 2];
+        return k % 2 ? x * x : x;
+      });
     }
-    block_partials(scratch, group.reduction, block, 2 * first, 2 * count, [&](int k) {
-      const double x = value[k / 2];
-      return k % 2 ? x * x : x;
-    });
+  } else {
+    // Control variates and/or Greeks: per base instrument its payoff y, control c and Greek
+    // estimates g (combinations of the scenarios' payoffs on this path), then
+    // [y, y², (c, c², y c), (g, g²)...]. Dynamic indices: these arrays live in local memory,
+    // once per path.
+    const int K = group.values_per_instrument;
+    const int S = group.scenarios;
+    const int n = group.instrument_count;
+    const int per_pass = kReduceBatch / K;
+    double portfolio = 0.0;
+    for (int first = 0; first <= n; first += per_pass) {
+      double vals[kReduceBatch];
+      int count = 0;
+      for (int i = 0; i < per_pass && first + i <= n; ++i) {
+        const int j = first + i;
+        if (j == n) {
+          const double x = group.antithetic ? pair_mean(portfolio) : portfolio;
+          vals[count++] = x;
+          vals[count++] = x * x;
+          continue;
+        }
+        double y = 0.0, c = 0.0;
+        double g[kMaxGreeks];
+        for (int k = 0; k < kMaxGreeks; ++k)
+          g[k] = 0.0;
+        if (active) {
+          double v[models::kMaxScenarios];
+          for (int sc = 0; sc < S; ++sc)
+            v[sc] = models::discounted_payoff(group.instruments[j * S + sc], observed_at);
+          y = v[0];
+          portfolio += y * group.instruments[j * S].quantity;
+          if (group.control_variate)
+            c = models::discounted_control(group.instruments[j * S], observed_at);
+          for (int k = 0; k < group.greek_count; ++k) {
+            double e = 0.0;
+            for (int sc = 0; sc < S; ++sc)
+              e += group.greek_weights[k * S + sc] * v[sc];
+            g[k] = e;
+          }
+        }
+        if (group.antithetic) {
+          y = pair_mean(y);
+          c = pair_mean(c);
+          for (int k = 0; k < group.greek_count; ++k)
+            g[k] = pair_mean(g[k]);
+        }
+        vals[count++] = y;
+        vals[count++] = y * y;
+        if (group.control_variate) {
+          vals[count++] = c;
+          vals[count++] = c * c;
+          vals[count++] = y * c;
+        }
+        for (int k = 0; k < group.greek_count; ++k) {
+          vals[count++] = g[k];
+          vals[count++] = g[k] * g[k];
+        }
+      }
+      block_partials(scratch, group.reduction, block, first * K, count,
+                     [&](int k) { return vals[k]; });
+    }
   }
   finish_in_last_block(group.reduction, block, group.blocks);
 }

@@ -50,12 +50,52 @@ Greeks black_scholes_greeks(OptionKind kind, double spot, double strike, double 
 double cash_or_nothing(OptionKind kind, double spot, double strike, double T, double r, double q,
                        double sigma, double cash);
 
+/// Greeks of cash_or_nothing, same units as black_scholes_greeks. Computed by Richardson-
+/// extrapolated central differences of cash_or_nothing (error O(h^4)), each step a fixed fraction
+/// of the input's natural scale (spot: S sigma sqrt(T); sigma: sigma; r: sigma/sqrt(T) capped by
+/// 1/T; T: T), shrunk away from the money, and always on the cheaper of call and put (the other
+/// follows from call + put = cash e^{-rT}). Against the closed-form derivatives over S = 60..150,
+/// K = 100, T = 0.02..5, sigma = 0.1..0.6 the worst error is 2e-10 of each Greek's natural scale
+/// (delta: cash / (S sigma sqrt T), gamma: that / (S sigma sqrt T), vega: cash / sigma, rho:
+/// cash T, theta: cash / T). A reference for Monte Carlo Greeks, not for a loop (21 prices a call).
+Greeks cash_or_nothing_greeks(OptionKind kind, double spot, double strike, double T, double r,
+                              double q, double sigma, double cash);
+
+/// discount * E[(phi (e^X - strike))^+] for X ~ N(mean_log, var_log): Black's formula on a
+/// lognormal given the moments of its log. var_log == 0 gives discount * (phi (e^mean_log - K))^+.
+/// Black-Scholes is mean_log = log S + (r - q - sigma^2/2) T, var_log = sigma^2 T,
+/// discount = e^{-rT}; a discrete geometric average takes geometric_average_log_moments.
+double black_lognormal(OptionKind kind, double mean_log, double var_log, double strike,
+                       double discount);
+
 /// Option on the geometric average of S over the given fixing times (0 <= t_i <= T, any order,
 /// repeats allowed), paid at T. Exact under Black-Scholes: log G is normal with mean
 /// log S + (r - q - sigma^2/2) * mean(t_i) and variance sigma^2/n^2 * sum_ij min(t_i, t_j).
 /// One fixing at T gives black_scholes; many equally spaced fixings tend to kemna_vorst.
 double geometric_asian_discrete(OptionKind kind, double spot, double strike, double r, double q,
                                 double sigma, const std::vector<double>& fixing_times, double T);
+
+/// Mean and variance of log G, G the geometric average of S over the fixing times (each >= 0, any
+/// order, repeats allowed), under Black-Scholes: the moments geometric_asian_discrete prices with,
+/// and what black_lognormal needs for a control-variate mean, E[G] = exp(mean_log + var_log / 2).
+struct LogMoments {
+  double mean_log;
+  double var_log;
+};
+LogMoments geometric_average_log_moments(double spot, double r, double q, double sigma,
+                                         const std::vector<double>& fixing_times);
+
+/// Greeks of geometric_asian_discrete, by Richardson-extrapolated central differences of it as for
+/// cash_or_nothing_greeks, on the cheaper of call and put (call - put is the forward
+/// e^{-rT} (E[G] - K)). Against the closed-form derivatives over the same grid (monthly fixings)
+/// the worst error is 5e-9 of each Greek's natural scale (delta: K e^{-rT} / S, gamma: that /
+/// (S stddev(log G)), vega: K e^{-rT}, rho: K e^{-rT} T, theta: K e^{-rT} / T).
+/// theta is d/dt with the fixing schedule fixed in calendar time: T and every fixing time after
+/// today shrink together, while a fixing at 0 (today, already known and equal to the unchanged
+/// spot) stays at 0. With one fixing at T this is the Black-Scholes theta.
+Greeks geometric_asian_discrete_greeks(OptionKind kind, double spot, double strike, double r,
+                                       double q, double sigma,
+                                       const std::vector<double>& fixing_times, double T);
 
 /// Kemna-Vorst (1990): option on the continuous geometric average over [0, T]. Equals Black-
 /// Scholes with volatility sigma/sqrt(3) and carry (b - sigma^2/6)/2, as Haug's Complete Guide
@@ -100,5 +140,21 @@ double stulz_max_call(double s1, double s2, double strike, double T, double r, d
 /// Stulz (1982) European call on min(S1, S2). max_call + min_call = call(S1) + call(S2).
 double stulz_min_call(double s1, double s2, double strike, double T, double r, double q1, double q2,
                       double sigma1, double sigma2, double rho);
+
+/// Margrabe (1978) option to exchange S2 for S1 at T, pays (S1_T - S2_T)^+: the rate cancels, only
+/// the dividend yields and the volatility of S1/S2, sigma1^2 + sigma2^2 - 2 rho sigma1 sigma2,
+/// enter.
+double margrabe_exchange(double s1, double s2, double T, double q1, double q2, double sigma1,
+                         double sigma2, double rho);
+
+/// Stulz (1982) European put on max(S1, S2), from parity: max_call - max_put = PV(max) - K e^{-rT},
+/// with PV(max(S1, S2)) = S2 e^{-q2 T} + margrabe_exchange.
+double stulz_max_put(double s1, double s2, double strike, double T, double r, double q1, double q2,
+                     double sigma1, double sigma2, double rho);
+
+/// Stulz (1982) European put on min(S1, S2), from parity: min_call - min_put = PV(min) - K e^{-rT},
+/// with PV(min(S1, S2)) = S1 e^{-q1 T} - margrabe_exchange.
+double stulz_min_put(double s1, double s2, double strike, double T, double r, double q1, double q2,
+                     double sigma1, double sigma2, double rho);
 
 } // namespace pfmc::analytic

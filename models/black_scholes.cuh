@@ -32,6 +32,7 @@ struct BlackScholes {
   /// The plan's series {drift, diffusion}, interleaved per step (engine/plan.hpp), and its
   /// constants {log spot}.
   static constexpr int series_count = 2;
+  static constexpr int constant_count = 1;
   static Params make_params(const Real* interleaved_series, const double* constants) {
     return Params{reinterpret_cast<const Step*>(interleaved_series),
                   static_cast<Real>(constants[0])};

@@ -66,6 +66,21 @@ PFMC_HD_INLINE double sqrt(double x) {
   return std::sqrt(x);
 #endif
 }
+/// Standard normal CDF Φ(x) (accurate in both tails: Φ(-x) is computed directly, never 1 − Φ(x)).
+PFMC_HD_INLINE float normcdf(float x) {
+#if defined(__CUDA_ARCH__)
+  return ::normcdff(x);
+#else
+  return 0.5f * std::erfc(-x * 0.70710678118654752f);
+#endif
+}
+PFMC_HD_INLINE double normcdf(double x) {
+#if defined(__CUDA_ARCH__)
+  return ::normcdf(x);
+#else
+  return 0.5 * std::erfc(-x * 0.70710678118654752440);
+#endif
+}
 template <class Real>
 PFMC_HD_INLINE Real min(Real a, Real b) {
   return b < a ? b : a;

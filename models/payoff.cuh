@@ -92,7 +92,15 @@ PFMC_HD_INLINE Real observation_finish(Real value, const ObservationView& o) {
   }
 }
 
-enum class PayoffKind : int { european, digital, asian, barrier };
+enum class PayoffKind : int { european, digital, asian, barrier, basket };
+enum class BasketKind : int { weighted, max, min };
+/// What an instrument's control variate is (simulation.control_variate).
+enum class ControlKind : int {
+  none,
+  terminal_spot,   ///< discounted S_T (Europeans): mean S0 e^{-qT}, any model
+  geometric_asian, ///< the geometric Asian of the same schedule and strike (arithmetic Asians)
+};
+inline constexpr int kMaxBasketAssets = 4;
 enum class BarrierDirection : int { down, up };
 
 /// One instrument as the payoff code sees it (all prices in double; the barrier is compared
@@ -110,6 +118,14 @@ struct InstrumentView {
   double cash;     ///< digital payout
   double discount; ///< discount factor to maturity
   double quantity; ///< portfolio quantity (0 when not held)
+
+  ControlKind control;     ///< control variate, when the run asks for them
+  int control_observation; ///< terminal spot, or the schedule's log sum (geometric average)
+
+  BasketKind basket;                            ///< basket instruments
+  int basket_assets;                            ///< number of legs
+  int basket_observations[kMaxBasketAssets];    ///< each leg's terminal spot
+  double weights[kMaxBasketAssets];
 };
 static_assert(std::is_trivially_copyable_v<InstrumentView>);
 
@@ -138,8 +154,37 @@ PFMC_HD_INLINE double discounted_payoff(const InstrumentView& in, const Observed
                    : in.rebate;
     break;
   }
+  case PayoffKind::basket: {
+    double b = in.weights[0] * static_cast<double>(observed(in.basket_observations[0]));
+    for (int a = 1; a < in.basket_assets; ++a) {
+      const double leg = in.weights[a] * static_cast<double>(observed(in.basket_observations[a]));
+      b = in.basket == BasketKind::weighted ? b + leg
+          : in.basket == BasketKind::max    ? math::max(b, leg)
+                                            : math::min(b, leg);
+    }
+    payoff = in.is_call ? math::max(b - in.strike, 0.0) : math::max(in.strike - b, 0.0);
+    break;
+  }
   }
   return payoff * in.discount;
+}
+
+/// The discounted control variate of one instrument on one path (0 without one); its mean is
+/// known in closed form (engine/plan.cpp).
+template <class Observed>
+PFMC_HD_INLINE double discounted_control(const InstrumentView& in, const Observed& observed) {
+  switch (in.control) {
+  case ControlKind::terminal_spot:
+    return static_cast<double>(observed(in.control_observation)) * in.discount;
+  case ControlKind::geometric_asian: {
+    const double g = static_cast<double>(observed(in.control_observation));
+    return (in.is_call ? math::max(g - in.strike, 0.0) : math::max(in.strike - g, 0.0)) *
+           in.discount;
+  }
+  case ControlKind::none:
+    break;
+  }
+  return 0.0;
 }
 
 } // namespace pfmc::models

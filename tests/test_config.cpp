@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -153,6 +154,65 @@ TEST(ExampleConfig, BookYamlLoads) {
   EXPECT_EQ(c.engine.backend, "auto");
   EXPECT_GT(c.engine.backend_mark.line, 0);
   EXPECT_EQ(c.engine.block_size, 128);
+}
+
+TEST(ExampleConfig, EveryShippedExampleLoads) {
+  int loaded = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(PFMC_SOURCE_DIR "/config/examples")) {
+    if (entry.path().extension() != ".yaml") {
+      continue;
+    }
+    SCOPED_TRACE(entry.path().string());
+    try {
+      const RunConfig c = load_run_config(entry.path().string());
+      EXPECT_FALSE(c.instruments.empty());
+      ++loaded;
+    } catch (const ConfigError& e) {
+      ADD_FAILURE() << e.what();
+    }
+  }
+  EXPECT_GE(loaded, 7); // book, portfolio, the two reference workloads, heston, local_vol, basket
+}
+
+TEST(ExampleConfig, HestonYamlIsTheIssuesCase) {
+  const RunConfig c = load_run_config(PFMC_SOURCE_DIR "/config/examples/heston.yaml");
+  ASSERT_EQ(c.models.size(), 1u);
+  const HestonParameters& h = c.models[0].heston;
+  EXPECT_EQ(c.models[0].type, ModelType::heston);
+  EXPECT_EQ(c.market.underlyings[0].spot, 100.0);
+  EXPECT_EQ(c.market.underlyings[0].dividend_yield, 0.02);
+  EXPECT_EQ(c.market.zero_rates.values, std::vector<double>{0.01});
+  EXPECT_EQ(h.v0, 0.04);
+  EXPECT_EQ(h.kappa, 4.0);
+  EXPECT_EQ(h.theta, 0.25);
+  EXPECT_EQ(h.xi, 1.0);
+  EXPECT_EQ(h.rho, -0.5);
+  EXPECT_EQ(c.instruments[0].strike, 100.0);
+  EXPECT_EQ(c.instruments[0].maturity, 1.0);
+  EXPECT_EQ(c.simulation.paths, 1000000u);
+  EXPECT_EQ(c.simulation.steps_per_year, 252);
+  EXPECT_EQ(c.simulation.precision, Precision::float64);
+}
+
+TEST(ExampleConfig, BasketYamlHasTheTwoAssetCase) {
+  const RunConfig c = load_run_config(PFMC_SOURCE_DIR "/config/examples/basket.yaml");
+  ASSERT_EQ(c.models.size(), 2u);
+  EXPECT_EQ(c.models[0].assets(), 4);
+  const ModelConfig& pair = c.models[1];
+  EXPECT_EQ(pair.volatilities, (std::vector<double>{0.3, 0.3}));
+  EXPECT_NEAR(pair.cholesky[1][1], std::sqrt(1 - 0.81), 1e-15);
+  for (int index : pair.underlying_indices) {
+    EXPECT_EQ(c.market.underlyings[index].spot, 100.0);
+  }
+  int max_min = 0;
+  for (const auto& inst : c.instruments) {
+    EXPECT_EQ(inst.type, InstrumentType::basket);
+    max_min += inst.basket != BasketPayoff::weighted;
+  }
+  EXPECT_EQ(max_min, 2);
+  EXPECT_FALSE(c.simulation.control_variate);
+  EXPECT_EQ(c.simulation.greeks, (std::vector<Greek>{Greek::delta, Greek::vega}));
 }
 
 // --- good input ----------------------------------------------------------------------------------
@@ -365,8 +425,9 @@ std::vector<BadConfig> bad_configs() {
                     "  - {name: sx5e_bs, type: black_scholes, underlying: SX5F, volatility: 0.25}"),
        "t.yaml:8:54: models[1].underlying: unknown underlying 'SX5F' (known: SPX, SX5E)"},
       {"unknown_model_type",
-       replace_line(doc, 7, "  - {name: spx_bs, type: heston, underlying: SPX, volatility: 0.2}"),
-       "t.yaml:7:26: models[0].type: must be one of: black_scholes"},
+       replace_line(doc, 7, "  - {name: spx_bs, type: sabr, underlying: SPX, volatility: 0.2}"),
+       "t.yaml:7:26: models[0].type: must be one of: black_scholes, heston, local_vol, "
+       "multi_black_scholes"},
       {"volatility_zero",
        replace_line(doc, 7,
                     "  - {name: spx_bs, type: black_scholes, underlying: SPX, volatility: 0}"),
@@ -416,7 +477,7 @@ std::vector<BadConfig> bad_configs() {
                     "model: spx_bs}"),
        "t.yaml:10:14: instruments[0]: unknown key 'tpye' (expected one of: id, type, option, "
        "strike, maturity, model, cash, average, fixings, fixing_times, barrier, barrier_type, "
-       "rebate, monitoring, monitoring_times)"},
+       "rebate, monitoring, monitoring_times, payoff, weights)"},
       {"duplicate_key",
        with_line_10("  - {id: c1, type: european, option: call, strike: 100, maturity: 1.0, "
                     "strike: 90, model: spx_bs}"),
@@ -435,7 +496,8 @@ std::vector<BadConfig> bad_configs() {
       {"unknown_type",
        with_line_10("  - {id: c1, type: swap, option: call, strike: 100, maturity: 1.0, model: "
                     "spx_bs}"),
-       "t.yaml:10:20: instruments[0].type: must be one of: european, digital, asian, barrier"},
+       "t.yaml:10:20: instruments[0].type: must be one of: european, digital, asian, barrier, "
+       "basket"},
       {"unknown_option",
        with_line_10("  - {id: c1, type: european, option: cal, strike: 100, maturity: 1.0, "
                     "model: spx_bs}"),
@@ -569,7 +631,7 @@ std::vector<BadConfig> bad_configs() {
        "t.yaml:11:25: simulation.precision: must be one of: float, double"},
       {"unknown_simulation_key", with_tail("simulation: {path: 10}\n"),
        "t.yaml:11:14: simulation: unknown key 'path' (expected one of: paths, steps_per_year, "
-       "seed, rng, precision)"},
+       "seed, rng, precision, antithetic, control_variate, brownian_bridge, replicates, greeks)"},
 
       // engine
       {"unknown_backend", with_tail("engine: {backend: nope}\n"),
@@ -606,6 +668,428 @@ TEST(LoadConfig, EveryBadCaseStartsFromAValidDocument) {
   // Guards the table above: its errors come from the edit, not from a broken base.
   EXPECT_EQ(error_of(valid_doc()), "no error");
   EXPECT_EQ(error_of(kHeader + kCall + kPut), "no error");
+}
+
+// --- Heston, local vol, correlated baskets, simulation options -----------------------------------
+
+// Lines 1-12 of every multi-model test document; instruments follow from line 13.
+// models[1] is Heston, models[2] local vol, models[3] a three-asset multi_black_scholes.
+const std::string kModelsHeader =
+    "market:\n"                                                                   // 1
+    "  underlyings:\n"                                                            // 2
+    "    - {name: SPX, spot: 100}\n"                                              // 3
+    "    - {name: SX5E, spot: 50}\n"                                              // 4
+    "    - {name: NKY, spot: 200}\n"                                              // 5
+    "  rates: {zero_rate: 0.05}\n"                                                // 6
+    "models:\n"                                                                   // 7
+    "  - {name: spx_bs, type: black_scholes, underlying: SPX, volatility: 0.2}\n" // 8
+    "  - {name: spx_h, type: heston, underlying: SPX, v0: 0.04, kappa: 4, theta: 0.25, "
+    "xi: 1, rho: -0.5}\n" // 9
+    "  - {name: spx_lv, type: local_vol, underlying: SPX, surface: {times: [0.5, 1], "
+    "log_moneyness: [-0.5, 0, 0.5], vols: [[0.3, 0.2, 0.25], [0.28, 0.2, 0.22]]}}\n" // 10
+    "  - {name: bask, type: multi_black_scholes, underlyings: [SPX, SX5E, NKY], "
+    "volatilities: [0.2, 0.25, 0.3], correlation: [[1, 0.5, 0.3], [0.5, 1, 0.2], "
+    "[0.3, 0.2, 1]]}\n" // 11
+    "instruments:\n";   // 12
+
+const std::string kHestonCall =
+    "  - {id: h1, type: european, option: call, strike: 100, maturity: 1.0, model: spx_h}\n";
+const std::string kBasketCall = "  - {id: bk, type: basket, payoff: weighted, option: call, "
+                                "strike: 100, maturity: 1.0, model: bask}\n";
+
+/// kModelsHeader, a Heston call on line 13 and a basket call on line 14: a valid document.
+std::string models_doc() {
+  return kModelsHeader + kHestonCall + kBasketCall;
+}
+
+TEST(LoadConfig, HestonModelIsRead) {
+  const RunConfig c = parse_run_config(models_doc(), "t.yaml");
+  const ModelConfig& h = c.models[1];
+  EXPECT_EQ(h.type, ModelType::heston);
+  EXPECT_EQ(h.underlying, "SPX");
+  EXPECT_EQ(h.underlying_index, 0);
+  EXPECT_EQ(h.heston.v0, 0.04);
+  EXPECT_EQ(h.heston.kappa, 4.0);
+  EXPECT_EQ(h.heston.theta, 0.25);
+  EXPECT_EQ(h.heston.xi, 1.0);
+  EXPECT_EQ(h.heston.rho, -0.5);
+  EXPECT_EQ(h.heston.scheme, HestonScheme::qe); // the default
+  EXPECT_EQ(h.assets(), 1);
+  EXPECT_EQ(c.instruments[0].model_index, 1);
+
+  const RunConfig d = parse_run_config(
+      replace_line(models_doc(), 9,
+                   "  - {name: spx_h, type: heston, underlying: SPX, v0: 0, kappa: 1, theta: 0.04, "
+                   "xi: 0.5, rho: 1, scheme: full_truncation}"),
+      "t.yaml");
+  EXPECT_EQ(d.models[1].heston.scheme, HestonScheme::full_truncation);
+  EXPECT_EQ(d.models[1].heston.v0, 0.0);
+  EXPECT_EQ(d.models[1].heston.rho, 1.0);
+}
+
+TEST(LoadConfig, LocalVolSurfaceIsRead) {
+  const RunConfig c = parse_run_config(models_doc(), "t.yaml");
+  const ModelConfig& lv = c.models[2];
+  EXPECT_EQ(lv.type, ModelType::local_vol);
+  EXPECT_EQ(lv.underlying_index, 0);
+  EXPECT_EQ(lv.surface.times, (std::vector<double>{0.5, 1.0}));
+  EXPECT_EQ(lv.surface.log_moneyness, (std::vector<double>{-0.5, 0.0, 0.5}));
+  ASSERT_EQ(lv.surface.vols.size(), 2u);
+  EXPECT_EQ(lv.surface.vols[0], (std::vector<double>{0.3, 0.2, 0.25}));
+  EXPECT_EQ(lv.surface.vols[1], (std::vector<double>{0.28, 0.2, 0.22}));
+
+  // One time (at 0) and one knot: a flat surface.
+  const RunConfig d = parse_run_config(
+      replace_line(models_doc(), 10,
+                   "  - {name: spx_lv, type: local_vol, underlying: SPX, surface: {times: [0], "
+                   "log_moneyness: [0], vols: [[0.2]]}}"),
+      "t.yaml");
+  EXPECT_EQ(d.models[2].surface.times, std::vector<double>{0.0});
+  EXPECT_EQ(d.models[2].surface.vols, std::vector<std::vector<double>>{{0.2}});
+}
+
+TEST(LoadConfig, CorrelatedModelAndItsCholeskyFactorAreRead) {
+  const RunConfig c = parse_run_config(models_doc(), "t.yaml");
+  const ModelConfig& m = c.models[3];
+  EXPECT_EQ(m.type, ModelType::multi_black_scholes);
+  EXPECT_EQ(m.assets(), 3);
+  EXPECT_EQ(m.underlying, "");
+  EXPECT_EQ(m.underlying_index, -1);
+  EXPECT_EQ(m.underlyings, (std::vector<std::string>{"SPX", "SX5E", "NKY"}));
+  EXPECT_EQ(m.underlying_indices, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(m.volatilities, (std::vector<double>{0.2, 0.25, 0.3}));
+  ASSERT_EQ(m.correlation.size(), 3u);
+  EXPECT_EQ(m.correlation[2], (std::vector<double>{0.3, 0.2, 1.0}));
+
+  // C = [[1, .5, .3], [.5, 1, .2], [.3, .2, 1]] by hand: L = [[1], [.5, sqrt(.75)],
+  // [.3, .05 / sqrt(.75), sqrt(1 - .09 - .0025 / .75)]], zero above the diagonal.
+  const double expected[3][3] = {{1.0, 0.0, 0.0},
+                                 {0.5, std::sqrt(0.75), 0.0},
+                                 {0.3, 0.05 / std::sqrt(0.75), std::sqrt(0.91 - 0.0025 / 0.75)}};
+  ASSERT_EQ(m.cholesky.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(m.cholesky[i].size(), 3u);
+    for (int j = 0; j < 3; ++j) {
+      EXPECT_NEAR(m.cholesky[i][j], expected[i][j], 1e-12) << i << "," << j;
+      double product = 0.0; // (L L^T)_ij
+      for (int k = 0; k < 3; ++k) {
+        product += m.cholesky[i][k] * m.cholesky[j][k];
+      }
+      EXPECT_NEAR(product, m.correlation[i][j], 1e-12) << i << "," << j;
+    }
+  }
+}
+
+TEST(LoadConfig, BasketInstrumentsAreRead) {
+  const std::string doc =
+      models_doc() +
+      "  - {id: bmax, type: basket, payoff: max, option: put, strike: 90, maturity: 2, "
+      "model: bask}\n"
+      "  - {id: bmin, type: basket, payoff: min, option: call, strike: 50, maturity: 1, "
+      "weights: [1, 2, 0.25], model: bask}\n"
+      "  - {id: spread, type: basket, payoff: weighted, option: call, strike: 1, maturity: 1, "
+      "weights: [1, -2, 0], model: bask}\n";
+  const RunConfig c = parse_run_config(doc, "t.yaml");
+  const auto& weighted = c.instruments[1];
+  EXPECT_EQ(weighted.type, InstrumentType::basket);
+  EXPECT_EQ(weighted.basket, BasketPayoff::weighted);
+  EXPECT_EQ(weighted.model_index, 3);
+  EXPECT_EQ(weighted.weights, (std::vector<double>{1.0 / 3, 1.0 / 3, 1.0 / 3})); // default 1/n
+  EXPECT_EQ(c.instruments[2].basket, BasketPayoff::max);
+  EXPECT_EQ(c.instruments[2].option, OptionType::put);
+  EXPECT_EQ(c.instruments[2].weights, (std::vector<double>{1.0, 1.0, 1.0})); // default 1
+  EXPECT_EQ(c.instruments[3].basket, BasketPayoff::min);
+  EXPECT_EQ(c.instruments[3].weights, (std::vector<double>{1.0, 2.0, 0.25}));
+  EXPECT_EQ(c.instruments[4].weights, (std::vector<double>{1.0, -2.0, 0.0}));
+}
+
+TEST(LoadConfig, SimulationOptionsAreRead) {
+  const RunConfig c = parse_run_config(
+      valid_doc() + "simulation: {paths: 4096, rng: scrambled_sobol, antithetic: true, "
+                    "control_variate: True, brownian_bridge: false, replicates: 8, "
+                    "greeks: [vega, theta, delta]}\n",
+      "t.yaml");
+  EXPECT_TRUE(c.simulation.antithetic);
+  EXPECT_TRUE(c.simulation.control_variate);
+  EXPECT_EQ(c.simulation.brownian_bridge, 0);
+  EXPECT_EQ(c.simulation.replicates, 8);
+  EXPECT_EQ(c.simulation.greeks, (std::vector<Greek>{Greek::delta, Greek::vega, Greek::theta}));
+
+  const RunConfig d = parse_run_config(valid_doc(), "t.yaml"); // the defaults
+  EXPECT_FALSE(d.simulation.antithetic);
+  EXPECT_FALSE(d.simulation.control_variate);
+  EXPECT_EQ(d.simulation.brownian_bridge, -1);
+  EXPECT_EQ(d.simulation.replicates, 0);
+  EXPECT_TRUE(d.simulation.greeks.empty());
+
+  const RunConfig e = parse_run_config(
+      valid_doc() + "simulation: {rng: sobol, replicates: 1, brownian_bridge: true, "
+                    "greeks: []}\n",
+      "t.yaml");
+  EXPECT_EQ(e.simulation.replicates, 1);
+  EXPECT_EQ(e.simulation.brownian_bridge, 1);
+  EXPECT_EQ(parse_run_config(valid_doc() + "simulation: {brownian_bridge: auto}\n", "t.yaml")
+                .simulation.brownian_bridge,
+            -1);
+}
+
+std::vector<BadConfig> new_model_bad_configs() {
+  const std::string doc = models_doc();
+  const auto with_line = [&](int line, const std::string& text) {
+    return replace_line(doc, line, text);
+  };
+  const auto heston = [&](const std::string& params) {
+    return with_line(9, "  - {name: spx_h, type: heston, underlying: SPX, " + params + "}");
+  };
+  const auto surface = [&](const std::string& body) {
+    return with_line(10,
+                     "  - {name: spx_lv, type: local_vol, underlying: SPX, surface: " + body + "}");
+  };
+  const auto multi = [&](const std::string& body) {
+    return with_line(11, "  - {name: bask, type: multi_black_scholes, " + body + "}");
+  };
+  const std::string good_vols = "volatilities: [0.2, 0.25, 0.3]";
+  const auto instrument = [&](const std::string& text) { return with_line(14, text); };
+  const auto with_tail = [&](const std::string& tail) { return valid_doc() + tail; };
+  return {
+      // model types and their keys
+      {"misspelt_model_type_key",
+       with_line(8, "  - {name: spx_bs, tpye: black_scholes, underlying: SPX, volatility: 0.2}"),
+       "t.yaml:8:20: models[0]: unknown key 'tpye' (expected one of: name, type, underlying, "
+       "volatility, v0, kappa, theta, xi, rho, scheme, surface, underlyings, volatilities, "
+       "correlation)"},
+      {"heston_with_volatility",
+       heston("v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5, "
+              "volatility: 0.2"),
+       "t.yaml:9:101: models[1]: unknown key 'volatility' (expected one of: name, type, "
+       "underlying, v0, kappa, theta, xi, rho, scheme)"},
+      {"heston_missing_kappa", heston("v0: 0.04, theta: 0.25, xi: 1, rho: -0.5"),
+       "t.yaml:9:5: models[1]: missing required key 'kappa'"},
+      {"heston_negative_v0", heston("v0: -0.01, kappa: 4, theta: 0.25, xi: 1, rho: -0.5"),
+       "t.yaml:9:54: models[1].v0: must be >= 0"},
+      {"heston_zero_kappa", heston("v0: 0.04, kappa: 0, theta: 0.25, xi: 1, rho: -0.5"),
+       "t.yaml:9:67: models[1].kappa: must be > 0"},
+      {"heston_zero_theta", heston("v0: 0.04, kappa: 4, theta: 0, xi: 1, rho: -0.5"),
+       "t.yaml:9:77: models[1].theta: must be > 0"},
+      {"heston_negative_xi", heston("v0: 0.04, kappa: 4, theta: 0.25, xi: -1, rho: -0.5"),
+       "t.yaml:9:87: models[1].xi: must be > 0"},
+      {"heston_rho_out_of_range", heston("v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -1.5"),
+       "t.yaml:9:95: models[1].rho: must be between -1 and 1"},
+      {"heston_unknown_scheme",
+       heston("v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5, scheme: euler"),
+       "t.yaml:9:109: models[1].scheme: must be one of: qe, full_truncation"},
+
+      // local vol surface
+      {"surface_not_a_mapping", surface("[0.2]"),
+       "t.yaml:10:63: models[2].surface: must be a mapping"},
+      {"surface_unknown_key",
+       surface("{times: [1], strikes: [100], log_moneyness: [0], vols: [[0.2]]}"),
+       "t.yaml:10:76: models[2].surface: unknown key 'strikes' (expected one of: times, "
+       "log_moneyness, vols)"},
+      {"surface_no_times", surface("{times: [], log_moneyness: [0], vols: []}"),
+       "t.yaml:10:71: models[2].surface.times: must not be empty"},
+      {"surface_negative_time",
+       surface("{times: [-0.5, 1], log_moneyness: [0], vols: [[0.2], "
+               "[0.2]]}"),
+       "t.yaml:10:72: models[2].surface.times[0]: must be >= 0"},
+      {"surface_times_not_increasing",
+       surface("{times: [0, 1, 1], log_moneyness: [0], vols: [[0.2], [0.2], [0.2]]}"),
+       "t.yaml:10:78: models[2].surface.times[2]: must be > the previous time 1"},
+      {"surface_log_moneyness_not_increasing",
+       surface("{times: [1], log_moneyness: [0, -0.5], vols: [[0.2, 0.2]]}"),
+       "t.yaml:10:95: models[2].surface.log_moneyness[1]: must be > the previous log_moneyness "
+       "0"},
+      {"surface_too_many_knots",
+       surface("{times: [1], log_moneyness: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, "
+               "16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33], vols: "
+               "[[0.2]]}"),
+       "t.yaml:10:91: models[2].surface.log_moneyness: must have at most 32 values (got 33)"},
+      {"surface_too_few_rows",
+       surface("{times: [0.5, 1], log_moneyness: [-0.5, 0, 0.5], vols: [[0.3, 0.2, 0.25]]}"),
+       "t.yaml:10:118: models[2].surface.vols: has 1 row; times has 2 values (one row per "
+       "time)"},
+      {"surface_row_too_short",
+       surface("{times: [0, 0.5, 1], log_moneyness: [-0.5, -0.25, 0, 0.25, 0.5], vols: [[0.3, "
+               "0.25, 0.2, 0.2, 0.22], [0.3, 0.25, 0.2, 0.2], [0.3, 0.25, 0.2, 0.2, 0.22]]}"),
+       "t.yaml:10:164: models[2].surface.vols[1]: has 4 values; log_moneyness has 5"},
+      {"surface_vol_zero",
+       surface("{times: [0.5, 1], log_moneyness: [-0.5, 0, 0.5, 1], vols: [[0.3, 0.2, 0.25, "
+               "0.2], [0.28, 0.2, 0.22, 0]]}"),
+       "t.yaml:10:163: models[2].surface.vols[1][3]: must be > 0"},
+      {"surface_row_not_a_list",
+       surface("{times: [0.5, 1], log_moneyness: [0], vols: [[0.3], 0.2]}"),
+       "t.yaml:10:115: models[2].surface.vols[1]: must be a list"},
+
+      // correlated GBMs
+      {"multi_with_underlying_key",
+       multi("underlying: SPX, underlyings: [SPX, SX5E], volatilities: [0.2, 0.2], "
+             "correlation: [[1, 0], [0, 1]]"),
+       "t.yaml:11:45: models[3]: unknown key 'underlying' (expected one of: name, type, "
+       "underlyings, volatilities, correlation)"},
+      {"multi_one_underlying", multi("underlyings: [SPX], volatilities: [0.2], correlation: [[1]]"),
+       "t.yaml:11:58: models[3].underlyings: must have 2 to 4 underlyings (got 1)"},
+      {"multi_five_underlyings",
+       multi("underlyings: [SPX, SX5E, NKY, A, B], volatilities: [0.2], correlation: [[1]]"),
+       "t.yaml:11:58: models[3].underlyings: must have 2 to 4 underlyings (got 5)"},
+      {"multi_unknown_underlying",
+       multi("underlyings: [SPX, SX5F, NKY], " + good_vols +
+             ", correlation: [[1, 0.5, 0.3], [0.5, 1, 0.2], [0.3, 0.2, 1]]"),
+       "t.yaml:11:64: models[3].underlyings[1]: unknown underlying 'SX5F' (known: SPX, SX5E, "
+       "NKY)"},
+      {"multi_duplicate_underlying",
+       multi("underlyings: [SPX, SX5E, SPX], " + good_vols +
+             ", correlation: [[1, 0.5, 0.3], [0.5, 1, 0.2], [0.3, 0.2, 1]]"),
+       "t.yaml:11:70: models[3].underlyings[2]: duplicate underlying 'SPX' (first at line 11)"},
+      {"multi_volatility_count",
+       multi("underlyings: [SPX, SX5E, NKY], volatilities: [0.2, 0.25], "
+             "correlation: [[1, 0.5, 0.3], [0.5, 1, 0.2], [0.3, 0.2, 1]]"),
+       "t.yaml:11:90: models[3].volatilities: must have 3 values, one per underlying (got 2)"},
+      {"multi_volatility_zero",
+       multi("underlyings: [SPX, SX5E, NKY], volatilities: [0.2, 0, 0.3], "
+             "correlation: [[1, 0.5, 0.3], [0.5, 1, 0.2], [0.3, 0.2, 1]]"),
+       "t.yaml:11:96: models[3].volatilities[1]: must be > 0"},
+      {"correlation_row_count",
+       multi("underlyings: [SPX, SX5E, NKY], " + good_vols +
+             ", correlation: [[1, 0.5, 0.3], [0.5, 1, 0.2]]"),
+       "t.yaml:11:121: models[3].correlation: must have 3 rows, one per underlying (got 2)"},
+      {"correlation_row_length",
+       multi("underlyings: [SPX, SX5E, NKY], " + good_vols +
+             ", correlation: [[1, 0.5, 0.3], [0.5, 1], [0.3, 0.2, 1]]"),
+       "t.yaml:11:137: models[3].correlation[1]: must have 3 values, one per underlying (got "
+       "2)"},
+      {"correlation_diagonal_not_one",
+       multi("underlyings: [SPX, SX5E, NKY], " + good_vols +
+             ", correlation: [[1, 0.5, 0.3], [0.5, 0.9, 0.2], [0.3, 0.2, 1]]"),
+       "t.yaml:11:143: models[3].correlation[1][1]: must be 1 (the diagonal of a correlation "
+       "matrix)"},
+      {"correlation_out_of_range",
+       multi("underlyings: [SPX, SX5E, NKY], " + good_vols +
+             ", correlation: [[1, 1.5, 0.3], [1.5, 1, 0.2], [0.3, 0.2, 1]]"),
+       "t.yaml:11:126: models[3].correlation[0][1]: must be between -1 and 1"},
+      {"correlation_not_symmetric",
+       multi("underlyings: [SPX, SX5E, NKY], " + good_vols +
+             ", correlation: [[1, 0.5, 0.3], [0.5, 1, 0.2], [0.3, 0.25, 1]]"),
+       "t.yaml:11:158: models[3].correlation[2][1]: must equal correlation[1][2] = 0.2 (the "
+       "matrix must be symmetric)"},
+      {"correlation_not_positive_definite",
+       multi("underlyings: [SPX, SX5E, NKY], " + good_vols +
+             ", correlation: [[1, 0.6, 0.6], [0.6, 1, -0.6], [0.6, -0.6, 1]]"),
+       "t.yaml:11:121: models[3].correlation: is not positive definite (Cholesky pivot 3 is "
+       "-0.8)"},
+      {"correlation_singular",
+       multi("underlyings: [SPX, SX5E], volatilities: [0.2, 0.2], correlation: [[1, 1], [1, "
+             "1]]"),
+       "t.yaml:11:110: models[3].correlation: is not positive definite (Cholesky pivot 2 is 0)"},
+
+      // basket instruments and the models they price on
+      {"basket_on_single_asset_model",
+       instrument("  - {id: bk, type: basket, payoff: weighted, option: call, strike: 100, "
+                  "maturity: 1.0, model: spx_h}"),
+       "t.yaml:14:95: instruments[1].model: 'spx_h' is a heston model; basket instruments need "
+       "a multi_black_scholes model"},
+      {"european_on_multi_asset_model",
+       instrument("  - {id: e1, type: european, option: call, strike: 100, maturity: 1.0, "
+                  "model: bask}"),
+       "t.yaml:14:79: instruments[1].model: 'bask' is a multi_black_scholes model; only basket "
+       "instruments price on it"},
+      {"barrier_on_multi_asset_model",
+       instrument("  - {id: b1, type: barrier, option: put, strike: 100, barrier: 90, "
+                  "barrier_type: down_and_in, monitoring: 12, maturity: 1.0, model: bask}"),
+       "t.yaml:14:133: instruments[1].model: 'bask' is a multi_black_scholes model; only basket "
+       "instruments price on it"},
+      {"basket_missing_payoff",
+       instrument("  - {id: bk, type: basket, option: call, strike: 100, maturity: 1.0, "
+                  "model: bask}"),
+       "t.yaml:14:5: instruments[1]: missing required key 'payoff'"},
+      {"basket_unknown_payoff",
+       instrument("  - {id: bk, type: basket, payoff: average, option: call, strike: 100, "
+                  "maturity: 1.0, model: bask}"),
+       "t.yaml:14:36: instruments[1].payoff: must be one of: weighted, max, min"},
+      {"basket_with_barrier_key",
+       instrument("  - {id: bk, type: basket, payoff: max, option: call, strike: 100, "
+                  "maturity: 1.0, barrier: 90, model: bask}"),
+       "t.yaml:14:83: instruments[1]: unknown key 'barrier' (expected one of: id, type, option, "
+       "strike, maturity, model, payoff, weights)"},
+      {"basket_weight_count",
+       instrument("  - {id: bk, type: basket, payoff: weighted, option: call, strike: 100, "
+                  "maturity: 1.0, weights: [0.5, 0.5], model: bask}"),
+       "t.yaml:14:97: instruments[1].weights: must have 3 values, one per underlying of 'bask' "
+       "(got 2)"},
+      {"basket_weights_all_zero",
+       instrument("  - {id: bk, type: basket, payoff: weighted, option: put, strike: 100, "
+                  "maturity: 1.0, weights: [0, 0, -0.0], model: bask}"),
+       "t.yaml:14:96: instruments[1].weights: must not all be 0"},
+      {"basket_weight_infinite",
+       instrument("  - {id: bk, type: basket, payoff: weighted, option: call, strike: 100, "
+                  "maturity: 1.0, weights: [1, .inf, 1], model: bask}"),
+       "t.yaml:14:101: instruments[1].weights[1]: must be finite"},
+      {"max_basket_negative_weight",
+       instrument("  - {id: bk, type: basket, payoff: max, option: call, strike: 100, "
+                  "maturity: 1.0, weights: [1, -1, 1], model: bask}"),
+       "t.yaml:14:96: instruments[1].weights[1]: must be > 0"},
+
+      // simulation options
+      {"antithetic_odd_paths", with_tail("simulation: {paths: 1001, antithetic: true}\n"),
+       "t.yaml:11:21: simulation.paths: antithetic pairs need an even number of paths"},
+      {"antithetic_not_a_boolean", with_tail("simulation: {antithetic: yes}\n"),
+       "t.yaml:11:26: simulation.antithetic: must be true or false"},
+      {"control_variate_quoted", with_tail("simulation: {control_variate: \"true\"}\n"),
+       "t.yaml:11:31: simulation.control_variate: must be true or false"},
+      {"brownian_bridge_number", with_tail("simulation: {brownian_bridge: 1}\n"),
+       "t.yaml:11:31: simulation.brownian_bridge: must be true, false or auto"},
+      {"replicates_zero", with_tail("simulation: {rng: scrambled_sobol, replicates: 0}\n"),
+       "t.yaml:11:48: simulation.replicates: must be >= 1"},
+      {"replicates_too_many", with_tail("simulation: {rng: scrambled_sobol, replicates: 1025}\n"),
+       "t.yaml:11:48: simulation.replicates: must be <= 1024"},
+      {"replicates_with_philox", with_tail("simulation: {replicates: 8}\n"),
+       "t.yaml:11:26: simulation.replicates: replicates apply to scrambled_sobol only (rng is "
+       "philox)"},
+      {"replicates_with_mrg32k3a", with_tail("simulation: {rng: mrg32k3a, replicates: 1}\n"),
+       "t.yaml:11:41: simulation.replicates: replicates apply to scrambled_sobol only (rng is "
+       "mrg32k3a)"},
+      {"replicates_with_plain_sobol", with_tail("simulation: {rng: sobol, replicates: 4}\n"),
+       "t.yaml:11:38: simulation.replicates: replicates apply to scrambled_sobol only: plain "
+       "sobol has no randomisation to repeat, so it runs one replicate (use rng: "
+       "scrambled_sobol, or replicates: 1)"},
+      {"paths_not_split_by_replicates",
+       with_tail("simulation: {paths: 1000, rng: scrambled_sobol, replicates: 16}\n"),
+       "t.yaml:11:21: simulation.paths: 1000 paths do not split evenly into 16 replicates"},
+      {"default_paths_not_split_by_replicates",
+       with_tail("simulation: {rng: scrambled_sobol, replicates: 3}\n"),
+       "t.yaml:11:48: simulation.replicates: 100000 paths do not split evenly into 3 "
+       "replicates"},
+      {"one_path_per_replicate",
+       with_tail("simulation: {paths: 16, rng: scrambled_sobol, replicates: 16}\n"),
+       "t.yaml:11:21: simulation.paths: each of the 16 replicates needs at least 2 paths (paths "
+       "is 16)"},
+      {"antithetic_odd_paths_per_replicate",
+       with_tail("simulation: {paths: 24, rng: scrambled_sobol, replicates: 8, antithetic: "
+                 "true}\n"),
+       "t.yaml:11:21: simulation.paths: antithetic pairs need an even number of paths in each "
+       "replicate (24 paths / 8 replicates = 3)"},
+      {"unknown_greek", with_tail("simulation: {greeks: [delta, vanna]}\n"),
+       "t.yaml:11:30: simulation.greeks[1]: must be one of: delta, gamma, vega, rho, theta"},
+      {"duplicate_greek", with_tail("simulation: {greeks: [delta, vega, delta]}\n"),
+       "t.yaml:11:36: simulation.greeks[2]: duplicate greek 'delta'"},
+      {"greeks_not_a_list", with_tail("simulation: {greeks: delta}\n"),
+       "t.yaml:11:22: simulation.greeks: must be a list"},
+  };
+}
+
+class NewModelBadConfigTest : public ::testing::TestWithParam<BadConfig> {};
+
+TEST_P(NewModelBadConfigTest, ReportsFileLineColumnKeyPathAndReason) {
+  EXPECT_EQ(error_of(GetParam().yaml), GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(LoadConfig, NewModelBadConfigTest,
+                         ::testing::ValuesIn(new_model_bad_configs()),
+                         [](const ::testing::TestParamInfo<BadConfig>& info) {
+                           return info.param.name;
+                         });
+
+TEST(LoadConfig, EveryNewModelBadCaseStartsFromAValidDocument) {
+  EXPECT_EQ(error_of(models_doc()), "no error");
 }
 
 // --- command-line overrides ---------------------------------------------------------------------
@@ -698,6 +1182,129 @@ TEST(Overrides, ABadFlagLeavesTheConfigUntouched) {
   EXPECT_THROW(apply_overrides(c, o), ConfigError);
   EXPECT_EQ(c.engine.device, DeviceChoice::automatic);
   EXPECT_EQ(c.simulation.paths, 100000u);
+}
+
+TEST(Overrides, SimulationOptionFlagsAreApplied) {
+  RunConfig c = parse_run_config(valid_doc() + "simulation: {rng: scrambled_sobol, paths: 4096, "
+                                               "greeks: [delta]}\n",
+                                 "t.yaml");
+  Overrides o;
+  o.greeks = "vega,delta,rho";
+  o.antithetic = true;
+  o.control_variate = true;
+  o.replicates = "32";
+  apply_overrides(c, o);
+  EXPECT_EQ(c.simulation.greeks, (std::vector<Greek>{Greek::delta, Greek::vega, Greek::rho}));
+  EXPECT_TRUE(c.simulation.antithetic);
+  EXPECT_TRUE(c.simulation.control_variate);
+  EXPECT_EQ(c.simulation.replicates, 32);
+
+  Overrides none;
+  none.greeks = "none";
+  apply_overrides(c, none);
+  EXPECT_TRUE(c.simulation.greeks.empty());
+  EXPECT_TRUE(c.simulation.antithetic); // not given: left alone
+
+  // A flag may also mend what the file got wrong together with it: the result is judged.
+  RunConfig d = parse_run_config(valid_doc() + "simulation: {paths: 1000}\n", "t.yaml");
+  Overrides mend;
+  mend.antithetic = true;
+  mend.paths = "1e6";
+  apply_overrides(d, mend);
+  EXPECT_EQ(d.simulation.paths, 1000000u);
+  EXPECT_TRUE(d.simulation.antithetic);
+}
+
+TEST(Overrides, SimulationOptionFlagsUseTheYamlRules) {
+  const auto with = [](auto setter) {
+    Overrides o;
+    setter(o);
+    return override_error(o);
+  };
+  EXPECT_EQ(with([](Overrides& o) { o.greeks = "delt"; }),
+            "--greeks: unknown greek 'delt' (expected none, or a comma-separated list of: delta, "
+            "gamma, vega, rho, theta)");
+  EXPECT_EQ(with([](Overrides& o) { o.greeks = "delta,,vega"; }),
+            "--greeks: empty name (expected none, or a comma-separated list of: delta, gamma, "
+            "vega, rho, theta)");
+  EXPECT_EQ(with([](Overrides& o) { o.greeks = ""; }),
+            "--greeks: empty name (expected none, or a comma-separated list of: delta, gamma, "
+            "vega, rho, theta)");
+  EXPECT_EQ(with([](Overrides& o) { o.greeks = "delta, vega"; }),
+            "--greeks: unknown greek ' vega' (expected none, or a comma-separated list of: delta, "
+            "gamma, vega, rho, theta)");
+  EXPECT_EQ(with([](Overrides& o) { o.greeks = "vega,delta,vega"; }),
+            "--greeks: duplicate greek 'vega'");
+  EXPECT_EQ(with([](Overrides& o) { o.replicates = "0"; }), "--replicates: must be >= 1");
+  EXPECT_EQ(with([](Overrides& o) { o.replicates = "2000"; }), "--replicates: must be <= 1024");
+  EXPECT_EQ(with([](Overrides& o) { o.replicates = "many"; }), "--replicates: must be an integer");
+  // valid_doc() runs philox with 100000 paths.
+  EXPECT_EQ(with([](Overrides& o) { o.replicates = "4"; }),
+            "--replicates: replicates apply to scrambled_sobol only (rng is philox)");
+  EXPECT_EQ(with([](Overrides& o) {
+              o.rng = "scrambled_sobol";
+              o.replicates = "3";
+            }),
+            "--replicates: 100000 paths do not split evenly into 3 replicates");
+  EXPECT_EQ(with([](Overrides& o) {
+              o.antithetic = true;
+              o.paths = "1001";
+            }),
+            "--paths: antithetic pairs need an even number of paths");
+}
+
+/// The error of applying `overrides` to the config read from `doc`, which must load.
+std::string override_error_on(const std::string& doc, const Overrides& overrides) {
+  RunConfig config = parse_run_config(doc, "t.yaml");
+  const RunConfig before = config;
+  try {
+    apply_overrides(config, overrides);
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(config.simulation.paths, before.simulation.paths); // left untouched
+    EXPECT_EQ(config.simulation.rng, before.simulation.rng);
+    EXPECT_EQ(config.simulation.antithetic, before.simulation.antithetic);
+    EXPECT_EQ(config.simulation.replicates, before.simulation.replicates);
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Overrides, CrossKeyRulesHoldAfterOverridesAndNameTheFlag) {
+  const std::string antithetic = valid_doc() + "simulation: {paths: 1000, antithetic: true}\n";
+  Overrides odd_paths;
+  odd_paths.paths = "1001";
+  EXPECT_EQ(override_error_on(antithetic, odd_paths),
+            "--paths: antithetic pairs need an even number of paths");
+
+  const std::string odd = valid_doc() + "simulation: {paths: 1001}\n";
+  Overrides pairs;
+  pairs.antithetic = true;
+  EXPECT_EQ(override_error_on(odd, pairs),
+            "--antithetic: antithetic pairs need an even number of paths (paths is 1001)");
+
+  const std::string replicated =
+      valid_doc() + "simulation: {paths: 4096, rng: scrambled_sobol, replicates: 16}\n";
+  Overrides philox;
+  philox.rng = "philox";
+  EXPECT_EQ(override_error_on(replicated, philox),
+            "--rng: replicates apply to scrambled_sobol only (rng is philox)");
+  Overrides sobol;
+  sobol.rng = "sobol";
+  EXPECT_EQ(override_error_on(replicated, sobol),
+            "--rng: replicates apply to scrambled_sobol only: plain sobol has no randomisation to "
+            "repeat, so it runs one replicate (use rng: scrambled_sobol, or replicates: 1)");
+  Overrides uneven;
+  uneven.paths = "4004";
+  EXPECT_EQ(override_error_on(replicated, uneven),
+            "--paths: 4004 paths do not split evenly into 16 replicates");
+  Overrides too_few;
+  too_few.paths = "16";
+  EXPECT_EQ(override_error_on(replicated, too_few),
+            "--paths: each of the 16 replicates needs at least 2 paths (paths is 16)");
+  Overrides fine;
+  fine.rng = "sobol";
+  fine.replicates = "1";
+  EXPECT_EQ(override_error_on(replicated, fine), "no error");
 }
 
 // --- shared parsers

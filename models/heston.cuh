@@ -1,0 +1,114 @@
+#pragma once
+// Heston stochastic volatility,
+//
+//   d ln S = (r - q - v/2) dt + sqrt(v) dW_S,   dv = kappa (theta - v) dt + xi sqrt(v) dW_v,
+//   d<W_S, W_v> = rho dt,
+//
+// stepped over each grid interval either by Andersen's quadratic-exponential (QE) scheme (2008,
+// "Simple and efficient simulation of the Heston stochastic volatility model", with
+// gamma1 = gamma2 = 1/2 and psi_c = 1.5, no martingale correction) or by full-truncation Euler
+// (Lord, Koekkoek and van Dijk 2010). Two independent normals per step: z[0] drives the
+// variance, z[1] the part of the log-spot that is independent of it (QE folds the correlation
+// into the K1/K2 coefficients; full truncation forms rho z0 + sqrt(1 - rho²) z1).
+//
+// The grid may be non-uniform (fixing and monitoring dates), so every coefficient that depends
+// on the interval is per step, precomputed on the host in double (engine/plan.cpp) and read
+// from global memory, where one warp's loads of a step are one broadcast.
+
+#include "models/math.cuh"
+
+namespace pfmc::models {
+
+template <class Real>
+struct Heston {
+  static constexpr int factors = 2;
+  static constexpr int assets = 1;
+
+  /// One step's coefficients (QE and full truncation both; the scheme picks which it reads).
+  struct alignas(2 * sizeof(Real)) Step {
+    Real drift;    ///< QE: ∫(r - q) dt + K0
+    Real k1, k2;   ///< QE: log-spot coefficients of v(t) and v(t + dt)
+    Real k3, k4;   ///< QE: variance coefficients of the log-spot's own noise
+    Real e;        ///< exp(-kappa dt)
+    Real m0;       ///< theta (1 - e): m = m0 + e v
+    Real c1, c2;   ///< s² = c1 v + c2
+    Real rq;       ///< full truncation: ∫(r - q) dt
+    Real dt;       ///< full truncation: the interval
+    Real sqrt_dt;  ///< full truncation
+  };
+  static constexpr int series_count = 12;
+  static_assert(sizeof(Step) == series_count * sizeof(Real));
+
+  struct Params {
+    const Step* steps;
+    Real log_spot0;
+    Real v0;
+    Real kappa_theta; ///< full truncation: kappa * theta
+    Real kappa;
+    Real xi;
+    Real rho;
+    Real rho_bar; ///< sqrt(1 - rho²)
+    int full_truncation; ///< 0: QE, 1: full-truncation Euler (uniform across a launch)
+  };
+
+  /// constants: {ln S0, v0, kappa, theta, xi, rho, scheme (0 QE, 1 full truncation)}.
+  static constexpr int constant_count = 7;
+  static Params make_params(const Real* interleaved_series, const double* c) {
+    return Params{reinterpret_cast<const Step*>(interleaved_series),
+                  static_cast<Real>(c[0]),
+                  static_cast<Real>(c[1]),
+                  static_cast<Real>(c[2] * c[3]),
+                  static_cast<Real>(c[2]),
+                  static_cast<Real>(c[4]),
+                  static_cast<Real>(c[5]),
+                  static_cast<Real>(std::sqrt(std::max(0.0, 1.0 - c[5] * c[5]))),
+                  c[6] != 0.0 ? 1 : 0};
+  }
+
+  struct State {
+    Real log_spot;
+    Real variance;
+  };
+
+  PFMC_HD_INLINE static State initial(const Params& p) { return State{p.log_spot0, p.v0}; }
+
+  PFMC_HD_INLINE static void advance(State& s, const Params& p, int step,
+                                     const Real (&z)[factors]) {
+    const Step& m = p.steps[step];
+    if (p.full_truncation) {
+      const Real v = math::max(s.variance, Real(0));
+      const Real vol_dt = math::sqrt(v) * m.sqrt_dt;
+      s.log_spot += m.rq - Real(0.5) * v * m.dt + vol_dt * (p.rho * z[0] + p.rho_bar * z[1]);
+      s.variance += (p.kappa_theta - p.kappa * v) * m.dt + p.xi * vol_dt * z[0];
+      return;
+    }
+    // QE: the next variance from a moment-matched quadratic (psi <= psi_c) or exponential
+    // mixture (psi > psi_c); both branches read z[0] and are warp-divergent only per path.
+    const Real v = s.variance;
+    const Real mean = m.m0 + m.e * v;
+    const Real s2 = m.c1 * v + m.c2;
+    const Real psi = s2 / (mean * mean);
+    Real next;
+    if (psi <= Real(1.5)) {
+      const Real two_over_psi = Real(2) / psi;
+      const Real b2 = two_over_psi - Real(1) +
+                      math::sqrt(two_over_psi) * math::sqrt(two_over_psi - Real(1));
+      const Real a = mean / (Real(1) + b2);
+      const Real bz = math::sqrt(b2) + z[0];
+      next = a * bz * bz;
+    } else {
+      const Real p_zero = (psi - Real(1)) / (psi + Real(1));
+      const Real beta = (Real(1) - p_zero) / mean;
+      // U = Φ(z0); 1 - U = Φ(-z0) directly, so the right tail keeps its digits.
+      const Real u = math::normcdf(z[0]);
+      const Real one_minus_u = math::normcdf(-z[0]);
+      next = u <= p_zero ? Real(0) : math::log((Real(1) - p_zero) / one_minus_u) / beta;
+    }
+    s.log_spot += m.drift + m.k1 * v + m.k2 * next + math::sqrt(m.k3 * v + m.k4 * next) * z[1];
+    s.variance = next;
+  }
+
+  PFMC_HD_INLINE static Real log_spot(const State& s, int /*asset*/) { return s.log_spot; }
+};
+
+} // namespace pfmc::models

@@ -1,0 +1,79 @@
+#pragma once
+// Bump-and-revalue on common random numbers, inside one path: Scenarios<Model, S> simulates S
+// copies of Model (the base market and its bumped variants: spot, volatility, rates, time) on
+// the SAME draws, one thread each path, so that every Greek's per-path estimate — a fixed
+// combination of the scenarios' discounted payoffs (engine/plan.hpp) — comes with its own
+// sample variance, hence a standard error.
+//
+// To the path machinery it is just another model: S × Model::assets assets (scenario s's asset
+// a is asset s · Model::assets + a), so observations and instruments are planned once per
+// scenario with shifted asset indices, and every loader drives it unchanged.
+
+#include "models/math.cuh"
+
+namespace pfmc::models {
+
+/// Scenarios of one Greek run: base, spot up/down, vol up/down, rate up/down, time.
+inline constexpr int kMaxScenarios = 8;
+
+template <class Model, int S = kMaxScenarios>
+struct Scenarios {
+  using Base = Model;
+  static constexpr int factors = Model::factors;
+  static constexpr int assets = Model::assets * S;
+
+  struct Params {
+    typename Model::Params scenario[S];
+    int count; ///< scenarios in use (<= S); the rest are not simulated
+  };
+
+  /// model_data: the S scenarios' data blocks, each `block` values; constants: {count, block,
+  /// per-scenario constant count m, then count blocks of m constants}.
+  template <class Real>
+  static Params make_params(const Real* model_data, const double* c) {
+    Params p{};
+    p.count = static_cast<int>(c[0]);
+    const auto block = static_cast<long long>(c[1]);
+    const int m = static_cast<int>(c[2]);
+    for (int s = 0; s < S; ++s) {
+      const int k = s < p.count ? s : 0; // unused scenarios alias the base
+      p.scenario[s] = Model::make_params(model_data + k * block, c + 3 + k * m);
+    }
+    return p;
+  }
+
+  struct State {
+    typename Model::State scenario[S];
+  };
+
+  PFMC_HD_INLINE static State initial(const Params& p) {
+    State s;
+    PFMC_UNROLL
+    for (int k = 0; k < S; ++k)
+      s.scenario[k] = Model::initial(p.scenario[k]);
+    return s;
+  }
+
+  template <class Real>
+  PFMC_HD_INLINE static void advance(State& s, const Params& p, int step,
+                                     const Real (&z)[factors]) {
+    PFMC_UNROLL
+    for (int k = 0; k < S; ++k) {
+      if (k < p.count) // uniform across the launch
+        Model::advance(s.scenario[k], p.scenario[k], step, z);
+    }
+  }
+
+  /// Selected over compile-time indices: the states stay in registers.
+  PFMC_HD_INLINE static auto log_spot(const State& s, int asset) {
+    auto x = Model::log_spot(s.scenario[0], asset % Model::assets);
+    PFMC_UNROLL
+    for (int k = 1; k < S; ++k) {
+      if (asset / Model::assets == k)
+        x = Model::log_spot(s.scenario[k], asset % Model::assets);
+    }
+    return x;
+  }
+};
+
+} // namespace pfmc::models

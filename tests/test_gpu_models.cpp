@@ -1,0 +1,252 @@
+// GPU suites of the models and methods of issue 5 (skipped without a device): every new model
+// and the Greeks' scenario kernels bit-identical to `none` on every backend, the GPU against the
+// CPU backend on the same draws, and the GPU against the closed forms at full size.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "engine/backend_catalog.hpp"
+#include "engine/device_info.hpp"
+#include "engine/pricer.hpp"
+#include "models/analytic.hpp"
+#include "test_support.hpp"
+
+namespace pfmc {
+namespace {
+
+using testing::find;
+using testing::kSigmas;
+using testing::load;
+
+class GpuModels : public ::testing::Test {
+protected:
+  void SetUp() override {
+    const auto device = engine::query_device();
+    if (!device.available)
+      GTEST_SKIP() << "no GPU: " << device.unavailable_reason;
+  }
+};
+
+std::vector<double> bits_of(const engine::RunResult& r) {
+  std::vector<double> p;
+  for (const auto& in : r.instruments) {
+    p.push_back(in.price);
+    p.push_back(in.std_error);
+    for (const auto& g : in.greeks) {
+      p.push_back(g.value);
+      p.push_back(g.std_error);
+    }
+  }
+  p.push_back(r.portfolio.value);
+  return p;
+}
+
+const std::string kMarket =
+    "market:\n  underlyings: [{name: A, spot: 100, dividend_yield: 0.02}, {name: B, spot: 95}, "
+    "{name: C, spot: 105, dividend_yield: 0.01}, {name: D, spot: 100}]\n"
+    "  rates: {tenors: [0.5, 2], zero_rates: [0.01, 0.02]}\n";
+
+/// A small book on one model of each kind: Europeans, an Asian and barriers (single asset) or
+/// baskets (multi asset), a portfolio.
+std::string model_book(const std::string& kind, std::uint64_t paths, const std::string& engine,
+                       const std::string& extra = "", int steps_per_year = 52) {
+  std::string model, instruments;
+  const std::string single =
+      "  - {id: c, type: european, option: call, strike: 100, maturity: 1, model: m}\n"
+      "  - {id: p, type: european, option: put, strike: 90, maturity: 0.75, model: m}\n"
+      "  - {id: a, type: asian, average: arithmetic, option: call, strike: 100, maturity: 1, "
+      "fixings: 12, model: m}\n"
+      "  - {id: b, type: barrier, option: call, strike: 100, barrier: 80, barrier_type: "
+      "down_and_out, monitoring: 52, maturity: 1, model: m}\n";
+  if (kind == "heston" || kind == "heston_ft") {
+    model = "{name: m, type: heston, underlying: A, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, "
+            "rho: -0.5, scheme: " +
+            std::string(kind == "heston" ? "qe" : "full_truncation") + "}";
+    instruments = single;
+  } else if (kind == "local_vol") {
+    model = "{name: m, type: local_vol, underlying: A, surface: {times: [0.25, 1], "
+            "log_moneyness: [-0.4, -0.1, 0, 0.1, 0.4], vols: [[0.35, 0.27, 0.22, 0.2, 0.19], "
+            "[0.31, 0.25, 0.21, 0.2, 0.19]]}}";
+    instruments = single;
+  } else if (kind == "black_scholes") {
+    model = "{name: m, type: black_scholes, underlying: A, volatility: 0.25}";
+    instruments = single;
+  } else { // basket2, basket3, basket4
+    const int n = kind.back() - '0';
+    const std::string names[4] = {"A", "B", "C", "D"};
+    std::string u, v, corr, w;
+    for (int i = 0; i < n; ++i) {
+      u += (i ? ", " : "") + names[i];
+      v += std::string(i ? ", " : "") + (i % 2 ? "0.3" : "0.25");
+      w += std::string(i ? ", " : "") + "0.25";
+      corr += std::string(i ? ", " : "") + "[";
+      for (int j = 0; j < n; ++j)
+        corr += std::string(j ? ", " : "") + (i == j ? "1" : "0.4");
+      corr += "]";
+    }
+    model = "{name: m, type: multi_black_scholes, underlyings: [" + u + "], volatilities: [" + v +
+            "], correlation: [" + corr + "]}";
+    const std::string tail = ", strike: 100, maturity: 1, model: m}\n";
+    instruments = "  - {id: w, type: basket, payoff: weighted, weights: [" + w +
+                  "], option: call" + tail + "  - {id: mx, type: basket, payoff: max, option: call" +
+                  tail + "  - {id: mn, type: basket, payoff: min, option: put" + tail;
+  }
+  return kMarket + "models: [" + model + "]\ninstruments:\n" + instruments +
+         "portfolio: [{instrument: " + (instruments.find("id: c,") != std::string::npos ? "c" : "w") +
+         ", quantity: 2}]\nsimulation: {paths: " + std::to_string(paths) +
+         ", steps_per_year: " + std::to_string(steps_per_year) + ", seed: 17" + extra +
+         "}\nengine: " + engine + "\n";
+}
+
+// --- every new model (and the Greeks' kernels) on every backend gives the bits of `none` ------
+
+struct ModelBackendCase {
+  std::string backend;
+  int distance;
+};
+
+std::vector<ModelBackendCase> model_backend_cases() {
+  std::vector<ModelBackendCase> cases;
+  for (const auto& b : engine::backend_catalog()) {
+    if (std::string(b.name) == "none")
+      continue;
+    if (!b.uses_prefetch_distance) {
+      cases.push_back({b.name, 4});
+      continue;
+    }
+    for (int d : engine::reduced_prefetch_distances())
+      cases.push_back({b.name, d});
+  }
+  return cases;
+}
+
+class ModelBackendIdentity : public GpuModels,
+                             public ::testing::WithParamInterface<ModelBackendCase> {};
+
+TEST_P(ModelBackendIdentity, EveryModelInDoubleAndFloatAndTheGreeksKernels) {
+  const auto& c = GetParam();
+  const auto* info = engine::find_backend(c.backend);
+  ASSERT_NE(info, nullptr);
+  const auto device = engine::query_device();
+  if (!engine::why_backend_cannot_run(*info, device.compute_capability, device.name).empty())
+    GTEST_SKIP() << c.backend << " does not run on " << device.name;
+  const std::string engine_yaml = "{device: gpu, backend: " + c.backend +
+                                  ", prefetch_distance: " + std::to_string(c.distance) + "}";
+  const std::string none = "{device: gpu, backend: none}";
+  // 10,000 paths: a partial last block; 52 steps: not a multiple of 8.
+  for (const char* kind :
+       {"heston", "heston_ft", "local_vol", "basket2", "basket3", "basket4"}) {
+    for (const char* precision : {"", ", precision: float"}) {
+      EXPECT_EQ(bits_of(engine::price(load(model_book(kind, 10000, engine_yaml, precision)))),
+                bits_of(engine::price(load(model_book(kind, 10000, none, precision)))))
+          << kind << precision << " " << c.backend << " d" << c.distance;
+    }
+  }
+  if (c.distance == 4) { // the scenario kernels are instantiated at distance 4
+    for (const char* kind : {"black_scholes", "heston", "local_vol"}) {
+      const std::string greeks = ", greeks: [delta, gamma, vega, rho, theta], antithetic: true, "
+                                 "control_variate: true";
+      EXPECT_EQ(bits_of(engine::price(load(model_book(kind, 10000, engine_yaml, greeks)))),
+                bits_of(engine::price(load(model_book(kind, 10000, none, greeks)))))
+          << kind << " greeks " << c.backend;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryBackend, ModelBackendIdentity,
+                         ::testing::ValuesIn(model_backend_cases()), [](const auto& info) {
+                           return info.param.backend + "_d" + std::to_string(info.param.distance);
+                         });
+
+// --- the GPU against the CPU backend on the same draws ----------------------------------------
+
+TEST_F(GpuModels, EveryModelAndMethodMatchesTheCpuBackendOnTheSameDraws) {
+  struct Case {
+    const char* kind;
+    const char* extra;
+    double tolerance; ///< relative, on smooth payoffs
+  };
+  // Heston QE branches on psi and the exponential branch on Φ(z): a last-ulp difference between
+  // the device and host math libraries can move one path across a branch, hence 1e-7 there.
+  const Case cases[] = {
+      {"heston", "", 1e-7},
+      {"heston_ft", "", 1e-9},
+      {"local_vol", "", 1e-9},
+      {"basket3", "", 1e-9},
+      {"black_scholes", ", antithetic: true, control_variate: true", 1e-9},
+      {"black_scholes", ", greeks: [delta, vega, rho, theta]", 1e-7},
+      {"black_scholes", ", rng: scrambled_sobol, replicates: 4", 1e-9},
+      {"heston", ", rng: sobol", 1e-7},
+  };
+  for (const auto& c : cases) {
+    const auto gpu = engine::price(load(model_book(c.kind, 8192, "{device: gpu}", c.extra)));
+    const auto cpu = engine::price(load(model_book(c.kind, 8192, "{device: cpu}", c.extra)));
+    for (std::size_t i = 0; i < gpu.instruments.size(); ++i) {
+      const auto& g = gpu.instruments[i];
+      if (g.id == "b" || g.id == "mx" || g.id == "mn")
+        continue; // barrier and extremes: discrete in the path, checked within a standard error
+      EXPECT_NEAR(g.price, cpu.instruments[i].price, c.tolerance * std::fabs(g.price) + 1e-12)
+          << c.kind << c.extra << " " << g.id;
+      for (std::size_t k = 0; k < g.greeks.size(); ++k) {
+        EXPECT_NEAR(g.greeks[k].value, cpu.instruments[i].greeks[k].value,
+                    1e-6 * std::fabs(g.greeks[k].value) + 1e-9)
+            << c.kind << " " << g.id << " greek " << k;
+      }
+    }
+    for (std::size_t i = 0; i < gpu.instruments.size(); ++i) {
+      EXPECT_NEAR(gpu.instruments[i].price, cpu.instruments[i].price,
+                  gpu.instruments[i].std_error + 1e-12)
+          << c.kind << c.extra << " " << gpu.instruments[i].id;
+    }
+  }
+}
+
+// --- full-size runs against the closed forms --------------------------------------------------
+
+TEST_F(GpuModels, HestonQeAtFullSizeMatchesTheSemiAnalyticPrice) {
+  const std::string yaml =
+      "market:\n  underlyings: [{name: S, spot: 100, dividend_yield: 0.02}]\n"
+      "  rates: {zero_rate: 0.01}\n"
+      "models: [{name: h, type: heston, underlying: S, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, "
+      "rho: -0.5}]\ninstruments:\n"
+      "  - {id: c, type: european, option: call, strike: 100, maturity: 1, model: h}\n"
+      "simulation: {paths: 1000000, steps_per_year: 252, seed: 1}\nengine: {device: gpu}\n";
+  const auto& c = find(engine::price(load(yaml)), "c");
+  std::printf("  heston qe 1M x 252: %.5f ± %.5f vs 16.070154917028834\n", c.price, c.std_error);
+  // Allowance 0.01 for QE's bias at daily steps (no martingale correction).
+  EXPECT_NEAR(c.price, 16.070154917028834, kSigmas * c.std_error + 0.01);
+}
+
+TEST_F(GpuModels, TwoAssetMaxAndMinMatchStulzAndGreeksMatchBlackScholes) {
+  const std::string yaml =
+      "market:\n  underlyings: [{name: A, spot: 100}, {name: B, spot: 100}]\n"
+      "  rates: {zero_rate: 0.05}\n"
+      "models: [{name: ab, type: multi_black_scholes, underlyings: [A, B], volatilities: "
+      "[0.3, 0.3], correlation: [[1, 0.9], [0.9, 1]]}]\ninstruments:\n"
+      "  - {id: mx, type: basket, payoff: max, option: call, strike: 100, maturity: 1, model: ab}\n"
+      "  - {id: mn, type: basket, payoff: min, option: call, strike: 100, maturity: 1, model: ab}\n"
+      "simulation: {paths: 1000000, steps_per_year: 1, seed: 2}\nengine: {device: gpu}\n";
+  const auto r = engine::price(load(yaml));
+  EXPECT_NEAR(find(r, "mx").price, 17.565, kSigmas * find(r, "mx").std_error + 1e-3);
+  EXPECT_NEAR(find(r, "mn").price, 10.898, kSigmas * find(r, "mn").std_error + 1e-3);
+
+  const auto g = engine::price(load(model_book(
+      "black_scholes", 1000000, "{device: gpu}", ", greeks: [delta, gamma, vega, rho, theta]")));
+  const auto& c = find(g, "c");
+  // The book's rate curve is not flat: compare with the effective zero rate at T = 1.
+  const auto expected = analytic::black_scholes_greeks(analytic::OptionKind::call, 100, 100, 1,
+                                                       0.0133333333333333, 0.02, 0.25);
+  const double values[5] = {expected.delta, expected.gamma, expected.vega, expected.rho,
+                            expected.theta};
+  const double allowance[5] = {1e-4, 2e-4, 2e-3, 2e-3, 0.05};
+  for (int k = 0; k < 3; ++k) { // rho and theta depend on the curve's shape: checked on the CPU
+    EXPECT_NEAR(c.greeks[k].value, values[k], kSigmas * c.greeks[k].std_error + allowance[k])
+        << config::to_string(c.greeks[k].greek);
+  }
+}
+
+} // namespace
+} // namespace pfmc
