@@ -120,17 +120,18 @@ ModelData model_data(const config::RunConfig& config, const config::ModelConfig&
       const double t0 = time(s), t1 = time(s + 1), dt = t1 - t0;
       const double rq = rate_integral(t0, t1) - u.dividend_yield * dt;
       const double e = std::exp(-h.kappa * dt);
-      const double k0 = -h.rho * h.kappa * h.theta * dt / h.xi;
-      const double values[12] = {rq + k0,
+      const double k2 = 0.5 * dt * k_rho_xi + h.rho / h.xi;
+      const double k4 = 0.5 * dt * (1.0 - h.rho * h.rho);
+      const double values[12] = {rq,
                                  0.5 * dt * k_rho_xi - h.rho / h.xi,
-                                 0.5 * dt * k_rho_xi + h.rho / h.xi,
+                                 k2,
                                  0.5 * dt * (1.0 - h.rho * h.rho),
-                                 0.5 * dt * (1.0 - h.rho * h.rho),
+                                 k4,
                                  e,
                                  h.theta * (1.0 - e),
                                  h.xi * h.xi * e * (1.0 - e) / h.kappa,
                                  h.theta * h.xi * h.xi * (1.0 - e) * (1.0 - e) / (2.0 * h.kappa),
-                                 rq,
+                                 k2 + 0.5 * k4,
                                  dt,
                                  std::sqrt(dt)};
       for (int k = 0; k < 12; ++k)

@@ -270,7 +270,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   std::uint64_t replicate_paths = settings.paths / static_cast<std::uint64_t>(replicates);
   if (config.simulation.antithetic)
     replicate_paths -= replicate_paths % 2; // whole pairs in every replicate
-  if (replicate_paths < 2) {
+  if (replicates > 1 && replicate_paths < 2) {
     throw config::ConfigError(config.file, {}, "simulation.paths",
                               "each of the " + std::to_string(replicates) +
                                   " replicates needs at least 2 paths");

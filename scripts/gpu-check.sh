@@ -53,7 +53,7 @@ if has test; then
   limit ${PFMC_TEST_SECONDS:-240} ctest --preset device -j 4 --timeout 200 > "$LOG/ctest.log" 2>&1
   rc=$?
   limit 200 "./$B/test_gpu" --gtest_brief=1 > "$LOG/test_gpu.log" 2>&1
-  note "tests: rc=$rc in $((SECONDS - start)) s: $(grep -E 'tests passed|tests failed' "$LOG/ctest.log" | tail -1); test_gpu: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$LOG/test_gpu.log" | tr '\n' ' ')"
+  note "tests: rc=$rc in $((SECONDS - start)) s: $(grep -E 'tests passed|tests failed' "$LOG/ctest.log" | tail -1); test_gpu: $(grep -E '^\[  PASSED' "$LOG/test_gpu.log" | head -1) $(grep -E '^\[  FAILED  \] [0-9]+ tests?,' "$LOG/test_gpu.log")"
   grep -E "FAILED|Failure" -A6 "$LOG/test_gpu.log" | head -60
   grep -E "^  [a-z_]+ +mc " "$LOG/test_gpu.log"
 fi
@@ -70,6 +70,23 @@ if has sanitize; then
       errors=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG/sanitize_${tool}_${backend}.log" | tail -1)
       sanitize_results+=("$tool $backend rc=$rc ${errors##*= }")
       [ $rc -eq 0 ] || note "sanitizer $tool $backend FAILED: rc=$rc ${errors}"
+    done
+  done
+  # The models and methods of issue 5: Heston with the Greeks' scenario kernels, antithetic
+  # pairs and control variates, and the correlated baskets, on three loaders each.
+  for backend in ${PFMC_SANITIZE_MODEL_BACKENDS:-none smem_rolling_async tma}; do
+    for run in "heston.yaml --greeks delta,gamma,vega,rho,theta --antithetic --control-variate" \
+               "basket.yaml" "local_vol.yaml --rng scrambled_sobol --replicates 2"; do
+      name="${run%%.yaml*}"
+      for tool in memcheck racecheck synccheck; do
+        limit 90 compute-sanitizer --tool $tool --error-exitcode 9 "./$B/pfmc" price \
+          config/examples/$run --device gpu --paths 3000 --quiet --format csv --backend "$backend" \
+          --prefetch-distance 4 > "$LOG/sanitize_${tool}_${backend}_${name}.log" 2>&1
+        rc=$?
+        errors=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG/sanitize_${tool}_${backend}_${name}.log" | tail -1)
+        sanitize_results+=("$tool $backend $name rc=$rc ${errors##*= }")
+        [ $rc -eq 0 ] || note "sanitizer $tool $backend $name FAILED: rc=$rc ${errors}"
+      done
     done
   done
   clean=$(printf '%s\n' "${sanitize_results[@]}" | grep -c "rc=0 .*0 errors\|rc=0 .*0 hazards")
