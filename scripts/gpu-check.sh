@@ -41,7 +41,7 @@ export PFMC_TUNING_CACHE="$LOG/tuning.json"
 if has build; then
   start=$SECONDS
   cmake --preset device -DCMAKE_CUDA_COMPILER="$NVCC" > "$LOG/configure.log" 2>&1 \
-    && limit 400 cmake --build --preset device -j "$(nproc)" > "$LOG/build.log" 2>&1
+    && limit ${PFMC_BUILD_SECONDS:-540} cmake --build --preset device -j "$(nproc)" > "$LOG/build.log" 2>&1
   rc=$?
   python3 scripts/ptxas-table.py "$LOG/build.log" > "$LOG/ptxas.txt"
   note "build: rc=$rc in $((SECONDS - start)) s; ptxas: $(tail -1 "$LOG/ptxas.txt")"
