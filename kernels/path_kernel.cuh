@@ -48,75 +48,14 @@ __device__ __forceinline__ double pair_mean(double x) {
   return (threadIdx.x & 1) ? 0.0 : (x + other) * 0.5;
 }
 
-/// What a launch shares, by value.
-template <class Model, class Real>
-struct PathKernelParams {
-  const GroupParams<Model, Real>* groups; ///< ordered by first_block
-  int group_count;
-  RingLayout ring;
-  int prefetch_distance; ///< for loaders that take it at run time
-  int scratch_offset;    ///< bytes of dynamic shared memory before the reduction's scratch
-  int reduce;            ///< 0: stop after the step loop (to measure the reduction's cost)
-};
-
-template <class Model, class Loader, class Real>
-// Registers: each loader states its budget (Loader::register_budget, at most 64 so that a
-// 1024-thread block always launches). Left to itself under __launch_bounds__(1024, 1) ptxas
-// took 55-64 registers for every loader (occupancy 56% with 128-thread blocks, sm_90, nvcc
-// 13.0); loaders whose look-ahead lives in shared memory or L2 run without spills in 40
-// (occupancy 75%), register rings need up to 64.
-__global__ void __maxnreg__(Loader::register_budget)
-    path_kernel(const __grid_constant__ PathKernelParams<Model, Real> p) {
-  static_assert(std::is_trivially_copyable_v<PathKernelParams<Model, Real>>);
-  static_assert(std::is_trivially_copyable_v<GroupParams<Model, Real>>);
-  extern __shared__ __align__(16) unsigned char shared[];
-
-  // Which group this block works for (the last one whose first block is at or below it), its
-  // parameters staged in shared memory for the whole block.
-  __shared__ GroupParams<Model, Real> group;
-  if (threadIdx.x == 0) {
-    int lo = 0;
-    int hi = p.group_count - 1;
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) / 2;
-      if (p.groups[mid].first_block <= static_cast<int>(blockIdx.x)) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    group = p.groups[lo];
-  }
-  __syncthreads();
-  const int block = static_cast<int>(blockIdx.x) - group.first_block;
-
-  const int block_first = block * static_cast<int>(blockDim.x);
-  const int path = block_first + static_cast<int>(threadIdx.x);
-  const bool active = path < group.chunk_paths;
-  const std::size_t rows = static_cast<std::size_t>(group.steps) * Model::factors;
-  const LoaderInputs<Real> inputs{
-      group.normals +
-          draw_offset(static_cast<std::size_t>(active ? path : group.chunk_paths - 1), 0, rows),
-      group.normals + draw_offset(static_cast<std::size_t>(block_first), 0, rows),
-      min(static_cast<int>(blockDim.x), group.chunk_paths - block_first),
-      group.steps,
-      p.prefetch_distance,
-      p.ring};
-  Loader loader(shared, inputs);
-
-  Real observed[models::kMaxObservations];
-  models::Path<Model, Real> simulated(group.model, group.schedule, observed);
-  loader.run(models::PathStepper<Model, Real>{simulated});
-  if (!p.reduce) {
-    // Benchmark of the kernel without its reduction: a store that depends on every path keeps
-    // the path alive (never taken for a finite path).
-    if (simulated.is_nan())
-      group.reduction.totals[0] = 1.0;
-    return;
-  }
-  simulated.finish();
-
-  double* scratch = reinterpret_cast<double*>(shared + p.scratch_offset);
+/// After the step loop: every instrument of the group paid off on this path (with its control
+/// and Greek estimates when asked), the values reduced by the last-block reduction. A separate,
+/// never-inlined function of the group type: the kernels of one model (every loader and
+/// distance) share one copy, which keeps the build time and the kernels' register pressure in
+/// check — it runs once per path. Every thread of the block must call it.
+template <class Group, class Real>
+__device__ __noinline__ void pay_and_reduce(const Group& group, const Real* observed, bool active,
+                                            int block, double* scratch) {
   const auto observed_at = [&](int o) { return observed[o]; };
   if (group.values_per_instrument == 2 && group.scenarios == 1) {
     // Prices only: values in passes of kReduceBatch; pair j < instruments is (payoff,
@@ -215,6 +154,99 @@ __global__ void __maxnreg__(Loader::register_budget)
     }
   }
   finish_in_last_block(group.reduction, block, group.blocks);
+}
+
+/// What a launch shares, by value.
+template <class Model, class Real>
+struct PathKernelParams {
+  const GroupParams<Model, Real>* groups; ///< ordered by first_block
+  int group_count;
+  RingLayout ring;
+  int prefetch_distance; ///< for loaders that take it at run time
+  int scratch_offset;    ///< bytes of dynamic shared memory before the reduction's scratch
+  int reduce;            ///< 0: stop after the step loop (to measure the reduction's cost)
+};
+
+template <class Model>
+constexpr auto requires_register_floor(int) -> decltype(Model::register_floor, bool()) {
+  return true;
+}
+template <class Model>
+constexpr bool requires_register_floor(...) {
+  return false;
+}
+
+/// A model may ask for more registers than a loader's budget (Model::register_floor, at most 64
+/// so that a 1024-thread block still launches): Heston in double spilled 380 bytes a thread at
+/// the 40-register budget of `none`.
+template <class Model>
+constexpr int model_register_floor() {
+  if constexpr (requires_register_floor<Model>(0))
+    return Model::register_floor;
+  return 0;
+}
+
+template <class Model, class Loader, class Real>
+// Registers: each loader states its budget (Loader::register_budget, at most 64 so that a
+// 1024-thread block always launches). Left to itself under __launch_bounds__(1024, 1) ptxas
+// took 55-64 registers for every loader (occupancy 56% with 128-thread blocks, sm_90, nvcc
+// 13.0); loaders whose look-ahead lives in shared memory or L2 run without spills in 40
+// (occupancy 75%), register rings need up to 64.
+__global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model>()
+                                ? Loader::register_budget
+                                : model_register_floor<Model>())
+    path_kernel(const __grid_constant__ PathKernelParams<Model, Real> p) {
+  static_assert(std::is_trivially_copyable_v<PathKernelParams<Model, Real>>);
+  static_assert(std::is_trivially_copyable_v<GroupParams<Model, Real>>);
+  extern __shared__ __align__(16) unsigned char shared[];
+
+  // Which group this block works for (the last one whose first block is at or below it), its
+  // parameters staged in shared memory for the whole block.
+  __shared__ GroupParams<Model, Real> group;
+  if (threadIdx.x == 0) {
+    int lo = 0;
+    int hi = p.group_count - 1;
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (p.groups[mid].first_block <= static_cast<int>(blockIdx.x)) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    group = p.groups[lo];
+  }
+  __syncthreads();
+  const int block = static_cast<int>(blockIdx.x) - group.first_block;
+
+  const int block_first = block * static_cast<int>(blockDim.x);
+  const int path = block_first + static_cast<int>(threadIdx.x);
+  const bool active = path < group.chunk_paths;
+  const std::size_t rows = static_cast<std::size_t>(group.steps) * Model::factors;
+  const LoaderInputs<Real> inputs{
+      group.normals +
+          draw_offset(static_cast<std::size_t>(active ? path : group.chunk_paths - 1), 0, rows),
+      group.normals + draw_offset(static_cast<std::size_t>(block_first), 0, rows),
+      min(static_cast<int>(blockDim.x), group.chunk_paths - block_first),
+      group.steps,
+      p.prefetch_distance,
+      p.ring};
+  Loader loader(shared, inputs);
+
+  Real observed[models::kMaxObservations];
+  models::Path<Model, Real> simulated(group.model, group.schedule, observed);
+  loader.run(models::PathStepper<Model, Real>{simulated});
+  if (!p.reduce) {
+    // Benchmark of the kernel without its reduction: a store that depends on every path keeps
+    // the path alive (never taken for a finite path).
+    if (simulated.is_nan())
+      group.reduction.totals[0] = 1.0;
+    return;
+  }
+  simulated.finish();
+
+  double* scratch = reinterpret_cast<double*>(shared + p.scratch_offset);
+  pay_and_reduce(group, static_cast<const Real*>(observed), active, block, scratch);
 }
 
 } // namespace pfmc::kernels

@@ -25,6 +25,9 @@ template <class Real>
 struct Heston {
   static constexpr int factors = 2;
   static constexpr int assets = 1;
+  /// The kernel's register budget is at least this (kernels/path_kernel.cuh): the QE step's
+  /// chain in double spilled 380 bytes a thread at `none`'s 40 registers.
+  static constexpr int register_floor = sizeof(Real) == 8 ? 64 : 0;
 
   /// One step's coefficients (QE and full truncation both; the scheme picks which it reads).
   struct alignas(2 * sizeof(Real)) Step {

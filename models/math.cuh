@@ -18,8 +18,10 @@
 /// nvcc's device pass.
 #if defined(__CUDA_ARCH__)
 #define PFMC_UNROLL _Pragma("unroll")
+#define PFMC_NO_UNROLL _Pragma("unroll 1")
 #else
 #define PFMC_UNROLL
+#define PFMC_NO_UNROLL
 #endif
 
 namespace pfmc::math {
