@@ -4,6 +4,7 @@
 #include <climits>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 
@@ -72,8 +73,11 @@ std::vector<int> steps_of(const std::vector<double>& grid, const std::vector<dou
 
 /// One scenario's market: the config with a bump applied, and a shift of valuation time.
 struct Scenario {
-  config::RunConfig config;
+  /// The base market (no copy: a plan without Greeks copies nothing), or a bumped copy.
+  std::shared_ptr<const config::RunConfig> bumped;
+  const config::RunConfig* base = nullptr;
   double time_shift = 0.0; ///< theta: valuation moved forward by this (years)
+  [[nodiscard]] const config::RunConfig& config() const { return bumped ? *bumped : *base; }
 };
 
 /// A model's per-step data over `times` (shifted by the scenario), interleaved per step, then its
@@ -318,28 +322,31 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   auto wants = [&](config::Greek g) {
     return std::find(greeks.begin(), greeks.end(), g) != greeks.end();
   };
-  std::vector<Scenario> scenarios{{config, 0.0}};
+  std::vector<Scenario> scenarios{{nullptr, &config, 0.0}};
+  const auto bumped = [](config::RunConfig c) {
+    return Scenario{std::make_shared<const config::RunConfig>(std::move(c)), nullptr, 0.0};
+  };
   int spot_up = -1, vol_up = -1, rate_up = -1, time_fwd = -1;
   if (wants(config::Greek::delta) || wants(config::Greek::gamma)) {
     spot_up = static_cast<int>(scenarios.size());
-    scenarios.push_back({bump_spot(config, model, kSpotBump), 0.0});
-    scenarios.push_back({bump_spot(config, model, -kSpotBump), 0.0});
+    scenarios.push_back(bumped(bump_spot(config, model, kSpotBump)));
+    scenarios.push_back(bumped(bump_spot(config, model, -kSpotBump)));
   }
   if (wants(config::Greek::vega)) {
     vol_up = static_cast<int>(scenarios.size());
-    scenarios.push_back({bump_vol(config, model_index, kVolBump), 0.0});
-    scenarios.push_back({bump_vol(config, model_index, -kVolBump), 0.0});
+    scenarios.push_back(bumped(bump_vol(config, model_index, kVolBump)));
+    scenarios.push_back(bumped(bump_vol(config, model_index, -kVolBump)));
   }
   if (wants(config::Greek::rho)) {
     rate_up = static_cast<int>(scenarios.size());
-    scenarios.push_back({bump_rates(config, kRateBump), 0.0});
-    scenarios.push_back({bump_rates(config, -kRateBump), 0.0});
+    scenarios.push_back(bumped(bump_rates(config, kRateBump)));
+    scenarios.push_back(bumped(bump_rates(config, -kRateBump)));
   }
   double time_bump = 0.0;
   if (wants(config::Greek::theta)) {
     time_fwd = static_cast<int>(scenarios.size());
     time_bump = std::min(kTimeBump, 0.5 * group.times[1]);
-    scenarios.push_back({config, time_bump});
+    scenarios.push_back({nullptr, &config, time_bump});
   }
   group.scenarios = static_cast<int>(scenarios.size());
   group.greeks = greeks;
@@ -382,8 +389,8 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   std::vector<double> constants;
   for (int k = 0; k < S; ++k) {
     const Scenario& sc = scenarios[static_cast<std::size_t>(k)];
-    const ModelData data = model_data(sc.config, sc.config.models[static_cast<std::size_t>(
-                                                     model_index)],
+    const ModelData data = model_data(sc.config(), sc.config().models[static_cast<std::size_t>(
+                                                       model_index)],
                                       group.times, sc.time_shift);
     if (k == 0)
       group.step_series = data.series;
@@ -410,7 +417,7 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
       models::InstrumentView view{};
       view.is_call = in.option == config::OptionType::call ? 1 : 0;
       view.strike = in.strike;
-      view.discount = discount_factor(sc.config.market.zero_rates, in.maturity - sc.time_shift);
+      view.discount = discount_factor(sc.config().market.zero_rates, in.maturity - sc.time_shift);
       view.quantity = k == 0 ? quantity[static_cast<std::size_t>(i)] : 0.0;
       view.cash = in.cash;
       view.barrier_observation = -1;
