@@ -36,8 +36,12 @@ std::string render_json(const engine::RunResult& r) {
         greeks[config::to_string(g.greek)] = g.value;
         errors[config::to_string(g.greek)] = number_or_null(g.has_std_error, g.std_error);
       }
+      nlohmann::json methods = nlohmann::json::object();
+      for (const auto& g : in.greeks)
+        methods[config::to_string(g.greek)] = g.pathwise ? "pathwise" : "bump";
       item["greeks"] = greeks;
       item["greeks_std_error"] = errors;
+      item["greeks_method"] = methods;
     }
     j["instruments"].push_back(item);
   }

@@ -77,8 +77,12 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
         o[c_at] = models::discounted_control(base, observed_at);
       for (int k = 0; k < G; ++k) {
         double e = 0.0;
-        for (int sc = 0; sc < S; ++sc)
-          e += group.greek_weights[static_cast<std::size_t>(k * S + sc)] * v[sc];
+        if (k == group.delta_greek() && base.pathwise_delta != 0.0) {
+          e = models::pathwise_delta(base, observed_at);
+        } else {
+          for (int sc = 0; sc < S; ++sc)
+            e += group.greek_weights[static_cast<std::size_t>(k * S + sc)] * v[sc];
+        }
         o[g_at + 2 * k] = e;
       }
     }

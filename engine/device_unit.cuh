@@ -95,6 +95,7 @@ public:
       t.antithetic = g.antithetic ? 1 : 0;
       t.greek_count = static_cast<int>(g.greeks.size());
       t.greek_weights = at<double>(o.greek_weights);
+      t.delta_greek = g.delta_greek();
       const int values = values_[m];
       t.reduction.block_partials = cursor;
       cursor += max_blocks * static_cast<std::size_t>(values);

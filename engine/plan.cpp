@@ -423,6 +423,15 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
       view.barrier_observation = -1;
       view.control = models::ControlKind::none;
       view.control_observation = -1;
+      view.pathwise_delta = 0.0;
+      // Pathwise delta where the payoff is Lipschitz and the paths scale with the spot.
+      if (k == 0 && (model.type == config::ModelType::black_scholes ||
+                     model.type == config::ModelType::heston) &&
+          (in.type == config::InstrumentType::european ||
+           in.type == config::InstrumentType::asian)) {
+        view.pathwise_delta =
+            1.0 / config.market.underlyings[static_cast<std::size_t>(model.underlying_index)].spot;
+      }
       const int terminal = observations.add(models::ObservationKind::terminal, a0,
                                             std::vector<int>{maturity_step});
       switch (in.type) {

@@ -62,6 +62,14 @@ struct GroupPlan {
 
   [[nodiscard]] int steps() const { return static_cast<int>(times.size()) - 1; }
   [[nodiscard]] int rows() const { return steps() * factors; } ///< normals per path
+  /// Index of delta among the Greeks, or -1.
+  [[nodiscard]] int delta_greek() const {
+    for (std::size_t k = 0; k < greeks.size(); ++k) {
+      if (greeks[k] == config::Greek::delta)
+        return static_cast<int>(k);
+    }
+    return -1;
+  }
   [[nodiscard]] int base_instruments() const {
     return static_cast<int>(instruments.size()) / scenarios;
   }

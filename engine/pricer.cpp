@@ -397,7 +397,11 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
       }
       for (std::size_t k = 0; k < group.greeks.size(); ++k) {
         const Estimate ge = combine([&](const Sample& s) { return s.greeks[index][k]; });
-        r.greeks.push_back(GreekResult{group.greeks[k], ge.mean, ge.std_error, ge.has_error});
+        const bool pathwise =
+            static_cast<int>(k) == group.delta_greek() &&
+            group.instruments[static_cast<std::size_t>(j) * group.scenarios].pathwise_delta != 0.0;
+        r.greeks.push_back(
+            GreekResult{group.greeks[k], ge.mean, ge.std_error, ge.has_error, pathwise});
       }
     }
   }

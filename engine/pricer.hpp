@@ -18,6 +18,7 @@ struct GreekResult {
   double value = 0.0;
   double std_error = 0.0;
   bool has_std_error = false;
+  bool pathwise = false; ///< delta taken pathwise (else bump-and-revalue)
 };
 
 struct InstrumentResult {

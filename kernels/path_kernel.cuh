@@ -37,6 +37,7 @@ struct GroupParams {
   int antithetic;                            ///< 1: paths in pairs (lanes 2k, 2k + 1)
   int greek_count;
   const double* greek_weights; ///< [greek][scenario]
+  int delta_greek; ///< which Greek is delta (-1: none): pathwise where the instrument allows
   ReductionTarget reduction;
 };
 
@@ -124,10 +125,15 @@ __device__ __noinline__ void pay_and_reduce(const Group& group, const Real* obse
           portfolio += y * group.instruments[j * S].quantity;
           if (group.control_variate)
             c = models::discounted_control(group.instruments[j * S], observed_at);
+          const models::InstrumentView& base = group.instruments[j * S];
           for (int k = 0; k < group.greek_count; ++k) {
             double e = 0.0;
-            for (int sc = 0; sc < S; ++sc)
-              e += group.greek_weights[k * S + sc] * v[sc];
+            if (k == group.delta_greek && base.pathwise_delta != 0.0) {
+              e = models::pathwise_delta(base, observed_at);
+            } else {
+              for (int sc = 0; sc < S; ++sc)
+                e += group.greek_weights[k * S + sc] * v[sc];
+            }
             g[k] = e;
           }
         }

@@ -119,6 +119,9 @@ struct InstrumentView {
   double discount; ///< discount factor to maturity
   double quantity; ///< portfolio quantity (0 when not held)
 
+  /// 1 / S0 when delta is taken pathwise (a European or Asian on a model whose paths scale
+  /// with the spot, dS(t)/dS0 = S(t)/S0: Black-Scholes, Heston), else 0 (bump-and-revalue).
+  double pathwise_delta;
   ControlKind control;     ///< control variate, when the run asks for them
   int control_observation; ///< terminal spot, or the schedule's log sum (geometric average)
 
@@ -167,6 +170,16 @@ PFMC_HD_INLINE double discounted_payoff(const InstrumentView& in, const Observed
   }
   }
   return payoff * in.discount;
+}
+
+/// Pathwise delta of a European or Asian on a spot-homogeneous model: d/dS0 of the discounted
+/// payoff, (S > K) S / S0 for a call, -(S < K) S / S0 for a put (S the terminal spot or the
+/// average, both proportional to S0 along a path).
+template <class Observed>
+PFMC_HD_INLINE double pathwise_delta(const InstrumentView& in, const Observed& observed) {
+  const double s = static_cast<double>(observed(in.underlying_observation));
+  const double in_the_money = in.is_call ? (s > in.strike ? 1.0 : 0.0) : (s < in.strike ? -1.0 : 0.0);
+  return in_the_money * s * in.pathwise_delta * in.discount;
 }
 
 /// The discounted control variate of one instrument on one path (0 without one); its mean is
