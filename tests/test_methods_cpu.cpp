@@ -226,6 +226,8 @@ TEST(Greeks, EuropeansMatchBlackScholesClosedForms) {
     const auto g = analytic::black_scholes_greeks(kind, 100, strike, 1, 0.04, 0.01, 0.25);
     const auto& got = find(r, id);
     ASSERT_EQ(got.greeks.size(), 5u);
+    EXPECT_TRUE(got.greeks[0].pathwise) << "a European's delta is pathwise";
+    EXPECT_FALSE(got.greeks[1].pathwise) << "gamma is bump-and-revalue";
     const double expected[5] = {g.delta, g.gamma, g.vega, g.rho, g.theta};
     const double allowance[5] = {1e-4, 2e-4, 2e-3, 2e-3, 0.02};
     for (int k = 0; k < 5; ++k) {
@@ -237,6 +239,21 @@ TEST(Greeks, EuropeansMatchBlackScholesClosedForms) {
                   e.value, e.std_error, expected[k]);
     }
   }
+}
+
+TEST(Greeks, PathwiseDeltaAgreesWithBumpAndRevalueWhereBothApply) {
+  // A digital's delta can only be bumped; a European's is pathwise. On a local-vol model (not
+  // spot-homogeneous) every delta is bumped: the flat surface gives the Black-Scholes delta.
+  const std::string flat = "{times: [0.5, 2], log_moneyness: [-1, 0, 1], "
+                           "vols: [[0.2, 0.2, 0.2], [0.2, 0.2, 0.2]]}";
+  std::string yaml = local_vol_yaml(flat, 100000);
+  yaml.replace(yaml.find("seed: 3}"), 8, "seed: 3, greeks: [delta]}");
+  const auto r = engine::price(load(yaml));
+  const auto& c = find(r, "c100");
+  EXPECT_FALSE(c.greeks[0].pathwise);
+  const auto expected =
+      analytic::black_scholes_greeks(analytic::OptionKind::call, 100, 100, 1, 0.03, 0.01, 0.2);
+  EXPECT_NEAR(c.greeks[0].value, expected.delta, kSigmas * c.greeks[0].std_error + 1e-4);
 }
 
 TEST(QuasiRandom, ScrambledSobolGivesAnErrorFromReplicatesAndPlainSobolNone) {
