@@ -19,14 +19,14 @@ std::string render_json(const engine::RunResult& r) {
   nlohmann::json j;
   j["instruments"] = nlohmann::json::array();
   for (const auto& in : r.instruments) {
-    nlohmann::json item = {
-        {"id", in.id},
-        {"type", in.type},
-        {"price", in.price},
-        {"std_error", number_or_null(in.has_std_error, in.std_error)},
-        {"ci95", in.has_std_error ? nlohmann::json::array({in.ci95_low, in.ci95_high})
-                                  : nlohmann::json(nullptr)},
-        {"paths", in.paths}};
+    nlohmann::json item = {{"id", in.id},
+                           {"type", in.type},
+                           {"price", in.price},
+                           {"std_error", number_or_null(in.has_std_error, in.std_error)},
+                           {"ci95", in.has_std_error
+                                        ? nlohmann::json::array({in.ci95_low, in.ci95_high})
+                                        : nlohmann::json(nullptr)},
+                           {"paths", in.paths}};
     if (in.has_control)
       item["control_variate"] = {{"beta", in.control_beta}};
     if (!in.greeks.empty()) {
@@ -207,8 +207,7 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
     out << ", Brownian bridge";
   if (run.replicates > 1)
     out << ", " << run.replicates << " replicates";
-  out << " | "
-      << group_thousands(run.paths) << " paths, " << run.groups << " group"
+  out << " | " << group_thousands(run.paths) << " paths, " << run.groups << " group"
       << (run.groups == 1 ? "" : "s") << ", up to " << run.steps << " steps\n";
   out << "     kernel " << format("%.3f", run.kernel_ms) << " ms, draws "
       << format("%.3f", run.rng_ms) << " ms, total " << format("%.1f", run.total_ms) << " ms | "

@@ -59,9 +59,9 @@ struct HestonParameters {
 /// Dupire local volatility sigma(t, k) on a grid, k = ln(S / F(0, t)) the log forward moneyness
 /// (F from spot, zero rates and dividend yield). Bilinear in (t, k), flat outside the grid.
 struct LocalVolSurface {
-  std::vector<double> times;                ///< strictly increasing, >= 0
-  std::vector<double> log_moneyness;        ///< strictly increasing; at most kMaxSurfaceKnots
-  std::vector<std::vector<double>> vols;    ///< [times][log_moneyness], each > 0
+  std::vector<double> times;             ///< strictly increasing, >= 0
+  std::vector<double> log_moneyness;     ///< strictly increasing; at most kMaxSurfaceKnots
+  std::vector<std::vector<double>> vols; ///< [times][log_moneyness], each > 0
 };
 inline constexpr int kMaxSurfaceKnots = 32;
 

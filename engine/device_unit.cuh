@@ -38,8 +38,7 @@ public:
     // Group data, packed: one allocation, one copy.
     UploadArena arena;
     struct Offsets {
-      std::size_t steps, runs, spill_ranges, spill_events, observations, instruments,
-          greek_weights;
+      std::size_t steps, runs, spill_ranges, spill_events, observations, instruments, greek_weights;
     };
     std::vector<Offsets> offsets;
     for (const GroupPlan* g : groups_) {

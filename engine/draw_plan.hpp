@@ -4,7 +4,8 @@
 //
 // Pseudo-random runs have one generator, seeded with the run's seed, and the simulation groups
 // take its output in plan order:
-//  - a *draw batch* is a run of consecutive groups of one kernel (same_kernel) whose draws (their paths'
+//  - a *draw batch* is a run of consecutive groups of one kernel (same_kernel) whose draws (their
+//  paths'
 //    draw tiles, kernels/draw_layout.hpp) add up to at most `draw_batch_bytes`: one generation
 //    call for the whole batch, one kernel launch for all its groups;
 //  - a group larger than that is *tiled*: one call per draw tile, so it can be cut into chunks

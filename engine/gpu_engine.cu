@@ -85,8 +85,7 @@ public:
     std::size_t total = 0;
     for (const auto& g : plan.groups) {
       totals_offset_.push_back(total);
-      total += static_cast<std::size_t>(
-          g.reduced_values());
+      total += static_cast<std::size_t>(g.reduced_values());
     }
     totals_ = std::make_unique<PinnedBuffer<double>>(total);
   }
@@ -227,8 +226,7 @@ private:
     for (std::size_t g = 0; g < plan_.groups.size(); ++g) {
       const GroupPlan& group = plan_.groups[g];
       GroupOutcome& o = out[g];
-      const std::size_t values = static_cast<std::size_t>(
-          group.reduced_values());
+      const std::size_t values = static_cast<std::size_t>(group.reduced_values());
       o.totals.assign(totals_->data() + totals_offset_[g],
                       totals_->data() + totals_offset_[g] + values);
       o.paths = run_.paths;

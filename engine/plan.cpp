@@ -106,8 +106,8 @@ ModelData model_data(const config::RunConfig& config, const config::ModelConfig&
     std::vector<double> drift(n), diffusion(n);
     for (int s = 0; s < steps; ++s) {
       const double t0 = time(s), t1 = time(s + 1);
-      const double variance = std::max(
-          0.0, total_variance(model.volatility, t1) - total_variance(model.volatility, t0));
+      const double variance = std::max(0.0, total_variance(model.volatility, t1) -
+                                                total_variance(model.volatility, t0));
       drift[s] = rate_integral(t0, t1) - u.dividend_yield * (t1 - t0) - 0.5 * variance;
       diffusion[s] = std::sqrt(variance);
     }
@@ -141,7 +141,12 @@ ModelData model_data(const config::RunConfig& config, const config::ModelConfig&
       for (int k = 0; k < 12; ++k)
         out.series[static_cast<std::size_t>(k)][static_cast<std::size_t>(s)] = values[k];
     }
-    out.constants = {std::log(u.spot), h.v0,  h.kappa, h.theta, h.xi, h.rho,
+    out.constants = {std::log(u.spot),
+                     h.v0,
+                     h.kappa,
+                     h.theta,
+                     h.xi,
+                     h.rho,
                      h.scheme == config::HestonScheme::full_truncation ? 1.0 : 0.0};
     break;
   }
@@ -152,8 +157,7 @@ ModelData model_data(const config::RunConfig& config, const config::ModelConfig&
     out.series.assign(4 + knots, std::vector<double>(n));
     for (int s = 0; s < steps; ++s) {
       const double t0 = time(s), t1 = time(s + 1), dt = t1 - t0;
-      out.series[0][static_cast<std::size_t>(s)] =
-          rate_integral(t0, t1) - u.dividend_yield * dt;
+      out.series[0][static_cast<std::size_t>(s)] = rate_integral(t0, t1) - u.dividend_yield * dt;
       out.series[1][static_cast<std::size_t>(s)] = dt;
       out.series[2][static_cast<std::size_t>(s)] = std::sqrt(dt);
       out.series[3][static_cast<std::size_t>(s)] =
@@ -270,8 +274,7 @@ config::RunConfig bump_rates(config::RunConfig c, double h) {
 }
 
 /// Mean of the discounted payoff of an option on exp(X), X ~ N(mean, variance).
-double lognormal_option(bool call, double mean, double variance, double strike,
-                        double discount) {
+double lognormal_option(bool call, double mean, double variance, double strike, double discount) {
   const double forward = std::exp(mean + 0.5 * variance);
   if (variance <= 0.0) {
     const double g = std::exp(mean);
@@ -281,8 +284,8 @@ double lognormal_option(bool call, double mean, double variance, double strike,
   const double d1 = (std::log(forward / strike) + 0.5 * variance) / sd;
   const double d2 = d1 - sd;
   auto cdf = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
-  return discount * (call ? forward * cdf(d1) - strike * cdf(d2)
-                          : strike * cdf(-d2) - forward * cdf(-d1));
+  return discount *
+         (call ? forward * cdf(d1) - strike * cdf(d2) : strike * cdf(-d2) - forward * cdf(-d1));
 }
 
 GroupPlan plan_group(const config::RunConfig& config, int model_index,
@@ -355,7 +358,8 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   // delta and gamma are per unit relative move of all its spots (h = 1%).
   const double spot_h =
       model.assets() == 1
-          ? kSpotBump * config.market.underlyings[static_cast<std::size_t>(model.underlying_index)].spot
+          ? kSpotBump *
+                config.market.underlyings[static_cast<std::size_t>(model.underlying_index)].spot
           : kSpotBump;
   for (config::Greek g : greeks) {
     std::vector<double> w(static_cast<std::size_t>(S), 0.0);
@@ -389,9 +393,9 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   std::vector<double> constants;
   for (int k = 0; k < S; ++k) {
     const Scenario& sc = scenarios[static_cast<std::size_t>(k)];
-    const ModelData data = model_data(sc.config(), sc.config().models[static_cast<std::size_t>(
-                                                       model_index)],
-                                      group.times, sc.time_shift);
+    const ModelData data =
+        model_data(sc.config(), sc.config().models[static_cast<std::size_t>(model_index)],
+                   group.times, sc.time_shift);
     if (k == 0)
       group.step_series = data.series;
     append_interleaved(group.model_data, data);
@@ -425,15 +429,16 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
       view.control_observation = -1;
       view.pathwise_delta = 0.0;
       // Pathwise delta where the payoff is Lipschitz and the paths scale with the spot.
-      if (k == 0 && (model.type == config::ModelType::black_scholes ||
-                     model.type == config::ModelType::heston) &&
+      if (k == 0 &&
+          (model.type == config::ModelType::black_scholes ||
+           model.type == config::ModelType::heston) &&
           (in.type == config::InstrumentType::european ||
            in.type == config::InstrumentType::asian)) {
         view.pathwise_delta =
             1.0 / config.market.underlyings[static_cast<std::size_t>(model.underlying_index)].spot;
       }
-      const int terminal = observations.add(models::ObservationKind::terminal, a0,
-                                            std::vector<int>{maturity_step});
+      const int terminal =
+          observations.add(models::ObservationKind::terminal, a0, std::vector<int>{maturity_step});
       switch (in.type) {
       case config::InstrumentType::european:
         view.kind = models::PayoffKind::european;
@@ -453,11 +458,10 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
       case config::InstrumentType::asian: {
         view.kind = models::PayoffKind::asian;
         const std::vector<int> fixings = steps_of(group.times, in.fixing_times);
-        view.underlying_observation =
-            observations.add(in.average == config::AverageType::arithmetic
-                                 ? models::ObservationKind::arithmetic_sum
-                                 : models::ObservationKind::log_sum,
-                             a0, fixings);
+        view.underlying_observation = observations.add(in.average == config::AverageType::arithmetic
+                                                           ? models::ObservationKind::arithmetic_sum
+                                                           : models::ObservationKind::log_sum,
+                                                       a0, fixings);
         // The geometric Asian controls an arithmetic one where log G is exactly normal (Black
         // with deterministic curves): its mean in closed form from the step data.
         if (group.control_variate && k == 0 && in.average == config::AverageType::arithmetic &&
@@ -500,9 +504,9 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
                         in.barrier_type == config::BarrierType::up_and_in;
         view.log_barrier = std::log(in.barrier);
         view.rebate = in.rebate;
-        view.barrier_observation = observations.add(
-            down ? models::ObservationKind::running_min : models::ObservationKind::running_max,
-            a0, steps_of(group.times, in.monitoring_times));
+        view.barrier_observation = observations.add(down ? models::ObservationKind::running_min
+                                                         : models::ObservationKind::running_max,
+                                                    a0, steps_of(group.times, in.monitoring_times));
         break;
       }
       case config::InstrumentType::basket: {
@@ -558,8 +562,7 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
         "its instruments need " + std::to_string(kept) +
             " distinct observation schedules (maturities, fixing and monitoring schedules" +
             (S > 1 ? ", for each of the " + std::to_string(S) + " scenarios of the Greeks" : "") +
-            "); at most " + std::to_string(models::kMaxObservations) +
-            " are supported per model");
+            "); at most " + std::to_string(models::kMaxObservations) + " are supported per model");
   }
   std::vector<int> renumber(used.size(), -1);
   for (std::size_t n = 0; n < order.size(); ++n)

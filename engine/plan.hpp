@@ -97,9 +97,9 @@ struct SimulationPlan {
 };
 
 /// Bump sizes of the Greeks (bump-and-revalue on common random numbers).
-inline constexpr double kSpotBump = 0.01;   ///< relative: h = 1% of each spot
-inline constexpr double kVolBump = 0.01;    ///< absolute: one vol point
-inline constexpr double kRateBump = 0.001;  ///< absolute: 10 bp parallel zero-rate shift
+inline constexpr double kSpotBump = 0.01;      ///< relative: h = 1% of each spot
+inline constexpr double kVolBump = 0.01;       ///< absolute: one vol point
+inline constexpr double kRateBump = 0.001;     ///< absolute: 10 bp parallel zero-rate shift
 inline constexpr double kTimeBump = 1.0 / 365; ///< one day (less when the first step is shorter)
 
 /// Throws config::ConfigError when a group exceeds a limit (steps, observations).

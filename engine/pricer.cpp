@@ -50,9 +50,8 @@ Estimate controlled_estimate(double sum_y, double sum_yy, double sum_c, double s
   *beta = cov / var_c;
   e.mean -= *beta * (mean_c - control_mean);
   // Residual variance of y - beta c; one more degree of freedom spent on beta.
-  const double residual = std::max(0.0, (e.variance * (count - 1.0) - cov * cov / var_c *
-                                                                          (count - 1.0)) /
-                                            (count - 2.0));
+  const double residual = std::max(
+      0.0, (e.variance * (count - 1.0) - cov * cov / var_c * (count - 1.0)) / (count - 2.0));
   e.variance = residual;
   e.std_error = std::sqrt(residual / count);
   return e;
@@ -128,10 +127,10 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
 
   settings.draw_batch_bytes = config.engine.draw_batch_size;
   settings.antithetic = config.simulation.antithetic;
-  settings.brownian_bridge =
-      config.simulation.brownian_bridge < 0
-          ? settings.rng == config::RngType::sobol || settings.rng == config::RngType::scrambled_sobol
-          : config.simulation.brownian_bridge == 1;
+  settings.brownian_bridge = config.simulation.brownian_bridge < 0
+                                 ? settings.rng == config::RngType::sobol ||
+                                       settings.rng == config::RngType::scrambled_sobol
+                                 : config.simulation.brownian_bridge == 1;
   const SimulationPlan plan = make_plan(config);
   // Checks that need the plan, before anything runs.
   const bool quasi =
@@ -264,9 +263,9 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   // independent, unbiased estimate; the standard error from their spread).
   const bool scrambled = settings.rng == config::RngType::scrambled_sobol;
   const int replicates =
-      scrambled ? (config.simulation.replicates > 0 ? config.simulation.replicates
-                                                    : kDefaultReplicates)
-                : 1;
+      scrambled
+          ? (config.simulation.replicates > 0 ? config.simulation.replicates : kDefaultReplicates)
+          : 1;
   std::uint64_t replicate_paths = settings.paths / static_cast<std::uint64_t>(replicates);
   if (config.simulation.antithetic)
     replicate_paths -= replicate_paths % 2; // whole pairs in every replicate
@@ -320,9 +319,9 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
         const double* t = outcome.totals.data() + static_cast<std::size_t>(j) * K;
         const auto index = static_cast<std::size_t>(group.instrument_config_index[j]);
         Estimate e = estimate(t[0], t[1], n);
-        if (group.control_variate && group.instruments[static_cast<std::size_t>(j) *
-                                                       group.scenarios]
-                                             .control != models::ControlKind::none) {
+        if (group.control_variate &&
+            group.instruments[static_cast<std::size_t>(j) * group.scenarios].control !=
+                models::ControlKind::none) {
           e = controlled_estimate(t[0], t[1], t[2], t[3], t[4], n,
                                   group.control_mean[static_cast<std::size_t>(j)],
                                   &sample.beta[index]);

@@ -30,8 +30,8 @@ struct InstrumentResult {
   double ci95_low = 0.0;
   double ci95_high = 0.0;
   std::uint64_t paths = 0;
-  bool has_control = false; ///< priced with a control variate
-  double control_beta = 0.0; ///< its estimated optimal coefficient (mean over replicates)
+  bool has_control = false;        ///< priced with a control variate
+  double control_beta = 0.0;       ///< its estimated optimal coefficient (mean over replicates)
   std::vector<GreekResult> greeks; ///< in config::Greek order, as requested
 };
 

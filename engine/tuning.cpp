@@ -57,8 +57,8 @@ std::string tuning_key(const DeviceInfo& device, const GroupPlan& group,
   std::ostringstream key;
   key << device_key(device) << "|cuda " << device.runtime_version << "|"
       << config::to_string(group.model_type) << "|" << config::to_string(precision) << "|"
-      << group.factors << " factors|" << group.scenarios << " scenarios|paths 2^" << log2_class(paths) << "|steps 2^"
-      << log2_class(static_cast<std::uint64_t>(group.steps()));
+      << group.factors << " factors|" << group.scenarios << " scenarios|paths 2^"
+      << log2_class(paths) << "|steps 2^" << log2_class(static_cast<std::uint64_t>(group.steps()));
   return key.str();
 }
 

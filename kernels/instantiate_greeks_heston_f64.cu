@@ -1,5 +1,5 @@
-// Heston Greeks kernels (base and bumped scenarios on common draws) in double: every backend, at the distances of ScenarioDistances
-// (kernels/launcher_table.cuh).
+// Heston Greeks kernels (base and bumped scenarios on common draws) in double: every backend, at
+// the distances of ScenarioDistances (kernels/launcher_table.cuh).
 #include "kernels/launcher_table.cuh"
 
 namespace pfmc::kernels {

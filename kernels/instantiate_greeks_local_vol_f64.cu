@@ -1,5 +1,5 @@
-// Local-volatility Greeks kernels (base and bumped scenarios on common draws) in double: every backend, at the distances of ScenarioDistances
-// (kernels/launcher_table.cuh).
+// Local-volatility Greeks kernels (base and bumped scenarios on common draws) in double: every
+// backend, at the distances of ScenarioDistances (kernels/launcher_table.cuh).
 #include "kernels/launcher_table.cuh"
 
 namespace pfmc::kernels {

@@ -1,5 +1,5 @@
-// Four-asset correlated Black-Scholes path kernels in float: every backend, at the distances of ReducedDistances
-// (kernels/launcher_table.cuh).
+// Four-asset correlated Black-Scholes path kernels in float: every backend, at the distances of
+// ReducedDistances (kernels/launcher_table.cuh).
 #include "kernels/launcher_table.cuh"
 
 namespace pfmc::kernels {

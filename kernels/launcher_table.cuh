@@ -84,14 +84,14 @@ LauncherTable<Model, Real> make_launcher_table() {
 template <class Model, class Real>
 const LauncherTable<Model, Real>& launcher_table();
 
-#define PFMC_DECLARE_LAUNCHER_TABLE(MODEL, REAL)                                               \
-  template <>                                                                                  \
+#define PFMC_DECLARE_LAUNCHER_TABLE(MODEL, REAL)                                                   \
+  template <>                                                                                      \
   const LauncherTable<MODEL, REAL>& launcher_table<MODEL, REAL>();
-#define PFMC_DEFINE_LAUNCHER_TABLE(MODEL, REAL, DISTANCES)                                     \
-  template <>                                                                                  \
-  const LauncherTable<MODEL, REAL>& launcher_table<MODEL, REAL>() {                            \
-    static const auto table = make_launcher_table<MODEL, REAL, DISTANCES>();                   \
-    return table;                                                                              \
+#define PFMC_DEFINE_LAUNCHER_TABLE(MODEL, REAL, DISTANCES)                                         \
+  template <>                                                                                      \
+  const LauncherTable<MODEL, REAL>& launcher_table<MODEL, REAL>() {                                \
+    static const auto table = make_launcher_table<MODEL, REAL, DISTANCES>();                       \
+    return table;                                                                                  \
   }
 
 PFMC_DECLARE_LAUNCHER_TABLE(models::BlackScholes<float>, float)

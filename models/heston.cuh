@@ -31,15 +31,15 @@ struct Heston {
 
   /// One step's coefficients (QE and full truncation both; the scheme picks which it reads).
   struct alignas(2 * sizeof(Real)) Step {
-    Real rq;       ///< ∫(r - q) dt
-    Real k1, k2;   ///< QE: log-spot coefficients of v(t) and v(t + dt)
-    Real k3, k4;   ///< QE: variance coefficients of the log-spot's own noise
-    Real e;        ///< exp(-kappa dt)
-    Real m0;       ///< theta (1 - e): m = m0 + e v
-    Real c1, c2;   ///< s² = c1 v + c2
-    Real a;        ///< QE-M: A = K2 + K4 / 2
-    Real dt;       ///< full truncation: the interval
-    Real sqrt_dt;  ///< full truncation
+    Real rq;      ///< ∫(r - q) dt
+    Real k1, k2;  ///< QE: log-spot coefficients of v(t) and v(t + dt)
+    Real k3, k4;  ///< QE: variance coefficients of the log-spot's own noise
+    Real e;       ///< exp(-kappa dt)
+    Real m0;      ///< theta (1 - e): m = m0 + e v
+    Real c1, c2;  ///< s² = c1 v + c2
+    Real a;       ///< QE-M: A = K2 + K4 / 2
+    Real dt;      ///< full truncation: the interval
+    Real sqrt_dt; ///< full truncation
   };
   static constexpr int series_count = 12;
   static_assert(sizeof(Step) == series_count * sizeof(Real));
@@ -52,7 +52,7 @@ struct Heston {
     Real kappa;
     Real xi;
     Real rho;
-    Real rho_bar; ///< sqrt(1 - rho²)
+    Real rho_bar;        ///< sqrt(1 - rho²)
     int full_truncation; ///< 0: QE, 1: full-truncation Euler (uniform across a launch)
   };
 
@@ -99,8 +99,8 @@ struct Heston {
     Real k0_star;
     if (psi <= Real(1.5)) {
       const Real two_over_psi = Real(2) / psi;
-      const Real b2 = two_over_psi - Real(1) +
-                      math::sqrt(two_over_psi) * math::sqrt(two_over_psi - Real(1));
+      const Real b2 =
+          two_over_psi - Real(1) + math::sqrt(two_over_psi) * math::sqrt(two_over_psi - Real(1));
       const Real a = mean / (Real(1) + b2);
       const Real bz = math::sqrt(b2) + z[0];
       next = a * bz * bz;

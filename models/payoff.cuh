@@ -125,9 +125,9 @@ struct InstrumentView {
   ControlKind control;     ///< control variate, when the run asks for them
   int control_observation; ///< terminal spot, or the schedule's log sum (geometric average)
 
-  BasketKind basket;                            ///< basket instruments
-  int basket_assets;                            ///< number of legs
-  int basket_observations[kMaxBasketAssets];    ///< each leg's terminal spot
+  BasketKind basket;                         ///< basket instruments
+  int basket_assets;                         ///< number of legs
+  int basket_observations[kMaxBasketAssets]; ///< each leg's terminal spot
   double weights[kMaxBasketAssets];
 };
 static_assert(std::is_trivially_copyable_v<InstrumentView>);
@@ -178,7 +178,8 @@ PFMC_HD_INLINE double discounted_payoff(const InstrumentView& in, const Observed
 template <class Observed>
 PFMC_HD_INLINE double pathwise_delta(const InstrumentView& in, const Observed& observed) {
   const double s = static_cast<double>(observed(in.underlying_observation));
-  const double in_the_money = in.is_call ? (s > in.strike ? 1.0 : 0.0) : (s < in.strike ? -1.0 : 0.0);
+  const double in_the_money =
+      in.is_call ? (s > in.strike ? 1.0 : 0.0) : (s < in.strike ? -1.0 : 0.0);
   return in_the_money * s * in.pathwise_delta * in.discount;
 }
 

@@ -136,7 +136,8 @@ TEST_P(PriceChunkInvariance, OneChunkOrManyGiveTheSameBits) {
 
 INSTANTIATE_TEST_SUITE_P(Generators, PriceChunkInvariance,
                          ::testing::Values(", rng: philox", ", rng: mrg32k3a, precision: float",
-                                           ", rng: sobol", ", rng: scrambled_sobol, replicates: 2"));
+                                           ", rng: sobol",
+                                           ", rng: scrambled_sobol, replicates: 2"));
 
 TEST(CpuPricing, BatchedGroupsMatchClosedForms) {
   // Three models on three underlyings: small groups, one draw batch, one launch on a GPU.

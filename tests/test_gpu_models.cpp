@@ -90,12 +90,13 @@ std::string model_book(const std::string& kind, std::uint64_t paths, const std::
     model = "{name: m, type: multi_black_scholes, underlyings: [" + u + "], volatilities: [" + v +
             "], correlation: [" + corr + "]}";
     const std::string tail = ", strike: 100, maturity: 1, model: m}\n";
-    instruments = "  - {id: w, type: basket, payoff: weighted, weights: [" + w +
-                  "], option: call" + tail + "  - {id: mx, type: basket, payoff: max, option: call" +
-                  tail + "  - {id: mn, type: basket, payoff: min, option: put" + tail;
+    instruments = "  - {id: w, type: basket, payoff: weighted, weights: [" + w + "], option: call" +
+                  tail + "  - {id: mx, type: basket, payoff: max, option: call" + tail +
+                  "  - {id: mn, type: basket, payoff: min, option: put" + tail;
   }
   return kMarket + "models: [" + model + "]\ninstruments:\n" + instruments +
-         "portfolio: [{instrument: " + (instruments.find("id: c,") != std::string::npos ? "c" : "w") +
+         "portfolio: [{instrument: " +
+         (instruments.find("id: c,") != std::string::npos ? "c" : "w") +
          ", quantity: 2}]\nsimulation: {paths: " + std::to_string(paths) +
          ", steps_per_year: " + std::to_string(steps_per_year) + ", seed: 17" + extra +
          "}\nengine: " + engine + "\n";
@@ -137,8 +138,7 @@ TEST_P(ModelBackendIdentity, EveryModelInDoubleAndFloatAndTheGreeksKernels) {
                                   ", prefetch_distance: " + std::to_string(c.distance) + "}";
   const std::string none = "{device: gpu, backend: none}";
   // 10,000 paths: a partial last block; 52 steps: not a multiple of 8.
-  for (const char* kind :
-       {"heston", "heston_ft", "local_vol", "basket2", "basket3", "basket4"}) {
+  for (const char* kind : {"heston", "heston_ft", "local_vol", "basket2", "basket3", "basket4"}) {
     for (const char* precision : {"", ", precision: float"}) {
       EXPECT_EQ(bits_of(engine::price(load(model_book(kind, 10000, engine_yaml, precision)))),
                 bits_of(engine::price(load(model_book(kind, 10000, none, precision)))))
@@ -244,8 +244,8 @@ TEST_F(GpuModels, HestonQeBeatsFullTruncationAtEqualSteps) {
       std::printf("  %8d  %-15s", steps, scheme.c_str());
       for (double k : {80.0, 100.0, 120.0}) {
         const auto& got = find(r, "c" + std::to_string(static_cast<int>(k)));
-        const double err = got.price - analytic::heston(analytic::OptionKind::call, 100, k, 1,
-                                                        0.01, 0.02, 0.04, 4, 0.25, 1, -0.5);
+        const double err = got.price - analytic::heston(analytic::OptionKind::call, 100, k, 1, 0.01,
+                                                        0.02, 0.04, 4, 0.25, 1, -0.5);
         std::printf("  %+9.4f", err);
         if (steps == 4)
           total[s] += std::fabs(err);
@@ -269,8 +269,8 @@ TEST_F(GpuModels, TwoAssetMaxAndMinMatchStulzAndGreeksMatchBlackScholes) {
   EXPECT_NEAR(find(r, "mx").price, 17.565, kSigmas * find(r, "mx").std_error + 1e-3);
   EXPECT_NEAR(find(r, "mn").price, 10.898, kSigmas * find(r, "mn").std_error + 1e-3);
 
-  const auto g = engine::price(load(model_book(
-      "black_scholes", 1000000, "{device: gpu}", ", greeks: [delta, gamma, vega, rho, theta]")));
+  const auto g = engine::price(load(model_book("black_scholes", 1000000, "{device: gpu}",
+                                               ", greeks: [delta, gamma, vega, rho, theta]")));
   const auto& c = find(g, "c");
   // The book's rate curve is not flat: compare with the effective zero rate at T = 1.
   const auto expected = analytic::black_scholes_greeks(analytic::OptionKind::call, 100, 100, 1,

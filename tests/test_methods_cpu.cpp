@@ -80,11 +80,13 @@ std::string local_vol_yaml(const std::string& surface, std::uint64_t paths,
                    ", type: european, option: call, strike: " + std::to_string(k) +
                    ", maturity: 1, model: m}\n";
   }
-  instruments += "  - {id: p100, type: european, option: put, strike: 100, maturity: 1, model: m}\n";
+  instruments +=
+      "  - {id: p100, type: european, option: put, strike: 100, maturity: 1, model: m}\n";
   return "market:\n  underlyings: [{name: S, spot: 100, dividend_yield: 0.01}]\n"
          "  rates: {zero_rate: 0.03}\nmodels: [" +
-         model + "]\ninstruments:\n" + instruments + "simulation: {paths: " +
-         std::to_string(paths) + ", steps_per_year: 52, seed: 3}\nengine: {device: cpu}\n";
+         model + "]\ninstruments:\n" + instruments +
+         "simulation: {paths: " + std::to_string(paths) +
+         ", steps_per_year: 52, seed: 3}\nengine: {device: cpu}\n";
 }
 
 TEST(LocalVol, FlatSurfaceReproducesBlackScholesOnTheSameDraws) {
@@ -94,8 +96,7 @@ TEST(LocalVol, FlatSurfaceReproducesBlackScholesOnTheSameDraws) {
   const auto bs = engine::price(load(local_vol_yaml(flat, 20000, "black_scholes")));
   for (std::size_t i = 0; i < lv.instruments.size(); ++i) {
     // Same draws, the same exact log step up to the rounding of the per-step variance.
-    EXPECT_NEAR(lv.instruments[i].price, bs.instruments[i].price,
-                1e-10 * bs.instruments[i].price)
+    EXPECT_NEAR(lv.instruments[i].price, bs.instruments[i].price, 1e-10 * bs.instruments[i].price)
         << lv.instruments[i].id;
     const double reference = analytic::black_scholes(
         lv.instruments[i].id[0] == 'c' ? analytic::OptionKind::call : analytic::OptionKind::put,
@@ -121,8 +122,8 @@ TEST(LocalVol, SkewedSurfaceGivesArbitrageConsistentCalls) {
   EXPECT_NEAR(c[2] - find(r, "p100").price, forward_pv,
               kSigmas * (find(r, "c100").std_error + find(r, "p100").std_error));
   // The skew lifts low strikes above the flat at-the-money vol's Black-Scholes price.
-  EXPECT_GT(c[0], analytic::black_scholes(analytic::OptionKind::call, 100, 80, 1, 0.03, 0.01,
-                                          0.23));
+  EXPECT_GT(c[0],
+            analytic::black_scholes(analytic::OptionKind::call, 100, 80, 1, 0.03, 0.01, 0.23));
 }
 
 std::string basket_yaml(const std::string& instruments, std::uint64_t paths,
@@ -142,9 +143,9 @@ std::string basket_yaml(const std::string& instruments, std::uint64_t paths,
 
 TEST(Basket, TwoAssetMaxAndMinCallsMatchStulz) {
   const std::string m = ", option: call, strike: 100, maturity: 1, model: ab}\n";
-  const auto r = engine::price(load(basket_yaml(
-      "  - {id: max, type: basket, payoff: max" + m + "  - {id: min, type: basket, payoff: min" + m,
-      200000)));
+  const auto r = engine::price(load(basket_yaml("  - {id: max, type: basket, payoff: max" + m +
+                                                    "  - {id: min, type: basket, payoff: min" + m,
+                                                200000)));
   EXPECT_NEAR(find(r, "max").price, 17.565, kSigmas * find(r, "max").std_error + 1e-3);
   EXPECT_NEAR(find(r, "min").price, 10.898, kSigmas * find(r, "min").std_error + 1e-3);
 }
@@ -153,10 +154,10 @@ TEST(Basket, SingleLegWeightsPriceEachMarginalAsBlackScholes) {
   // Weights (1, 0, 0) and (0, 0, 1) price a European on A and on C: each Cholesky row must give
   // its asset unit variance.
   const std::string m = ", option: call, strike: 95, maturity: 1, model: abc}\n";
-  const auto r = engine::price(load(
-      basket_yaml("  - {id: a, type: basket, payoff: weighted, weights: [1, 0, 0]" + m +
-                      "  - {id: c, type: basket, payoff: weighted, weights: [0, 0, 1]" + m,
-                  100000)));
+  const auto r = engine::price(
+      load(basket_yaml("  - {id: a, type: basket, payoff: weighted, weights: [1, 0, 0]" + m +
+                           "  - {id: c, type: basket, payoff: weighted, weights: [0, 0, 1]" + m,
+                       100000)));
   EXPECT_NEAR(find(r, "a").price,
               analytic::black_scholes(analytic::OptionKind::call, 100, 95, 1, 0.05, 0, 0.2),
               kSigmas * find(r, "a").std_error);
@@ -189,8 +190,7 @@ TEST(VarianceReduction, AntitheticCutsTheErrorOfAMonotonePayoff) {
   const double reference =
       analytic::black_scholes(analytic::OptionKind::call, 100, 105, 1, 0.04, 0.01, 0.25);
   const auto plain = find(engine::price(load(bs_yaml(kCall, 100000, ""))), "call");
-  const auto anti =
-      find(engine::price(load(bs_yaml(kCall, 100000, ", antithetic: true"))), "call");
+  const auto anti = find(engine::price(load(bs_yaml(kCall, 100000, ", antithetic: true"))), "call");
   EXPECT_NEAR(anti.price, reference, kSigmas * anti.std_error);
   EXPECT_LT(anti.std_error, 0.9 * plain.std_error); // measured 0.83 for this 5% OTM call
   std::printf("  antithetic call: se %.5f vs %.5f plain\n", anti.std_error, plain.std_error);
@@ -219,8 +219,8 @@ TEST(Greeks, EuropeansMatchBlackScholesClosedForms) {
   // Bump-and-revalue on common random numbers: the estimators' own standard errors, plus the
   // central differences' O(h²) bias (1% spot, 1 vol point, 10 bp) and theta's O(h) forward
   // difference (one day): allowances below, each well above the bias for these parameters.
-  const auto r = engine::price(load(
-      bs_yaml(kCall + kPut, 200000, ", greeks: [delta, gamma, vega, rho, theta]", 52)));
+  const auto r = engine::price(
+      load(bs_yaml(kCall + kPut, 200000, ", greeks: [delta, gamma, vega, rho, theta]", 52)));
   for (const auto& [id, kind, strike] : {std::tuple{"call", analytic::OptionKind::call, 105.0},
                                          std::tuple{"put", analytic::OptionKind::put, 95.0}}) {
     const auto g = analytic::black_scholes_greeks(kind, 100, strike, 1, 0.04, 0.01, 0.25);
@@ -278,9 +278,8 @@ TEST(QuasiRandom, ScrambledSobolWithBridgeConvergesFasterThanPhilox) {
   std::printf("  paths    philox |err|   se        scrambled_sobol+bridge |err|   se\n");
   for (std::uint64_t n : {4096u, 16384u, 65536u}) {
     const auto mc = find(engine::price(load(bs_yaml(kCall, n, ""))), "call");
-    const auto qmc =
-        find(engine::price(load(bs_yaml(kCall, n, ", rng: scrambled_sobol, replicates: 16"))),
-             "call");
+    const auto qmc = find(
+        engine::price(load(bs_yaml(kCall, n, ", rng: scrambled_sobol, replicates: 16"))), "call");
     std::printf("  %6llu   %.5f   %.5f   %.6f   %.6f\n", static_cast<unsigned long long>(n),
                 std::fabs(mc.price - reference), mc.std_error, std::fabs(qmc.price - reference),
                 qmc.std_error);
