@@ -11,6 +11,7 @@
 #include "engine/backend_catalog.hpp"
 #include "engine/device_info.hpp"
 #include "engine/pricer.hpp"
+#include "gpu_test_support.hpp"
 #include "models/analytic.hpp"
 #include "test_support.hpp"
 
@@ -21,28 +22,8 @@ using testing::find;
 using testing::kSigmas;
 using testing::load;
 
-class GpuModels : public ::testing::Test {
-protected:
-  void SetUp() override {
-    const auto device = engine::query_device();
-    if (!device.available)
-      GTEST_SKIP() << "no GPU: " << device.unavailable_reason;
-  }
-};
-
-std::vector<double> bits_of(const engine::RunResult& r) {
-  std::vector<double> p;
-  for (const auto& in : r.instruments) {
-    p.push_back(in.price);
-    p.push_back(in.std_error);
-    for (const auto& g : in.greeks) {
-      p.push_back(g.value);
-      p.push_back(g.std_error);
-    }
-  }
-  p.push_back(r.portfolio.value);
-  return p;
-}
+class GpuModels : public testing::GpuTest {};
+using testing::bits_of;
 
 const std::string kMarket =
     "market:\n  underlyings: [{name: A, spot: 100, dividend_yield: 0.02}, {name: B, spot: 95}, "

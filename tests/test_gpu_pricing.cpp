@@ -21,6 +21,7 @@
 #include "engine/draw_transform.hpp"
 #include "engine/normal_source.hpp"
 #include "engine/pricer.hpp"
+#include "gpu_test_support.hpp"
 #include "kernels/draw_layout.hpp"
 #include "pricing_book.hpp"
 
@@ -47,25 +48,8 @@ private:
 };
 const auto* const kTuningCache = ::testing::AddGlobalTestEnvironment(new TuningCacheEnvironment);
 
-class Gpu : public ::testing::Test {
-protected:
-  void SetUp() override {
-    const auto device = engine::query_device();
-    if (!device.available)
-      GTEST_SKIP() << "no GPU: " << device.unavailable_reason;
-  }
-};
-
-std::vector<double> bits_of(const engine::RunResult& r) {
-  std::vector<double> p;
-  for (const auto& in : r.instruments) {
-    p.push_back(in.price);
-    p.push_back(in.std_error);
-  }
-  p.push_back(r.portfolio.value);
-  p.push_back(r.portfolio.std_error);
-  return p;
-}
+class Gpu : public testing::GpuTest {};
+using testing::bits_of;
 
 TEST_F(Gpu, BookMatchesClosedForms) {
   const auto book = standard_book(52);
