@@ -1,13 +1,10 @@
 #pragma once
-// What the GPU suites share: a fixture that skips without a device, and the bits of a result
-// that backends must reproduce exactly.
+// What the GPU suites share: a fixture that skips without a device.
 
 #include <gtest/gtest.h>
 
-#include <vector>
-
 #include "engine/device_info.hpp"
-#include "engine/pricer.hpp"
+#include "test_support.hpp"
 
 namespace pfmc::testing {
 
@@ -20,21 +17,5 @@ protected:
       GTEST_SKIP() << "no GPU: " << device.unavailable_reason;
   }
 };
-
-/// Every price, standard error and Greek of a run, and the portfolio's value and error.
-inline std::vector<double> bits_of(const engine::RunResult& r) {
-  std::vector<double> p;
-  for (const auto& in : r.instruments) {
-    p.push_back(in.price);
-    p.push_back(in.std_error);
-    for (const auto& g : in.greeks) {
-      p.push_back(g.value);
-      p.push_back(g.std_error);
-    }
-  }
-  p.push_back(r.portfolio.value);
-  p.push_back(r.portfolio.std_error);
-  return p;
-}
 
 } // namespace pfmc::testing

@@ -105,16 +105,7 @@ TEST(CpuPricing, PortfolioValueIsTheQuantityWeightedSum) {
   EXPECT_GT(result.portfolio.std_error, 0.0);
 }
 
-std::vector<double> prices_of(const engine::RunResult& r) {
-  std::vector<double> p;
-  for (const auto& in : r.instruments) {
-    p.push_back(in.price);
-    p.push_back(in.std_error);
-  }
-  p.push_back(r.portfolio.value);
-  p.push_back(r.portfolio.std_error);
-  return p;
-}
+using testing::bits_of;
 
 class PriceChunkInvariance : public ::testing::TestWithParam<std::string> {};
 
@@ -131,7 +122,7 @@ TEST_P(PriceChunkInvariance, OneChunkOrManyGiveTheSameBits) {
   const std::uint64_t runs = GetParam() == ", rng: scrambled_sobol, replicates: 2" ? 2u : 1u;
   EXPECT_EQ(one.run.chunks, runs);
   EXPECT_GE(many.run.chunks, 2 * runs);
-  EXPECT_EQ(prices_of(one), prices_of(many));
+  EXPECT_EQ(bits_of(one), bits_of(many));
 }
 
 INSTANTIATE_TEST_SUITE_P(Generators, PriceChunkInvariance,
@@ -185,8 +176,8 @@ TEST(CpuPricing, ThreadCountAndRepetitionDoNotChangeABit) {
   const auto two = engine::price(load(book_yaml(book, 20000, 52, "{device: cpu, cpu_threads: 2}")));
   const auto again =
       engine::price(load(book_yaml(book, 20000, 52, "{device: cpu, cpu_threads: 2}")));
-  EXPECT_EQ(prices_of(one), prices_of(two));
-  EXPECT_EQ(prices_of(two), prices_of(again));
+  EXPECT_EQ(bits_of(one), bits_of(two));
+  EXPECT_EQ(bits_of(two), bits_of(again));
 }
 
 TEST(CpuPricing, OnePathHasAPriceButNoStandardError) {

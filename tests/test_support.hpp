@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "config/load_config.hpp"
 #include "config/run_config.hpp"
@@ -54,5 +55,21 @@ inline const engine::InstrumentResult& find(const engine::RunResult& r, const st
 /// would fail once in ~160 runs of *random* seeds. Our seeds are fixed, so the suites are
 /// deterministic: a failure is a change in the engine, not bad luck.
 inline constexpr double kSigmas = 4.0;
+
+/// Every price, standard error and Greek of a run, and the portfolio's value and error.
+inline std::vector<double> bits_of(const engine::RunResult& r) {
+  std::vector<double> p;
+  for (const auto& in : r.instruments) {
+    p.push_back(in.price);
+    p.push_back(in.std_error);
+    for (const auto& g : in.greeks) {
+      p.push_back(g.value);
+      p.push_back(g.std_error);
+    }
+  }
+  p.push_back(r.portfolio.value);
+  p.push_back(r.portfolio.std_error);
+  return p;
+}
 
 } // namespace pfmc::testing
