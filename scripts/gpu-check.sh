@@ -60,34 +60,34 @@ fi
 
 if has sanitize; then
   sanitize_results=()
-  # A small run of the example book (3,000 paths: a partial last block) per backend and tool.
-  small="price config/examples/book.yaml --device gpu --paths 3000 --quiet --format csv"
-  for backend in ${PFMC_SANITIZE_BACKENDS:-$(./$B/pfmc backends --format json | python3 -c 'import json,sys; print(" ".join(b["name"] for b in json.load(sys.stdin)["backends"] if b["runs_here"]))')}; do
+  # sanitize NAME BACKEND ARGS...: memcheck, racecheck and synccheck on one small `pfmc price`
+  # run (3,000 paths: a partial last block) with that backend at distance 4.
+  sanitize() {
+    local name=$1 backend=$2
+    shift 2
     for tool in memcheck racecheck synccheck; do
-      limit 60 compute-sanitizer --tool $tool --error-exitcode 9 "./$B/pfmc" $small --backend "$backend" \
-        --prefetch-distance 4 > "$LOG/sanitize_${tool}_${backend}.log" 2>&1
-      rc=$?
-      errors=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG/sanitize_${tool}_${backend}.log" | tail -1)
-      sanitize_results+=("$tool $backend rc=$rc ${errors##*= }")
-      [ $rc -eq 0 ] || note "sanitizer $tool $backend FAILED: rc=$rc ${errors}"
+      local log="$LOG/sanitize_${tool}_${backend}_${name}.log"
+      limit 90 compute-sanitizer --tool $tool --error-exitcode 9 "./$B/pfmc" price "$@" \
+        --device gpu --paths 3000 --quiet --format csv --backend "$backend" \
+        --prefetch-distance 4 > "$log" 2>&1
+      local rc=$?
+      local errors
+      errors=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
+      sanitize_results+=("$tool $backend $name rc=$rc ${errors##*= }")
+      [ $rc -eq 0 ] || note "sanitizer $tool $backend $name FAILED: rc=$rc ${errors}"
     done
+  }
+  # The example book on every backend this GPU runs.
+  for backend in ${PFMC_SANITIZE_BACKENDS:-$(./$B/pfmc backends --format json | python3 -c 'import json,sys; print(" ".join(b["name"] for b in json.load(sys.stdin)["backends"] if b["runs_here"]))')}; do
+    sanitize book "$backend" config/examples/book.yaml
   done
   # The models and methods of issue 5: Heston with the Greeks' scenario kernels, antithetic
-  # pairs and control variates, and the correlated baskets, on three loaders each.
+  # pairs and control variates; the correlated baskets; local vol with scrambled Sobol.
   for backend in ${PFMC_SANITIZE_MODEL_BACKENDS:-none smem_rolling_async tma}; do
-    for run in "heston.yaml --greeks delta,gamma,vega,rho,theta --antithetic --control-variate" \
-               "basket.yaml" "local_vol.yaml --rng scrambled_sobol --replicates 2"; do
-      name="${run%%.yaml*}"
-      for tool in memcheck racecheck synccheck; do
-        limit 90 compute-sanitizer --tool $tool --error-exitcode 9 "./$B/pfmc" price \
-          config/examples/$run --device gpu --paths 3000 --quiet --format csv --backend "$backend" \
-          --prefetch-distance 4 > "$LOG/sanitize_${tool}_${backend}_${name}.log" 2>&1
-        rc=$?
-        errors=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$LOG/sanitize_${tool}_${backend}_${name}.log" | tail -1)
-        sanitize_results+=("$tool $backend $name rc=$rc ${errors##*= }")
-        [ $rc -eq 0 ] || note "sanitizer $tool $backend $name FAILED: rc=$rc ${errors}"
-      done
-    done
+    sanitize heston "$backend" config/examples/heston.yaml \
+      --greeks delta,gamma,vega,rho,theta --antithetic --control-variate
+    sanitize basket "$backend" config/examples/basket.yaml
+    sanitize local_vol "$backend" config/examples/local_vol.yaml --rng scrambled_sobol --replicates 2
   done
   clean=$(printf '%s\n' "${sanitize_results[@]}" | grep -c "rc=0 .*0 errors\|rc=0 .*0 hazards")
   note "sanitizers: $clean of ${#sanitize_results[@]} runs clean (memcheck, racecheck, synccheck x backends)"
