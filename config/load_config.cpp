@@ -1019,6 +1019,7 @@ SimulationConfig Loader::simulation(const Located& where) const {
   }
   if (const Entry* e = m.find("steps_per_year")) {
     sim.steps_per_year = setting(e->value, detail::check_steps_per_year, Spelling::integer);
+    sim.steps_per_year_mark = e->value.mark;
   }
   if (const Entry* e = m.find("seed")) {
     sim.seed = setting(e->value, detail::check_seed, Spelling::integer);

@@ -332,7 +332,7 @@ Checked<std::uint64_t> check_paths(std::string_view text) {
 }
 
 Checked<int> check_steps_per_year(std::string_view text) {
-  return narrow<int>(check_integer(text, 1, 100'000));
+  return narrow<int>(check_integer(text, 0, 100'000));
 }
 
 Checked<std::uint64_t> check_seed(std::string_view text) {

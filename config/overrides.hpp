@@ -72,8 +72,9 @@ Checked<long long> check_integer(std::string_view text, long long lo, long long 
 
 // The rules of the settings that a flag can override (see DESIGN.md's config contract).
 Checked<std::uint64_t> check_paths(std::string_view text); ///< 1..1e12
-Checked<int> check_steps_per_year(std::string_view text);  ///< 1..100000
-Checked<std::uint64_t> check_seed(std::string_view text);  ///< 0..2^64-1
+/// 0..100000; 0 is the event grid (only the instruments' dates, see SimulationConfig).
+Checked<int> check_steps_per_year(std::string_view text);
+Checked<std::uint64_t> check_seed(std::string_view text); ///< 0..2^64-1
 Checked<RngType> check_rng(std::string_view text);
 Checked<Precision> check_precision(std::string_view text);
 Checked<DeviceChoice> check_device(std::string_view text);

@@ -136,6 +136,9 @@ inline constexpr int kGreekCount = 5;
 
 struct SimulationConfig {
   std::uint64_t paths = 100000;
+  /// Uniform grid steps per year, on top of the dates the instruments need. 0: the event grid,
+  /// only those dates (maturities, fixings, monitoring dates) — exact for models that step
+  /// exactly over any interval, refused at planning for the others.
   int steps_per_year = 252;
   std::uint64_t seed = 42;
   RngType rng = RngType::philox;
@@ -151,6 +154,9 @@ struct SimulationConfig {
   /// error comes from their spread. 0: the default (16). Plain sobol always uses 1 (no error).
   int replicates = 0;
   std::vector<Greek> greeks; ///< distinct, in kGreek order
+  /// Where `steps_per_year` was set: planning refuses the event grid for some models, after
+  /// loading, and must still name the line.
+  SourceMark steps_per_year_mark;
 };
 
 enum class DeviceChoice { automatic, gpu, cpu }; ///< spelled auto | gpu | cpu

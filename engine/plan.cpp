@@ -288,10 +288,28 @@ double lognormal_option(bool call, double mean, double variance, double strike, 
          (call ? forward * cdf(d1) - strike * cdf(d2) : strike * cdf(-d2) - forward * cdf(-d1));
 }
 
+/// The event grid (steps_per_year 0) steps straight from one date to the next, which is exact
+/// only for a model whose step is exact over any interval: Black-Scholes and correlated
+/// Black-Scholes step the log spot with the interval's integrated moments. Heston (QE or Euler)
+/// and local vol (Euler) converge only as the steps shrink; over a year-long step they would
+/// price with an error nobody asked for, so the run is refused rather than silently coarse.
+void check_event_grid_is_exact(const config::RunConfig& config, const config::ModelConfig& model) {
+  if (config.simulation.steps_per_year != 0 || model.type == config::ModelType::black_scholes ||
+      model.type == config::ModelType::multi_black_scholes) {
+    return;
+  }
+  throw config::ConfigError(
+      config.file, config.simulation.steps_per_year_mark, "simulation.steps_per_year",
+      "0 (event grid) is exact only for black_scholes and multi_black_scholes; model '" +
+          model.name + "' (" + config::to_string(model.type) +
+          ") needs a discretisation: set steps_per_year > 0");
+}
+
 GroupPlan plan_group(const config::RunConfig& config, int model_index,
                      const std::vector<int>& instrument_indices,
                      const std::vector<double>& quantity) {
   const auto& model = config.models[static_cast<std::size_t>(model_index)];
+  check_event_grid_is_exact(config, model);
 
   GroupPlan group;
   group.model_index = model_index;
@@ -663,10 +681,12 @@ std::vector<double> make_time_grid(double horizon, int steps_per_year,
     if (merged.empty() || t - merged.back() > kTimeTolerance)
       merged.push_back(t);
   }
-  // Uniform times that are not (within tolerance) an event.
+  // Uniform times that are not (within tolerance) an event; none on the event grid
+  // (steps_per_year 0).
   std::vector<double> grid{0.0};
   grid.reserve(merged.size() + static_cast<std::size_t>(horizon * steps_per_year) + 2);
-  const auto uniform_steps = static_cast<long long>(std::floor(horizon * steps_per_year));
+  const auto uniform_steps =
+      steps_per_year > 0 ? static_cast<long long>(std::floor(horizon * steps_per_year)) : 0;
   std::size_t e = 0;
   for (long long k = 1; k <= uniform_steps; ++k) {
     const double t = static_cast<double>(k) / steps_per_year;

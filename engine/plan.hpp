@@ -102,7 +102,8 @@ inline constexpr double kVolBump = 0.01;       ///< absolute: one vol point
 inline constexpr double kRateBump = 0.001;     ///< absolute: 10 bp parallel zero-rate shift
 inline constexpr double kTimeBump = 1.0 / 365; ///< one day (less when the first step is shorter)
 
-/// Throws config::ConfigError when a group exceeds a limit (steps, observations).
+/// Throws config::ConfigError when a group exceeds a limit (steps, observations), or asks for
+/// the event grid (steps_per_year 0) on a model that needs a discretisation (heston, local_vol).
 SimulationPlan make_plan(const config::RunConfig& config);
 
 // --- term structures (exposed for tests and analytic references) -------------------------------
@@ -114,6 +115,7 @@ double total_variance(const config::TermStructure& vols, double t);
 
 /// 0, the uniform steps k/steps_per_year below the horizon, and every event time, merged
 /// (times closer than 1e-10 are one; the event time wins). The last time is the horizon.
+/// steps_per_year 0 is the event grid: {0, the merged events in (0, horizon], the horizon}.
 std::vector<double> make_time_grid(double horizon, int steps_per_year,
                                    const std::vector<double>& event_times);
 

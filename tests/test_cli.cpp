@@ -124,6 +124,40 @@ TEST_F(Cli, BadOverrideNamesTheFlag) {
   EXPECT_NE(r.out.find("1, 2, 3, 4, 6, 8, 12, 16"), std::string::npos) << r.out;
 }
 
+TEST_F(Cli, EventGridOnHestonIsOneLocatedLineAndExitsTwo) {
+  // Loads fine (0 is a valid steps_per_year); planning refuses it for a model that needs a
+  // discretisation, and names the line and column of steps_per_year (line 7, column 43).
+  const std::string heston =
+      "market:\n  underlyings: [{name: SPX, spot: 100}]\n  rates: {zero_rate: 0.05}\n"
+      "models: [{name: spx_h, type: heston, underlying: SPX, v0: 0.04, kappa: 4, theta: 0.25,"
+      " xi: 1, rho: -0.5}]\n"
+      "instruments:\n"
+      "  - {id: atm_call, type: european, option: call, strike: 100, maturity: 1.0, model: "
+      "spx_h}\n"
+      "simulation: {paths: 4096, steps_per_year: 0}\nengine: {device: cpu}\n";
+  const std::string file = write("heston.yaml", heston);
+  const std::string expected =
+      file + ":7:43: simulation.steps_per_year: 0 (event grid) is exact only for black_scholes "
+             "and multi_black_scholes; model 'spx_h' (heston) needs a discretisation: set "
+             "steps_per_year > 0\n";
+  const std::string output = path("out.json");
+  auto r = run("price " + file + " --format json --output " + output);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, expected);
+  EXPECT_FALSE(fs::exists(output));
+  r = run("validate " + file);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, expected);
+}
+
+TEST_F(Cli, EventGridPricesEuropeansInOneStep) {
+  std::string small = kSmall;
+  small.replace(small.find("steps_per_year: 12"), 18, "steps_per_year: 0");
+  const auto r = run("price " + write("grid.yaml", small) + " --format json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["run"]["steps"], 1);
+}
+
 TEST_F(Cli, JsonOutputFollowsTheContract) {
   const std::string file = write("ok.yaml", kSmall);
   const std::string output = path("out.json");

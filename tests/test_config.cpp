@@ -336,6 +336,19 @@ TEST(LoadConfig, SimulationAndEngineSettingsAreRead) {
   EXPECT_EQ(d.engine.max_device_memory, 1000u);
 }
 
+TEST(LoadConfig, ZeroStepsPerYearIsTheEventGridAndItsPositionIsKept) {
+  // 0 is valid at loading for every model: whether the event grid is exact for a group's model
+  // is for planning to judge (engine/plan.cpp), which needs this position to name the line.
+  const RunConfig c =
+      parse_run_config(valid_doc() + "simulation: {paths: 1000, steps_per_year: 0}\n", "t.yaml");
+  EXPECT_EQ(c.simulation.steps_per_year, 0);
+  EXPECT_EQ(c.simulation.steps_per_year_mark.line, 11);
+  EXPECT_EQ(c.simulation.steps_per_year_mark.column, 43);
+  // Not written: the default, and no position.
+  const RunConfig d = parse_run_config(valid_doc(), "t.yaml");
+  EXPECT_EQ(d.simulation.steps_per_year_mark.line, 0);
+}
+
 TEST(LoadConfig, EmptyOptionalSectionsMeanDefaults) {
   const RunConfig c =
       parse_run_config(valid_doc() + "portfolio:\nsimulation:\nengine:\n", "t.yaml");
@@ -623,6 +636,10 @@ std::vector<BadConfig> bad_configs() {
        "t.yaml:11:21: simulation.paths: must be an integer"},
       {"quoted_paths", with_tail("simulation: {paths: \"1000\"}\n"),
        "t.yaml:11:21: simulation.paths: must be an integer"},
+      {"negative_steps_per_year", with_tail("simulation: {steps_per_year: -1}\n"),
+       "t.yaml:11:30: simulation.steps_per_year: must be >= 0"},
+      {"too_many_steps_per_year", with_tail("simulation: {steps_per_year: 100001}\n"),
+       "t.yaml:11:30: simulation.steps_per_year: must be <= 100000"},
       {"negative_seed", with_tail("simulation: {seed: -1, rng: xorwow}\n"),
        "t.yaml:11:20: simulation.seed: must be >= 0"},
       {"unknown_rng", with_tail("simulation: {rng: xorwow}\n"),

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "engine/plan.hpp"
 #include "engine/pricer.hpp"
@@ -188,6 +191,119 @@ TEST(CpuPricing, OnePathHasAPriceButNoStandardError) {
     EXPECT_TRUE(std::isfinite(in.price)) << in.id;
     EXPECT_EQ(in.paths, 1u);
   }
+}
+
+// --- the event grid (simulation.steps_per_year: 0) --------------------------------------------
+// Black-Scholes and multi_black_scholes step exactly over any interval, so pricing on the grid of
+// the instruments' dates alone leaves only Monte Carlo error against the closed forms. Each
+// comparison allows kSigmas = 4 standard errors: a correct estimator (error ~ N(0, SE²)) fails it
+// with probability 2(1 - Φ(4)) ≈ 6.3e-5; the seeds are fixed, so the runs are deterministic and a
+// failure is a change in the engine, not bad luck.
+
+/// The plan's steps of each group of `config`.
+std::vector<int> group_steps(const config::RunConfig& config) {
+  std::vector<int> steps;
+  for (const auto& g : engine::make_plan(config).groups)
+    steps.push_back(g.steps());
+  return steps;
+}
+
+TEST(EventGrid, EuropeansAndDigitalsTakeOneExactStep) {
+  using analytic::OptionKind;
+  const double S = 100, q = 0.02, r = 0.05, v = 0.25, T = 1.0; // book_yaml's market
+  const std::string m = ", maturity: 1, model: bs}\n";
+  const std::vector<testing::BookEntry> book = {
+      {"call", "{id: call, type: european, option: call, strike: 100" + m,
+       analytic::black_scholes(OptionKind::call, S, 100, T, r, q, v), 0.0, 1},
+      {"put", "{id: put, type: european, option: put, strike: 110" + m,
+       analytic::black_scholes(OptionKind::put, S, 110, T, r, q, v), 0.0, -1},
+      {"digital_call", "{id: digital_call, type: digital, option: call, strike: 105, cash: 10" + m,
+       analytic::cash_or_nothing(OptionKind::call, S, 105, T, r, q, v, 10), 0.0, 0},
+      {"digital_put", "{id: digital_put, type: digital, option: put, strike: 90, cash: 10" + m,
+       analytic::cash_or_nothing(OptionKind::put, S, 90, T, r, q, v, 10), 0.0, 0},
+  };
+  const auto config = load(book_yaml(book, 200000, 0, "{device: cpu}"));
+  EXPECT_EQ(group_steps(config), std::vector<int>{1});
+  const auto result = engine::price(config);
+  EXPECT_EQ(result.run.steps, 1);
+  testing::expect_matches_references(book, result);
+}
+
+TEST(EventGrid, TermStructuresAreIntegratedOverEachLongStep) {
+  // Three maturities, three steps of 0.5 to 1 year across the pillars of both curves: each step
+  // must carry its interval's integrated rate and variance.
+  const std::string yaml =
+      "market:\n  underlyings: [{name: S, spot: 100, dividend_yield: 0.01}]\n"
+      "  rates: {tenors: [0.25, 1.0, 3.0], zero_rates: [0.01, 0.03, 0.04]}\n"
+      "models: [{name: m, type: black_scholes, underlying: S,"
+      " volatility: {tenors: [0.25, 1.0, 2.0], vols: [0.35, 0.25, 0.22]}}]\n"
+      "instruments:\n"
+      "  - {id: c6m, type: european, option: call, strike: 100, maturity: 0.5, model: m}\n"
+      "  - {id: p18m, type: european, option: put, strike: 95, maturity: 1.5, model: m}\n"
+      "  - {id: c2y, type: european, option: call, strike: 110, maturity: 2.0, model: m}\n"
+      "simulation: {paths: 100000, steps_per_year: 0, seed: 5}\nengine: {device: cpu}\n";
+  const auto config = load(yaml);
+  EXPECT_EQ(group_steps(config), std::vector<int>{3});
+  const auto result = engine::price(config);
+  for (const auto& [id, kind, K, T] : {std::tuple{"c6m", analytic::OptionKind::call, 100.0, 0.5},
+                                       std::tuple{"p18m", analytic::OptionKind::put, 95.0, 1.5},
+                                       std::tuple{"c2y", analytic::OptionKind::call, 110.0, 2.0}}) {
+    const double rate = -std::log(engine::discount_factor(config.market.zero_rates, T)) / T;
+    const double vol = std::sqrt(engine::total_variance(config.models[0].volatility, T) / T);
+    const double reference = analytic::black_scholes(kind, 100, K, T, rate, 0.01, vol);
+    const auto& got = find(result, id);
+    EXPECT_NEAR(got.price, reference, testing::kSigmas * got.std_error) << id;
+  }
+}
+
+TEST(EventGrid, TwoAssetBasketsTakeOneExactStep) {
+  // Unequal spots, yields and vols, so a swapped leg or a wrong Cholesky row would show.
+  const double s1 = 100, s2 = 95, q1 = 0.01, q2 = 0.03, v1 = 0.25, v2 = 0.35, rho = 0.5;
+  const double r = 0.05, K = 100, T = 1;
+  const std::string m = ", strike: 100, maturity: 1, model: ab}\n";
+  const std::string yaml =
+      "market:\n  underlyings: [{name: A, spot: 100, dividend_yield: 0.01},"
+      " {name: B, spot: 95, dividend_yield: 0.03}]\n  rates: {zero_rate: 0.05}\n"
+      "models:\n  - {name: ab, type: multi_black_scholes, underlyings: [A, B],"
+      " volatilities: [0.25, 0.35], correlation: [[1, 0.5], [0.5, 1]]}\n"
+      "instruments:\n"
+      "  - {id: max_call, type: basket, payoff: max, option: call" +
+      m + "  - {id: min_call, type: basket, payoff: min, option: call" + m +
+      "  - {id: max_put, type: basket, payoff: max, option: put" + m +
+      "  - {id: min_put, type: basket, payoff: min, option: put" + m +
+      // The weighted basket has no closed form; weights (0, 1) make it a European on B, through
+      // the second Cholesky row.
+      "  - {id: b_call, type: basket, payoff: weighted, weights: [0, 1], option: call" + m +
+      "simulation: {paths: 200000, steps_per_year: 0, seed: 11}\nengine: {device: cpu}\n";
+  const auto config = load(yaml);
+  EXPECT_EQ(group_steps(config), std::vector<int>{1});
+  const auto result = engine::price(config);
+  const std::pair<const char*, double> references[] = {
+      {"max_call", analytic::stulz_max_call(s1, s2, K, T, r, q1, q2, v1, v2, rho)},
+      {"min_call", analytic::stulz_min_call(s1, s2, K, T, r, q1, q2, v1, v2, rho)},
+      {"max_put", analytic::stulz_max_put(s1, s2, K, T, r, q1, q2, v1, v2, rho)},
+      {"min_put", analytic::stulz_min_put(s1, s2, K, T, r, q1, q2, v1, v2, rho)},
+      {"b_call", analytic::black_scholes(analytic::OptionKind::call, s2, K, T, r, q2, v2)},
+  };
+  for (const auto& [id, reference] : references) {
+    const auto& got = find(result, id);
+    EXPECT_NEAR(got.price, reference, testing::kSigmas * got.std_error) << id;
+  }
+}
+
+TEST(EventGrid, GeometricAsianStepsFromFixingToFixing) {
+  // Twelve monthly fixings: twelve steps, each ending on a fixing; the discrete geometric Asian
+  // is exact under Black-Scholes on any grid that contains its fixings.
+  const auto book = standard_book(kMonitoring);
+  std::vector<testing::BookEntry> asian;
+  for (const auto& e : book) {
+    if (e.id == "geo_asian")
+      asian.push_back(e);
+  }
+  ASSERT_EQ(asian.size(), 1u);
+  const auto config = load(book_yaml(asian, 100000, 0, "{device: cpu}"));
+  EXPECT_EQ(group_steps(config), std::vector<int>{12});
+  testing::expect_matches_references(asian, engine::price(config));
 }
 
 TEST(Reduction, WarpTreeSumsInTheShuffleOrder) {

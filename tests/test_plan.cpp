@@ -1,6 +1,7 @@
 // Planning: time grids, term structures, per-step market data, shared observations, events.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <numeric>
@@ -44,6 +45,18 @@ TEST(TimeGrid, DailyStepsForOneYear) {
   EXPECT_EQ(grid.back(), 1.0);
   for (std::size_t i = 1; i < grid.size(); ++i)
     ASSERT_GT(grid[i], grid[i - 1]);
+}
+
+TEST(TimeGrid, EventGridIsExactlyZeroAndTheMergedEvents) {
+  // steps_per_year 0: no uniform time at all. Events come in any order, with repeats, one
+  // within the tolerance of another (the first in sorted order stands for both), one at 0 and
+  // one past the horizon (neither is a step's end).
+  const auto grid =
+      engine::make_time_grid(1.0, 0, {0.75, 0.25, 0.5 + 1e-12, 0.5, 0.0, 0.25, 1.5, 1.0});
+  EXPECT_EQ(grid, (std::vector<double>{0.0, 0.25, 0.5, 0.75, 1.0}));
+  // The horizon is the last time even when no event names it.
+  EXPECT_EQ(engine::make_time_grid(0.6, 0, {0.1}), (std::vector<double>{0.0, 0.1, 0.6}));
+  EXPECT_EQ(engine::make_time_grid(2.0, 0, {}), (std::vector<double>{0.0, 2.0}));
 }
 
 TEST(TermStructures, DiscountInterpolatesZeroRatesFlatOutside) {
@@ -218,6 +231,111 @@ TEST(Plan, TooManyObservationSchedulesIsAConfigError) {
     EXPECT_NE(std::string(e.what()).find("65 distinct observation schedules"), std::string::npos)
         << e.what();
   }
+}
+
+TEST(Plan, EventGridGivesEuropeansOfOneMaturityOneStep) {
+  const std::string instruments =
+      "  - {id: c, type: european, option: call, strike: 100, maturity: 1.5, model: bs}\n"
+      "  - {id: p, type: european, option: put, strike: 90, maturity: 1.5, model: bs}\n"
+      "  - {id: d, type: digital, option: call, strike: 110, maturity: 1.5, model: bs}\n";
+  const auto plan = engine::make_plan(
+      testing::load(testing::yaml_run({}, instruments, 1000, ", steps_per_year: 0")));
+  ASSERT_EQ(plan.groups.size(), 1u);
+  const auto& g = plan.groups[0];
+  EXPECT_EQ(g.steps(), 1);
+  EXPECT_EQ(g.times, (std::vector<double>{0.0, 1.5}));
+  // The one step carries the whole interval's moments: variance σ²T, drift (r - q - σ²/2)T.
+  EXPECT_NEAR(g.step_series[1][0] * g.step_series[1][0], 0.04 * 1.5, 1e-14);
+  EXPECT_NEAR(g.step_series[0][0], (0.05 - 0.0 - 0.5 * 0.04) * 1.5, 1e-14);
+  ASSERT_EQ(g.observation_runs.size(), 2u); // the terminal observation at step 0, the sentinel
+  EXPECT_EQ(g.observation_runs[0].first, 0);
+}
+
+TEST(Plan, EventGridOfAnAsianIsItsFixingDates) {
+  const std::string instruments =
+      "  - {id: a, type: asian, average: geometric, option: call, strike: 100, maturity: 1, "
+      "fixings: 12, model: bs}\n"
+      "  - {id: f, type: asian, average: arithmetic, option: put, strike: 100, maturity: 1, "
+      "fixing_times: [0.1, 0.35, 0.5, 1], model: bs}\n";
+  const auto config =
+      testing::load(testing::yaml_run({}, instruments, 1000, ", steps_per_year: 0"));
+  const auto plan = engine::make_plan(config);
+  const auto& g = plan.groups[0];
+  // Both schedules merged: 0.5 and 1 are in both, and the loader computes them exactly (6/12 and
+  // the maturity itself), so equal values are one grid time.
+  std::vector<double> expected{0.0};
+  for (const auto& in : config.instruments)
+    expected.insert(expected.end(), in.fixing_times.begin(), in.fixing_times.end());
+  std::sort(expected.begin(), expected.end());
+  expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+  EXPECT_EQ(g.times, expected);
+  EXPECT_EQ(g.steps(), 14);
+  ASSERT_EQ(g.observations.size(), 2u); // the log sum and the arithmetic sum
+  for (const auto& o : g.observations) {
+    EXPECT_EQ(o.count, o.kind == models::ObservationKind::log_sum ? 12 : 4);
+  }
+}
+
+TEST(Plan, EventGridOfTheGeometricAsianAloneHasTwelveSteps) {
+  const auto config = testing::load(
+      testing::yaml_run({},
+                        "  - {id: a, type: asian, average: geometric, option: call, strike: 100, "
+                        "maturity: 1, fixings: 12, model: bs}\n",
+                        1000, ", steps_per_year: 0"));
+  const auto plan = engine::make_plan(config);
+  const auto& g = plan.groups[0];
+  ASSERT_EQ(g.steps(), 12);
+  EXPECT_EQ(std::vector<double>(g.times.begin() + 1, g.times.end()),
+            config.instruments[0].fixing_times);
+}
+
+/// A Black-Scholes model and model `name` of `fields` (the rest of its YAML mapping), a call on
+/// each, and the simulation on line 10 with steps_per_year's value at column 43.
+std::string two_models_yaml(const std::string& name, const std::string& fields,
+                            int steps_per_year) {
+  return "market:\n"
+         "  underlyings: [{name: S, spot: 100}]\n"
+         "  rates: {zero_rate: 0.05}\n"
+         "models:\n"
+         "  - {name: bs, type: black_scholes, underlying: S, volatility: 0.2}\n"
+         "  - {name: " +
+         name + ", " + fields +
+         "}\n"
+         "instruments:\n"
+         "  - {id: c, type: european, option: call, strike: 100, maturity: 1, model: bs}\n"
+         "  - {id: o, type: european, option: call, strike: 100, maturity: 1, model: " +
+         name +
+         "}\n"
+         "simulation: {paths: 1000, steps_per_year: " +
+         std::to_string(steps_per_year) + "}\n";
+}
+
+TEST(Plan, EventGridIsRefusedForModelsThatNeedADiscretisation) {
+  const std::string heston =
+      "type: heston, underlying: S, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, rho: -0.5";
+  const std::string local_vol = "type: local_vol, underlying: S, surface: {times: [0.5, 1], "
+                                "log_moneyness: [-0.5, 0, 0.5], vols: [[0.3, 0.2, 0.25], "
+                                "[0.28, 0.2, 0.22]]}";
+  try {
+    engine::make_plan(testing::load(two_models_yaml("spx_h", heston, 0)));
+    FAIL() << "expected a ConfigError";
+  } catch (const config::ConfigError& e) {
+    EXPECT_STREQ(e.what(), "test.yaml:10:43: simulation.steps_per_year: 0 (event grid) is exact "
+                           "only for black_scholes and multi_black_scholes; model 'spx_h' "
+                           "(heston) needs a discretisation: set steps_per_year > 0");
+  }
+  try {
+    engine::make_plan(testing::load(two_models_yaml("spx_lv", local_vol, 0)));
+    FAIL() << "expected a ConfigError";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(e.key_path(), "simulation.steps_per_year");
+    EXPECT_EQ(e.mark().line, 10);
+    EXPECT_EQ(e.mark().column, 43);
+    EXPECT_NE(e.message().find("model 'spx_lv' (local_vol)"), std::string::npos) << e.what();
+  }
+  // Any uniform grid is accepted: the refusal is of the event grid, not of the model.
+  EXPECT_EQ(engine::make_plan(testing::load(two_models_yaml("spx_h", heston, 4))).groups[1].steps(),
+            4);
 }
 
 engine::SimulationPlan three_groups(int steps_per_year) {
