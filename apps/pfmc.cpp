@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <thread>
 
 #include "apps/report.hpp"
 #include "apps/sweep_report.hpp"
@@ -175,8 +176,24 @@ apps::Format parse_format(const std::string& name) {
 }
 
 int command_price(CLI::App* app, const RunOptions& o) {
-  config::RunConfig config = config::load_run_config(o.config_file);
-  config::apply_overrides(config, overrides_from(app, o));
+  // The process's first CUDA call creates its context (on an H100, about a tenth of a second):
+  // start it while the YAML is read, unless the run is on the CPU by the command line.
+  std::thread device_start;
+  if (o.device != "cpu")
+    device_start = std::thread([] { (void)engine::query_device(); });
+  const auto join = [&] {
+    if (device_start.joinable())
+      device_start.join();
+  };
+  config::RunConfig config;
+  try {
+    config = config::load_run_config(o.config_file);
+    config::apply_overrides(config, overrides_from(app, o));
+  } catch (...) {
+    join();
+    throw;
+  }
+  join();
   ProgressLine progress(!o.quiet);
   engine::PriceOptions options;
   options.tuning_cache = o.tuning_cache;
@@ -330,6 +347,8 @@ std::vector<apps::GroupSweep> sweep_groups(const config::RunConfig& config,
   settings.seed = config.simulation.seed;
   settings.paths = config.simulation.paths;
   settings.block_size = config.engine.block_size;
+  settings.antithetic = config.simulation.antithetic;
+  settings.brownian_bridge = config.simulation.uses_brownian_bridge();
   settings.memory_cap = config.engine.max_device_memory > 0
                             ? config.engine.max_device_memory
                             : static_cast<std::uint64_t>(engine::kDefaultMemoryFraction *
@@ -369,14 +388,16 @@ int command_tune(CLI::App* app, const RunOptions& o, const SweepOptions& s) {
   for (const auto& sweep : sweeps) {
     cache.store(sweep.result);
     const auto& best = sweep.result.best;
-    std::printf("model '%s': %s, %.4f ms (none %.4f ms, %.2fx; %.1f%% of copy bandwidth); "
-                "%zu configurations in %.1f s\n",
+    std::printf("model '%s': %s, generation + kernel %.4f ms (none %.4f ms, %.2fx; kernel "
+                "%.4f ms); %zu configurations on %llu of %llu paths in %.1f s\n",
                 sweep.group->model_name.c_str(), apps::choice_label(best.choice).c_str(),
-                best.median_ms, sweep.result.baseline.median_ms,
-                sweep.result.baseline.median_ms / best.median_ms,
-                100.0 * sweep.result.bytes_per_launch / (best.median_ms * 1e-3) * 1e-9 / copy_gbps,
-                sweep.result.all.size(), sweep.result.seconds);
+                best.total_ms(), sweep.result.baseline.total_ms(),
+                sweep.result.baseline.total_ms() / best.total_ms(), best.median_ms,
+                sweep.result.all.size(),
+                static_cast<unsigned long long>(sweep.result.sample_paths),
+                static_cast<unsigned long long>(sweep.result.paths), sweep.result.seconds);
   }
+  (void)copy_gbps;
   cache.save();
   std::printf("tuning cache: %s\n", cache.path().c_str());
   return 0;

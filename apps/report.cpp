@@ -72,6 +72,8 @@ std::string render_json(const engine::RunResult& r) {
               {"block_size", run.block_size},
               {"kernel_ms", run.kernel_ms},
               {"rng_ms", run.rng_ms},
+              {"kernel_load_ms", run.plan_stats.kernel_load_ms},
+              {"device_ms", run.device_ms},
               {"total_ms", run.total_ms},
               {"path_steps_per_second", run.path_steps_per_second},
               {"bytes_loaded", run.bytes_loaded},
@@ -210,10 +212,16 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
   out << " | " << group_thousands(run.paths) << " paths, " << run.groups << " group"
       << (run.groups == 1 ? "" : "s") << ", up to " << run.steps << " steps\n";
   out << "     kernel " << format("%.3f", run.kernel_ms) << " ms, draws "
-      << format("%.3f", run.rng_ms) << " ms, total " << format("%.1f", run.total_ms) << " ms | "
-      << format("%.3g", run.path_steps_per_second) << " path-steps/s | "
-      << format("%.1f", run.achieved_gbps) << " GB/s of draws";
-  if (run.copy_bandwidth_gbps > 0.0) {
+      << format("%.3f", run.rng_ms) << " ms";
+  if (run.on_gpu) {
+    out << " (kernel loading " << format("%.1f", run.plan_stats.kernel_load_ms)
+        << " ms, device " << format("%.1f", run.device_ms) << " ms)";
+  }
+  out << ", total " << format("%.1f", run.total_ms) << " ms | "
+      << format("%.3g", run.path_steps_per_second) << " path-steps/s";
+  if (run.bytes_loaded > 0.0)
+    out << " | " << format("%.1f", run.achieved_gbps) << " GB/s of draws";
+  if (run.bytes_loaded > 0.0 && run.copy_bandwidth_gbps > 0.0) {
     out << " (" << format("%.1f", 100.0 * run.copy_bandwidth_fraction) << "% of the "
         << format("%.0f", run.copy_bandwidth_gbps) << " GB/s copy bandwidth)";
   }

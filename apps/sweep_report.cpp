@@ -14,7 +14,11 @@ namespace pfmc::apps {
 
 namespace {
 
+/// The draws read per second by the kernel (0 for a backend that computes its draws).
 double gbps_of(const engine::Measurement& m, double bytes) {
+  const auto* info = engine::find_backend(m.choice.backend);
+  if (info != nullptr && !info->reads_draws)
+    return 0.0;
   return bytes / (m.median_ms * 1e-3) * 1e-9;
 }
 
@@ -45,17 +49,24 @@ std::string sweep_table(const GroupSweep& sweep, double copy_gbps) {
   const auto& r = sweep.result;
   std::ostringstream out;
   out << "model '" << sweep.group->model_name << "': " << sweep.group->steps() << " steps, "
+      << r.sample_paths << " of " << r.paths << " paths measured, "
       << format("%.3f", r.bytes_per_launch * 1e-9) << " GB of draws per launch; " << r.all.size()
-      << " configurations in " << format("%.1f", r.seconds) << " s\n";
-  char line[160];
-  std::snprintf(line, sizeof line, "  %-32s %10s %19s %8s %8s %7s\n", "configuration", "median ms",
-                "spread (min-max) ms", "speedup", "GB/s", "% copy");
+      << " configurations in " << format("%.1f", r.seconds) << " s"
+      << (r.stopped_by_budget ? " (time budget reached)" : "") << "\n";
+  out << "  kernel: the path kernel alone; + generation: the draws it reads (none for inline); "
+         "speedups over none's\n";
+  char line[200];
+  std::snprintf(line, sizeof line, "  %-32s %10s %19s %10s %10s %8s %8s %8s %7s\n",
+                "configuration", "kernel ms", "spread (min-max) ms", "+ gen. ms", "total ms",
+                "kernel x", "total x", "GB/s", "% copy");
   out << line;
   for (const auto& m : r.all) {
     const double gbps = gbps_of(m, r.bytes_per_launch);
-    std::snprintf(line, sizeof line, "  %-32s %10.4f %9.4f-%-9.4f %8.3f %8.1f %7.1f\n",
+    std::snprintf(line, sizeof line,
+                  "  %-32s %10.4f %9.4f-%-9.4f %10.4f %10.4f %8.3f %8.3f %8.1f %7.1f\n",
                   choice_label(m.choice).c_str(), m.median_ms, m.min_ms, m.max_ms,
-                  r.baseline.median_ms / m.median_ms, gbps,
+                  m.generation_ms, m.total_ms(), r.baseline.median_ms / m.median_ms,
+                  r.baseline.total_ms() / m.total_ms(), gbps,
                   copy_gbps > 0 ? 100.0 * gbps / copy_gbps : 0.0);
     out << line;
   }
@@ -65,7 +76,7 @@ std::string sweep_table(const GroupSweep& sweep, double copy_gbps) {
 std::string sweep_csv(const std::vector<GroupSweep>& sweeps, double copy_gbps) {
   std::ostringstream out;
   out << "model,steps,backend,prefetch_distance,padding,median_ms,min_ms,max_ms,speedup,gbps,"
-         "copy_fraction\n";
+         "copy_fraction,generation_ms,total_ms,total_speedup\n";
   for (const auto& s : sweeps) {
     for (const auto& m : s.result.all) {
       const double gbps = gbps_of(m, s.result.bytes_per_launch);
@@ -75,7 +86,8 @@ std::string sweep_csv(const std::vector<GroupSweep>& sweeps, double copy_gbps) {
           << format("%.6g", m.max_ms) << ','
           << format("%.6g", s.result.baseline.median_ms / m.median_ms) << ','
           << format("%.6g", gbps) << ',' << format("%.6g", copy_gbps > 0 ? gbps / copy_gbps : 0.0)
-          << '\n';
+          << ',' << format("%.6g", m.generation_ms) << ',' << format("%.6g", m.total_ms()) << ','
+          << format("%.6g", s.result.baseline.total_ms() / m.total_ms()) << '\n';
     }
   }
   return out.str();

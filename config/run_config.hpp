@@ -150,6 +150,11 @@ struct SimulationConfig {
   bool control_variate = false;
   /// Brownian-bridge path construction: -1 auto (on for Sobol generators), 0 off, 1 on.
   int brownian_bridge = -1;
+  /// Whether the run builds its paths by Brownian bridge (resolving `auto`).
+  [[nodiscard]] bool uses_brownian_bridge() const {
+    return brownian_bridge < 0 ? rng == RngType::sobol || rng == RngType::scrambled_sobol
+                               : brownian_bridge == 1;
+  }
   /// Independent randomisations (random digital shifts) of a scrambled_sobol run: the standard
   /// error comes from their spread. 0: the default (16). Plain sobol always uses 1 (no error).
   int replicates = 0;

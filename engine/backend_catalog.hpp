@@ -15,6 +15,7 @@ struct BackendInfo {
   int min_compute_capability;  ///< major*10+minor, e.g. 90 for sm_90-only backends
   bool uses_prefetch_distance; ///< false: the distance is ignored
   bool uses_padding;           ///< true for shared-memory rings
+  bool reads_draws = true;     ///< false: computes its draws in the step loop (`inline`)
 };
 
 /// Every backend, in the order `pfmc backends` lists them.
@@ -37,5 +38,9 @@ bool is_prefetch_distance(int distance);
 std::string prefetch_distance_list(); ///< "1, 2, 3, 4, 6, 8, 12, 16"
 /// The distances the models beyond Black-Scholes are instantiated at (kernels::ReducedDistances).
 const std::vector<int>& reduced_prefetch_distances();
+
+/// Why `backend` cannot draw from `rng` (the backends that compute their draws in the loop
+/// compute Philox's), or an empty string when it can.
+std::string why_backend_cannot_draw(const BackendInfo& backend, const std::string& rng);
 
 } // namespace pfmc::engine

@@ -9,10 +9,11 @@
 
 namespace pfmc::engine {
 
-/// nullptr when there is no such backend or distance. Backends that take no distance ignore it.
+/// The registry's entry of (backend, distance), or nullptr when there is no such backend or
+/// distance. Backends that take no distance ignore it.
 template <class Model, class Real>
-kernels::PathKernelLauncher<Model, Real> find_launcher(std::string_view backend,
-                                                       int prefetch_distance) {
+const kernels::LauncherEntry<Model, Real>* find_launcher(std::string_view backend,
+                                                         int prefetch_distance) {
   const BackendInfo* info = find_backend(backend);
   if (info == nullptr)
     return nullptr;
@@ -21,7 +22,7 @@ kernels::PathKernelLauncher<Model, Real> find_launcher(std::string_view backend,
   for (const auto& entry : kernels::launcher_table<Model, Real>()) {
     if (backend == entry.backend &&
         (entry.any_distance || entry.prefetch_distance == prefetch_distance)) {
-      return entry.launch;
+      return &entry;
     }
   }
   return nullptr;

@@ -4,7 +4,11 @@
 
 namespace pfmc::engine {
 
-DeviceInfo query_device() {
+namespace {
+
+/// What does not change during a process: read once (cudaGetDeviceProperties reads every
+/// attribute of the device and is not free).
+DeviceInfo static_device_info() {
   DeviceInfo info;
   cudaRuntimeGetVersion(&info.runtime_version);
   cudaDriverGetVersion(&info.driver_version);
@@ -30,10 +34,20 @@ DeviceInfo query_device() {
   info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
   info.shared_memory_per_block_optin = prop.sharedMemPerBlockOptin;
   info.total_memory = prop.totalGlobalMem;
-  std::size_t free_bytes = 0;
-  std::size_t total_bytes = 0;
-  if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
-    info.free_memory = free_bytes;
+  return info;
+}
+
+} // namespace
+
+DeviceInfo query_device() {
+  static const DeviceInfo fixed = static_device_info();
+  DeviceInfo info = fixed;
+  if (info.available) {
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
+      info.free_memory = free_bytes;
+  }
   return info;
 }
 

@@ -20,7 +20,8 @@ struct DeviceInfo {
   int driver_version = 0;
 };
 
-/// Queries device 0 once per call (cheap); never throws.
+/// Device 0: its fixed properties read once per process, its free memory at each call; never
+/// throws.
 DeviceInfo query_device();
 
 } // namespace pfmc::engine

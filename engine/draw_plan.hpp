@@ -2,8 +2,12 @@
 // How a run's draws are produced: the order of the generation calls, shared by the GPU and CPU
 // backends so that both see the same draws.
 //
-// Pseudo-random runs have one generator, seeded with the run's seed, and the simulation groups
-// take its output in plan order:
+// Philox draws are counter-based (kernels/counter_draws.cuh): a draw depends on its indices
+// alone, so units only decide how many groups share a generation launch and a kernel launch;
+// groups whose backend computes its draws (`inline`) need neither buffer nor generation and run
+// consecutive groups of one kernel in one launch. The other pseudo-random generators (cuRAND's
+// MRG32k3a) have one generator, seeded with the run's seed, and the simulation groups take its
+// output in plan order:
 //  - a *draw batch* is a run of consecutive groups of one kernel (same_kernel) whose draws (their
 //  paths'
 //    draw tiles, kernels/draw_layout.hpp) add up to at most `draw_batch_bytes`: one generation
@@ -28,6 +32,9 @@ inline constexpr std::uint64_t kDefaultDrawBatchBytes = std::uint64_t(256) << 20
 
 struct DrawUnit {
   bool batched = false;
+  /// The groups' backend computes its draws in the step loop (`inline`): no buffer, no
+  /// generation; the unit is a run of consecutive groups of one kernel, launched together.
+  bool computes_draws = false;
   std::vector<int> groups; ///< batch: consecutive groups; tiled: one group
   /// Batch: where each group's draws start in the batch's buffer (in values), and the size of
   /// the batch's one generation call.
@@ -42,8 +49,10 @@ bool same_kernel(const GroupPlan& a, const GroupPlan& b);
 /// Values (normals) of one group's draw tiles for `paths` paths.
 std::size_t group_draw_values(const GroupPlan& group, std::uint64_t paths);
 
+/// computes_draws[g]: group g's backend computes its draws (empty: none does).
 std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngType rng,
                                       std::uint64_t paths, int real_bytes,
-                                      std::uint64_t draw_batch_bytes);
+                                      std::uint64_t draw_batch_bytes,
+                                      const std::vector<bool>& computes_draws = {});
 
 } // namespace pfmc::engine

@@ -15,7 +15,6 @@
 namespace pfmc::engine {
 
 namespace {
-constexpr std::size_t G = kernels::kDrawTilePaths;
 constexpr double kSqrtHalf = 0.70710678118654752440;
 constexpr double kSqrtTwoPi = 2.50662827463100050242;
 } // namespace
@@ -106,8 +105,11 @@ BrownianBridge::BrownianBridge(const std::vector<double>& times, int factors)
 }
 
 template <class Real>
-void BrownianBridge::apply_host_impl(Real* tiles, std::uint64_t tile_count, int rows) const {
+void BrownianBridge::apply_host_impl(Real* tiles, std::uint64_t tile_count, int rows,
+                                     int tile_paths) const {
   PFMC_EXPECTS(rows == this->rows(), "the bridge was built for another group");
+  PFMC_EXPECTS(tile_paths > 0, "a tile has paths");
+  const auto G = static_cast<std::size_t>(tile_paths);
   const auto steps = static_cast<std::size_t>(steps_);
   const std::size_t stride = static_cast<std::size_t>(factors_) * G; // slot k → slot k + 1
   std::vector<Real> first(G);
@@ -164,11 +166,13 @@ void BrownianBridge::apply_host_impl(Real* tiles, std::uint64_t tile_count, int 
   }
 }
 
-void BrownianBridge::apply_host(float* tiles, std::uint64_t tile_count, int rows) const {
-  apply_host_impl(tiles, tile_count, rows);
+void BrownianBridge::apply_host(float* tiles, std::uint64_t tile_count, int rows,
+                                int tile_paths) const {
+  apply_host_impl(tiles, tile_count, rows, tile_paths);
 }
-void BrownianBridge::apply_host(double* tiles, std::uint64_t tile_count, int rows) const {
-  apply_host_impl(tiles, tile_count, rows);
+void BrownianBridge::apply_host(double* tiles, std::uint64_t tile_count, int rows,
+                                int tile_paths) const {
+  apply_host_impl(tiles, tile_count, rows, tile_paths);
 }
 
 std::size_t BrownianBridge::device_bytes() const {

@@ -22,6 +22,7 @@
 
 #include "engine/cuda_resources.hpp"
 #include "engine/plan.hpp"
+#include "kernels/draw_layout.hpp"
 
 namespace pfmc::engine {
 
@@ -53,8 +54,12 @@ public:
   /// All `tile_count` tiles of `rows` rows (= this->rows()) at `tiles`, on `stream`.
   void apply(float* tiles, std::uint64_t tile_count, int rows, cudaStream_t stream);
   void apply(double* tiles, std::uint64_t tile_count, int rows, cudaStream_t stream);
-  void apply_host(float* tiles, std::uint64_t tile_count, int rows) const;
-  void apply_host(double* tiles, std::uint64_t tile_count, int rows) const;
+  /// tile_paths: the paths of one tile ([row][path], path fastest): kDrawTilePaths for draw
+  /// buffers, or the CPU backend's block of paths.
+  void apply_host(float* tiles, std::uint64_t tile_count, int rows,
+                  int tile_paths = kernels::kDrawTilePaths) const;
+  void apply_host(double* tiles, std::uint64_t tile_count, int rows,
+                  int tile_paths = kernels::kDrawTilePaths) const;
 
   /// Device memory held (the tables of the precisions applied so far; no scratch).
   [[nodiscard]] std::size_t device_bytes() const;
@@ -69,7 +74,7 @@ private:
   void apply_impl(Real* tiles, std::uint64_t tile_count, int rows, cudaStream_t stream,
                   std::optional<DeviceTables<Real>>& tables);
   template <class Real>
-  void apply_host_impl(Real* tiles, std::uint64_t tile_count, int rows) const;
+  void apply_host_impl(Real* tiles, std::uint64_t tile_count, int rows, int tile_paths) const;
 
   int steps_ = 0;
   int factors_ = 1;
@@ -104,8 +109,10 @@ public:
   /// Device memory held by the bridges built so far.
   [[nodiscard]] std::size_t device_bytes() const;
 
-private:
+  /// Group `group`'s bridge (built on first use).
   BrownianBridge& bridge(int group);
+
+private:
   template <class Real>
   void apply_impl(Real* draws, std::size_t values, const std::vector<int>& groups,
                   const std::vector<std::size_t>& offsets, std::uint64_t tiles, cudaStream_t stream,

@@ -48,8 +48,9 @@ struct GroupOutcome {
 struct PlanStats {
   std::uint64_t draw_units = 0;       ///< draw batches plus tiled groups
   std::uint64_t kernel_launches = 0;  ///< path-kernel launches
-  std::uint64_t generation_calls = 0; ///< cuRAND generation calls
+  std::uint64_t generation_calls = 0; ///< generation launches (Philox) or cuRAND calls
   std::uint64_t host_syncs = 0;       ///< host waits on the device
+  double kernel_load_ms = 0.0;        ///< loading the kernels' code (once per process and kernel)
 };
 
 struct Progress {
@@ -69,10 +70,25 @@ struct ChunkPlan {
   std::uint64_t bytes_per_chunk = 0; ///< buffers of one chunk (draws, partials, tile sums)
 };
 
-/// Chunks are whole reduction tiles (kernels::kTileBlocks blocks, hence whole draw tiles) except
-/// the last, so results do not depend on the chunking. Bytes: the chunk's draw tiles, plus the
-/// per-block partials and tile sums. block_size must be a power of two in 32..1024.
-ChunkPlan plan_chunks(std::uint64_t paths, int rows, int real_bytes, int values, int block_size,
+/// Chunks are whole reduction tiles (kernels::kTilePaths paths, hence whole draw tiles) except
+/// the last, so results do not depend on the chunking. Bytes: the chunk's draw tiles (`rows`
+/// draws a path; 0 for a backend that reads none), plus the per-block partials (at most a block
+/// per warp of paths) and tile sums. A chunk has at most kMaxChunkPaths paths (an int).
+ChunkPlan plan_chunks(std::uint64_t paths, int rows, int real_bytes, int values,
                       std::uint64_t memory_cap);
+inline constexpr std::uint64_t kMaxChunkPaths = std::uint64_t(1) << 30;
+
+/// Rounds per block of a launch of `launch_paths` paths (all its groups) of `steps` steps and
+/// `factors` factors, for a loader of `paths_per_thread`, blocks of `block_size` and groups of at
+/// most `values` reduced values: a power of two. Long paths run one round (a block's setup and
+/// ticket are nothing next to them). Short paths take as many rounds as keep at least
+/// kMinBlocksPerMultiprocessor blocks per multiprocessor, up to a tile of paths per block and
+/// kernels::kMaxRoundSumsBytes of round sums.
+int rounds_per_block(std::uint64_t launch_paths, int steps, int factors, int paths_per_thread,
+                     int block_size, int values, int multiprocessors);
+/// Steps × factors from which a path is long enough for one round.
+inline constexpr int kLongPathRows = 64;
+/// Blocks per multiprocessor that short-path launches keep (several waves, for balance).
+inline constexpr int kMinBlocksPerMultiprocessor = 32;
 
 } // namespace pfmc::engine

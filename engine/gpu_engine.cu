@@ -1,17 +1,21 @@
 #include "engine/gpu_engine.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "engine/device_info.hpp"
 #include "engine/device_unit.cuh"
 #include "engine/draw_plan.hpp"
 #include "engine/draw_transform.hpp"
 #include "engine/model_dispatch.hpp"
 #include "engine/normal_source.hpp"
+#include "kernels/generate_draws.hpp"
 
 namespace pfmc::engine {
 
@@ -54,8 +58,6 @@ public:
     s.free.record(compute_stream_);
     s.used = true;
   }
-  /// Waits (on the host) until the current slot's kernels have run: for progress reports.
-  void wait_consumed() { PFMC_CUDA_TRY(cudaEventSynchronize(slots_[current_].free.get())); }
 
 private:
   struct Slot {
@@ -76,8 +78,10 @@ public:
       : plan_(plan), settings_(settings), run_(settings.front()), progress_(progress),
         slots_(rng_stream_.get(), compute_stream_.get()) {
     retain_device_memory_pool();
+    multiprocessors_ = query_device().multiprocessors;
+    philox_ = run_.rng == config::RngType::philox;
     quasi_ = run_.rng == config::RngType::sobol || run_.rng == config::RngType::scrambled_sobol;
-    if (!quasi_) {
+    if (!quasi_ && !philox_) {
       pseudo_.emplace(run_.rng, run_.seed, NormalSource::Memory::device);
       pseudo_->set_stream(rng_stream_.get());
     }
@@ -88,19 +92,25 @@ public:
       total += static_cast<std::size_t>(g.reduced_values());
     }
     totals_ = std::make_unique<PinnedBuffer<double>>(total);
+    for (const auto& s : settings_) {
+      const BackendInfo* info = find_backend(s.backend);
+      computes_draws_.push_back(info != nullptr && !info->reads_draws);
+    }
   }
 
   [[nodiscard]] PlanStats stats() const { return stats_; }
 
   std::vector<GroupOutcome> run() {
-    const auto units =
-        plan_draw_units(plan_, run_.rng, run_.paths, sizeof(Real), run_.draw_batch_bytes);
+    const auto units = plan_draw_units(plan_, run_.rng, run_.paths, sizeof(Real),
+                                       run_.draw_batch_bytes, computes_draws_);
     for (std::size_t u = 0; u < units.size(); ++u) {
       const DrawUnit& unit = units[u];
       const GroupPlan& first = plan_.groups[static_cast<std::size_t>(unit.groups.front())];
       dispatch_model<Real>(first, [&](auto model_tag) {
         using Model = typename decltype(model_tag)::type;
-        if (unit.batched) {
+        if (unit.computes_draws) {
+          run_computing<Model>(unit);
+        } else if (unit.batched) {
           run_batch<Model>(unit);
         } else {
           run_tiled<Model>(unit.groups.front());
@@ -108,7 +118,7 @@ public:
       });
       ++stats_.draw_units;
       if (progress_) {
-        slots_.wait_consumed();
+        PFMC_CUDA_TRY(cudaStreamSynchronize(compute_stream_.get()));
         ++stats_.host_syncs;
         progress_(Progress{unit.groups.back(), static_cast<int>(plan_.groups.size()), u + 1,
                            units.size(), first.model_name});
@@ -122,6 +132,83 @@ public:
   }
 
 private:
+  /// The launch shape of a unit: the settings' block size, the loader's paths per thread, and
+  /// the rounds for the unit's paths per launch.
+  template <class Model>
+  LaunchShape shape_for(const typename DeviceUnit<Model, Real>::Entry& entry,
+                        const std::vector<const GroupPlan*>& groups,
+                        std::uint64_t launch_paths) const {
+    int steps = 0, values = 0;
+    for (const GroupPlan* g : groups) {
+      steps = std::max(steps, g->steps());
+      values = std::max(values, g->reduced_values());
+    }
+    LaunchShape shape;
+    shape.block_size = run_.block_size;
+    shape.paths_per_thread = entry.paths_per_thread;
+    shape.rounds = rounds_per_block(launch_paths, steps, Model::factors, entry.paths_per_thread,
+                                    run_.block_size, values, multiprocessors_);
+    return shape;
+  }
+
+  /// Loads a kernel's code before its first launch (CUDA loads modules lazily: the first launch
+  /// of a kernel in a process would otherwise count its loading as kernel time).
+  void load(void (*load_kernel)()) {
+    if (!loaded_.insert(reinterpret_cast<void*>(load_kernel)).second)
+      return;
+    const auto start = std::chrono::steady_clock::now();
+    load_kernel();
+    stats_.kernel_load_ms +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  /// Philox draws of the given groups' paths into `draws` (one generation launch), on the rng
+  /// stream.
+  void generate_philox(const std::vector<kernels::DrawRequest<Real>>& requests) {
+    DeviceBuffer<unsigned char> table(kernels::generate_table_bytes(requests.size()),
+                                      rng_stream_.get());
+    kernels::generate_philox_draws<Real>(requests, run_.seed, table.data(), rng_stream_.get());
+    ++stats_.generation_calls;
+  }
+
+  /// Groups whose backend computes its draws: no generation, one launch for all of them (per
+  /// chunk of kMaxChunkPaths paths).
+  template <class Model>
+  void run_computing(const DrawUnit& unit) {
+    std::vector<const GroupPlan*> groups;
+    UnitMarks marks;
+    for (int g : unit.groups) {
+      groups.push_back(&plan_.groups[static_cast<std::size_t>(g)]);
+      marks.groups.push_back(g);
+      marks.weights.push_back(1.0 / static_cast<double>(unit.groups.size()));
+    }
+    const ExecutionSettings& s = settings_[static_cast<std::size_t>(unit.groups.front())];
+    const auto& entry = DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
+    load(entry.load);
+    const std::uint64_t chunk_paths = std::min(run_.paths, kMaxChunkPaths);
+    const std::uint64_t chunks = (run_.paths + chunk_paths - 1) / chunk_paths;
+    DeviceUnit<Model, Real> device(
+        groups, chunk_paths,
+        shape_for<Model>(entry, groups, chunk_paths * groups.size()), compute_stream_.get());
+    for (std::uint64_t c = 0; c < chunks; ++c) {
+      const std::uint64_t first = c * chunk_paths;
+      const int count = static_cast<int>(std::min(chunk_paths, run_.paths - first));
+      std::vector<typename DeviceUnit<Model, Real>::Chunk> launch_chunks;
+      for (std::size_t m = 0; m < groups.size(); ++m)
+        launch_chunks.push_back({static_cast<int>(m), nullptr, first, count, c == 0});
+      marks.kernels.emplace_back();
+      marks.kernels.back().first.record(compute_stream_.get());
+      device.launch(entry, launch_chunks, s.prefetch_distance, s.padding, run_.seed, s.reduce);
+      marks.kernels.back().second.record(compute_stream_.get());
+    }
+    device.copy_totals(totals_->data() +
+                       totals_offset_[static_cast<std::size_t>(unit.groups.front())]);
+    launches_ += chunks;
+    for (int g : unit.groups)
+      launches_of_[g] = chunks;
+    marks_.push_back(std::move(marks));
+  }
+
   template <class Model>
   void run_batch(const DrawUnit& unit) {
     UnitMarks marks;
@@ -138,27 +225,39 @@ private:
     for (double& w : marks.weights)
       w /= static_cast<double>(total_values);
 
+    const ExecutionSettings& s = settings_[static_cast<std::size_t>(unit.groups.front())];
+    const auto& entry = DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
+    load(entry.load);
     Real* draws = slots_.acquire(unit.values);
     marks.generation.emplace_back();
     marks.generation.back().first.record(rng_stream_.get());
-    pseudo_->generate(draws, unit.values);
-    ++stats_.generation_calls;
+    if (philox_) {
+      std::vector<kernels::DrawRequest<Real>> requests;
+      for (std::size_t m = 0; m < groups.size(); ++m) {
+        requests.push_back({draws + unit.offsets[m], 0, run_.paths,
+                            static_cast<std::uint32_t>(groups[m]->index), groups[m]->rows()});
+      }
+      generate_philox(requests);
+    } else {
+      pseudo_->generate(draws, unit.values);
+      ++stats_.generation_calls;
+    }
     transforms_.apply(draws, unit.values, unit.groups, unit.offsets,
                       kernels::draw_tiles_for(run_.paths), rng_stream_.get());
     marks.generation.back().second.record(rng_stream_.get());
     slots_.generated();
 
-    DeviceUnit<Model, Real> device(groups, run_.paths, run_.block_size, compute_stream_.get());
+    DeviceUnit<Model, Real> device(groups, run_.paths,
+                                   shape_for<Model>(entry, groups, run_.paths * groups.size()),
+                                   compute_stream_.get());
     std::vector<typename DeviceUnit<Model, Real>::Chunk> chunks;
     for (std::size_t m = 0; m < groups.size(); ++m) {
-      chunks.push_back(
-          {static_cast<int>(m), draws + unit.offsets[m], static_cast<int>(run_.paths), true});
+      chunks.push_back({static_cast<int>(m), draws + unit.offsets[m], 0,
+                        static_cast<int>(run_.paths), true});
     }
-    const ExecutionSettings& s = settings_[static_cast<std::size_t>(unit.groups.front())];
     marks.kernels.emplace_back();
     marks.kernels.back().first.record(compute_stream_.get());
-    device.launch(DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance), chunks,
-                  s.prefetch_distance, s.padding, s.reduce);
+    device.launch(entry, chunks, s.prefetch_distance, s.padding, run_.seed, s.reduce);
     marks.kernels.back().second.record(compute_stream_.get());
     slots_.consumed();
     device.copy_totals(totals_->data() +
@@ -175,20 +274,22 @@ private:
     const ExecutionSettings& s = settings_[static_cast<std::size_t>(g)];
     const int values = group.reduced_values();
     // Two draw buffers share the cap.
-    const ChunkPlan chunking = plan_chunks(run_.paths, group.rows(), sizeof(Real), values,
-                                           run_.block_size, run_.memory_cap / 2);
+    const ChunkPlan chunking =
+        plan_chunks(run_.paths, group.rows(), sizeof(Real), values, run_.memory_cap / 2);
     PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
     std::optional<NormalSource> quasi;
-    NormalSource* source = &*pseudo_;
+    NormalSource* source = pseudo_ ? &*pseudo_ : nullptr;
     if (quasi_) {
       quasi.emplace(run_.rng, run_.seed, NormalSource::Memory::device, group.rows(),
                     run_.replicate);
       quasi->set_stream(rng_stream_.get());
       source = &*quasi;
     }
-    DeviceUnit<Model, Real> device({&group}, chunking.chunk_paths, run_.block_size,
+    const auto& entry = DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
+    load(entry.load);
+    DeviceUnit<Model, Real> device({&group}, chunking.chunk_paths,
+                                   shape_for<Model>(entry, {&group}, chunking.chunk_paths),
                                    compute_stream_.get());
-    const auto launch = DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
     UnitMarks marks;
     marks.groups = {g};
     marks.weights = {1.0};
@@ -197,21 +298,25 @@ private:
       const std::size_t count =
           static_cast<std::size_t>(std::min(chunking.chunk_paths, run_.paths - first));
       const std::uint64_t tiles = kernels::draw_tiles_for(count);
-      Real* draws =
-          slots_.acquire(tiles * static_cast<std::size_t>(group.rows()) * kernels::kDrawTilePaths);
+      const std::size_t chunk_values =
+          tiles * static_cast<std::size_t>(group.rows()) * kernels::kDrawTilePaths;
+      Real* draws = slots_.acquire(chunk_values);
       marks.generation.emplace_back();
       marks.generation.back().first.record(rng_stream_.get());
-      source->next_tiles(draws, tiles, group.rows());
-      stats_.generation_calls += tiles;
-      transforms_.apply(draws,
-                        tiles * static_cast<std::size_t>(group.rows()) * kernels::kDrawTilePaths,
-                        {g}, {0}, tiles, rng_stream_.get());
+      if (philox_) {
+        generate_philox(
+            {{draws, first, count, static_cast<std::uint32_t>(group.index), group.rows()}});
+      } else {
+        source->next_tiles(draws, tiles, group.rows());
+        stats_.generation_calls += tiles;
+      }
+      transforms_.apply(draws, chunk_values, {g}, {0}, tiles, rng_stream_.get());
       marks.generation.back().second.record(rng_stream_.get());
       slots_.generated();
       marks.kernels.emplace_back();
       marks.kernels.back().first.record(compute_stream_.get());
-      device.launch(launch, {{0, draws, static_cast<int>(count), chunk == 0}}, s.prefetch_distance,
-                    s.padding, s.reduce);
+      device.launch(entry, {{0, draws, first, static_cast<int>(count), chunk == 0}},
+                    s.prefetch_distance, s.padding, run_.seed, s.reduce);
       marks.kernels.back().second.record(compute_stream_.get());
       slots_.consumed();
     }
@@ -231,7 +336,9 @@ private:
                       totals_->data() + totals_offset_[g] + values);
       o.paths = run_.paths;
       o.path_steps = run_.paths * static_cast<std::uint64_t>(group.steps());
-      o.bytes_loaded = static_cast<double>(run_.paths) * group.rows() * sizeof(Real);
+      o.bytes_loaded = computes_draws_[g]
+                           ? 0.0
+                           : static_cast<double>(run_.paths) * group.rows() * sizeof(Real);
       o.chunks = launches_of_.count(static_cast<int>(g)) ? launches_of_[static_cast<int>(g)] : 0;
     }
     for (const UnitMarks& m : marks_) {
@@ -254,7 +361,10 @@ private:
   const ProgressFn& progress_;
   CudaStream rng_stream_, compute_stream_;
   DrawSlots<Real> slots_;
+  int multiprocessors_ = 1;
+  bool philox_ = false;
   bool quasi_ = false;
+  std::vector<bool> computes_draws_; ///< per group: its backend computes its draws
   std::optional<NormalSource> pseudo_;
   /// Antithetic pairs and bridges, on the rng stream after each generation call (its device
   /// memory: the bridges' tables, no scratch).
@@ -264,6 +374,7 @@ private:
   std::vector<UnitMarks> marks_;
   std::map<int, std::uint64_t> launches_of_;
   std::uint64_t launches_ = 0;
+  std::set<void*> loaded_; ///< kernels whose code this run has loaded
   PlanStats stats_;
 };
 

@@ -14,10 +14,10 @@ namespace pfmc::engine {
 
 class KernelBench {
 public:
-  /// Uploads the group and generates the draws of all `settings.paths` paths once (they must
-  /// fit under settings.memory_cap in one chunk). When the draws are smaller than four times the
-  /// L2 cache, copies of them are rotated between launches so that no launch reads from L2 what
-  /// the previous one left there.
+  /// Uploads the group; the draws of all `settings.paths` paths (they must fit under
+  /// settings.memory_cap in one chunk) are generated once, when a backend that reads them is
+  /// first timed. When the draws are smaller than four times the L2 cache, copies of them are
+  /// rotated between launches so that no launch reads from L2 what the previous one left there.
   KernelBench(const GroupPlan& group, const ExecutionSettings& settings);
   ~KernelBench();
   KernelBench(const KernelBench&) = delete;
@@ -26,6 +26,10 @@ public:
   /// One launch of the path kernel of (backend, distance, padding), timed with CUDA events.
   double time_launch_ms(const std::string& backend, int prefetch_distance,
                         const config::Padding& padding, bool reduce = true);
+
+  /// One generation of the draws of all `settings.paths` paths (the Philox generation kernel,
+  /// or cuRAND), timed with CUDA events: what a backend that reads draws adds to its kernel.
+  double time_generation_ms();
 
   /// The draws read in the path kernel's pattern with no model, no loader and 16 loads in
   /// flight (kernels/read_ceiling.cuh): the layout's own read ceiling, in milliseconds.

@@ -10,8 +10,6 @@ namespace {
 
 curandRngType_t curand_type(config::RngType type) {
   switch (type) {
-  case config::RngType::philox:
-    return CURAND_RNG_PSEUDO_PHILOX4_32_10;
   case config::RngType::mrg32k3a:
     return CURAND_RNG_PSEUDO_MRG32K3A;
   case config::RngType::sobol:
@@ -19,7 +17,7 @@ curandRngType_t curand_type(config::RngType type) {
   case config::RngType::scrambled_sobol:
     return CURAND_RNG_QUASI_SCRAMBLED_SOBOL32;
   }
-  return CURAND_RNG_PSEUDO_PHILOX4_32_10;
+  return CURAND_RNG_PSEUDO_MRG32K3A;
 }
 
 curandStatus_t generate_normal(curandGenerator_t g, float* out, std::size_t n) {
@@ -39,6 +37,8 @@ NormalSource::NormalSource(config::RngType type, std::uint64_t seed, Memory memo
   PFMC_EXPECTS(!quasi_ || (quasi_dimensions > 0 && quasi_dimensions <= kMaxSobolDimensions),
                "a Sobol generator needs 1..20000 dimensions (steps x factors)");
   PFMC_EXPECTS(replicate >= 0, "replicates are numbered from 0");
+  PFMC_EXPECTS(type != config::RngType::philox,
+               "Philox draws are counter-based (kernels/counter_draws.cuh), not cuRAND's");
   if (memory == Memory::device) {
     PFMC_CURAND_TRY(curandCreateGenerator(&generator_, curand_type(type)));
   } else {

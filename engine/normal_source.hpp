@@ -1,5 +1,6 @@
 #pragma once
-// Standard normal draws from cuRAND's host API, on the device or on the host, in the calls of a
+// Standard normal draws from cuRAND's host API (MRG32k3a, Sobol, scrambled Sobol; Philox draws
+// are counter-based, kernels/counter_draws.cuh), on the device or on the host, in the calls of a
 // run's draw plan (engine/draw_plan.hpp): one call for a draw batch, or one call per draw tile
 // (kernels/draw_layout.hpp) of a tiled group.
 //

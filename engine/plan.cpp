@@ -441,6 +441,7 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
       view.strike = in.strike;
       view.discount = discount_factor(sc.config().market.zero_rates, in.maturity - sc.time_shift);
       view.quantity = k == 0 ? quantity[static_cast<std::size_t>(i)] : 0.0;
+      group.portfolio = group.portfolio || view.quantity != 0.0;
       view.cash = in.cash;
       view.barrier_observation = -1;
       view.control = models::ControlKind::none;
@@ -725,6 +726,7 @@ SimulationPlan make_plan(const config::RunConfig& config) {
   }
   for (std::size_t g = 0; g < members.size(); ++g) {
     plan.groups.push_back(plan_group(config, models_in_order[g], members[g], quantity));
+    plan.groups.back().index = static_cast<int>(g);
   }
   return plan;
 }

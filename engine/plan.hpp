@@ -19,6 +19,7 @@ inline constexpr int kMaxGroupSteps = 1'000'000;
 /// One model and the instruments priced on its paths (every instrument of the group sees the
 /// same paths, so the portfolio's per-path value is exact within the group).
 struct GroupPlan {
+  int index = 0; ///< the group's place in SimulationPlan::groups (the draws' group index)
   int model_index = -1;
   std::string model_name;
   config::ModelType model_type = config::ModelType::black_scholes;
@@ -47,6 +48,8 @@ struct GroupPlan {
   std::vector<double> control_mean;
   bool control_variate = false;
   bool antithetic = false; ///< paths in pairs: statistics over pair averages
+  /// The group holds positions of the portfolio: the portfolio's per-path value is reduced too.
+  bool portfolio = false;
 
   /// Observations, the most frequently observed first (they get the register slots of
   /// models/path.cuh).
@@ -78,9 +81,10 @@ struct GroupPlan {
   [[nodiscard]] int values_per_instrument() const {
     return 2 + (control_variate ? 3 : 0) + 2 * static_cast<int>(greeks.size());
   }
-  /// Every reduced value of the group: the instruments', then the portfolio's Σ and Σ².
+  /// Every reduced value of the group: the instruments', then (when the group holds positions)
+  /// the portfolio's Σ and Σ².
   [[nodiscard]] int reduced_values() const {
-    return values_per_instrument() * base_instruments() + 2;
+    return values_per_instrument() * base_instruments() + (portfolio ? 2 : 0);
   }
 };
 

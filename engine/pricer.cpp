@@ -17,7 +17,7 @@
 #include "engine/normal_source.hpp"
 #include "engine/plan.hpp"
 #include "engine/tuning.hpp"
-#include "kernels/reduction_shape.hpp"
+#include "kernels/reduction_shape.cuh"
 
 namespace pfmc::engine {
 
@@ -63,9 +63,13 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   RunResult result;
   RunInfo& run = result.run;
 
-  // Device.
+  // Device (the first CUDA call of a process creates its context: timed on its own).
+  const auto device_start = std::chrono::steady_clock::now();
   const DeviceInfo device =
       config.engine.device == config::DeviceChoice::cpu ? DeviceInfo{} : query_device();
+  run.device_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                            device_start)
+                      .count();
   bool on_gpu = false;
   switch (config.engine.device) {
   case config::DeviceChoice::gpu:
@@ -127,10 +131,21 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
 
   settings.draw_batch_bytes = config.engine.draw_batch_size;
   settings.antithetic = config.simulation.antithetic;
-  settings.brownian_bridge = config.simulation.brownian_bridge < 0
-                                 ? settings.rng == config::RngType::sobol ||
-                                       settings.rng == config::RngType::scrambled_sobol
-                                 : config.simulation.brownian_bridge == 1;
+  settings.brownian_bridge = config.simulation.uses_brownian_bridge();
+  if (on_gpu && !automatic_backend) {
+    // A backend that computes its draws in the step loop computes Philox's, one step at a time.
+    const BackendInfo& backend = *find_backend(settings.backend);
+    const std::string refusal = why_backend_cannot_draw(backend, config::to_string(settings.rng));
+    if (!refusal.empty())
+      throw config::ConfigError(config.file, config.engine.backend_mark, "engine.backend", refusal);
+    if (!backend.reads_draws && settings.brownian_bridge) {
+      throw config::ConfigError(
+          config.file, config.engine.backend_mark, "engine.backend",
+          "backend '" + settings.backend +
+              "' computes each step's draws in the loop; a Brownian bridge needs each path's "
+              "draws together: set simulation.brownian_bridge: false, or choose another backend");
+    }
+  }
   const SimulationPlan plan = make_plan(config);
   // Checks that need the plan, before anything runs.
   const bool quasi =
@@ -155,37 +170,23 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     }
     const int values = group.reduced_values();
     const int real_bytes = settings.precision == config::Precision::float32 ? 4 : 8;
-    // The GPU keeps two draw buffers (the next chunk is generated while one is read).
+    // The GPU keeps two draw buffers (the next chunk is generated while one is read); the CPU
+    // computes Philox draws block by block and keeps none.
+    const bool buffers = on_gpu || settings.rng != config::RngType::philox;
     const std::uint64_t chunk_cap = on_gpu ? settings.memory_cap / 2 : settings.memory_cap;
-    const ChunkPlan chunking = plan_chunks(settings.paths, group.rows(), real_bytes, values,
-                                           settings.block_size, chunk_cap);
+    const int rows = buffers ? group.rows() : 0;
+    const ChunkPlan chunking =
+        plan_chunks(settings.paths, rows, real_bytes, values, chunk_cap);
     if (chunking.chunk_paths == 0) {
       throw config::ConfigError(
           config.file, {}, "engine.max_device_memory",
           std::to_string(settings.memory_cap) + " bytes is too small: " +
               (on_gpu ? "two draw buffers of one tile of " : "one tile of ") +
-              std::to_string(kernels::kTileBlocks * settings.block_size) + " paths of model '" +
-              group.model_name + "' needs " +
-              std::to_string(plan_chunks(kernels::kTileBlocks * settings.block_size, group.rows(),
-                                         real_bytes, values, settings.block_size, ~0ull)
-                                 .bytes_per_chunk));
-    }
-  }
-
-  {
-    const int real_bytes = settings.precision == config::Precision::float32 ? 4 : 8;
-    for (const DrawUnit& unit : plan_draw_units(plan, settings.rng, settings.paths, real_bytes,
-                                                settings.draw_batch_bytes)) {
-      const std::uint64_t need =
-          unit.values * static_cast<std::uint64_t>(real_bytes) * (on_gpu ? 2 : 1);
-      if (unit.batched && need > settings.memory_cap) {
-        throw config::ConfigError(
-            config.file, {}, "engine.max_device_memory",
-            std::to_string(settings.memory_cap) + " bytes cannot hold " +
-                (on_gpu ? "two draw batches" : "a draw batch") + " of " +
-                std::to_string(unit.values * static_cast<std::uint64_t>(real_bytes)) +
-                " bytes: raise it, or lower engine.draw_batch_size (0: no batches)");
-      }
+              std::to_string(kernels::kTilePaths) + " paths of model '" + group.model_name +
+              "' needs " +
+              std::to_string(
+                  plan_chunks(kernels::kTilePaths, rows, real_bytes, values, ~0ull)
+                      .bytes_per_chunk));
     }
   }
 
@@ -199,28 +200,64 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     cache_changed = !had_bandwidth;
   }
 
-  // Each group's backend (`auto`: the tuning cache, or tune now, or the default).
+  // Each group's backend (`auto`: the tuning cache, or tune now when the run repays it, or the
+  // default). Groups of one shape share a cache key, a probe and a tuning.
   const int groups = static_cast<int>(plan.groups.size());
   std::vector<ExecutionSettings> group_settings(plan.groups.size(), settings);
+  std::map<std::string, int> groups_of_key;
+  std::map<std::string, GroupBackend> untuned; ///< shapes not worth tuning in this run
+  if (on_gpu && automatic_backend) {
+    for (const GroupPlan& group : plan.groups)
+      ++groups_of_key[tuning_key(device, group, settings.precision, settings.paths)];
+  }
   for (int g = 0; on_gpu && g < groups; ++g) {
     const GroupPlan& group = plan.groups[static_cast<std::size_t>(g)];
     GroupBackend chosen{group.model_name, settings.backend, settings.prefetch_distance,
                         config::to_string(settings.padding), "engine.backend"};
     if (automatic_backend) {
       const std::string key = tuning_key(device, group, settings.precision, settings.paths);
+      const BackendChoice fallback =
+          default_backend_choice(settings.rng, settings.brownian_bridge);
       if (const auto cached = cache->find(key)) {
         chosen = {group.model_name, cached->backend, cached->prefetch_distance,
                   config::to_string(cached->padding), "tuning cache " + cache->path()};
+      } else if (const auto known = untuned.find(key); known != untuned.end()) {
+        chosen = known->second;
+        chosen.model = group.model_name;
       } else if (options.tune_when_missing) {
-        const TuneResult tuned = tune_group(group, settings, TuneOptions{});
-        cache->store(tuned);
-        cache_changed = true;
-        char took[64];
-        std::snprintf(took, sizeof took, "tuned now in %.1f s, cached in ", tuned.seconds);
-        chosen = {group.model_name, tuned.best.choice.backend, tuned.best.choice.prefetch_distance,
-                  config::to_string(tuned.best.choice.padding), took + cache->path()};
+        // Worth tuning? The default's generation + kernel time on the tuning sample, scaled to
+        // this run's groups of this shape.
+        const Probe probe = probe_group(group, settings, fallback);
+        const double estimate_s = probe.total_ms * 1e-3 *
+                                  static_cast<double>(settings.paths) /
+                                  static_cast<double>(probe.sample_paths) * groups_of_key[key];
+        char why[256];
+        if (estimate_s < kTuneWorthSeconds) {
+          std::snprintf(why, sizeof why,
+                        "default: this run's %d group%s of this shape take about %.0f ms with it, "
+                        "less than tuning would cost (up to %.1f s; `pfmc tune` tunes ahead)",
+                        groups_of_key[key], groups_of_key[key] > 1 ? "s" : "",
+                        estimate_s * 1e3, kTuneBudgetSeconds);
+          chosen = {group.model_name, fallback.backend, fallback.prefetch_distance,
+                    config::to_string(fallback.padding), why};
+          untuned[key] = chosen;
+        } else {
+          TuneOptions quick;
+          quick.budget_seconds = kTuneBudgetSeconds;
+          const TuneResult tuned = tune_group(group, settings, quick);
+          cache->store(tuned);
+          cache_changed = true;
+          std::snprintf(why, sizeof why,
+                        "tuned now in %.2f s on %llu of %llu paths (%zu configurations; "
+                        "generation + kernel %.3f ms, none %.3f ms), cached in ",
+                        tuned.seconds, static_cast<unsigned long long>(tuned.sample_paths),
+                        static_cast<unsigned long long>(settings.paths), tuned.all.size(),
+                        tuned.best.total_ms(), tuned.baseline.total_ms());
+          chosen = {group.model_name, tuned.best.choice.backend,
+                    tuned.best.choice.prefetch_distance,
+                    config::to_string(tuned.best.choice.padding), why + cache->path()};
+        }
       } else {
-        const BackendChoice fallback = default_backend_choice();
         chosen = {group.model_name, fallback.backend, fallback.prefetch_distance,
                   config::to_string(fallback.padding), "default (no tuning cache entry)"};
       }
@@ -249,13 +286,41 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     // One line per distinct choice, not one per group (a run may have thousands).
     std::map<std::string, int> lines;
     for (const auto& b : run.group_backends) {
-      ++lines["backend auto: " + b.backend + " (distance " + std::to_string(b.prefetch_distance) +
-              ", padding " + b.padding + ") from " + b.source];
+      const BackendInfo* info = find_backend(b.backend);
+      std::string label = b.backend;
+      if (info != nullptr && info->uses_prefetch_distance)
+        label += " (distance " + std::to_string(b.prefetch_distance) +
+                 (info->uses_padding ? ", padding " + b.padding : "") + ")";
+      ++lines["backend auto: " + label + " from " + b.source];
     }
     for (const auto& [line, count] : lines) {
       run.notices.push_back(line + (groups > 1 ? " for " + std::to_string(count) + " of " +
                                                      std::to_string(groups) + " groups"
                                                : ""));
+    }
+  }
+
+  // Draw batches must fit under the cap twice (generation overlaps the kernels); groups whose
+  // backend computes its draws, and the CPU's Philox draws, need no buffer.
+  {
+    const int real_bytes = settings.precision == config::Precision::float32 ? 4 : 8;
+    std::vector<bool> computes(plan.groups.size(), !on_gpu && settings.rng == config::RngType::philox);
+    for (std::size_t g = 0; on_gpu && g < plan.groups.size(); ++g) {
+      const BackendInfo* info = find_backend(group_settings[g].backend);
+      computes[g] = info != nullptr && !info->reads_draws;
+    }
+    for (const DrawUnit& unit : plan_draw_units(plan, settings.rng, settings.paths, real_bytes,
+                                                settings.draw_batch_bytes, computes)) {
+      const std::uint64_t need =
+          unit.values * static_cast<std::uint64_t>(real_bytes) * (on_gpu ? 2 : 1);
+      if (unit.batched && need > settings.memory_cap) {
+        throw config::ConfigError(
+            config.file, {}, "engine.max_device_memory",
+            std::to_string(settings.memory_cap) + " bytes cannot hold " +
+                (on_gpu ? "two draw batches" : "a draw batch") + " of " +
+                std::to_string(unit.values * static_cast<std::uint64_t>(real_bytes)) +
+                " bytes: raise it, or lower engine.draw_batch_size (0: no batches)");
+      }
     }
   }
 
@@ -301,6 +366,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     stats.kernel_launches += replicate_stats.kernel_launches;
     stats.generation_calls += replicate_stats.generation_calls;
     stats.host_syncs += replicate_stats.host_syncs;
+    stats.kernel_load_ms += replicate_stats.kernel_load_ms;
     Sample sample;
     sample.price.resize(instrument_count);
     sample.beta.resize(instrument_count);
@@ -331,12 +397,14 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
           sample.greeks[index].push_back(estimate(t[g_at + 2 * k], t[g_at + 2 * k + 1], n));
         }
       }
-      const std::size_t p = static_cast<std::size_t>(K) * group.base_instruments();
-      const Estimate e = estimate(outcome.totals[p], outcome.totals[p + 1], n);
-      portfolio_value += e.mean;
-      // Groups draw from disjoint parts of the run's stream.
-      portfolio_variance_of_mean += e.std_error * e.std_error;
-      portfolio_has_error = portfolio_has_error && e.has_error;
+      if (group.portfolio) { // a group without positions adds exactly 0
+        const std::size_t p = static_cast<std::size_t>(K) * group.base_instruments();
+        const Estimate e = estimate(outcome.totals[p], outcome.totals[p + 1], n);
+        portfolio_value += e.mean;
+        // Groups draw from independent streams.
+        portfolio_variance_of_mean += e.std_error * e.std_error;
+        portfolio_has_error = portfolio_has_error && e.has_error;
+      }
 
       run.kernel_ms += outcome.kernel_ms;
       run.rng_ms += outcome.rng_ms;

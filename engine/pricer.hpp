@@ -71,9 +71,10 @@ struct RunInfo {
   std::uint64_t chunks = 0;
   int block_size = 0;
   int threads = 0; ///< CPU threads (CPU backend)
-  double kernel_ms = 0.0;
-  double rng_ms = 0.0;
+  double kernel_ms = 0.0; ///< the path kernels (GPU: CUDA events; kernel loading excluded)
+  double rng_ms = 0.0;    ///< draw generation
   double total_ms = 0.0;
+  double device_ms = 0.0; ///< finding the device (the process's first CUDA call creates a context)
   double path_steps = 0.0;
   double path_steps_per_second = 0.0;
   double bytes_loaded = 0.0;
@@ -81,7 +82,7 @@ struct RunInfo {
   double copy_bandwidth_gbps = 0.0;         ///< the device's measured copy bandwidth (GPU runs)
   double copy_bandwidth_fraction = 0.0;     ///< achieved_gbps / copy_bandwidth_gbps
   std::vector<GroupBackend> group_backends; ///< GPU runs: one per simulation group
-  PlanStats plan_stats;                     ///< launches, generation calls, host waits
+  PlanStats plan_stats; ///< launches, generation calls, host waits, kernel loading
   std::vector<std::string> notices; ///< one-line remarks for the user (e.g. the CPU fallback)
 };
 

@@ -18,7 +18,7 @@
 #include "engine/backend_catalog.hpp"
 #include "engine/error.hpp"
 #include "engine/kernel_bench.hpp"
-#include "kernels/reduction_shape.hpp"
+#include "kernels/reduction_shape.cuh"
 
 namespace pfmc::engine {
 
@@ -62,43 +62,86 @@ std::string tuning_key(const DeviceInfo& device, const GroupPlan& group,
   return key.str();
 }
 
-BackendChoice default_backend_choice() {
-  // Fastest on both reference workloads on an H100 (bench/NOTES.md): batched loads hide the
+BackendChoice default_backend_choice(config::RngType rng, bool brownian_bridge) {
+  if (rng == config::RngType::philox && !brownian_bridge)
+    return BackendChoice{"inline", 0, config::Padding{}};
+  // Fastest on both reference workloads on an H100 (bench/NOTES.md v7): batched loads hide the
   // latency of the latency-bound kernel and keep the bandwidth-bound one at the copy rate.
   return BackendChoice{"scalar_batched", 4, config::Padding{}};
+}
+
+std::uint64_t tune_sample_paths(std::uint64_t paths, int steps) {
+  if (paths <= kTuneFullPaths)
+    return paths;
+  const std::uint64_t wanted = std::max<std::uint64_t>(
+      kTuneFullPaths, kTuneSamplePathSteps / static_cast<std::uint64_t>(std::max(1, steps)));
+  const std::uint64_t tiles = (wanted + kernels::kTilePaths - 1) / kernels::kTilePaths;
+  return std::min(paths, tiles * kernels::kTilePaths);
+}
+
+namespace {
+
+/// The settings of a measurement on `paths` paths of the group (one chunk's worth at most).
+ExecutionSettings measured_settings(const GroupPlan& group, const ExecutionSettings& settings,
+                                    std::uint64_t paths) {
+  ExecutionSettings measured = settings;
+  const int values = group.reduced_values();
+  const int real_bytes = settings.precision == config::Precision::float32 ? 4 : 8;
+  const ChunkPlan chunking =
+      plan_chunks(paths, group.rows(), real_bytes, values, settings.memory_cap);
+  PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
+  measured.paths = chunking.chunk_paths;
+  return measured;
+}
+
+bool reads_draws(const std::string& backend) {
+  const BackendInfo* info = find_backend(backend);
+  return info == nullptr || info->reads_draws;
+}
+
+} // namespace
+
+Probe probe_group(const GroupPlan& group, const ExecutionSettings& settings,
+                  const BackendChoice& choice) {
+  const ExecutionSettings measured =
+      measured_settings(group, settings, tune_sample_paths(settings.paths, group.steps()));
+  KernelBench bench(group, measured);
+  bench.time_launch_ms(choice.backend, choice.prefetch_distance, choice.padding); // warm-up
+  double ms = bench.time_launch_ms(choice.backend, choice.prefetch_distance, choice.padding);
+  if (reads_draws(choice.backend)) {
+    bench.time_generation_ms();
+    ms += bench.time_generation_ms();
+  }
+  return Probe{ms, measured.paths};
 }
 
 TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
                       const TuneOptions& options) {
   const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   const DeviceInfo device = query_device();
   PFMC_EXPECTS(device.available, "tuning needs a GPU");
 
-  // Measure one chunk's worth of paths (the whole group when it fits).
-  ExecutionSettings measured = settings;
-  const int values = group.reduced_values();
-  const int real_bytes = settings.precision == config::Precision::float32 ? 4 : 8;
-  const ChunkPlan chunking = plan_chunks(settings.paths, group.rows(), real_bytes, values,
-                                         settings.block_size, settings.memory_cap);
-  PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
-  measured.paths = chunking.chunk_paths;
+  // Quick mode measures a sample of the paths; exhaustive mode one chunk's worth (all of them
+  // when they fit).
+  const bool quick = options.mode == TuneMode::quick;
+  const ExecutionSettings measured = measured_settings(
+      group, settings,
+      quick ? tune_sample_paths(settings.paths, group.steps()) : settings.paths);
   KernelBench bench(group, measured);
 
-  const auto time = [&](const BackendChoice& c, int repeats) {
-    bench.time_launch_ms(c.backend, c.prefetch_distance, c.padding); // warm-up
-    std::vector<double> ms;
-    for (int r = 0; r < repeats; ++r) {
-      ms.push_back(bench.time_launch_ms(c.backend, c.prefetch_distance, c.padding));
-    }
-    std::sort(ms.begin(), ms.end());
-    return Measurement{c, ms[ms.size() / 2], ms.front(), ms.back()};
-  };
-
-  // The configurations this device runs, restricted to the requested backends and distances.
+  // The configurations this device runs with these draws, restricted to the requested backends
+  // and distances.
   std::vector<BackendChoice> candidates;
   for (const auto& b : backend_catalog()) {
     if (!why_backend_cannot_run(b, device.compute_capability, device.name).empty())
       continue;
+    if (!why_backend_cannot_draw(b, config::to_string(settings.rng)).empty() ||
+        (!b.reads_draws && settings.brownian_bridge)) {
+      continue;
+    }
     if (!options.backends.empty() &&
         std::find(options.backends.begin(), options.backends.end(), b.name) ==
             options.backends.end() &&
@@ -129,30 +172,78 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
   result.key = tuning_key(device, group, settings.precision, settings.paths);
   result.bytes_per_launch = bench.bytes_per_launch();
   result.path_steps_per_launch = bench.path_steps_per_launch();
+  result.paths = settings.paths;
+  result.sample_paths = measured.paths;
+
+  // The generation a backend that reads draws adds (median of three, after a warm-up).
+  double generation_ms = 0.0;
+  if (std::any_of(candidates.begin(), candidates.end(),
+                  [](const BackendChoice& c) { return reads_draws(c.backend); })) {
+    bench.time_generation_ms();
+    std::vector<double> g;
+    for (int r = 0; r < 3; ++r)
+      g.push_back(bench.time_generation_ms());
+    std::sort(g.begin(), g.end());
+    generation_ms = g[1];
+  }
+  const auto time = [&](const BackendChoice& c, int repeats) {
+    bench.time_launch_ms(c.backend, c.prefetch_distance, c.padding); // warm-up
+    std::vector<double> ms;
+    for (int r = 0; r < repeats; ++r) {
+      ms.push_back(bench.time_launch_ms(c.backend, c.prefetch_distance, c.padding));
+    }
+    std::sort(ms.begin(), ms.end());
+    return Measurement{c, ms[ms.size() / 2], ms.front(), ms.back(),
+                       reads_draws(c.backend) ? generation_ms : 0.0};
+  };
+  const auto by_total = [](const Measurement& a, const Measurement& b) {
+    return a.total_ms() < b.total_ms();
+  };
+  const auto over_budget = [&] {
+    return quick && options.budget_seconds > 0.0 && elapsed() > options.budget_seconds;
+  };
+
   std::vector<BackendChoice> finals;
-  if (options.mode == TuneMode::exhaustive) {
+  if (!quick) {
     finals = candidates;
   } else {
-    // Screen every backend once at distances 2, 4 and 8 (auto padding), then time the three
-    // fastest backends at every distance and padding.
+    // Screen every backend once at its likeliest distance (none and inline first: the baseline
+    // and the default), then time the two fastest backends at every distance and padding.
+    const auto likeliest = [](const BackendChoice& c) {
+      if (c.padding.mode != config::Padding::Mode::automatic)
+        return false;
+      const BackendInfo* info = find_backend(c.backend);
+      return !info->uses_prefetch_distance || c.prefetch_distance == 8 ||
+             c.prefetch_distance == 4;
+    };
+    std::vector<BackendChoice> screen;
+    for (const char* first : {"none", "inline"}) {
+      for (const auto& c : candidates) {
+        if (c.backend == first)
+          screen.push_back(c);
+      }
+    }
+    for (const auto& c : candidates) {
+      if (c.backend != "none" && c.backend != "inline" && likeliest(c))
+        screen.push_back(c);
+    }
     std::vector<Measurement> screened;
     int done = 0;
-    for (const auto& c : candidates) {
-      const bool screen = c.prefetch_distance == 0 || c.prefetch_distance == 2 ||
-                          c.prefetch_distance == 4 || c.prefetch_distance == 8;
-      if (!screen || c.padding.mode != config::Padding::Mode::automatic)
-        continue;
+    for (const auto& c : screen) {
+      if (screened.size() >= 2 && over_budget()) {
+        result.stopped_by_budget = true;
+        break;
+      }
       if (options.progress)
         options.progress(c, done++, 0);
       screened.push_back(time(c, 1));
     }
-    std::sort(screened.begin(), screened.end(),
-              [](const Measurement& a, const Measurement& b) { return a.median_ms < b.median_ms; });
+    std::sort(screened.begin(), screened.end(), by_total);
     std::vector<std::string> top;
     for (const auto& m : screened) {
       if (std::find(top.begin(), top.end(), m.choice.backend) == top.end())
         top.push_back(m.choice.backend);
-      if (top.size() == 3)
+      if (top.size() == 2)
         break;
     }
     for (const auto& c : candidates) {
@@ -160,21 +251,38 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
         finals.push_back(c);
       }
     }
+    // The finals in screening order: the screened configurations first, so that a budget that
+    // runs out keeps the ones that matter.
+    std::stable_sort(finals.begin(), finals.end(), [&](const BackendChoice& a, const BackendChoice& b) {
+      const auto rank = [&](const BackendChoice& c) {
+        for (std::size_t k = 0; k < screened.size(); ++k) {
+          const auto& s = screened[k].choice;
+          if (s.backend == c.backend && s.prefetch_distance == c.prefetch_distance &&
+              s.padding.mode == c.padding.mode && s.padding.amount == c.padding.amount)
+            return k;
+        }
+        return screened.size();
+      };
+      return rank(a) < rank(b);
+    });
   }
   int done = 0;
   for (const auto& c : finals) {
+    if (result.all.size() >= 2 && over_budget()) {
+      result.stopped_by_budget = true;
+      break;
+    }
     if (options.progress)
       options.progress(c, done++, static_cast<int>(finals.size()));
     result.all.push_back(time(c, options.repeats));
   }
-  std::sort(result.all.begin(), result.all.end(),
-            [](const Measurement& a, const Measurement& b) { return a.median_ms < b.median_ms; });
+  std::sort(result.all.begin(), result.all.end(), by_total);
   result.best = result.all.front();
   for (const auto& m : result.all) {
     if (m.choice.backend == "none")
       result.baseline = m;
   }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = elapsed();
   return result;
 }
 
@@ -240,7 +348,9 @@ void TuningCache::store(const TuneResult& result) {
       {"prefetch_distance", result.best.choice.prefetch_distance},
       {"padding", config::to_string(result.best.choice.padding)},
       {"median_ms", result.best.median_ms},
-      {"none_ms", result.baseline.median_ms},
+      {"generation_ms", result.best.generation_ms},
+      {"none_ms", result.baseline.total_ms()},
+      {"sample_paths", result.sample_paths},
       {"configurations", result.all.size()},
       {"tuning_seconds", result.seconds},
       {"tuned", now_utc()}};

@@ -29,27 +29,33 @@ struct BackendChoice {
   config::Padding padding;
 };
 
-/// One measured configuration.
+/// One measured configuration: its kernel, and the generation of the draws it reads (0 for a
+/// backend that computes them): the user waits for both.
 struct Measurement {
   BackendChoice choice;
-  double median_ms = 0.0;
+  double median_ms = 0.0; ///< the kernel
   double min_ms = 0.0;
   double max_ms = 0.0;
+  double generation_ms = 0.0; ///< the draws' generation (median), 0: computes its draws
+  [[nodiscard]] double total_ms() const { return generation_ms + median_ms; }
 };
 
 struct TuneResult {
   std::string key;
-  Measurement best;
+  Measurement best;     ///< the least generation + kernel time
   Measurement baseline; ///< `none`
-  std::vector<Measurement> all;
-  double seconds = 0.0; ///< time the tuning took
+  std::vector<Measurement> all; ///< by generation + kernel time, fastest first
+  double seconds = 0.0;         ///< time the tuning took
   double bytes_per_launch = 0.0;
   double path_steps_per_launch = 0.0;
+  std::uint64_t paths = 0;        ///< the group's paths (of one chunk)
+  std::uint64_t sample_paths = 0; ///< the paths measured
+  bool stopped_by_budget = false; ///< the time budget ended the search early
 };
 
 enum class TuneMode {
-  exhaustive, ///< every backend, distance and padding, `repeats` timings each
-  quick,      ///< every backend at distances 2, 4, 8 once; then the best three in full
+  exhaustive, ///< every backend, distance and padding, `repeats` timings each, every path
+  quick,      ///< a sample of the paths; every backend screened, the best two in full; budget
 };
 
 struct TuneOptions {
@@ -60,7 +66,21 @@ struct TuneOptions {
   std::vector<int> distances;
   /// Called before each measured configuration (for progress lines).
   std::function<void(const BackendChoice&, int done, int total)> progress;
+  /// Quick mode: stop measuring new configurations after this long (0: no limit).
+  double budget_seconds = 0.0;
 };
+
+/// Quick mode's time budget per shape when `backend: auto` tunes during a run, and the least
+/// estimated time of the run's launches of a shape that makes tuning it worth that budget.
+inline constexpr double kTuneBudgetSeconds = 0.3;
+inline constexpr double kTuneWorthSeconds = 0.3;
+
+/// Quick mode measures a sample of a group's paths: all of them up to kTuneFullPaths (fewer
+/// would change how the device is filled), else enough for kTuneSamplePathSteps path-steps (at
+/// least kTuneFullPaths; its draws then exceed the L2 cache several times), in whole tiles.
+inline constexpr std::uint64_t kTuneFullPaths = std::uint64_t(1) << 19;
+inline constexpr std::uint64_t kTuneSamplePathSteps = std::uint64_t(1) << 26;
+std::uint64_t tune_sample_paths(std::uint64_t paths, int steps);
 
 /// The cache key of a group (see above).
 std::string tuning_key(const DeviceInfo& device, const GroupPlan& group,
@@ -104,8 +124,20 @@ private:
 /// (about 20 ms) and stored in the cache.
 double device_copy_bandwidth(const DeviceInfo& device, TuningCache* cache);
 
-/// The default when `auto` has no cache entry and tuning is not wanted: the backend that was
-/// fastest on both reference workloads on an H100 (bench/NOTES.md).
-BackendChoice default_backend_choice();
+/// The default when `auto` has no cache entry and does not tune: `inline` for Philox draws
+/// without a Brownian bridge (no generation pass, no draw traffic; bench/NOTES.md v9), else the
+/// backend that was fastest on both reference workloads on an H100 (bench/NOTES.md v7).
+BackendChoice default_backend_choice(config::RngType rng = config::RngType::philox,
+                                     bool brownian_bridge = false);
+
+/// The generation + kernel time (ms) of one launch of `choice` over the group's tuning sample
+/// (tune_sample_paths), and the sample's paths: the estimate `auto` uses to decide whether
+/// tuning repays itself.
+struct Probe {
+  double total_ms = 0.0;
+  std::uint64_t sample_paths = 0;
+};
+Probe probe_group(const GroupPlan& group, const ExecutionSettings& settings,
+                  const BackendChoice& choice);
 
 } // namespace pfmc::engine

@@ -1,19 +1,23 @@
 #pragma once
-// Deterministic in-kernel reduction of per-path values (see kernels/reduction_shape.hpp):
-// warp shuffles → shared memory → one partial per block → __threadfence() → atomicInc ticket →
-// the last block to finish sums every partial in a fixed order and writes the totals. The
-// ticket wraps to 0 in that same atomicInc, so the next launch finds it reset. No
-// floating-point atomics: the same inputs give the same bits.
+// Deterministic in-kernel reduction of per-path values in the order of
+// kernels/reduction_shape.cuh: within a thread (its paths), a warp's 32 lanes by shuffles
+// (neighbours first), the block's warps through shared memory, the block's rounds; then the
+// blocks of a tile, combined by the tile's last block (__threadfence() → atomicInc ticket), and
+// the tiles of the group, added in order onto the totals by the group's last tile. Every node of
+// the tree is left + right, rounded once (math::add_rn): the same inputs give the same bits, and
+// every launch shape gives the same tree. Tickets wrap to 0 in the atomicInc that draws the last
+// one, so the next launch finds them reset. No floating-point atomics.
 
 #include <cstddef>
 
-#include "kernels/reduction_shape.hpp"
+#include "kernels/reduction_shape.cuh"
+#include "models/math.cuh"
 
 namespace pfmc::kernels {
 
 /// Where the reduction writes (device memory, owned by the engine).
 struct ReductionTarget {
-  double* block_partials;     ///< [grid][values]
+  double* block_partials;     ///< [block][values]: each block's subtree
   double* tile_sums;          ///< [tiles][values]
   double* totals;             ///< [values], carried across the chunks of a run
   unsigned int* tile_tickets; ///< [tiles], 0 before a launch; each tile's last block resets it
@@ -22,31 +26,39 @@ struct ReductionTarget {
   int first_chunk;            ///< 1: totals start from zero; 0: add to them
 };
 
-__device__ __forceinline__ double warp_sum(double x) {
+/// Where a block is in its group's reduction: which block, which of its rounds, and where the
+/// rounds' sums wait for the block's last round (shared memory, [round][value]; rounds > 1).
+struct RoundPosition {
+  int block;          ///< the block's index within its group's launch
+  int round;          ///< 0 .. rounds - 1
+  int rounds;         ///< rounds per block (a power of two)
+  double* round_sums; ///< shared memory: rounds × values
+};
+
+/// Lane 0 gets the pairwise sum of the 32 lanes' x (lane l holding the l-th subtree in order):
+/// each shuffle level adds the neighbouring subtree, nearest first.
+__device__ __forceinline__ double warp_tree_sum(double x) {
 #pragma unroll
-  for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
-    x += __shfl_down_sync(0xffffffffu, x, offset);
+  for (int offset = 1; offset < kWarpSize; offset *= 2) {
+    x = math::add_rn(x, __shfl_down_sync(0xffffffffu, x, offset));
   }
   return x;
 }
 
-/// Bytes of dynamic shared memory the reduction needs after the loader's.
-__host__ __device__ constexpr std::size_t reduction_shared_bytes(int block_size) {
-  return sizeof(double) * static_cast<std::size_t>(block_size / kWarpSize) * kReduceBatch;
-}
-
-/// Reduces `count` <= kReduceBatch values of every thread of the block (value(k), k < count)
-/// and writes the partials of block `block` (of its group) for values [first, first + count).
-/// Every thread of the block must call it (it synchronises); `count` must be the same in all.
+/// Reduces `count` <= kReduceBatch values of every thread of the block (value(k), k < count: the
+/// thread's subtree of its own paths) over the block's round and writes the round's subtree for
+/// values [first, first + count). Every thread of the block must call it (it synchronises);
+/// `count` must be the same in all.
 template <class ValueFn>
-__device__ __forceinline__ void block_partials(double* scratch, const ReductionTarget& target,
-                                               int block, int first, int count, ValueFn value) {
+__device__ __forceinline__ void round_partials(double* scratch, const ReductionTarget& target,
+                                               const RoundPosition& at, int first, int count,
+                                               ValueFn value) {
   const int lane = threadIdx.x % kWarpSize;
   const int warp = threadIdx.x / kWarpSize;
 #pragma unroll
   for (int k = 0; k < kReduceBatch; ++k) {
     if (k < count) { // uniform: no shuffles for values that do not exist
-      const double x = warp_sum(value(k));
+      const double x = warp_tree_sum(value(k));
       if (lane == 0)
         scratch[warp * kReduceBatch + k] = x;
     }
@@ -54,31 +66,48 @@ __device__ __forceinline__ void block_partials(double* scratch, const ReductionT
   __syncthreads();
   if (threadIdx.x < count) {
     const int warps = blockDim.x / kWarpSize;
-    double s = 0.0;
-    for (int w = 0; w < warps; ++w)
-      s += scratch[w * kReduceBatch + threadIdx.x];
-    target.block_partials[static_cast<std::size_t>(block) * target.values + first + threadIdx.x] =
-        s;
-    // Release: the partial is visible device-wide before this block takes its tile ticket.
-    __threadfence();
+    const double s =
+        pairwise_sum(warps, [&](int w) { return scratch[w * kReduceBatch + threadIdx.x]; });
+    double* out = at.rounds > 1
+                      ? at.round_sums + static_cast<std::size_t>(at.round) * target.values
+                      : target.block_partials + static_cast<std::size_t>(at.block) * target.values;
+    out[first + threadIdx.x] = s;
   }
   __syncthreads();
 }
 
-/// After the block's partials are written: the last block of each tile sums the tile's
-/// partials in block order into its tile sum; the last tile to finish sums the tile sums in
-/// tile order onto the totals. Both tickets wrap to zero in the atomicInc that draws the last
-/// one, so the next launch finds them reset. `block` and `blocks` count the blocks of this
-/// reduction's group (a launch may carry several groups, each with its own target). Every
-/// thread of every block of the group must call it.
+/// After the block's last round: the block's subtree of every value (its rounds combined),
+/// made visible device-wide. Every thread of the block must call it.
+/// `active` of the block's `rounds` rounds ran (the others, past the end of the group, are +0.0).
+__device__ __forceinline__ void finish_block(const ReductionTarget& target, int block,
+                                             int rounds, int active, const double* sums) {
+  if (rounds > 1) {
+    __syncthreads(); // every round sum of this block is written (by its threads)
+    for (int v = threadIdx.x; v < target.values; v += blockDim.x) {
+      target.block_partials[static_cast<std::size_t>(block) * target.values + v] = pairwise_sum(
+          rounds, [&](int r) {
+            return r < active ? sums[static_cast<std::size_t>(r) * target.values + v] : 0.0;
+          });
+    }
+  }
+  // Release: this thread's partials are visible device-wide before the block takes its ticket.
+  __threadfence();
+  __syncthreads();
+}
+
+/// After finish_block: the last block of each tile combines the tile's block partials
+/// (blocks_per_tile slots, pairwise; blocks past the end of the group are +0.0) into its tile
+/// sum; the last tile to finish adds the tile sums in tile order onto the totals. `block` and
+/// `blocks` count the blocks of this reduction's group in the launch (a launch may carry several
+/// groups, each with its own target). Every thread of every block of the group must call it.
 __device__ __forceinline__ void finish_in_last_block(const ReductionTarget& target, int block,
-                                                     int blocks) {
+                                                     int blocks, int blocks_per_tile) {
   __shared__ int is_last;
   const int values = target.values;
-  const int tiles = (blocks + kTileBlocks - 1) / kTileBlocks;
-  const int tile = block / kTileBlocks;
-  const int first_block = tile * kTileBlocks;
-  const int tile_blocks = min(kTileBlocks, blocks - first_block);
+  const int tiles = (blocks + blocks_per_tile - 1) / blocks_per_tile;
+  const int tile = block / blocks_per_tile;
+  const int first_block = tile * blocks_per_tile;
+  const int tile_blocks = min(blocks_per_tile, blocks - first_block);
 
   if (threadIdx.x == 0) {
     const unsigned int ticket = atomicInc(&target.tile_tickets[tile], tile_blocks - 1);
@@ -89,13 +118,14 @@ __device__ __forceinline__ void finish_in_last_block(const ReductionTarget& targ
     return;
   __threadfence(); // acquire: the tile's other partials
   for (int v = threadIdx.x; v < values; v += blockDim.x) {
-    double s = 0.0;
-#pragma unroll 8
-    for (int b = first_block; b < first_block + tile_blocks; ++b) {
-      // L2, not L1: the partials were written by other multiprocessors.
-      s += __ldcg(&target.block_partials[static_cast<std::size_t>(b) * values + v]);
-    }
-    target.tile_sums[static_cast<std::size_t>(tile) * values + v] = s;
+    // L2, not L1: the partials were written by other multiprocessors.
+    target.tile_sums[static_cast<std::size_t>(tile) * values + v] =
+        pairwise_sum(blocks_per_tile, [&](int b) {
+          return b < tile_blocks
+                     ? __ldcg(&target.block_partials
+                                   [static_cast<std::size_t>(first_block + b) * values + v])
+                     : 0.0;
+        });
     __threadfence();
   }
   __syncthreads();
@@ -109,9 +139,8 @@ __device__ __forceinline__ void finish_in_last_block(const ReductionTarget& targ
   __threadfence(); // acquire: every tile sum
   for (int v = threadIdx.x; v < values; v += blockDim.x) {
     double total = target.first_chunk ? 0.0 : target.totals[v];
-#pragma unroll 8
     for (int t = 0; t < tiles; ++t) {
-      total += __ldcg(&target.tile_sums[static_cast<std::size_t>(t) * values + v]);
+      total = math::add_rn(total, __ldcg(&target.tile_sums[static_cast<std::size_t>(t) * values + v]));
     }
     target.totals[v] = total;
   }

@@ -19,6 +19,14 @@ inline std::size_t align16(std::size_t bytes) {
   return (bytes + 15) / 16 * 16;
 }
 
+/// Loads the kernel's code onto the device now (with CUDA's lazy module loading the first launch
+/// would), so that its cost is not counted as the kernel's time.
+template <class Model, class Loader, class Real>
+void load_path_kernel() {
+  cudaFuncAttributes attributes{};
+  PFMC_CUDA_TRY(cudaFuncGetAttributes(&attributes, &path_kernel<Model, Loader, Real>));
+}
+
 template <class Model, class Loader, class Real>
 void launch_path_kernel(PathKernelParams<Model, Real> params, int blocks, int block_size,
                         cudaStream_t stream) {
@@ -26,10 +34,15 @@ void launch_path_kernel(PathKernelParams<Model, Real> params, int blocks, int bl
                    (block_size & (block_size - 1)) == 0,
                "block size must be a power of two in 32..1024");
   PFMC_EXPECTS(blocks > 0 && params.group_count > 0, "a launch needs at least one block");
+  PFMC_EXPECTS(params.rounds >= 1 && (params.rounds & (params.rounds - 1)) == 0,
+               "rounds per block must be a power of two");
   const std::size_t loader_bytes =
       Loader::shared_bytes(block_size, params.ring, params.prefetch_distance);
   params.scratch_offset = static_cast<int>(align16(loader_bytes));
-  const std::size_t shared = align16(loader_bytes) + reduction_shared_bytes(block_size);
+  params.round_sums_offset =
+      params.scratch_offset + static_cast<int>(reduction_scratch_bytes(block_size));
+  const std::size_t shared =
+      params.round_sums_offset + round_sums_bytes(params.rounds, params.round_values);
   auto* kernel = &path_kernel<Model, Loader, Real>;
   if (shared > 48 * 1024) {
     PFMC_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,

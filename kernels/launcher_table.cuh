@@ -10,6 +10,7 @@
 #include "kernels/launch.cuh"
 #include "kernels/loaders/async_ring.cuh"
 #include "kernels/loaders/batched.cuh"
+#include "kernels/loaders/inline.cuh"
 #include "kernels/loaders/l2_prefetch.cuh"
 #include "kernels/loaders/none.cuh"
 #include "kernels/loaders/rolling.cuh"
@@ -28,7 +29,9 @@ struct LauncherEntry {
   const char* backend;
   int prefetch_distance; ///< the instantiated distance (0 with any_distance)
   bool any_distance;     ///< no distance, or the loader takes it at run time
+  int paths_per_thread;  ///< paths a thread simulates per round (the loader's)
   PathKernelLauncher<Model, Real> launch;
+  void (*load)(); ///< loads the kernel's code (kernels/launch.cuh)
 };
 
 template <class Model, class Real>
@@ -48,7 +51,9 @@ template <template <class, int, int> class Loader, class Model, class Real, int.
 void add_loader(LauncherTable<Model, Real>& table, std::integer_sequence<int, Distances...>) {
   (table.push_back(LauncherEntry<Model, Real>{
        Loader<Real, Model::factors, Distances>::name, Distances, false,
-       &launch_path_kernel<Model, Loader<Real, Model::factors, Distances>, Real>}),
+       Loader<Real, Model::factors, Distances>::paths_per_thread,
+       &launch_path_kernel<Model, Loader<Real, Model::factors, Distances>, Real>,
+       &load_path_kernel<Model, Loader<Real, Model::factors, Distances>, Real>}),
    ...);
 }
 
@@ -58,7 +63,9 @@ template <template <class, int, int> class Loader, class Model, class Real>
 void add_loader(LauncherTable<Model, Real>& table) {
   table.push_back(LauncherEntry<Model, Real>{
       Loader<Real, Model::factors, 0>::name, 0, true,
-      &launch_path_kernel<Model, Loader<Real, Model::factors, 0>, Real>});
+      Loader<Real, Model::factors, 0>::paths_per_thread,
+      &launch_path_kernel<Model, Loader<Real, Model::factors, 0>, Real>,
+      &load_path_kernel<Model, Loader<Real, Model::factors, 0>, Real>});
 }
 
 template <class Model, class Real, class Distances = InstantiatedDistances>
@@ -76,6 +83,7 @@ LauncherTable<Model, Real> make_launcher_table() {
   add_loader<L2Hint256Loader, Model, Real>(table, Distances{});
   add_loader<BulkL2Loader, Model, Real>(table);
   add_loader<TmaLoader, Model, Real>(table);
+  add_loader<InlineLoader, Model, Real>(table);
   return table;
 }
 

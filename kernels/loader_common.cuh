@@ -1,20 +1,27 @@
 #pragma once
 // What every step loader gets, and the contract they share.
 //
-// A step loader owns the step loop of the path kernel: `loader.run(body)` calls
-// `body(step, z)` for step = 0 .. steps-1 in order, where z[f] is the draw of this thread's path
-// for (step, factor f), read from the chunk's normals laid out [step][factor][path]. Loaders
-// differ only in *when* the draws arrive (plain loads, unrolled loads, register or shared-memory
-// batches and rings, cp.async, L2 prefetches, bulk copies); what the body computes is the same,
-// so every backend gives the same bits as `none`.
+// A step loader owns the step loop of the path kernel. The kernel constructs it once per block
+// (`Loader loader(shared)`: barriers and rings are set up there) and calls
+// `loader.run(inputs, body)` once per round of the block (a block may simulate several rounds of
+// paths, kernels/path_kernel.cuh). run() calls `body(step, z)` for step = 0 .. steps-1 in
+// order (or `body.batch<D>(step0, z)` for D steps whose draws arrived together), where
+// z[p][f] is the draw of the thread's path p for (step, factor f). Loaders differ only in
+// *when* the draws arrive (plain loads, unrolled loads, register or shared-memory batches and
+// rings, cp.async, L2 prefetches, bulk copies) or — `inline` — in computing them in the loop
+// instead of reading them; what the body computes is the same, so every backend gives the same
+// bits as `none`.
 //
-// Draws are laid out in tiles (kernels/draw_layout.hpp): within a tile, [row][path].
+// Loaders that read draws read them from the chunk's buffer, laid out in tiles
+// (kernels/draw_layout.hpp): within a tile, [row][path]. They simulate one path per thread
+// (paths_per_thread = 1); `inline` simulates the paths of one generator call together.
 //
 // Every thread of a block calls run(), including the threads of a partial last block whose
 // path is out of range (they read a valid path's draws and their results are discarded), so a
 // loader may synchronise the block inside the loop.
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include "kernels/draw_layout.hpp"
@@ -22,18 +29,26 @@
 
 namespace pfmc::kernels {
 
+/// One round's inputs of a loader.
 template <class Real>
 struct LoaderInputs {
   /// Draw (step, factor) of this thread's path is path_draws[(step * factors + factor) *
   /// kDrawTilePaths]; a thread whose path is out of range points at a valid path's draws.
   const Real* __restrict__ path_draws;
-  /// The same for the block's first path: the block's draws of one row are block_paths
-  /// contiguous values there (the block lies inside one draw tile).
+  /// The same for the round's first path: the block's draws of one row are block_paths
+  /// contiguous values there (the round lies inside one draw tile).
   const Real* __restrict__ block_draws;
-  int block_paths; ///< valid paths in this block (<= blockDim.x)
+  int block_paths; ///< valid paths in this round of the block (<= blockDim.x)
   int steps;
   int prefetch_distance; ///< for loaders that take it at run time
   RingLayout ring;
+  /// Counter-based draws (`inline`, kernels/counter_draws.cuh): the run's seed, the group's
+  /// index, the generator call of the thread's first path (its path index / paths per call),
+  /// and whether odd paths take the antithetic −z of the even path before them.
+  std::uint64_t seed;
+  std::uint64_t first_call;
+  std::uint32_t group;
+  int antithetic;
 };
 
 /// Elements between consecutive rows of one path's draws.

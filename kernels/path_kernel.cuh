@@ -1,10 +1,16 @@
 #pragma once
-// The path kernel: one thread owns one path. The loader runs the step loop and hands each
-// step's draws to the model; observations are updated at their dates; at the end every
-// instrument of the group is paid off (a runtime switch over payoff kinds) and the per-path
-// values are reduced by the deterministic last-block reduction.
+// The path kernel: a block simulates `rounds` rounds of block size × P consecutive paths of one
+// simulation group (P = the loader's paths per thread: 1, or the paths of one generator call for
+// `inline`); in each round a thread owns P consecutive paths. The loader runs the step loop and
+// hands each step's draws to the paths; observations are updated at their dates; at the end of
+// the round every instrument of the group is paid off on each path (a runtime switch over payoff
+// kinds) and the per-path values are reduced in the fixed order of
+// kernels/reduction_shape.cuh. A short-path group thus runs few blocks — one per tile of paths
+// when it has many — and one reduction ticket per block, while the prices do not depend on the
+// rounds, P or the block size.
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include "kernels/block_reduce.cuh"
@@ -23,143 +29,213 @@ inline constexpr int kMaxGreeks = 5;
 template <class Model, class Real>
 struct GroupParams {
   typename Model::Params model;
-  const Real* normals; ///< the chunk's draw tiles (kernels/draw_layout.hpp)
+  const Real* normals;      ///< the chunk's draw tiles (kernels/draw_layout.hpp); null: inline
+  std::uint64_t first_call; ///< inline: the generator call of the chunk's first path
   int chunk_paths;
   int steps;
-  int first_block; ///< the group's first block in the launch
-  int blocks;      ///< its blocks: ceil(chunk_paths / block size)
+  int first_block;           ///< the group's first block in the launch
+  int blocks;                ///< its blocks: ceil(chunk_paths / paths per block)
+  std::uint32_t group_index; ///< the plan's group: the generator's counter
   models::PathSchedule schedule;
   const models::InstrumentView* instruments; ///< [instrument][scenario]
   int instrument_count;                      ///< base instruments
   int scenarios;                             ///< 1, or the Greeks' scenarios
   int values_per_instrument;                 ///< engine::GroupPlan::values_per_instrument()
+  int portfolio;                             ///< 1: the group holds positions: reduce their value
   int control_variate;                       ///< 1: reduce each instrument's control too
-  int antithetic;                            ///< 1: paths in pairs (lanes 2k, 2k + 1)
+  int antithetic;                            ///< 1: paths in pairs (2k, 2k + 1)
   int greek_count;
   const double* greek_weights; ///< [greek][scenario]
   int delta_greek; ///< which Greek is delta (-1: none): pathwise where the instrument allows
   ReductionTarget reduction;
 };
 
-/// Antithetic pairs are adjacent lanes: the even lane gets the pair's mean, the odd lane 0, so
-/// sums and sums of squares are over pair means (whose variance is the estimator's). Every
-/// lane of the warp must call it. The CPU backend computes (x_even + x_odd) * 0.5 the same way.
+/// Antithetic pairs are adjacent lanes when a thread has one path: the even lane gets the pair's
+/// mean, the odd lane 0, so sums and sums of squares are over pair means (whose variance is the
+/// estimator's). Every lane of the warp must call it. The CPU backend computes
+/// (x_even + x_odd) * 0.5 the same way.
 __device__ __forceinline__ double pair_mean(double x) {
   const double other = __shfl_xor_sync(0xffffffffu, x, 1);
-  return (threadIdx.x & 1) ? 0.0 : (x + other) * 0.5;
+  return (threadIdx.x & 1) ? 0.0 : math::add_rn(x, other) * 0.5;
 }
 
-/// After the step loop: every instrument of the group paid off on this path (with its control
-/// and Greek estimates when asked), the values reduced by the last-block reduction. A separate,
-/// never-inlined function of the group type: the kernels of one model (every loader and
-/// distance) share one copy, which keeps the build time and the kernels' register pressure in
-/// check — it runs once per path. Every thread of the block must call it.
-template <class Group, class Real>
-__device__ __noinline__ void pay_and_reduce(const Group& group, const Real* observed, bool active,
-                                            int block, double* scratch) {
-  const auto observed_at = [&](int o) { return observed[o]; };
-  if (group.values_per_instrument == 2 && group.scenarios == 1) {
-    // Prices only: values in passes of kReduceBatch; pair j < instruments is (payoff,
-    // payoff²) of instrument j, pair `instruments` is the portfolio's (complete by then: pairs
-    // go in order).
-    constexpr int kPairsPerPass = kReduceBatch / 2;
-    const int pairs = group.instrument_count + 1;
-    double portfolio = 0.0;
-    for (int first = 0; first < pairs; first += kPairsPerPass) {
-      const int count = min(kPairsPerPass, pairs - first);
-      double value[kPairsPerPass];
+/// The pair means of x[0 .. P) (P paths of one thread), in place: x[2k] ← (x[2k] + x[2k+1]) / 2,
+/// x[2k+1] ← 0; with one path per thread, across lanes.
+template <int P>
+__device__ __forceinline__ void pair_means(double (&x)[P]) {
+  if constexpr (P == 1) {
+    x[0] = pair_mean(x[0]);
+  } else {
 #pragma unroll
-      for (int k = 0; k < kPairsPerPass; ++k) {
+    for (int p = 0; p < P; p += 2) {
+      x[p] = math::add_rn(x[p], x[p + 1]) * 0.5;
+      x[p + 1] = 0.0;
+    }
+  }
+}
+
+/// The pairwise sum of a thread's P paths' leaves (leaf(p)): the bottom levels of the tree.
+template <int P, class Leaf>
+__device__ __forceinline__ double thread_tree_sum(Leaf&& leaf) {
+  static_assert(P == 1 || P == 2 || P == 4, "a thread's paths are 1, 2 or 4");
+  if constexpr (P == 1) {
+    return leaf(0);
+  } else if constexpr (P == 2) {
+    return math::add_rn(leaf(0), leaf(1));
+  } else {
+    return math::add_rn(math::add_rn(leaf(0), leaf(1)), math::add_rn(leaf(2), leaf(3)));
+  }
+}
+
+/// After a round's step loop: every instrument of the group paid off on the thread's P paths
+/// (the first `valid` of them in range; the others are +0.0), with control and Greek estimates
+/// when asked, and the values reduced over the block's round. A separate, never-inlined function
+/// of the group type: the kernels of one model (every loader and distance) share one copy, which
+/// keeps the build time and the kernels' register pressure in check. Every thread of the block
+/// must call it.
+template <class Group, class Real, int P>
+__device__ __noinline__ void pay_round(const Group& group, const Real (*observed)[models::kMaxObservations],
+                                       int valid, RoundPosition at, double* scratch) {
+  const int n = group.instrument_count;
+  const int items = n + (group.portfolio ? 1 : 0); // the instruments, then the portfolio
+  if (group.values_per_instrument == 2 && group.scenarios == 1) {
+    // Prices only: values in passes; item j < n contributes (payoff, payoff²) of instrument j,
+    // item n the portfolio's (complete by then: items go in order).
+    constexpr int kItemsPerPass = P > kReduceBatch / 2 ? 1 : kReduceBatch / 2 / P;
+    double portfolio[P];
+#pragma unroll
+    for (int p = 0; p < P; ++p)
+      portfolio[p] = 0.0;
+    for (int first = 0; first < items; first += kItemsPerPass) {
+      const int count = min(kItemsPerPass, items - first);
+      double value[kItemsPerPass][P];
+#pragma unroll
+      for (int k = 0; k < kItemsPerPass; ++k) {
         const int j = first + k;
-        value[k] = 0.0;
-        if (j < group.instrument_count) {
-          if (active) {
-            const models::InstrumentView& instrument = group.instruments[j];
-            value[k] = models::discounted_payoff(instrument, observed_at);
-            portfolio += value[k] * instrument.quantity;
+#pragma unroll
+        for (int p = 0; p < P; ++p) {
+          value[k][p] = 0.0;
+          if (j < n) {
+            if (p < valid) {
+              const models::InstrumentView& instrument = group.instruments[j];
+              value[k][p] = models::discounted_payoff(
+                  instrument, [&](int o) { return observed[p][o]; });
+              portfolio[p] =
+                  math::add_rn(portfolio[p], math::mul_rn(value[k][p], instrument.quantity));
+            }
+          } else if (j == n) {
+            value[k][p] = portfolio[p];
           }
-        } else if (j == group.instrument_count) {
-          value[k] = portfolio;
         }
       }
       if (group.antithetic) {
 #pragma unroll
-        for (int k = 0; k < kPairsPerPass; ++k)
-          value[k] = pair_mean(value[k]);
+        for (int k = 0; k < kItemsPerPass; ++k)
+          pair_means<P>(value[k]);
       }
-      block_partials(scratch, group.reduction, block, 2 * first, 2 * count, [&](int k) {
-        const double x = value[k / 2];
-        return k % 2 ? x * x : x;
+      round_partials(scratch, group.reduction, at, 2 * first, 2 * count, [&](int m) {
+        const int k = m / 2;
+        return thread_tree_sum<P>([&](int p) {
+          const double x = value[k][p];
+          return m % 2 ? math::mul_rn(x, x) : x;
+        });
       });
     }
-  } else {
-    // Control variates and/or Greeks: per base instrument its payoff y, control c and Greek
-    // estimates g (combinations of the scenarios' payoffs on this path), then
-    // [y, y², (c, c², y c), (g, g²)...]. Dynamic indices: these arrays live in local memory,
-    // once per path.
-    const int K = group.values_per_instrument;
-    const int S = group.scenarios;
-    const int n = group.instrument_count;
-    const int per_pass = kReduceBatch / K;
-    double portfolio = 0.0;
-    for (int first = 0; first <= n; first += per_pass) {
-      double vals[kReduceBatch];
-      int count = 0;
-      for (int i = 0; i < per_pass && first + i <= n; ++i) {
-        const int j = first + i;
-        if (j == n) {
-          const double x = group.antithetic ? pair_mean(portfolio) : portfolio;
-          vals[count++] = x;
-          vals[count++] = x * x;
-          continue;
-        }
+    return;
+  }
+  // Control variates and/or Greeks: per base instrument its payoff y, control c and Greek
+  // estimates g (combinations of the scenarios' payoffs on the path), then
+  // [y, y², (c, c², y c), (g, g²)...]. Dynamic indices: these arrays live in local memory,
+  // once per round.
+  const int K = group.values_per_instrument;
+  const int S = group.scenarios;
+  const int per_pass = kReduceBatch / K;
+  double portfolio[P];
+  for (int p = 0; p < P; ++p)
+    portfolio[p] = 0.0;
+  for (int first = 0; first < items; first += per_pass) {
+    const int last = min(items, first + per_pass);
+    // The pass's raw estimates per path: y, c, g[...] of each instrument, or the portfolio.
+    double raw[kReduceBatch][P];
+    int count = 0; // raw values of the pass
+    for (int j = first; j < last; ++j) {
+      if (j == n) {
+        for (int p = 0; p < P; ++p)
+          raw[count][p] = portfolio[p];
+        ++count;
+        continue;
+      }
+      const models::InstrumentView& base = group.instruments[j * S];
+      const int c_at = count + 1;
+      const int g_at = count + (group.control_variate ? 2 : 1);
+      for (int p = 0; p < P; ++p) {
         double y = 0.0, c = 0.0;
         double g[kMaxGreeks];
         for (int k = 0; k < kMaxGreeks; ++k)
           g[k] = 0.0;
-        if (active) {
+        if (p < valid) {
+          const auto observed_at = [&](int o) { return observed[p][o]; };
           double v[models::kMaxScenarios];
           for (int sc = 0; sc < S; ++sc)
             v[sc] = models::discounted_payoff(group.instruments[j * S + sc], observed_at);
           y = v[0];
-          portfolio += y * group.instruments[j * S].quantity;
+          portfolio[p] = math::add_rn(portfolio[p], math::mul_rn(y, base.quantity));
           if (group.control_variate)
-            c = models::discounted_control(group.instruments[j * S], observed_at);
-          const models::InstrumentView& base = group.instruments[j * S];
+            c = models::discounted_control(base, observed_at);
           for (int k = 0; k < group.greek_count; ++k) {
             double e = 0.0;
             if (k == group.delta_greek && base.pathwise_delta != 0.0) {
               e = models::pathwise_delta(base, observed_at);
             } else {
               for (int sc = 0; sc < S; ++sc)
-                e += group.greek_weights[k * S + sc] * v[sc];
+                e = math::add_rn(e, math::mul_rn(group.greek_weights[k * S + sc], v[sc]));
             }
             g[k] = e;
           }
         }
-        if (group.antithetic) {
-          y = pair_mean(y);
-          c = pair_mean(c);
-          for (int k = 0; k < group.greek_count; ++k)
-            g[k] = pair_mean(g[k]);
+        raw[count][p] = y;
+        if (group.control_variate)
+          raw[c_at][p] = c;
+        for (int k = 0; k < group.greek_count; ++k)
+          raw[g_at + k][p] = g[k];
+      }
+      count = g_at + group.greek_count;
+    }
+    if (group.antithetic) {
+      for (int r = 0; r < count; ++r) {
+        double x[P];
+        for (int p = 0; p < P; ++p)
+          x[p] = raw[r][p];
+        pair_means<P>(x);
+        for (int p = 0; p < P; ++p)
+          raw[r][p] = x[p];
+      }
+    }
+    // The reduced values, in the layout of engine::GroupPlan: for each raw estimate x its x and
+    // x² (and y c after the control's square).
+    double vals[kReduceBatch][P];
+    int m = 0;
+    int r = 0;
+    for (int j = first; j < last; ++j) {
+      const int estimates = j == n ? 1 : 1 + (group.control_variate ? 1 : 0) + group.greek_count;
+      for (int e = 0; e < estimates; ++e, ++r) {
+        for (int p = 0; p < P; ++p) {
+          vals[m][p] = raw[r][p];
+          vals[m + 1][p] = math::mul_rn(raw[r][p], raw[r][p]);
         }
-        vals[count++] = y;
-        vals[count++] = y * y;
-        if (group.control_variate) {
-          vals[count++] = c;
-          vals[count++] = c * c;
-          vals[count++] = y * c;
-        }
-        for (int k = 0; k < group.greek_count; ++k) {
-          vals[count++] = g[k];
-          vals[count++] = g[k] * g[k];
+        m += 2;
+        if (j < n && e == 1 && group.control_variate) { // y c after (c, c²)
+          for (int p = 0; p < P; ++p)
+            vals[m][p] = math::mul_rn(raw[r - 1][p], raw[r][p]);
+          ++m;
         }
       }
-      block_partials(scratch, group.reduction, block, first * K, count,
-                     [&](int k) { return vals[k]; });
     }
+    const int values_first = first * K;
+    round_partials(scratch, group.reduction, at, values_first, m, [&](int k) {
+      return thread_tree_sum<P>([&](int p) { return vals[k][p]; });
+    });
   }
-  finish_in_last_block(group.reduction, block, group.blocks);
 }
 
 /// What a launch shares, by value.
@@ -170,7 +246,12 @@ struct PathKernelParams {
   RingLayout ring;
   int prefetch_distance; ///< for loaders that take it at run time
   int scratch_offset;    ///< bytes of dynamic shared memory before the reduction's scratch
+  int round_sums_offset; ///< bytes of dynamic shared memory before the rounds' sums
   int reduce;            ///< 0: stop after the step loop (to measure the reduction's cost)
+  int rounds;            ///< rounds of block size × paths per thread paths per block
+  int round_values;      ///< the most values of a group of the launch (sizes the rounds' sums)
+  int blocks_per_tile;   ///< kTilePaths / paths per block
+  std::uint64_t seed;    ///< the counter-based generator's key (inline)
 };
 
 template <class Model>
@@ -204,6 +285,7 @@ __global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model
     path_kernel(const __grid_constant__ PathKernelParams<Model, Real> p) {
   static_assert(std::is_trivially_copyable_v<PathKernelParams<Model, Real>>);
   static_assert(std::is_trivially_copyable_v<GroupParams<Model, Real>>);
+  constexpr int P = Loader::paths_per_thread;
   extern __shared__ __align__(16) unsigned char shared[];
 
   // Which group this block works for (the last one whose first block is at or below it), its
@@ -224,35 +306,54 @@ __global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model
   }
   __syncthreads();
   const int block = static_cast<int>(blockIdx.x) - group.first_block;
-
-  const int block_first = block * static_cast<int>(blockDim.x);
-  const int path = block_first + static_cast<int>(threadIdx.x);
-  const bool active = path < group.chunk_paths;
+  const int round_paths = static_cast<int>(blockDim.x) * P;
+  const int block_first = block * p.rounds * round_paths;
+  // Rounds past the end of the chunk are skipped (their sums count as +0.0); uniform.
+  const int rounds = min(p.rounds, (group.chunk_paths - block_first + round_paths - 1) / round_paths);
   const std::size_t rows = static_cast<std::size_t>(group.steps) * Model::factors;
-  const LoaderInputs<Real> inputs{
-      group.normals +
-          draw_offset(static_cast<std::size_t>(active ? path : group.chunk_paths - 1), 0, rows),
-      group.normals + draw_offset(static_cast<std::size_t>(block_first), 0, rows),
-      min(static_cast<int>(blockDim.x), group.chunk_paths - block_first),
-      group.steps,
-      p.prefetch_distance,
-      p.ring};
-  Loader loader(shared, inputs);
-
-  Real observed[models::kMaxObservations];
-  models::Path<Model, Real> simulated(group.model, group.schedule, observed);
-  loader.run(models::PathStepper<Model, Real>{simulated});
-  if (!p.reduce) {
-    // Benchmark of the kernel without its reduction: a store that depends on every path keeps
-    // the path alive (never taken for a finite path).
-    if (simulated.is_nan())
-      group.reduction.totals[0] = 1.0;
-    return;
-  }
-  simulated.finish();
-
   double* scratch = reinterpret_cast<double*>(shared + p.scratch_offset);
-  pay_and_reduce(group, static_cast<const Real*>(observed), active, block, scratch);
+  double* round_sums = reinterpret_cast<double*>(shared + p.round_sums_offset);
+
+  Loader loader(shared);
+  Real observed[P][models::kMaxObservations];
+  for (int round = 0; round < rounds; ++round) {
+    const int round_first = block_first + round * round_paths;
+    const int first = round_first + static_cast<int>(threadIdx.x) * P; // the thread's first path
+    const int valid = max(0, min(P, group.chunk_paths - first));
+    LoaderInputs<Real> inputs{};
+    if (group.normals != nullptr) {
+      const int path = valid > 0 ? first : group.chunk_paths - 1;
+      inputs.path_draws = group.normals + draw_offset(static_cast<std::size_t>(path), 0, rows);
+      inputs.block_draws =
+          group.normals + draw_offset(static_cast<std::size_t>(round_first), 0, rows);
+    }
+    inputs.block_paths = min(static_cast<int>(blockDim.x), group.chunk_paths - round_first);
+    inputs.steps = group.steps;
+    inputs.prefetch_distance = p.prefetch_distance;
+    inputs.ring = p.ring;
+    inputs.seed = p.seed;
+    inputs.first_call = group.first_call + static_cast<std::uint64_t>(first / P);
+    inputs.group = group.group_index;
+    inputs.antithetic = group.antithetic;
+
+    models::Path<Model, Real, P> simulated(group.model, group.schedule, observed);
+    loader.run(inputs, models::PathStepper<Model, Real, P>{simulated});
+    if (!p.reduce) {
+      // Benchmark of the kernel without its reduction: a store that depends on every path keeps
+      // the path alive (never taken for a finite path).
+      if (simulated.is_nan())
+        group.reduction.totals[0] = 1.0;
+      continue;
+    }
+    simulated.finish();
+    pay_round<GroupParams<Model, Real>, Real, P>(group, observed, valid,
+                                                 RoundPosition{block, round, p.rounds, round_sums},
+                                                 scratch);
+  }
+  if (!p.reduce)
+    return;
+  finish_block(group.reduction, block, p.rounds, rounds, round_sums);
+  finish_in_last_block(group.reduction, block, group.blocks, p.blocks_per_tile);
 }
 
 } // namespace pfmc::kernels

@@ -97,3 +97,27 @@ PFMC_HD_INLINE Real infinity() {
 }
 
 } // namespace pfmc::math
+
+namespace pfmc::math {
+
+/// a + b and a · b rounded once each and never fused with a neighbouring operation: the
+/// compiler may contract `a * b + c` into a fused multiply-add (nvcc does by default), which
+/// would make the same sum come out differently in two kernels that arrange it differently.
+/// The deterministic reduction (kernels/reduction_shape.cuh) and the values it reduces use
+/// these, so that every kernel and the CPU backend add the same roundings.
+PFMC_HD_INLINE double add_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+PFMC_HD_INLINE double mul_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+
+} // namespace pfmc::math

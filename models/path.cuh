@@ -58,32 +58,48 @@ struct PathSchedule {
 };
 static_assert(std::is_trivially_copyable_v<PathSchedule>);
 
-template <class Model, class Real>
+/// P paths of one group advanced side by side (P > 1: a thread that simulates several paths at
+/// once, e.g. the paths that share one call of the counter-based generator); they share the
+/// schedule, the run cursor and the model's parameters, and keep their own states and
+/// observations. Each path sees exactly the arithmetic it would see alone.
+template <class Model, class Real, int P = 1>
 class Path {
 public:
-  /// `observed` (kMaxObservations values, the caller's) holds the observations beyond the
-  /// register slots while the path runs, and every observation after finish(). The arrays
-  /// model and schedule point to must outlive the path.
+  static constexpr int factors = Model::factors;
+  static constexpr int paths = P;
+
+  /// `observed` (P arrays of kMaxObservations values, the caller's) holds the observations
+  /// beyond the register slots while the paths run, and every observation after finish(). The
+  /// arrays model and schedule point to must outlive the path.
   PFMC_HD_INLINE Path(const typename Model::Params& model, const PathSchedule& schedule,
-                      Real* observed)
-      : model_(model), schedule_(schedule), state_(Model::initial(model)), run_(schedule.runs[0]),
-        observed_(observed) {
+                      Real (*observed)[kMaxObservations])
+      : model_(model), schedule_(schedule), run_(schedule.runs[0]), observed_(observed) {
     PFMC_UNROLL
-    for (int k = 0; k < kRegisterObservations; ++k) {
-      if (k < schedule_.observation_count) {
-        registers_[k] = observation_start<Real>(schedule_.observations[k].kind);
+    for (int p = 0; p < P; ++p) {
+      state_[p] = Model::initial(model);
+      PFMC_UNROLL
+      for (int k = 0; k < kRegisterObservations; ++k) {
+        if (k < schedule_.observation_count) {
+          registers_[p][k] = observation_start<Real>(schedule_.observations[k].kind);
+        }
       }
-    }
-    for (int o = kRegisterObservations; o < schedule_.observation_count; ++o) {
-      observed_[o] = observation_start<Real>(schedule_.observations[o].kind);
+      for (int o = kRegisterObservations; o < schedule_.observation_count; ++o) {
+        observed_[p][o] = observation_start<Real>(schedule_.observations[o].kind);
+      }
     }
   }
 
-  /// Moves the path over grid step `step` with its draws, then takes that date's observations.
-  PFMC_HD_INLINE void advance(int step, const Real (&z)[Model::factors]) {
-    Model::advance(state_, model_, step, z);
+  /// Moves the paths over grid step `step` with their draws (z[p]: path p's), then takes that
+  /// date's observations.
+  PFMC_HD_INLINE void advance(int step, const Real (&z)[P][factors]) {
+    PFMC_UNROLL
+    for (int p = 0; p < P; ++p)
+      Model::advance(state_[p], model_, step, z[p]);
     if (step >= run_.first) {
-      const typename Model::State states[1] = {state_};
+      typename Model::State states[1][P];
+      PFMC_UNROLL
+      for (int p = 0; p < P; ++p)
+        states[0][p] = state_[p];
       take<1>(run_.masks, states);
       if (run_.spill >= 0)
         take_spilled(run_.spill);
@@ -92,22 +108,28 @@ public:
     }
   }
 
-  /// Steps step0 .. step0 + D - 1 (all inside the grid) with their draws z[d].
+  /// Steps step0 .. step0 + D - 1 (all inside the grid) with their draws z[d][p].
   template <int D>
-  PFMC_HD_INLINE void advance_batch(int step0, const Real (&z)[D][Model::factors]) {
+  PFMC_HD_INLINE void advance_batch(int step0, const Real (&z)[D][P][factors]) {
     const int step_last = step0 + D - 1;
     if (run_.first > step_last) { // no observation in the batch
       PFMC_UNROLL
-      for (int d = 0; d < D; ++d)
-        Model::advance(state_, model_, step0 + d, z[d]);
+      for (int d = 0; d < D; ++d) {
+        PFMC_UNROLL
+        for (int p = 0; p < P; ++p)
+          Model::advance(state_[p], model_, step0 + d, z[d][p]);
+      }
       return;
     }
     if (run_.first <= step0 && step_last <= run_.last) { // the batch lies inside one run
-      typename Model::State states[D];
+      typename Model::State states[D][P];
       PFMC_UNROLL
       for (int d = 0; d < D; ++d) {
-        Model::advance(state_, model_, step0 + d, z[d]);
-        states[d] = state_;
+        PFMC_UNROLL
+        for (int p = 0; p < P; ++p) {
+          Model::advance(state_[p], model_, step0 + d, z[d][p]);
+          states[d][p] = state_[p];
+        }
       }
       take<D>(run_.masks, states);
       // Only single-step runs have spilled observations, so only a batch of one meets them.
@@ -122,29 +144,48 @@ public:
       advance(step0 + d, z[d]);
   }
 
-  /// Writes every observation, finalised (sums to averages, log-spots to spots), to
-  /// observed[0 .. count): the array given at construction. Call once after the last step.
+  /// One path (P == 1): its draws as z[factor].
+  PFMC_HD_INLINE void advance(int step, const Real (&z)[factors]) {
+    static_assert(P == 1, "several paths take their draws as z[path][factor]");
+    advance(step, reinterpret_cast<const Real(&)[1][factors]>(z));
+  }
+  template <int D>
+  PFMC_HD_INLINE void advance_batch(int step0, const Real (&z)[D][factors]) {
+    static_assert(P == 1, "several paths take their draws as z[step][path][factor]");
+    advance_batch<D>(step0, reinterpret_cast<const Real(&)[D][1][factors]>(z));
+  }
+
+  /// Writes every observation of every path, finalised (sums to averages, log-spots to spots),
+  /// to observed[p][0 .. count): the arrays given at construction. Call once after the last step.
   PFMC_HD_INLINE void finish() {
     PFMC_UNROLL
-    for (int k = 0; k < kRegisterObservations; ++k) {
-      if (k < schedule_.observation_count) {
-        observed_[k] = observation_finish(registers_[k], schedule_.observations[k]);
+    for (int p = 0; p < P; ++p) {
+      PFMC_UNROLL
+      for (int k = 0; k < kRegisterObservations; ++k) {
+        if (k < schedule_.observation_count) {
+          observed_[p][k] = observation_finish(registers_[p][k], schedule_.observations[k]);
+        }
       }
-    }
-    for (int o = kRegisterObservations; o < schedule_.observation_count; ++o) {
-      observed_[o] = observation_finish(observed_[o], schedule_.observations[o]);
+      for (int o = kRegisterObservations; o < schedule_.observation_count; ++o) {
+        observed_[p][o] = observation_finish(observed_[p][o], schedule_.observations[o]);
+      }
     }
   }
 
-  /// True when the path went wrong (NaN); used to keep benchmarks from optimising paths away.
+  /// True when a path went wrong (NaN); used to keep benchmarks from optimising paths away.
   PFMC_HD_INLINE bool is_nan() const {
-    return schedule_.observation_count > 0 && registers_[0] != registers_[0];
+    bool nan = false;
+    PFMC_UNROLL
+    for (int p = 0; p < P; ++p)
+      nan = nan || (schedule_.observation_count > 0 && registers_[p][0] != registers_[p][0]);
+    return nan;
   }
 
 private:
-  /// The observations of one kind, for D consecutive states, slot by slot in step order.
+  /// The observations of one kind, for D consecutive states of each path, slot by slot in
+  /// step order.
   template <ObservationKind Kind, int D>
-  PFMC_HD_INLINE void take_kind(unsigned int masks, const typename Model::State (&states)[D]) {
+  PFMC_HD_INLINE void take_kind(unsigned int masks, const typename Model::State (&states)[D][P]) {
     const unsigned int slots = (masks >> (static_cast<int>(Kind) * kRegisterObservations)) &
                                ((1u << kRegisterObservations) - 1);
     if (slots == 0)
@@ -153,21 +194,24 @@ private:
     for (int k = 0; k < kRegisterObservations; ++k) {
       if (slots & (1u << k)) {
         const int asset = schedule_.observations[k].asset;
-        Real inputs[D];
         PFMC_UNROLL
-        for (int d = 0; d < D; ++d) {
-          inputs[d] = observation_input(Kind, Model::log_spot(states[d], asset));
-        }
-        PFMC_UNROLL
-        for (int d = 0; d < D; ++d) {
-          registers_[k] = observation_combine(Kind, registers_[k], inputs[d]);
+        for (int p = 0; p < P; ++p) {
+          Real inputs[D];
+          PFMC_UNROLL
+          for (int d = 0; d < D; ++d) {
+            inputs[d] = observation_input(Kind, Model::log_spot(states[d][p], asset));
+          }
+          PFMC_UNROLL
+          for (int d = 0; d < D; ++d) {
+            registers_[p][k] = observation_combine(Kind, registers_[p][k], inputs[d]);
+          }
         }
       }
     }
   }
 
   template <int D>
-  PFMC_HD_INLINE void take(unsigned int masks, const typename Model::State (&states)[D]) {
+  PFMC_HD_INLINE void take(unsigned int masks, const typename Model::State (&states)[D][P]) {
     take_kind<ObservationKind::terminal>(masks, states);
     take_kind<ObservationKind::arithmetic_sum>(masks, states);
     take_kind<ObservationKind::log_sum>(masks, states);
@@ -180,9 +224,12 @@ private:
     for (int e = range.begin; e < range.end; ++e) {
       const EventCode event = schedule_.spill_events[e];
       const auto kind = static_cast<ObservationKind>(event.kind);
-      const Real x = observation_input(kind, Model::log_spot(state_, event.asset));
-      Real& slot = observed_[event.observation];
-      slot = observation_combine(kind, slot, x);
+      PFMC_UNROLL
+      for (int p = 0; p < P; ++p) {
+        const Real x = observation_input(kind, Model::log_spot(state_[p], event.asset));
+        Real& slot = observed_[p][event.observation];
+        slot = observation_combine(kind, slot, x);
+      }
     }
   }
 
@@ -190,11 +237,11 @@ private:
   // the compiler re-read them from the constant bank instead of holding them in registers.
   typename Model::Params model_;
   PathSchedule schedule_;
-  typename Model::State state_;
+  typename Model::State state_[P];
   ObservationRun run_;
   int cursor_ = 0;
-  Real registers_[kRegisterObservations] = {};
-  Real* observed_;
+  Real registers_[P][kRegisterObservations] = {};
+  Real (*observed_)[kMaxObservations];
 };
 
 /// Steps per basic block of a batch: the block holds each step's draws, state and observation
@@ -212,21 +259,33 @@ constexpr int batch_block(int d) {
 }
 
 /// The step function a loader drives (kernels/loader_common.cuh): one step, or a batch of D
-/// steps whose draws arrived together.
-template <class Model, class Real>
+/// steps whose draws arrived together, for the P paths of a thread.
+template <class Model, class Real, int P = 1>
 struct PathStepper {
-  Path<Model, Real>& path;
-  PFMC_HD_INLINE void operator()(int step, const Real (&z)[Model::factors]) const {
+  static constexpr int factors = Model::factors;
+  Path<Model, Real, P>& path;
+  /// z[p][f]: path p's draws of the step.
+  PFMC_HD_INLINE void operator()(int step, const Real (&z)[P][factors]) const {
     path.advance(step, z);
   }
   template <int D>
-  PFMC_HD_INLINE void batch(int step0, const Real (&z)[D][Model::factors]) const {
+  PFMC_HD_INLINE void batch(int step0, const Real (&z)[D][P][factors]) const {
     constexpr int B = batch_block(D);
-    using Block = const Real(&)[B][Model::factors];
+    using Block = const Real(&)[B][P][factors];
     PFMC_UNROLL
     for (int s = 0; s < D; s += B) {
       path.template advance_batch<B>(step0 + s, reinterpret_cast<Block>(z[s]));
     }
+  }
+  /// One path (P == 1): z[f], or z[d][f] for a batch.
+  PFMC_HD_INLINE void operator()(int step, const Real (&z)[factors]) const {
+    static_assert(P == 1, "several paths take z[path][factor]");
+    (*this)(step, reinterpret_cast<const Real(&)[1][factors]>(z));
+  }
+  template <int D>
+  PFMC_HD_INLINE void batch(int step0, const Real (&z)[D][factors]) const {
+    static_assert(P == 1, "several paths take z[step][path][factor]");
+    batch<D>(step0, reinterpret_cast<const Real(&)[D][1][factors]>(z));
   }
 };
 

@@ -23,7 +23,8 @@ if "end_to_end" in rows and not best_only:
         print(f"  {config:40} {b['real_time']:9.2f} ms  {b['instruments_per_s']:10.0f} instruments/s "
               f"(generation + kernels: {b['instruments_per_s_device']:10.0f}/s)  groups {b['groups']:.0f}, "
               f"launches {b['kernel_launches']:.0f}, generation calls {b['generation_calls']:.0f}, "
-              f"host syncs {b['host_syncs']:.0f}")
+              f"host syncs {b['host_syncs']:.0f}; kernel {b['kernel_ms']:.3f} ms + generation "
+              f"{b['rng_ms']:.3f} ms (loading {b.get('kernel_load_ms', 0):.1f} ms)")
 
 for workload, configs in rows.items():
     base = configs.get("none")

@@ -3,8 +3,10 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [bench] [cli]
-# [ncu] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or /tmp/pfmc-gpu-check); the summary is printed
-# last.
+# [e2e] [peers] [ncu] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
+# Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
+# (scripts/fetch-peers.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/pfmc-gpu-check}
@@ -61,14 +63,15 @@ fi
 if has sanitize; then
   sanitize_results=()
   # sanitize NAME BACKEND ARGS...: memcheck, racecheck and synccheck on one small `pfmc price`
-  # run (3,000 paths: a partial last block) with that backend at distance 4.
+  # run (3,000 paths, or $paths: a partial last block) with that backend at distance 4.
+  paths=3000
   sanitize() {
     local name=$1 backend=$2
     shift 2
     for tool in memcheck racecheck synccheck; do
       local log="$LOG/sanitize_${tool}_${backend}_${name}.log"
-      limit 90 compute-sanitizer --tool $tool --error-exitcode 9 "./$B/pfmc" price "$@" \
-        --device gpu --paths 3000 --quiet --format csv --backend "$backend" \
+      limit 120 compute-sanitizer --tool $tool --error-exitcode 9 "./$B/pfmc" price "$@" \
+        --device gpu --paths $paths --quiet --format csv --backend "$backend" \
         --prefetch-distance 4 > "$log" 2>&1
       local rc=$?
       local errors
@@ -83,12 +86,25 @@ if has sanitize; then
   done
   # The models and methods of issue 5: Heston with the Greeks' scenario kernels, antithetic
   # pairs and control variates; the correlated baskets; local vol with scrambled Sobol.
-  for backend in ${PFMC_SANITIZE_MODEL_BACKENDS:-none smem_rolling_async tma}; do
+  for backend in ${PFMC_SANITIZE_MODEL_BACKENDS:-none smem_rolling_async tma inline}; do
     sanitize heston "$backend" config/examples/heston.yaml \
       --greeks delta,gamma,vega,rho,theta --antithetic --control-variate
     sanitize basket "$backend" config/examples/basket.yaml
-    sanitize local_vol "$backend" config/examples/local_vol.yaml --rng scrambled_sobol --replicates 2
+    if [ "$backend" = inline ]; then # inline computes Philox draws
+      sanitize local_vol "$backend" config/examples/local_vol.yaml --antithetic
+    else
+      sanitize local_vol "$backend" config/examples/local_vol.yaml --rng scrambled_sobol --replicates 2
+    fi
   done
+  # Short paths: 64 one-step groups in one launch, 32-thread blocks, 20,000 paths each: blocks
+  # of several rounds (8 for the loaders of one path per thread, 2 for inline) and the Philox
+  # generation kernel.
+  python3 scripts/make-mc-sample-book.py --options 64 --paths 20000 --output "$LOG/short_book.yaml"
+  paths=20000
+  for backend in ${PFMC_SANITIZE_SHORT_BACKENDS:-none scalar_batched tma inline}; do
+    sanitize short_paths "$backend" "$LOG/short_book.yaml" --block-size 32
+  done
+  paths=3000
   clean=$(printf '%s\n' "${sanitize_results[@]}" | grep -c "rc=0 .*0 errors\|rc=0 .*0 hazards")
   note "sanitizers: $clean of ${#sanitize_results[@]} runs clean (memcheck, racecheck, synccheck x backends)"
 fi
@@ -134,6 +150,38 @@ if has cli; then
   done
   keep plot_latency_bound.png plot_bandwidth_bound.png bench_latency_bound.csv bench_bandwidth_bound.csv
   note "cli: $((SECONDS - start)) s"
+fi
+
+if has e2e; then
+  # Config to results: the portfolio and NVIDIA's MonteCarloMultiGPU book in a warm process
+  # (pfmc_bench, median of 5), then fresh processes of `pfmc price` (wall time, and the run's
+  # own breakdown: device, kernel loading, kernels).
+  start=$SECONDS
+  python3 scripts/make-mc-sample-book.py --output "$LOG/mc_book.yaml"
+  limit 300 "./$B/pfmc_bench" --workloads= --end-to-end --book="$LOG/mc_book.yaml" \
+    --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+    --benchmark_out="$LOG/e2e.json" --benchmark_out_format=json > "$LOG/e2e.txt" 2>&1
+  note "e2e warm: rc=$?"
+  python3 scripts/bench-table.py "$LOG/e2e.json" | tee "$LOG/e2e_table.txt"
+  for w in portfolio book; do
+    file=config/examples/portfolio.yaml
+    [ $w = book ] && file="$LOG/mc_book.yaml"
+    for i in 1 2 3 4 5; do
+      limit 60 python3 scripts/measure.py "./$B/pfmc" price "$file" --quiet --format json \
+        --output "$LOG/fresh_${w}_$i.json" 2> "$LOG/fresh_${w}_$i.txt"
+      note "fresh $w $i: $(tail -1 "$LOG/fresh_${w}_$i.txt") $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["run"]; print("backend %s kernel %.3f ms rng %.3f ms loading %.1f ms device %.1f ms total %.1f ms launches %d" % (r["backend"], r["kernel_ms"], r["rng_ms"], r["kernel_load_ms"], r["device_ms"], r["total_ms"], r["kernel_launches"]))' "$LOG/fresh_${w}_$i.json" 2>&1)"
+    done
+  done
+  keep e2e.json e2e_table.txt
+  note "e2e: $((SECONDS - start)) s"
+fi
+
+if has peers; then
+  start=$SECONDS
+  limit 400 scripts/peers.sh > "$LOG/peers.txt" 2>&1
+  note "peers: rc=$? in $((SECONDS - start)) s"
+  tail -15 "$LOG/peers.txt"
+  keep peers.txt
 fi
 
 if has ncu && [ -f "$LOG/bench.json" ]; then

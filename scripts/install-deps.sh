@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(cmake g++ make libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libgtest-dev
-          libbenchmark-dev)
+          libbenchmark-dev librandom123-dev libsleef-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

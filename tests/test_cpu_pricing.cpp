@@ -9,7 +9,7 @@
 
 #include "engine/plan.hpp"
 #include "engine/pricer.hpp"
-#include "kernels/reduction_shape.hpp"
+#include "kernels/reduction_shape.cuh"
 #include "models/analytic.hpp"
 #include "pricing_book.hpp"
 
@@ -110,28 +110,50 @@ TEST(CpuPricing, PortfolioValueIsTheQuantityWeightedSum) {
 
 using testing::bits_of;
 
-class PriceChunkInvariance : public ::testing::TestWithParam<std::string> {};
+/// A generator and the memory cap that cuts its run into chunks.
+struct ChunkCase {
+  std::string simulation;
+  std::string cap;
+};
+
+class PriceChunkInvariance : public ::testing::TestWithParam<ChunkCase> {};
 
 TEST_P(PriceChunkInvariance, OneChunkOrManyGiveTheSameBits) {
-  // 30,000 paths = 4 reduction tiles of 8,192 (the last partial); a 4 MiB cap holds one tile of
-  // 52 steps in double (two in float), so the second run takes 4 (2) chunks. draw_batch_size 0:
-  // the group is tiled (a draw batch is one generation call and never cut).
+  // 30,000 paths = 4 reduction tiles of 8,192 (the last partial). cuRAND's generators: a 4 MiB
+  // cap holds one tile of draws of 52 steps in double (two in float), so the second run takes
+  // 4 (2) chunks; draw_batch_size 0: the group is tiled (a draw batch is one generation call and
+  // never cut). Philox draws need no buffer on the CPU: a 48 KiB cap holds one tile's partial sums.
   const auto book = standard_book(kMonitoring);
+  const ChunkCase& c = GetParam();
   const auto one = engine::price(
-      load(book_yaml(book, 30000, 52, "{device: cpu, draw_batch_size: 0}", GetParam())));
-  const auto many = engine::price(load(book_yaml(
-      book, 30000, 52, "{device: cpu, max_device_memory: 4MiB, draw_batch_size: 0}", GetParam())));
+      load(book_yaml(book, 30000, 52, "{device: cpu, draw_batch_size: 0}", c.simulation)));
+  const auto many = engine::price(load(
+      book_yaml(book, 30000, 52, "{device: cpu, max_device_memory: " + c.cap + ", draw_batch_size: 0}",
+                c.simulation)));
   // A scrambled Sobol run is a set of replicates (random digital shifts), each chunked alike.
-  const std::uint64_t runs = GetParam() == ", rng: scrambled_sobol, replicates: 2" ? 2u : 1u;
+  const std::uint64_t runs = c.simulation == ", rng: scrambled_sobol, replicates: 2" ? 2u : 1u;
   EXPECT_EQ(one.run.chunks, runs);
   EXPECT_GE(many.run.chunks, 2 * runs);
   EXPECT_EQ(bits_of(one), bits_of(many));
 }
 
 INSTANTIATE_TEST_SUITE_P(Generators, PriceChunkInvariance,
-                         ::testing::Values(", rng: philox", ", rng: mrg32k3a, precision: float",
-                                           ", rng: sobol",
-                                           ", rng: scrambled_sobol, replicates: 2"));
+                         ::testing::Values(ChunkCase{", rng: philox", "48KiB"},
+                                           ChunkCase{", rng: philox, precision: float", "48KiB"},
+                                           ChunkCase{", rng: mrg32k3a, precision: float", "4MiB"},
+                                           ChunkCase{", rng: sobol", "4MiB"},
+                                           ChunkCase{", rng: scrambled_sobol, replicates: 2",
+                                                     "4MiB"}));
+
+TEST(CpuPricing, PhiloxPricesDoNotDependOnTheDrawBatchSize) {
+  // Counter-based draws: batching groups into one generation call changes nothing (it did with
+  // cuRAND's Philox, whose output depends on each call's size).
+  const auto book = standard_book(kMonitoring);
+  const auto batched = engine::price(load(book_yaml(book, 20000, 52, "{device: cpu}")));
+  const auto tiled =
+      engine::price(load(book_yaml(book, 20000, 52, "{device: cpu, draw_batch_size: 0}")));
+  EXPECT_EQ(bits_of(batched), bits_of(tiled));
+}
 
 TEST(CpuPricing, BatchedGroupsMatchClosedForms) {
   // Three models on three underlyings: small groups, one draw batch, one launch on a GPU.
@@ -165,6 +187,7 @@ TEST(CpuPricing, BatchedGroupsMatchClosedForms) {
   const auto tiled = engine::price(
       load(yaml.replace(yaml.find("{device: cpu}"), 13, "{device: cpu, draw_batch_size: 0}")));
   EXPECT_EQ(tiled.run.chunks, 3u);
+  EXPECT_EQ(bits_of(result), bits_of(tiled)); // Philox draws depend on their indices alone
   for (int m = 0; m < 3; ++m) {
     const auto& r = find(tiled, "c" + std::to_string(m));
     const double reference =
@@ -306,24 +329,30 @@ TEST(EventGrid, GeometricAsianStepsFromFixingToFixing) {
   testing::expect_matches_references(asian, engine::price(config));
 }
 
-TEST(Reduction, WarpTreeSumsInTheShuffleOrder) {
-  // Values chosen so that every association order gives a different double: the tree must be
-  // ((x0+x16)+(x8+x24)) + ... exactly as __shfl_down_sync with offsets 16, 8, 4, 2, 1.
-  double lanes[32];
-  for (int i = 0; i < 32; ++i)
-    lanes[i] = std::ldexp(1.0 + i, (i * 7) % 60 - 30);
-  double v[32];
-  for (int i = 0; i < 32; ++i)
-    v[i] = lanes[i];
-  for (int offset : {16, 8, 4, 2, 1}) {
-    for (int lane = 0; lane < offset; ++lane)
-      v[lane] = v[lane] + v[lane + offset];
+/// The balanced pairwise tree, written recursively: left half + right half.
+double tree(const double* x, int n) {
+  return n == 1 ? x[0] : tree(x, n / 2) + tree(x + n / 2, n / 2);
+}
+
+TEST(Reduction, PairwiseSumIsTheBalancedTreeOfNeighbours) {
+  // Values chosen so that every association order gives a different double: the order of
+  // kernels/reduction_shape.cuh is observable.
+  std::vector<double> x(64);
+  for (int i = 0; i < 64; ++i)
+    x[i] = std::ldexp(1.0 + i, (i * 7) % 60 - 30);
+  for (int n : {1, 2, 4, 8, 32, 64}) {
+    EXPECT_EQ(kernels::pairwise_sum(n, [&](int i) { return x[i]; }), tree(x.data(), n)) << n;
   }
-  EXPECT_EQ(kernels::warp_tree_sum(lanes), v[0]);
   double sequential = 0.0;
-  for (double x : lanes)
-    sequential += x;
-  EXPECT_NE(kernels::warp_tree_sum(lanes), sequential); // the order is observable
+  for (double v : x)
+    sequential += v;
+  EXPECT_NE(kernels::pairwise_sum(64, [&](int i) { return x[i]; }), sequential);
+  // A subtree computed on its own and combined gives the same bits (what threads, warps and
+  // blocks do): the tree of 64 is the tree of its two halves, of its four quarters...
+  const double halves = tree(x.data(), 32) + tree(x.data() + 32, 32);
+  EXPECT_EQ(kernels::pairwise_sum(64, [&](int i) { return x[i]; }), halves);
+  const double quarters = kernels::pairwise_sum(4, [&](int q) { return tree(x.data() + 16 * q, 16); });
+  EXPECT_EQ(kernels::pairwise_sum(64, [&](int i) { return x[i]; }), quarters);
 }
 
 TEST(Statistics, EstimateFromSums) {

@@ -24,8 +24,8 @@ using engine::NormalSource;
 constexpr int G = kernels::kDrawTilePaths;
 
 template <class Real>
-std::vector<Real> philox_tiles(std::uint64_t tiles, int rows, std::uint64_t seed = 5) {
-  NormalSource source(config::RngType::philox, seed, NormalSource::Memory::host);
+std::vector<Real> normal_tiles(std::uint64_t tiles, int rows, std::uint64_t seed = 5) {
+  NormalSource source(config::RngType::mrg32k3a, seed, NormalSource::Memory::host);
   std::vector<Real> z(tiles * static_cast<std::size_t>(rows) * G);
   source.next_tiles(z.data(), tiles, rows);
   return z;
@@ -33,7 +33,7 @@ std::vector<Real> philox_tiles(std::uint64_t tiles, int rows, std::uint64_t seed
 
 TEST(Antithetic, OddPathsAreTheNegatedEvenPathsInEveryRowOfEveryTile) {
   const int rows = 7;
-  const auto original = philox_tiles<double>(3, rows);
+  const auto original = normal_tiles<double>(3, rows);
   auto z = original;
   engine::apply_antithetic_host(z.data(), z.size());
   for (std::size_t path = 0; path < 3 * std::size_t{G}; path += 2) {
@@ -70,7 +70,7 @@ TEST_P(Bridge, MatchesATextbookBridge) {
   const Grid& grid = GetParam();
   BrownianBridge bridge(grid.times, grid.factors);
   const int rows = bridge.rows(), steps = bridge.steps(), factors = grid.factors;
-  const auto z = philox_tiles<double>(1, rows, 21);
+  const auto z = normal_tiles<double>(1, rows, 21);
   auto x = z;
   bridge.apply_host(x.data(), 1, rows);
   const auto& t = grid.times;
@@ -142,7 +142,7 @@ TEST_P(Bridge, IncrementsAreIndependentStandardNormals) {
   BrownianBridge bridge(grid.times, grid.factors);
   const int rows = bridge.rows();
   const std::uint64_t tiles = 16;
-  auto x = philox_tiles<double>(tiles, rows);
+  auto x = normal_tiles<double>(tiles, rows);
   bridge.apply_host(x.data(), tiles, rows);
   const double n = static_cast<double>(tiles) * G;
   std::vector<double> mean(static_cast<std::size_t>(rows), 0.0);
@@ -175,7 +175,7 @@ TEST_P(Bridge, TerminalPointIsTheFirstNormalTimesSqrtT) {
   const Grid& grid = GetParam();
   BrownianBridge bridge(grid.times, grid.factors);
   const int rows = bridge.rows();
-  const auto z = philox_tiles<double>(2, rows);
+  const auto z = normal_tiles<double>(2, rows);
   auto x = z;
   bridge.apply_host(x.data(), 2, rows);
   const double horizon = grid.times.back();
@@ -199,7 +199,7 @@ TEST_P(Bridge, IsOddBitwiseAndActsOnEachTileAlone) {
   BrownianBridge bridge(grid.times, grid.factors);
   const int rows = bridge.rows();
   const std::size_t tile = static_cast<std::size_t>(rows) * G;
-  const auto z = philox_tiles<double>(3, rows);
+  const auto z = normal_tiles<double>(3, rows);
   auto plus = z;
   auto minus = z;
   for (double& v : minus)

@@ -17,12 +17,14 @@
 #include <vector>
 
 #include "engine/backend_catalog.hpp"
+#include "engine/cpu_draws.hpp"
 #include "engine/device_info.hpp"
 #include "engine/draw_transform.hpp"
 #include "engine/normal_source.hpp"
 #include "engine/pricer.hpp"
 #include "gpu_test_support.hpp"
 #include "kernels/draw_layout.hpp"
+#include "kernels/generate_draws.hpp"
 #include "pricing_book.hpp"
 
 namespace pfmc {
@@ -167,16 +169,25 @@ TEST_F(Gpu, ManySmallGroupsShareOneLaunchAndMatchTheCpu) {
             "maturity: 1, model: m" +
             std::to_string(u) + "}\n";
   }
-  yaml += "simulation: {paths: 4096, steps_per_year: 12, seed: 5}\n";
-  const auto gpu = engine::price(load(yaml + "engine: {device: gpu, backend: none}\n"));
-  const auto cpu = engine::price(load(yaml + "engine: {device: cpu}\n"));
-  EXPECT_EQ(gpu.run.groups, 64);
-  for (int u = 0; u < 64; ++u) {
-    const std::string id = "c" + std::to_string(u);
-    EXPECT_NEAR(find(gpu, id).price, find(cpu, id).price, 1e-10 * find(cpu, id).price) << id;
+  for (const char* steps : {"12", "0"}) { // 0: the event grid, one step per path
+    const std::string run =
+        yaml + "simulation: {paths: 4096, steps_per_year: " + steps + ", seed: 5}\n";
+    const auto none = engine::price(load(run + "engine: {device: gpu, backend: none}\n"));
+    const auto computed = engine::price(load(run + "engine: {device: gpu, backend: inline}\n"));
+    const auto cpu = engine::price(load(run + "engine: {device: cpu}\n"));
+    EXPECT_EQ(none.run.groups, 64);
+    EXPECT_EQ(bits_of(computed), bits_of(none)) << steps;
+    for (int u = 0; u < 64; ++u) {
+      const std::string id = "c" + std::to_string(u);
+      EXPECT_NEAR(find(none, id).price, find(cpu, id).price, 1e-10 * find(cpu, id).price)
+          << id << " steps_per_year " << steps;
+    }
+    // Every group reports the batch's one launch; `inline` launches them all at once too.
+    EXPECT_EQ(none.run.chunks, 64u);
+    EXPECT_EQ(none.run.plan_stats.kernel_launches, 1u);
+    EXPECT_EQ(computed.run.plan_stats.kernel_launches, 1u);
+    EXPECT_EQ(computed.run.plan_stats.generation_calls, 0u);
   }
-  // Every group reports the batch's one launch.
-  EXPECT_EQ(gpu.run.chunks, 64u);
 }
 
 TEST_F(Gpu, PartialBlocksAndOnePathMatchTheCpu) {
@@ -207,7 +218,7 @@ TEST_F(Gpu, DeviceDrawsEqualHostDraws) {
   // claim to see the GPU's draws rests on it. Measured on an H100 (CUDA 13.0): the uniforms
   // agree but the normal transform rounds differently on about half the values, by at most
   // 3.1e-15. So: the same draws to a few ulps. Three tiles, produced 1 + 2 on the device.
-  for (auto type : {config::RngType::philox, config::RngType::mrg32k3a, config::RngType::sobol,
+  for (auto type : {config::RngType::mrg32k3a, config::RngType::sobol,
                     config::RngType::scrambled_sobol}) {
     const int rows = 5;
     const bool quasi = type == config::RngType::sobol || type == config::RngType::scrambled_sobol;
@@ -229,6 +240,79 @@ TEST_F(Gpu, DeviceDrawsEqualHostDraws) {
           std::max(worst, std::fabs(expected[i] - got[i]) / std::max(1.0, std::fabs(expected[i])));
     }
     EXPECT_LE(worst, 1e-14) << config::to_string(type);
+  }
+}
+
+/// The generation kernel's Philox draws of `paths` paths × `rows` rows of group 3, from path
+/// `first` (a tile's first), in the tile layout.
+template <class Real>
+std::vector<Real> device_philox_tiles(std::uint64_t first, std::uint64_t paths, int rows) {
+  const std::size_t n =
+      kernels::draw_tiles_for(paths) * static_cast<std::size_t>(rows) * kernels::kDrawTilePaths;
+  Real* d = nullptr;
+  void* table = nullptr;
+  EXPECT_EQ(cudaMalloc(&d, n * sizeof(Real)), cudaSuccess);
+  EXPECT_EQ(cudaMalloc(&table, kernels::generate_table_bytes(1)), cudaSuccess);
+  kernels::generate_philox_draws<Real>({{d, first, paths, 3, rows}}, 99, table, nullptr);
+  std::vector<Real> out(n);
+  EXPECT_EQ(cudaMemcpy(out.data(), d, n * sizeof(Real), cudaMemcpyDeviceToHost), cudaSuccess);
+  cudaFree(table);
+  cudaFree(d);
+  return out;
+}
+
+template <class Real>
+double philox_device_host_difference() {
+  // Two tiles from path 8,192 (a later chunk's), 5 rows; the host computes the same paths.
+  const std::uint64_t first = 8192, paths = 2 * kernels::kDrawTilePaths - 6;
+  const int rows = 5;
+  const auto device = device_philox_tiles<Real>(first, paths, rows);
+  std::vector<Real> host(static_cast<std::size_t>(paths) * rows);
+  engine::philox_normals_host(99, 3, first, static_cast<int>(paths), 0, rows, host.data(), paths);
+  double worst = 0.0;
+  for (int r = 0; r < rows; ++r) {
+    for (std::uint64_t p = 0; p < paths; ++p) {
+      const double h = host[static_cast<std::size_t>(r) * paths + p];
+      const double d = device[kernels::draw_offset(p, static_cast<std::size_t>(r), rows)];
+      worst = std::max(worst, std::fabs(h - d) / std::max(1.0, std::fabs(h)));
+    }
+  }
+  return worst;
+}
+
+TEST_F(Gpu, PhiloxDeviceDrawsMatchTheHostsToTheTransformsAccuracy) {
+  // The same Philox words and exact uniforms on both sides; the transform's functions differ
+  // (kernels/counter_draws.cuh): double to a few ulps, float by the device's hardware sine and
+  // cosine (absolute error below 2^-21.4 on the angle, times r <= 5.8: 2.2e-6).
+  const double d = philox_device_host_difference<double>();
+  const double f = philox_device_host_difference<float>();
+  std::printf("philox device vs host draws: %.3g (double), %.3g (float)\n", d, f);
+  EXPECT_LE(d, 1e-15);
+  EXPECT_LE(f, 2.5e-6);
+}
+
+TEST_F(Gpu, BlockSizeAndRoundsDoNotChangeABit) {
+  // The reduction's order is fixed on paths (kernels/reduction_shape.cuh): the block size, the
+  // paths per thread (`inline`: 2 or 4) and the rounds per block (1-step paths: many) are launch
+  // shapes. 40,000 paths: a partial last tile.
+  const auto book = standard_book(4);
+  for (const char* precision : {"", ", precision: float"}) {
+    for (const char* grid : {", steps_per_year: 0", ""}) {
+      std::vector<std::vector<std::uint64_t>> runs;
+      for (const char* backend : {"none", "inline", "scalar_batched"}) {
+        for (int block : {32, 128, 512}) {
+          const std::string e = "{device: gpu, backend: " + std::string(backend) +
+                                ", block_size: " + std::to_string(block) + "}";
+          std::string yaml = book_yaml(book, 40000, 12, e, precision);
+          if (*grid) { // the event grid: one step for the Europeans
+            yaml.replace(yaml.find("steps_per_year: 12"), 18, "steps_per_year: 0");
+          }
+          runs.push_back(bits_of(engine::price(load(yaml))));
+        }
+      }
+      for (std::size_t k = 1; k < runs.size(); ++k)
+        EXPECT_EQ(runs[k], runs[0]) << "run " << k << precision << grid;
+    }
   }
 }
 
@@ -265,6 +349,10 @@ std::vector<BackendCase> all_backend_cases() {
   for (const auto& b : engine::backend_catalog()) {
     if (std::string(b.name) == "none")
       continue;
+    if (!b.uses_prefetch_distance) {
+      cases.push_back({b.name, 4});
+      continue;
+    }
     for (int d : engine::prefetch_distances())
       cases.push_back({b.name, d});
   }
@@ -331,8 +419,8 @@ INSTANTIATE_TEST_SUITE_P(EveryBackendAndDistance, BackendIdentity,
 // --- draw transforms: device against host ---------------------------------------------------
 
 template <class Real>
-std::vector<Real> host_philox_tiles(std::uint64_t tiles, int rows) {
-  engine::NormalSource source(config::RngType::philox, 17, engine::NormalSource::Memory::host);
+std::vector<Real> host_normal_tiles(std::uint64_t tiles, int rows) {
+  engine::NormalSource source(config::RngType::mrg32k3a, 17, engine::NormalSource::Memory::host);
   std::vector<Real> z(tiles * static_cast<std::size_t>(rows) * kernels::kDrawTilePaths);
   source.next_tiles(z.data(), tiles, rows);
   return z;
@@ -368,7 +456,7 @@ void expect_transforms_bitwise_equal() {
   const std::size_t g = kernels::kDrawTilePaths;
   const std::vector<std::size_t> offsets = {0, tiles * 18 * g};
   const std::size_t values = offsets[1] + tiles * 5 * g;
-  auto expected = host_philox_tiles<Real>(1, static_cast<int>(values / g));
+  auto expected = host_normal_tiles<Real>(1, static_cast<int>(values / g));
   const auto z = expected;
   for (bool antithetic : {false, true}) {
     expected = z;
@@ -392,7 +480,7 @@ TEST_F(Gpu, DrawTransformsOnTheDeviceGiveTheHostsBits) {
   expect_transforms_bitwise_equal<float>();
   expect_transforms_bitwise_equal<double>();
   // Antithetic alone, on a stream.
-  auto expected = host_philox_tiles<double>(2, 3);
+  auto expected = host_normal_tiles<double>(2, 3);
   const auto z = expected;
   engine::apply_antithetic_host(expected.data(), expected.size());
   cudaStream_t stream = nullptr;

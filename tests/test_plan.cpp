@@ -10,7 +10,7 @@
 #include "engine/draw_plan.hpp"
 #include "engine/execution.hpp"
 #include "engine/plan.hpp"
-#include "kernels/reduction_shape.hpp"
+#include "kernels/reduction_shape.cuh"
 #include "test_support.hpp"
 
 namespace pfmc {
@@ -392,14 +392,14 @@ TEST(DrawPlan, LargeGroupsQuasiRandomAndNoBatchesAreTiled) {
 }
 
 TEST(Chunking, OneChunkWhenItFits) {
-  const auto c = engine::plan_chunks(100000, 252, 8, 10, 128, 1ull << 34);
+  const auto c = engine::plan_chunks(100000, 252, 8, 10, 1ull << 34);
   EXPECT_EQ(c.chunks, 1u);
   EXPECT_EQ(c.chunk_paths, 100000u);
 }
 
 TEST(Chunking, WholeTilesUnderTheCap) {
-  const std::uint64_t tile = kernels::kTileBlocks * 128;
-  const auto c = engine::plan_chunks(100000, 252, 8, 10, 128, 3 * tile * 252 * 8 + tile);
+  const std::uint64_t tile = kernels::kTilePaths;
+  const auto c = engine::plan_chunks(100000, 252, 8, 10, 3 * tile * 252 * 8 + tile);
   EXPECT_GT(c.chunks, 1u);
   EXPECT_EQ(c.chunk_paths % tile, 0u);
   EXPECT_LE(c.bytes_per_chunk, 3 * tile * 252 * 8 + tile);
@@ -407,8 +407,31 @@ TEST(Chunking, WholeTilesUnderTheCap) {
 }
 
 TEST(Chunking, NotEvenOneTileFits) {
-  const auto c = engine::plan_chunks(100000, 252, 8, 10, 128, 1000);
+  const auto c = engine::plan_chunks(100000, 252, 8, 10, 1000);
   EXPECT_EQ(c.chunk_paths, 0u);
+}
+
+TEST(Chunking, WithoutDrawsOnlyThePartialSumsCount) {
+  // A backend that computes its draws (rows 0) needs a few bytes a path: one chunk.
+  const auto c = engine::plan_chunks(10'000'000, 0, 4, 4, 64ull << 20);
+  EXPECT_EQ(c.chunks, 1u);
+  // More paths than an int holds are cut into chunks of whole tiles anyway.
+  const auto big = engine::plan_chunks(3ull << 30, 0, 4, 2, ~0ull);
+  EXPECT_EQ(big.chunk_paths, engine::kMaxChunkPaths);
+  EXPECT_EQ(big.chunks, 3u);
+}
+
+TEST(Rounds, LongPathsRunOneRoundShortPathsFillTheDeviceThenATile) {
+  // 365 steps: one round, whatever the paths.
+  EXPECT_EQ(engine::rounds_per_block(8'192'000, 365, 1, 1, 128, 4, 132), 1);
+  // The 8,192-option book: 2^31 paths of one step; blocks of 128 threads × 4 paths: rounds up to
+  // a tile (16 rounds of 512 paths).
+  EXPECT_EQ(engine::rounds_per_block(8192ull * 262144, 1, 1, 4, 128, 2, 132), 16);
+  // Few paths: keep 32 blocks per multiprocessor before taking rounds.
+  EXPECT_EQ(engine::rounds_per_block(100'000, 1, 1, 4, 128, 2, 132), 1);
+  EXPECT_EQ(engine::rounds_per_block(4 * 32 * 132 * 512, 1, 1, 4, 128, 2, 132), 4);
+  // Many values: the rounds' sums stay under kMaxRoundSumsBytes.
+  EXPECT_EQ(engine::rounds_per_block(8192ull * 262144, 1, 1, 4, 128, 1000, 132), 2);
 }
 
 } // namespace

@@ -26,11 +26,15 @@ public:
     return sizeof(Real) * static_cast<std::size_t>(kSlots) * Factors * block_size;
   }
 
-  __device__ SmemRollingAsyncLoader(unsigned char* shared, const LoaderInputs<Real>& in)
-      : in_(in), stages_(reinterpret_cast<Real*>(shared)) {}
+  static constexpr int paths_per_thread = 1;
+
+  __device__ explicit SmemRollingAsyncLoader(unsigned char* shared)
+      : stages_(reinterpret_cast<Real*>(shared)) {}
 
   template <class Body>
-  __device__ __forceinline__ void run(Body&& body) {
+  __device__ __forceinline__ void run(const LoaderInputs<Real>& in, Body&& body) {
+    in_ = in;
+    __syncthreads(); // the previous round's reads of the stages are done
 #pragma unroll
     for (int k = 0; k < Distance; ++k)
       issue(k, k);

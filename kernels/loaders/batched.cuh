@@ -17,36 +17,36 @@ public:
   static constexpr int register_budget = 64; ///< look-ahead in registers: up to 64
   static std::size_t shared_bytes(int, const RingLayout&, int) { return 0; }
 
-  __device__ ScalarBatchedLoader(unsigned char*, const LoaderInputs<Real>& in) : in_(in) {}
+  static constexpr int paths_per_thread = 1;
+
+  __device__ explicit ScalarBatchedLoader(unsigned char*) {}
 
   template <class Body>
-  __device__ __forceinline__ void run(Body&& body) {
+  __device__ __forceinline__ void run(const LoaderInputs<Real>& in, Body&& body) {
 #pragma unroll 1
-    for (int base = 0; base < in_.steps; base += Distance) {
+    for (int base = 0; base < in.steps; base += Distance) {
       Real z[Distance][Factors];
 #pragma unroll
       for (int k = 0; k < Distance; ++k) {
-        if (base + k < in_.steps) {
+        if (base + k < in.steps) {
 #pragma unroll
           for (int f = 0; f < Factors; ++f) {
-            z[k][f] = ptx::load(draw_address<Factors>(in_, base + k, f));
+            z[k][f] = ptx::load(draw_address<Factors>(in, base + k, f));
           }
         }
       }
-      if (base + Distance <= in_.steps) {
+      if (base + Distance <= in.steps) {
         body.template batch<Distance>(base, z);
       } else {
 #pragma unroll
         for (int k = 0; k < Distance; ++k) {
-          if (base + k < in_.steps)
+          if (base + k < in.steps)
             body(base + k, z[k]);
         }
       }
     }
   }
 
-private:
-  LoaderInputs<Real> in_;
 };
 
 template <class Real, int Factors, int Distance>
@@ -59,37 +59,40 @@ public:
     return per_thread_ring_bytes<Real, Factors>(ring);
   }
 
-  __device__ SmemBatchedLoader(unsigned char* shared, const LoaderInputs<Real>& in)
-      : in_(in), ring_(reinterpret_cast<Real*>(shared)) {}
+  static constexpr int paths_per_thread = 1;
 
+  __device__ explicit SmemBatchedLoader(unsigned char* shared)
+      : ring_(reinterpret_cast<Real*>(shared)) {}
+
+  /// The ring is the thread's own: no barrier between rounds.
   template <class Body>
-  __device__ __forceinline__ void run(Body&& body) {
+  __device__ __forceinline__ void run(const LoaderInputs<Real>& in, Body&& body) {
 #pragma unroll 1
-    for (int base = 0; base < in_.steps; base += Distance) {
+    for (int base = 0; base < in.steps; base += Distance) {
 #pragma unroll
       for (int k = 0; k < Distance; ++k) {
-        if (base + k < in_.steps) {
+        if (base + k < in.steps) {
 #pragma unroll
           for (int f = 0; f < Factors; ++f) {
-            ring_[ring_index(in_.ring, k, f)] = ptx::load(draw_address<Factors>(in_, base + k, f));
+            ring_[ring_index(in.ring, k, f)] = ptx::load(draw_address<Factors>(in, base + k, f));
           }
         }
       }
       Real z[Distance][Factors];
 #pragma unroll
       for (int k = 0; k < Distance; ++k) {
-        if (base + k < in_.steps) {
+        if (base + k < in.steps) {
 #pragma unroll
           for (int f = 0; f < Factors; ++f)
-            z[k][f] = ring_[ring_index(in_.ring, k, f)];
+            z[k][f] = ring_[ring_index(in.ring, k, f)];
         }
       }
-      if (base + Distance <= in_.steps) {
+      if (base + Distance <= in.steps) {
         body.template batch<Distance>(base, z);
       } else {
 #pragma unroll
         for (int k = 0; k < Distance; ++k) {
-          if (base + k < in_.steps)
+          if (base + k < in.steps)
             body(base + k, z[k]);
         }
       }
@@ -97,7 +100,6 @@ public:
   }
 
 private:
-  LoaderInputs<Real> in_;
   Real* ring_;
 };
 

@@ -28,34 +28,34 @@ public:
       40; ///< look-ahead outside registers: 40 registers, occupancy 75% (no spills)
   static std::size_t shared_bytes(int, const RingLayout&, int) { return 0; }
 
-  __device__ ThreadPrefetchLoader(unsigned char*, const LoaderInputs<Real>& in) : in_(in) {}
+  static constexpr int paths_per_thread = 1;
+
+  __device__ explicit ThreadPrefetchLoader(unsigned char*) {}
 
   template <class Body>
-  __device__ __forceinline__ void run(Body&& body) {
-    const int distance = in_.prefetch_distance;
-    for (int k = 0; k < distance && k < in_.steps; ++k) {
+  __device__ __forceinline__ void run(const LoaderInputs<Real>& in, Body&& body) {
+    const int distance = in.prefetch_distance;
+    for (int k = 0; k < distance && k < in.steps; ++k) {
 #pragma unroll
       for (int f = 0; f < Factors; ++f)
-        Prefetch::prefetch(draw_address<Factors>(in_, k, f));
+        Prefetch::prefetch(draw_address<Factors>(in, k, f));
     }
 #pragma unroll 1
-    for (int step = 0; step < in_.steps; ++step) {
-      if (step + distance < in_.steps) {
+    for (int step = 0; step < in.steps; ++step) {
+      if (step + distance < in.steps) {
 #pragma unroll
         for (int f = 0; f < Factors; ++f) {
-          Prefetch::prefetch(draw_address<Factors>(in_, step + distance, f));
+          Prefetch::prefetch(draw_address<Factors>(in, step + distance, f));
         }
       }
       Real z[Factors];
 #pragma unroll
       for (int f = 0; f < Factors; ++f)
-        z[f] = ptx::load(draw_address<Factors>(in_, step, f));
+        z[f] = ptx::load(draw_address<Factors>(in, step, f));
       body(step, z);
     }
   }
 
-private:
-  LoaderInputs<Real> in_;
 };
 
 template <class Real, int Factors, int Distance>
@@ -72,40 +72,40 @@ public:
       40; ///< look-ahead outside registers: 40 registers, occupancy 75% (no spills)
   static std::size_t shared_bytes(int, const RingLayout&, int) { return 0; }
 
-  __device__ BulkL2Loader(unsigned char*, const LoaderInputs<Real>& in) : in_(in) {}
+  static constexpr int paths_per_thread = 1;
+
+  __device__ explicit BulkL2Loader(unsigned char*) {}
 
   template <class Body>
-  __device__ __forceinline__ void run(Body&& body) {
-    const int distance = in_.prefetch_distance;
+  __device__ __forceinline__ void run(const LoaderInputs<Real>& in, Body&& body) {
+    const int distance = in.prefetch_distance;
     const bool issuer = threadIdx.x == 0;
     if (issuer) {
-      for (int k = 0; k < distance && k < in_.steps; ++k)
-        prefetch_step(k);
+      for (int k = 0; k < distance && k < in.steps; ++k)
+        prefetch_step(in, k);
     }
 #pragma unroll 1
-    for (int step = 0; step < in_.steps; ++step) {
-      if (issuer && step + distance < in_.steps)
-        prefetch_step(step + distance);
+    for (int step = 0; step < in.steps; ++step) {
+      if (issuer && step + distance < in.steps)
+        prefetch_step(in, step + distance);
       Real z[Factors];
 #pragma unroll
       for (int f = 0; f < Factors; ++f)
-        z[f] = ptx::load(draw_address<Factors>(in_, step, f));
+        z[f] = ptx::load(draw_address<Factors>(in, step, f));
       body(step, z);
     }
   }
 
 private:
   /// The block's whole row (blockDim.x paths, inside the draw tile even for a partial block).
-  __device__ __forceinline__ void prefetch_step(int step) const {
+  __device__ __forceinline__ static void prefetch_step(const LoaderInputs<Real>& in, int step) {
     const auto bytes = static_cast<std::uint32_t>(blockDim.x * sizeof(Real));
 #pragma unroll
     for (int f = 0; f < Factors; ++f) {
       ptx::bulk_prefetch_l2(
-          in_.block_draws + static_cast<std::size_t>(step * Factors + f) * kRowStride, bytes);
+          in.block_draws + static_cast<std::size_t>(step * Factors + f) * kRowStride, bytes);
     }
   }
-
-  LoaderInputs<Real> in_;
 };
 
 } // namespace pfmc::kernels

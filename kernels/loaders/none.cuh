@@ -18,23 +18,22 @@ public:
     return 0;
   }
 
-  __device__ NoneLoader(unsigned char* /*shared*/, const LoaderInputs<Real>& in) : in_(in) {}
+  static constexpr int paths_per_thread = 1;
+
+  __device__ explicit NoneLoader(unsigned char* /*shared*/) {}
 
   template <class Body>
-  __device__ __forceinline__ void run(Body&& body) const {
+  __device__ __forceinline__ void run(const LoaderInputs<Real>& in, Body&& body) const {
 #pragma unroll 1
-    for (int step = 0; step < in_.steps; ++step) {
+    for (int step = 0; step < in.steps; ++step) {
       Real z[Factors];
 #pragma unroll
       for (int f = 0; f < Factors; ++f) {
-        z[f] = ptx::load(draw_address<Factors>(in_, step, f));
+        z[f] = ptx::load(draw_address<Factors>(in, step, f));
       }
       body(step, z);
     }
   }
-
-private:
-  LoaderInputs<Real> in_;
 };
 
 } // namespace pfmc::kernels

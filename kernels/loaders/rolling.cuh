@@ -42,23 +42,25 @@ public:
   static constexpr int register_budget = 64; ///< look-ahead in registers: up to 64
   static std::size_t shared_bytes(int, const RingLayout&, int) { return 0; }
 
-  __device__ RegisterRingLoader(unsigned char*, const LoaderInputs<Real>& in) : in_(in) {}
+  static constexpr int paths_per_thread = 1;
+
+  __device__ explicit RegisterRingLoader(unsigned char*) {}
 
   template <class Body>
-  __device__ __forceinline__ void run(Body&& body) {
+  __device__ __forceinline__ void run(const LoaderInputs<Real>& in, Body&& body) {
     Real ring[Distance][Factors];
 #pragma unroll
     for (int k = 0; k < Distance; ++k) {
-      if (k < in_.steps) {
+      if (k < in.steps) {
 #pragma unroll
         for (int f = 0; f < Factors; ++f) {
-          ring[k][f] = Load::load(draw_address<Factors>(in_, k, f));
+          ring[k][f] = Load::load(draw_address<Factors>(in, k, f));
         }
       }
     }
 #pragma unroll 1
-    for (int base = 0; base < in_.steps; base += Distance) {
-      if (base + Distance <= in_.steps) {
+    for (int base = 0; base < in.steps; base += Distance) {
+      if (base + Distance <= in.steps) {
         // A whole lap of the ring: take the Distance values, refill every slot with the step
         // Distance ahead, hand the lap to the path as one batch.
         Real z[Distance][Factors];
@@ -67,10 +69,10 @@ public:
 #pragma unroll
           for (int f = 0; f < Factors; ++f)
             z[k][f] = ring[k][f];
-          if (base + k + Distance < in_.steps) {
+          if (base + k + Distance < in.steps) {
 #pragma unroll
             for (int f = 0; f < Factors; ++f) {
-              ring[k][f] = Load::load(draw_address<Factors>(in_, base + k + Distance, f));
+              ring[k][f] = Load::load(draw_address<Factors>(in, base + k + Distance, f));
             }
           }
         }
@@ -78,7 +80,7 @@ public:
       } else {
 #pragma unroll
         for (int k = 0; k < Distance; ++k) {
-          if (base + k < in_.steps) {
+          if (base + k < in.steps) {
             Real z[Factors];
 #pragma unroll
             for (int f = 0; f < Factors; ++f)
@@ -90,8 +92,6 @@ public:
     }
   }
 
-private:
-  LoaderInputs<Real> in_;
 };
 
 template <class Real, int Factors, int Distance>
@@ -109,22 +109,25 @@ public:
     return per_thread_ring_bytes<Real, Factors>(ring);
   }
 
-  __device__ SmemRollingLoader(unsigned char* shared, const LoaderInputs<Real>& in)
-      : in_(in), ring_(reinterpret_cast<Real*>(shared)) {}
+  static constexpr int paths_per_thread = 1;
 
+  __device__ explicit SmemRollingLoader(unsigned char* shared)
+      : ring_(reinterpret_cast<Real*>(shared)) {}
+
+  /// The ring is the thread's own: no barrier between rounds.
   template <class Body>
-  __device__ __forceinline__ void run(Body&& body) {
+  __device__ __forceinline__ void run(const LoaderInputs<Real>& in, Body&& body) {
 #pragma unroll
     for (int k = 0; k < Distance; ++k) {
-      if (k < in_.steps) {
+      if (k < in.steps) {
 #pragma unroll
         for (int f = 0; f < Factors; ++f) {
-          ring_[ring_index(in_.ring, k, f)] = ptx::load(draw_address<Factors>(in_, k, f));
+          ring_[ring_index(in.ring, k, f)] = ptx::load(draw_address<Factors>(in, k, f));
         }
       }
     }
 #pragma unroll 1
-    for (int base = 0; base < in_.steps; base += Distance) {
+    for (int base = 0; base < in.steps; base += Distance) {
       // One lap of the ring: read the lap's Distance steps from shared memory, issue the load
       // of the step Distance ahead for every slot, run the lap, then store the refills (their
       // latency hidden behind the lap's work).
@@ -132,40 +135,39 @@ public:
       Real refill[Distance][Factors];
 #pragma unroll
       for (int k = 0; k < Distance; ++k) {
-        if (base + k < in_.steps) {
+        if (base + k < in.steps) {
 #pragma unroll
           for (int f = 0; f < Factors; ++f)
-            z[k][f] = ring_[ring_index(in_.ring, k, f)];
+            z[k][f] = ring_[ring_index(in.ring, k, f)];
         }
-        if (base + k + Distance < in_.steps) {
+        if (base + k + Distance < in.steps) {
 #pragma unroll
           for (int f = 0; f < Factors; ++f) {
-            refill[k][f] = ptx::load(draw_address<Factors>(in_, base + k + Distance, f));
+            refill[k][f] = ptx::load(draw_address<Factors>(in, base + k + Distance, f));
           }
         }
       }
-      if (base + Distance <= in_.steps) {
+      if (base + Distance <= in.steps) {
         body.template batch<Distance>(base, z);
       } else {
 #pragma unroll
         for (int k = 0; k < Distance; ++k) {
-          if (base + k < in_.steps)
+          if (base + k < in.steps)
             body(base + k, z[k]);
         }
       }
 #pragma unroll
       for (int k = 0; k < Distance; ++k) {
-        if (base + k + Distance < in_.steps) {
+        if (base + k + Distance < in.steps) {
 #pragma unroll
           for (int f = 0; f < Factors; ++f)
-            ring_[ring_index(in_.ring, k, f)] = refill[k][f];
+            ring_[ring_index(in.ring, k, f)] = refill[k][f];
         }
       }
     }
   }
 
 private:
-  LoaderInputs<Real> in_;
   Real* ring_;
 };
 

@@ -15,6 +15,7 @@ namespace pfmc::kernels {
 
 template <class Real, int Factors, int Distance>
 class TmaLoader {
+  static constexpr int kMaxSlots = 17;     ///< distance 16 + 1
   static constexpr int kBarrierBytes = 256; ///< room for 17 barriers, keeps stages 128-aligned
 
 public:
@@ -26,11 +27,15 @@ public:
            sizeof(Real) * static_cast<std::size_t>(distance + 1) * Factors * block_size;
   }
 
-  __device__ TmaLoader(unsigned char* shared, const LoaderInputs<Real>& in)
-      : in_(in), barriers_(reinterpret_cast<std::uint64_t*>(shared)),
-        stages_(reinterpret_cast<Real*>(shared + kBarrierBytes)), slots_(in.prefetch_distance + 1) {
+  static constexpr int paths_per_thread = 1;
+
+  /// The barriers are initialised once per block; the ring's read position and each slot's
+  /// phase carry over from round to round (a round ends with every issued copy consumed).
+  __device__ explicit TmaLoader(unsigned char* shared)
+      : barriers_(reinterpret_cast<std::uint64_t*>(shared)),
+        stages_(reinterpret_cast<Real*>(shared + kBarrierBytes)) {
     if (threadIdx.x == 0) {
-      for (int k = 0; k < slots_; ++k)
+      for (int k = 0; k < kMaxSlots; ++k)
         ptx::mbarrier_init(&barriers_[k], 1);
       ptx::fence_mbarrier_init();
     }
@@ -38,27 +43,28 @@ public:
   }
 
   template <class Body>
-  __device__ __forceinline__ void run(Body&& body) {
-    const int distance = in_.prefetch_distance;
-    for (int k = 0; k < distance; ++k)
-      issue(k, k);
-    int read_slot = 0;
-    int write_slot = distance;
-    std::uint32_t parity = 0; // of read_slot's current use; flips each lap of the ring
+  __device__ __forceinline__ void run(const LoaderInputs<Real>& in, Body&& body) {
+    in_ = in;
+    slots_ = in.prefetch_distance + 1;
+    const int distance = in.prefetch_distance;
+    __syncthreads(); // the previous round's reads of the stages are done
+    int write_slot = read_slot_;
+    for (int k = 0; k < distance; ++k) {
+      issue(k, write_slot);
+      write_slot = write_slot + 1 == slots_ ? 0 : write_slot + 1;
+    }
 #pragma unroll 1
-    for (int step = 0; step < in_.steps; ++step) {
+    for (int step = 0; step < in.steps; ++step) {
       __syncthreads(); // slot step-1 has been read by everyone: refill it
       issue(step + distance, write_slot);
-      ptx::mbarrier_wait_parity(&barriers_[read_slot], parity);
+      ptx::mbarrier_wait_parity(&barriers_[read_slot_], (phases_ >> read_slot_) & 1u);
+      phases_ ^= 1u << read_slot_;
       Real z[Factors];
 #pragma unroll
       for (int f = 0; f < Factors; ++f)
-        z[f] = stage(read_slot, f)[threadIdx.x];
+        z[f] = stage(read_slot_, f)[threadIdx.x];
       body(step, z);
-      if (++read_slot == slots_) {
-        read_slot = 0;
-        parity ^= 1u;
-      }
+      read_slot_ = read_slot_ + 1 == slots_ ? 0 : read_slot_ + 1;
       write_slot = write_slot + 1 == slots_ ? 0 : write_slot + 1;
     }
   }
@@ -82,10 +88,12 @@ private:
     }
   }
 
-  LoaderInputs<Real> in_;
+  LoaderInputs<Real> in_{};
   std::uint64_t* barriers_;
   Real* stages_;
-  int slots_;
+  int slots_ = 1;
+  int read_slot_ = 0;
+  std::uint32_t phases_ = 0; ///< bit s: the parity slot s's barrier completes next
 };
 
 } // namespace pfmc::kernels

@@ -15,22 +15,21 @@ public:
   static constexpr int register_budget = 40; ///< as `none`: 64 cost occupancy (measured)
   static std::size_t shared_bytes(int, const RingLayout&, int) { return 0; }
 
-  __device__ UnrollLoader(unsigned char* /*shared*/, const LoaderInputs<Real>& in) : in_(in) {}
+  static constexpr int paths_per_thread = 1;
+
+  __device__ explicit UnrollLoader(unsigned char* /*shared*/) {}
 
   template <class Body>
-  __device__ __forceinline__ void run(Body&& body) {
+  __device__ __forceinline__ void run(const LoaderInputs<Real>& in, Body&& body) {
 #pragma unroll Distance
-    for (int step = 0; step < in_.steps; ++step) {
+    for (int step = 0; step < in.steps; ++step) {
       Real z[Factors];
 #pragma unroll
       for (int f = 0; f < Factors; ++f)
-        z[f] = ptx::load(draw_address<Factors>(in_, step, f));
+        z[f] = ptx::load(draw_address<Factors>(in, step, f));
       body(step, z);
     }
   }
-
-private:
-  LoaderInputs<Real> in_;
 };
 
 } // namespace pfmc::kernels
