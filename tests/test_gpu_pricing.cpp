@@ -298,7 +298,7 @@ TEST_F(Gpu, BlockSizeAndRoundsDoNotChangeABit) {
   const auto book = standard_book(4);
   for (const char* precision : {"", ", precision: float"}) {
     for (const char* grid : {", steps_per_year: 0", ""}) {
-      std::vector<std::vector<std::uint64_t>> runs;
+      std::vector<std::vector<double>> runs;
       for (const char* backend : {"none", "inline", "scalar_batched"}) {
         for (int block : {32, 128, 512}) {
           const std::string e = "{device: gpu, backend: " + std::string(backend) +
