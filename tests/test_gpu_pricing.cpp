@@ -401,12 +401,12 @@ TEST_P(BackendIdentity, FewerStepsThanTheDistanceOnePathAndManyChunks) {
                            [&](const std::string& e) { return book_yaml(book, 5000, 4, e); });
   expect_same_bits_as_none(GetParam(),
                            [&](const std::string& e) { return book_yaml(book, 1, 4, e); });
-  // 4 MiB: two draw buffers of two 4,096-path tiles (64-thread blocks) of 26 steps in double:
-  // 5 chunks, the last partial. draw_batch_size 0: the group is tiled.
+  // 6 MiB: two draw buffers of one 8,192-path tile of 26 steps in double (2.4 MB each), not two:
+  // 5 chunks, the last partial; 64-thread blocks. draw_batch_size 0: the group is tiled.
   expect_same_bits_as_none(GetParam(), [&](const std::string& e) {
     std::string capped = e;
     capped.insert(capped.size() - 1,
-                  ", max_device_memory: 4MiB, block_size: 64, draw_batch_size: 0");
+                  ", max_device_memory: 6MiB, block_size: 64, draw_batch_size: 0");
     return book_yaml(standard_book(26), 36000, 26, capped);
   });
 }
