@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -186,6 +187,7 @@ int command_price(CLI::App* app, const RunOptions& o) {
       device_start.join();
   };
   config::RunConfig config;
+  const auto load_start = std::chrono::steady_clock::now();
   try {
     config = config::load_run_config(o.config_file);
     config::apply_overrides(config, overrides_from(app, o));
@@ -193,11 +195,15 @@ int command_price(CLI::App* app, const RunOptions& o) {
     join();
     throw;
   }
+  const double config_ms = std::chrono::duration<double, std::milli>(
+                               std::chrono::steady_clock::now() - load_start)
+                               .count();
   join();
   ProgressLine progress(!o.quiet);
   engine::PriceOptions options;
   options.tuning_cache = o.tuning_cache;
-  const engine::RunResult result = engine::price(config, progress.callback(), options);
+  engine::RunResult result = engine::price(config, progress.callback(), options);
+  result.run.config_ms = config_ms;
   progress.clear();
   const std::string text = apps::render(result, parse_format(o.format), o.config_file);
   if (o.output.empty()) {

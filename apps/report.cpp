@@ -74,6 +74,8 @@ std::string render_json(const engine::RunResult& r) {
               {"rng_ms", run.rng_ms},
               {"kernel_load_ms", run.plan_stats.kernel_load_ms},
               {"device_ms", run.device_ms},
+              {"config_ms", run.config_ms},
+              {"plan_ms", run.plan_ms},
               {"total_ms", run.total_ms},
               {"path_steps_per_second", run.path_steps_per_second},
               {"bytes_loaded", run.bytes_loaded},

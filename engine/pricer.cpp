@@ -146,7 +146,11 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
               "draws together: set simulation.brownian_bridge: false, or choose another backend");
     }
   }
+  const auto plan_start = std::chrono::steady_clock::now();
   const SimulationPlan plan = make_plan(config);
+  run.plan_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                          plan_start)
+                    .count();
   // Checks that need the plan, before anything runs.
   const bool quasi =
       settings.rng == config::RngType::sobol || settings.rng == config::RngType::scrambled_sobol;
@@ -232,7 +236,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
                                   static_cast<double>(settings.paths) /
                                   static_cast<double>(probe.sample_paths) * groups_of_key[key];
         char why[256];
-        if (estimate_s < kTuneWorthSeconds) {
+        if (estimate_s < options.tune_worth_seconds) {
           std::snprintf(why, sizeof why,
                         "default: this run's %d group%s of this shape take about %.0f ms with it, "
                         "less than tuning would cost (up to %.1f s; `pfmc tune` tunes ahead)",

@@ -75,6 +75,8 @@ struct RunInfo {
   double rng_ms = 0.0;    ///< draw generation
   double total_ms = 0.0;
   double device_ms = 0.0; ///< finding the device (the process's first CUDA call creates a context)
+  double config_ms = 0.0; ///< reading and checking the config (set by the caller that read it)
+  double plan_ms = 0.0;   ///< planning the groups
   double path_steps = 0.0;
   double path_steps_per_second = 0.0;
   double bytes_loaded = 0.0;
@@ -95,6 +97,9 @@ struct RunResult {
 struct PriceOptions {
   std::string tuning_cache;      ///< empty: engine::tuning_cache_path()'s rules
   bool tune_when_missing = true; ///< `auto` without a cache entry: tune now (else a default)
+  /// ... when this run's launches of the shape would take at least this long (seconds; 0:
+  /// always); shorter runs take the default for the shape without tuning it.
+  double tune_worth_seconds = 0.3;
 };
 
 /// Prices every instrument of the config. Throws config::ConfigError for a config the engine

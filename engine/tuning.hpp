@@ -70,10 +70,10 @@ struct TuneOptions {
   double budget_seconds = 0.0;
 };
 
-/// Quick mode's time budget per shape when `backend: auto` tunes during a run, and the least
-/// estimated time of the run's launches of a shape that makes tuning it worth that budget.
+/// Quick mode's time budget per shape when `backend: auto` tunes during a run (the least
+/// estimated time of the run's launches of a shape that makes tuning worth it is
+/// PriceOptions::tune_worth_seconds, by default the same).
 inline constexpr double kTuneBudgetSeconds = 0.3;
-inline constexpr double kTuneWorthSeconds = 0.3;
 
 /// Quick mode measures a sample of a group's paths: all of them up to kTuneFullPaths (fewer
 /// would change how the device is filled), else enough for kTuneSamplePathSteps path-steps (at

@@ -94,8 +94,9 @@ __device__ __forceinline__ double thread_tree_sum(Leaf&& leaf) {
 /// keeps the build time and the kernels' register pressure in check. Every thread of the block
 /// must call it.
 template <class Group, class Real, int P>
-__device__ __noinline__ void pay_round(const Group& group, const Real (*observed)[models::kMaxObservations],
-                                       int valid, RoundPosition at, double* scratch) {
+__device__ __noinline__ void pay_round(const Group& group,
+                                       const Real (*observed)[models::kMaxObservations], int valid,
+                                       const RoundSink& sink) {
   const int n = group.instrument_count;
   const int items = n + (group.portfolio ? 1 : 0); // the instruments, then the portfolio
   if (group.values_per_instrument == 2 && group.scenarios == 1) {
@@ -112,20 +113,25 @@ __device__ __noinline__ void pay_round(const Group& group, const Real (*observed
 #pragma unroll
       for (int k = 0; k < kItemsPerPass; ++k) {
         const int j = first + k;
+        if (j < n) {
+          const models::InstrumentView& instrument = group.instruments[j];
+          models::discounted_payoffs<P>(
+              instrument, [&](int p, int o) { return observed[p][o]; }, value[k]);
 #pragma unroll
-        for (int p = 0; p < P; ++p) {
-          value[k][p] = 0.0;
-          if (j < n) {
-            if (p < valid) {
-              const models::InstrumentView& instrument = group.instruments[j];
-              value[k][p] = models::discounted_payoff(
-                  instrument, [&](int o) { return observed[p][o]; });
-              portfolio[p] =
-                  math::add_rn(portfolio[p], math::mul_rn(value[k][p], instrument.quantity));
-            }
-          } else if (j == n) {
-            value[k][p] = portfolio[p];
+          for (int p = 0; p < P; ++p) {
+            if (p >= valid)
+              value[k][p] = 0.0;
           }
+          if (group.portfolio) {
+            const double quantity = instrument.quantity;
+#pragma unroll
+            for (int p = 0; p < P; ++p)
+              portfolio[p] = math::add_rn(portfolio[p], math::mul_rn(value[k][p], quantity));
+          }
+        } else {
+#pragma unroll
+          for (int p = 0; p < P; ++p)
+            value[k][p] = j == n ? portfolio[p] : 0.0;
         }
       }
       if (group.antithetic) {
@@ -133,7 +139,7 @@ __device__ __noinline__ void pay_round(const Group& group, const Real (*observed
         for (int k = 0; k < kItemsPerPass; ++k)
           pair_means<P>(value[k]);
       }
-      round_partials(scratch, group.reduction, at, 2 * first, 2 * count, [&](int m) {
+      sink(2 * first, 2 * count, [&](int m) {
         const int k = m / 2;
         return thread_tree_sum<P>([&](int p) {
           const double x = value[k][p];
@@ -232,7 +238,7 @@ __device__ __noinline__ void pay_round(const Group& group, const Real (*observed
       }
     }
     const int values_first = first * K;
-    round_partials(scratch, group.reduction, at, values_first, m, [&](int k) {
+    sink(values_first, m, [&](int k) {
       return thread_tree_sum<P>([&](int p) { return vals[k][p]; });
     });
   }
@@ -251,6 +257,7 @@ struct PathKernelParams {
   int rounds;            ///< rounds of block size × paths per thread paths per block
   int round_values;      ///< the most values of a group of the launch (sizes the rounds' sums)
   int blocks_per_tile;   ///< kTilePaths / paths per block
+  int thread_major;      ///< 1: a thread's paths are consecutive over its rounds (RoundSink)
   std::uint64_t seed;    ///< the counter-based generator's key (inline)
 };
 
@@ -308,8 +315,13 @@ __global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model
   const int block = static_cast<int>(blockIdx.x) - group.first_block;
   const int round_paths = static_cast<int>(blockDim.x) * P;
   const int block_first = block * p.rounds * round_paths;
-  // Rounds past the end of the chunk are skipped (their sums count as +0.0); uniform.
-  const int rounds = min(p.rounds, (group.chunk_paths - block_first + round_paths - 1) / round_paths);
+  const bool thread_major = P > 1 && p.thread_major;
+  // Round-major rounds past the end of the chunk are skipped (their sums count as +0.0); uniform.
+  // Thread-major rounds all run (a thread's paths past the end are +0.0): no barrier in them.
+  const int rounds =
+      thread_major
+          ? p.rounds
+          : min(p.rounds, (group.chunk_paths - block_first + round_paths - 1) / round_paths);
   const std::size_t rows = static_cast<std::size_t>(group.steps) * Model::factors;
   double* scratch = reinterpret_cast<double*>(shared + p.scratch_offset);
   double* round_sums = reinterpret_cast<double*>(shared + p.round_sums_offset);
@@ -318,8 +330,18 @@ __global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model
   Real observed[P][models::kMaxObservations];
   for (int round = 0; round < rounds; ++round) {
     const int round_first = block_first + round * round_paths;
-    const int first = round_first + static_cast<int>(threadIdx.x) * P; // the thread's first path
+    // The thread's first path of the round.
+    const int first = thread_major
+                          ? block_first + (static_cast<int>(threadIdx.x) * p.rounds + round) * P
+                          : round_first + static_cast<int>(threadIdx.x) * P;
     const int valid = max(0, min(P, group.chunk_paths - first));
+    const RoundSink sink{scratch, round_sums, group.reduction,
+                         RoundPosition{block, round, p.rounds, round_sums}, thread_major ? 1 : 0};
+    if (thread_major && valid == 0) { // nothing to simulate: +0.0 leaves
+      if (p.reduce)
+        pay_round<GroupParams<Model, Real>, Real, P>(group, observed, 0, sink);
+      continue;
+    }
     LoaderInputs<Real> inputs{};
     if (group.normals != nullptr) {
       const int path = valid > 0 ? first : group.chunk_paths - 1;
@@ -346,13 +368,18 @@ __global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model
       continue;
     }
     simulated.finish();
-    pay_round<GroupParams<Model, Real>, Real, P>(group, observed, valid,
-                                                 RoundPosition{block, round, p.rounds, round_sums},
-                                                 scratch);
+    pay_round<GroupParams<Model, Real>, Real, P>(group, observed, valid, sink);
   }
   if (!p.reduce)
     return;
-  finish_block(group.reduction, block, p.rounds, rounds, round_sums);
+  if (thread_major) {
+    const RoundSink sink{scratch, round_sums, group.reduction,
+                         RoundPosition{block, 0, p.rounds, round_sums}, 1};
+    sink.finish_threads();
+    finish_block(group.reduction, block, 1, 1, round_sums);
+  } else {
+    finish_block(group.reduction, block, p.rounds, rounds, round_sums);
+  }
   finish_in_last_block(group.reduction, block, group.blocks, p.blocks_per_tile);
 }
 

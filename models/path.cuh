@@ -74,18 +74,25 @@ public:
   PFMC_HD_INLINE Path(const typename Model::Params& model, const PathSchedule& schedule,
                       Real (*observed)[kMaxObservations])
       : model_(model), schedule_(schedule), run_(schedule.runs[0]), observed_(observed) {
+    // Each observation's start is read from the schedule once for all the paths (the loads are
+    // not hoisted out of a loop over paths that stores to `observed`).
     PFMC_UNROLL
-    for (int p = 0; p < P; ++p) {
+    for (int p = 0; p < P; ++p)
       state_[p] = Model::initial(model);
+    PFMC_UNROLL
+    for (int k = 0; k < kRegisterObservations; ++k) {
+      if (k < schedule_.observation_count) {
+        const Real start = observation_start<Real>(schedule_.observations[k].kind);
+        PFMC_UNROLL
+        for (int p = 0; p < P; ++p)
+          registers_[p][k] = start;
+      }
+    }
+    for (int o = kRegisterObservations; o < schedule_.observation_count; ++o) {
+      const Real start = observation_start<Real>(schedule_.observations[o].kind);
       PFMC_UNROLL
-      for (int k = 0; k < kRegisterObservations; ++k) {
-        if (k < schedule_.observation_count) {
-          registers_[p][k] = observation_start<Real>(schedule_.observations[k].kind);
-        }
-      }
-      for (int o = kRegisterObservations; o < schedule_.observation_count; ++o) {
-        observed_[p][o] = observation_start<Real>(schedule_.observations[o].kind);
-      }
+      for (int p = 0; p < P; ++p)
+        observed_[p][o] = start;
     }
   }
 
@@ -159,16 +166,19 @@ public:
   /// to observed[p][0 .. count): the arrays given at construction. Call once after the last step.
   PFMC_HD_INLINE void finish() {
     PFMC_UNROLL
-    for (int p = 0; p < P; ++p) {
+    for (int k = 0; k < kRegisterObservations; ++k) {
+      if (k < schedule_.observation_count) {
+        const ObservationView o = schedule_.observations[k]; // once for all the paths
+        PFMC_UNROLL
+        for (int p = 0; p < P; ++p)
+          observed_[p][k] = observation_finish(registers_[p][k], o);
+      }
+    }
+    for (int k = kRegisterObservations; k < schedule_.observation_count; ++k) {
+      const ObservationView o = schedule_.observations[k];
       PFMC_UNROLL
-      for (int k = 0; k < kRegisterObservations; ++k) {
-        if (k < schedule_.observation_count) {
-          observed_[p][k] = observation_finish(registers_[p][k], schedule_.observations[k]);
-        }
-      }
-      for (int o = kRegisterObservations; o < schedule_.observation_count; ++o) {
-        observed_[p][o] = observation_finish(observed_[p][o], schedule_.observations[o]);
-      }
+      for (int p = 0; p < P; ++p)
+        observed_[p][k] = observation_finish(observed_[p][k], o);
     }
   }
 

@@ -132,44 +132,70 @@ struct InstrumentView {
 };
 static_assert(std::is_trivially_copyable_v<InstrumentView>);
 
+/// Discounted payoffs of one instrument on P paths: out[p] = the payoff on path p, where
+/// observed(p, o) is path p's finalised observation o (a Real). The kind is dispatched once for
+/// all the paths and the instrument's fields are read once.
+template <int P, class Observed>
+PFMC_HD_INLINE void discounted_payoffs(const InstrumentView& in, const Observed& observed,
+                                       double (&out)[P]) {
+  using Real = decltype(observed(0, 0));
+  const auto vanilla = [&](double s) {
+    return in.is_call ? math::max(s - in.strike, 0.0) : math::max(in.strike - s, 0.0);
+  };
+  switch (in.kind) {
+  case PayoffKind::european:
+  case PayoffKind::asian:
+    PFMC_UNROLL
+    for (int p = 0; p < P; ++p)
+      out[p] = vanilla(static_cast<double>(observed(p, in.underlying_observation)));
+    break;
+  case PayoffKind::digital:
+    PFMC_UNROLL
+    for (int p = 0; p < P; ++p) {
+      const double s = static_cast<double>(observed(p, in.underlying_observation));
+      out[p] = (in.is_call ? s > in.strike : s < in.strike) ? in.cash : 0.0;
+    }
+    break;
+  case PayoffKind::barrier: {
+    const Real level = static_cast<Real>(in.log_barrier);
+    PFMC_UNROLL
+    for (int p = 0; p < P; ++p) {
+      const Real extreme = observed(p, in.barrier_observation);
+      const bool crossed =
+          in.direction == BarrierDirection::down ? extreme <= level : extreme >= level;
+      const bool alive = in.knock_in ? crossed : !crossed;
+      out[p] = alive ? vanilla(static_cast<double>(observed(p, in.underlying_observation)))
+                     : in.rebate;
+    }
+    break;
+  }
+  case PayoffKind::basket:
+    PFMC_UNROLL
+    for (int p = 0; p < P; ++p) {
+      double b = in.weights[0] * static_cast<double>(observed(p, in.basket_observations[0]));
+      for (int a = 1; a < in.basket_assets; ++a) {
+        const double leg =
+            in.weights[a] * static_cast<double>(observed(p, in.basket_observations[a]));
+        b = in.basket == BasketKind::weighted ? b + leg
+            : in.basket == BasketKind::max    ? math::max(b, leg)
+                                              : math::min(b, leg);
+      }
+      out[p] = vanilla(b);
+    }
+    break;
+  }
+  PFMC_UNROLL
+  for (int p = 0; p < P; ++p)
+    out[p] = out[p] * in.discount;
+}
+
 /// Discounted payoff of one instrument on one path; observed(o) is finalised observation o
 /// (a Real).
 template <class Observed>
 PFMC_HD_INLINE double discounted_payoff(const InstrumentView& in, const Observed& observed) {
-  using Real = decltype(observed(0));
-  const double s = static_cast<double>(observed(in.underlying_observation));
-  double payoff = 0.0;
-  switch (in.kind) {
-  case PayoffKind::european:
-  case PayoffKind::asian:
-    payoff = in.is_call ? math::max(s - in.strike, 0.0) : math::max(in.strike - s, 0.0);
-    break;
-  case PayoffKind::digital:
-    payoff = (in.is_call ? s > in.strike : s < in.strike) ? in.cash : 0.0;
-    break;
-  case PayoffKind::barrier: {
-    const Real extreme = observed(in.barrier_observation);
-    const Real level = static_cast<Real>(in.log_barrier);
-    const bool crossed =
-        in.direction == BarrierDirection::down ? extreme <= level : extreme >= level;
-    const bool alive = in.knock_in ? crossed : !crossed;
-    payoff = alive ? (in.is_call ? math::max(s - in.strike, 0.0) : math::max(in.strike - s, 0.0))
-                   : in.rebate;
-    break;
-  }
-  case PayoffKind::basket: {
-    double b = in.weights[0] * static_cast<double>(observed(in.basket_observations[0]));
-    for (int a = 1; a < in.basket_assets; ++a) {
-      const double leg = in.weights[a] * static_cast<double>(observed(in.basket_observations[a]));
-      b = in.basket == BasketKind::weighted ? b + leg
-          : in.basket == BasketKind::max    ? math::max(b, leg)
-                                            : math::min(b, leg);
-    }
-    payoff = in.is_call ? math::max(b - in.strike, 0.0) : math::max(in.strike - b, 0.0);
-    break;
-  }
-  }
-  return payoff * in.discount;
+  double out[1];
+  discounted_payoffs<1>(in, [&](int, int o) { return observed(o); }, out);
+  return out[0];
 }
 
 /// Pathwise delta of a European or Asian on a spot-homogeneous model: d/dS0 of the discounted

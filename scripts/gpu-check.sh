@@ -169,7 +169,7 @@ if has e2e; then
     for i in 1 2 3 4 5; do
       limit 60 python3 scripts/measure.py "./$B/pfmc" price "$file" --quiet --format json \
         --output "$LOG/fresh_${w}_$i.json" 2> "$LOG/fresh_${w}_$i.txt"
-      note "fresh $w $i: $(tail -1 "$LOG/fresh_${w}_$i.txt") $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["run"]; print("backend %s kernel %.3f ms rng %.3f ms loading %.1f ms device %.1f ms total %.1f ms launches %d" % (r["backend"], r["kernel_ms"], r["rng_ms"], r["kernel_load_ms"], r["device_ms"], r["total_ms"], r["kernel_launches"]))' "$LOG/fresh_${w}_$i.json" 2>&1)"
+      note "fresh $w $i: $(tail -1 "$LOG/fresh_${w}_$i.txt") $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["run"]; print("backend %s config %.1f ms, price %.1f ms (device %.1f, plan %.1f, kernel loading %.1f, kernels %.3f, generation %.3f), launches %d" % (r["backend"], r["config_ms"], r["total_ms"], r["device_ms"], r["plan_ms"], r["kernel_load_ms"], r["kernel_ms"], r["rng_ms"], r["kernel_launches"]))' "$LOG/fresh_${w}_$i.json" 2>&1)"
     done
   done
   keep e2e.json e2e_table.txt

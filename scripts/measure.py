@@ -10,5 +10,5 @@ start = time.monotonic()
 code = subprocess.run(sys.argv[1:]).returncode
 wall = time.monotonic() - start
 rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(f"({wall:.1f} s wall, {rss} KB max RSS)", file=sys.stderr)
+print(f"({wall:.3f} s wall, {rss} KB max RSS)", file=sys.stderr)
 sys.exit(code)

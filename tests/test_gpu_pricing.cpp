@@ -22,6 +22,7 @@
 #include "engine/draw_transform.hpp"
 #include "engine/normal_source.hpp"
 #include "engine/pricer.hpp"
+#include "engine/tuning.hpp"
 #include "gpu_test_support.hpp"
 #include "kernels/draw_layout.hpp"
 #include "kernels/generate_draws.hpp"
@@ -321,10 +322,21 @@ TEST_F(Gpu, AutoTunesOnceThenUsesTheCacheAndKeepsTheBits) {
   const auto book = standard_book(26);
   const auto reference =
       bits_of(engine::price(load(book_yaml(book, 30000, 26, "{device: gpu, backend: none}"))));
+  // A run this short is not worth tuning: `auto` takes the default and says why.
+  const auto short_run =
+      engine::price(load(book_yaml(book, 30000, 26, "{device: gpu, backend: auto}")));
+  ASSERT_EQ(short_run.run.group_backends.size(), 1u);
+  EXPECT_EQ(short_run.run.group_backends[0].source.rfind("default: this run's", 0), 0u)
+      << short_run.run.group_backends[0].source;
+  EXPECT_EQ(short_run.run.group_backends[0].backend, "inline");
+  EXPECT_EQ(bits_of(short_run), reference);
+  // Always worth it: tuned once (within its budget), then read from the cache.
+  engine::PriceOptions always;
+  always.tune_worth_seconds = 0.0;
   const auto first =
-      engine::price(load(book_yaml(book, 30000, 26, "{device: gpu, backend: auto}")));
+      engine::price(load(book_yaml(book, 30000, 26, "{device: gpu, backend: auto}")), {}, always);
   const auto second =
-      engine::price(load(book_yaml(book, 30000, 26, "{device: gpu, backend: auto}")));
+      engine::price(load(book_yaml(book, 30000, 26, "{device: gpu, backend: auto}")), {}, always);
   ASSERT_EQ(first.run.group_backends.size(), 1u);
   EXPECT_EQ(first.run.group_backends[0].source.rfind("tuned now", 0), 0u)
       << first.run.group_backends[0].source;
@@ -334,7 +346,28 @@ TEST_F(Gpu, AutoTunesOnceThenUsesTheCacheAndKeepsTheBits) {
   EXPECT_EQ(bits_of(first), reference);
   EXPECT_EQ(bits_of(second), reference);
   EXPECT_GT(second.run.copy_bandwidth_gbps, 100.0);
-  EXPECT_GT(second.run.copy_bandwidth_fraction, 0.0);
+}
+
+TEST_F(Gpu, TuningStaysWithinItsBudgetAndCountsTheGeneration) {
+  // Quick mode with the run's budget: a 1M-path, 252-step group (its sample: 262,144 paths);
+  // the buffer backends carry the generation of their draws, inline none.
+  const auto config = load(book_yaml(standard_book(26), 1000000, 252, "{device: gpu}"));
+  const auto plan = engine::make_plan(config);
+  engine::ExecutionSettings settings;
+  settings.precision = config.simulation.precision;
+  settings.paths = config.simulation.paths;
+  settings.memory_cap = 8ull << 30;
+  engine::TuneOptions quick;
+  quick.budget_seconds = engine::kTuneBudgetSeconds;
+  const auto tuned = engine::tune_group(plan.groups[0], settings, quick);
+  EXPECT_LT(tuned.seconds, 2 * engine::kTuneBudgetSeconds);
+  EXPECT_LT(tuned.sample_paths, tuned.paths);
+  for (const auto& m : tuned.all) {
+    const bool computes = m.choice.backend == "inline";
+    EXPECT_EQ(m.generation_ms == 0.0, computes) << m.choice.backend;
+  }
+  for (std::size_t k = 1; k < tuned.all.size(); ++k)
+    EXPECT_LE(tuned.all[k - 1].total_ms(), tuned.all[k].total_ms());
 }
 
 // --- every backend gives the bits of `none` ---------------------------------------------------
