@@ -169,13 +169,7 @@ public:
     params.rounds = shape_.rounds;
     params.round_values = max_values_;
     params.blocks_per_tile = kernels::kTilePaths / shape_.block_paths();
-    // Several paths per thread and few values: each thread keeps its own sums over its rounds.
-    params.thread_major =
-        shape_.paths_per_thread > 1 &&
-                kernels::thread_stacks_bytes(shape_.rounds, max_values_, shape_.block_size) <=
-                    kernels::kMaxThreadStacksBytes
-            ? 1
-            : 0;
+
     params.seed = seed;
     entry.launch(params, blocks, shape_.block_size, stream_);
   }

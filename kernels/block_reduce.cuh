@@ -84,57 +84,16 @@ __device__ __forceinline__ void round_partials(double* scratch, const ReductionT
   __syncthreads();
 }
 
-/// Where a round's values go. Round-major (loaders of one path per thread, or many values): a
-/// round is block size × P consecutive paths, reduced over the block at once (round_partials).
-/// Thread-major (several paths per thread and few values): a thread owns consecutive paths of
-/// all its rounds, so each round's values merge into the thread's own pairwise stack in shared
-/// memory ([level][value][thread], no barrier), and the block reduces the threads' subtrees once,
-/// after its last round. Both compute the tree of kernels/reduction_shape.cuh.
+/// Where a round's values go: the block's round subtree (round_partials), for the value passes
+/// of the payoff stage.
 struct RoundSink {
-  double* scratch;   ///< the warps' scratch (round_partials)
-  double* stacks;    ///< thread-major: (log2(rounds) + 1) levels × values × block size
+  double* scratch; ///< the warps' scratch
   ReductionTarget target;
   RoundPosition at;
-  int thread_major;
 
   template <class ValueFn>
   __device__ __forceinline__ void operator()(int first, int count, ValueFn value) const {
-    if (!thread_major) {
-      round_partials(scratch, target, at, first, count, value);
-      return;
-    }
-    const int t = threadIdx.x;
-    const int B = blockDim.x;
-    const int V = target.values;
-#pragma unroll
-    for (int k = 0; k < kReduceBatch; ++k) {
-      if (k < count) {
-        // Leaf `round` joins the finished subtrees whose size it completes (a binary counter).
-        double x = value(k);
-        int top = __popc(at.round);
-        for (int m = at.round + 1; (m & 1) == 0; m >>= 1) {
-          --top;
-          x = math::add_rn(stacks[(static_cast<std::size_t>(top) * V + first + k) * B + t], x);
-        }
-        stacks[(static_cast<std::size_t>(top) * V + first + k) * B + t] = x;
-      }
-    }
-  }
-
-  /// Thread-major, after every round of the block: the threads' subtrees reduced over the block
-  /// into its partials. Every thread of the block must call it.
-  __device__ __forceinline__ void finish_threads() const {
-    if (!thread_major)
-      return;
-    const int t = threadIdx.x;
-    const int B = blockDim.x;
-    const RoundPosition whole{at.block, 0, 1, nullptr};
-    for (int first = 0; first < target.values; first += kReduceBatch) {
-      const int count = min(kReduceBatch, target.values - first);
-      round_partials(scratch, target, whole, first, count, [&](int k) {
-        return stacks[static_cast<std::size_t>(first + k) * B + t];
-      });
-    }
+    round_partials(scratch, target, at, first, count, value);
   }
 };
 

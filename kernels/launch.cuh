@@ -42,9 +42,7 @@ void launch_path_kernel(PathKernelParams<Model, Real> params, int blocks, int bl
   params.round_sums_offset =
       params.scratch_offset + static_cast<int>(reduction_scratch_bytes(block_size));
   const std::size_t shared =
-      params.round_sums_offset +
-      (params.thread_major ? thread_stacks_bytes(params.rounds, params.round_values, block_size)
-                           : round_sums_bytes(params.rounds, params.round_values));
+      params.round_sums_offset + round_sums_bytes(params.rounds, params.round_values);
   auto* kernel = &path_kernel<Model, Loader, Real>;
   if (shared > 48 * 1024) {
     PFMC_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,

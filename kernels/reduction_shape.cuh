@@ -61,16 +61,6 @@ constexpr std::size_t round_sums_bytes(int rounds, int values) {
 /// The most shared memory the rounds' sums may take (the engine picks the rounds under it).
 inline constexpr std::size_t kMaxRoundSumsBytes = 16 * 1024;
 
-/// Bytes of the threads' own pairwise stacks of a thread-major launch (kernels/block_reduce.cuh):
-/// log2(rounds) + 1 levels of every value of every thread, and the most they may take.
-constexpr std::size_t thread_stacks_bytes(int rounds, int values, int block_size) {
-  int levels = 1;
-  while ((1 << (levels - 1)) < rounds)
-    ++levels;
-  return sizeof(double) * static_cast<std::size_t>(levels) * values * block_size;
-}
-inline constexpr std::size_t kMaxThreadStacksBytes = 32 * 1024;
-
 /// The paths a thread block covers per round and in all (kernels/path_kernel.cuh): block size ×
 /// paths per thread per round, times the rounds; a power of two that divides kTilePaths.
 constexpr int block_paths(int block_size, int paths_per_thread, int rounds) {
