@@ -45,7 +45,7 @@ ChunkPlan plan_chunks(std::uint64_t paths, int rows, int real_bytes, int values,
 
 int rounds_per_block(std::uint64_t launch_paths, int steps, int factors, int paths_per_thread,
                      int block_size, int values, int multiprocessors) {
-  if (steps * factors >= kLongPathRows)
+  if (steps * factors >= kLongPathRows || paths_per_thread == 1)
     return 1;
   const std::uint64_t round_paths =
       static_cast<std::uint64_t>(block_size) * static_cast<std::uint64_t>(paths_per_thread);

@@ -81,9 +81,10 @@ inline constexpr std::uint64_t kMaxChunkPaths = std::uint64_t(1) << 30;
 /// Rounds per block of a launch of `launch_paths` paths (all its groups) of `steps` steps and
 /// `factors` factors, for a loader of `paths_per_thread`, blocks of `block_size` and groups of at
 /// most `values` reduced values: a power of two. Long paths run one round (a block's setup and
-/// ticket are nothing next to them). Short paths take as many rounds as keep at least
-/// kMinBlocksPerMultiprocessor blocks per multiprocessor, up to a tile of paths per block and
-/// kernels::kMaxRoundSumsBytes of round sums.
+/// ticket are nothing next to them), and so do the loaders of one path per thread (the kernel
+/// compiles their round loop away: kernels/path_kernel.cuh says why). Short paths take as many
+/// rounds as keep at least kMinBlocksPerMultiprocessor blocks per multiprocessor, up to a tile
+/// of paths per block and kernels::kMaxRoundSumsBytes of round sums.
 int rounds_per_block(std::uint64_t launch_paths, int steps, int factors, int paths_per_thread,
                      int block_size, int values, int multiprocessors);
 /// Steps × factors from which a path is long enough for one round.

@@ -334,8 +334,12 @@ __global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model
   const int block = static_cast<int>(blockIdx.x) - group.first_block;
   const int round_paths = static_cast<int>(blockDim.x) * P;
   const int block_first = block * p.rounds * round_paths;
-  // Rounds past the end of the chunk are skipped (their sums count as +0.0); uniform.
-  const int rounds = min(p.rounds, (group.chunk_paths - block_first + round_paths - 1) / round_paths);
+  // Rounds past the end of the chunk are skipped (their sums count as +0.0); uniform. Loaders of
+  // one path per thread run one round: a loop around their step loop cost them registers
+  // (measured: scalar_batched d8 in double spilled 1.1 KB against 0.7 KB, and latency_bound ran
+  // 32% slower), and short-path groups take `inline`, whose paths per thread fill its rounds.
+  const int rounds =
+      P == 1 ? 1 : min(p.rounds, (group.chunk_paths - block_first + round_paths - 1) / round_paths);
   const std::size_t rows = static_cast<std::size_t>(group.steps) * Model::factors;
   double* scratch = reinterpret_cast<double*>(shared + p.scratch_offset);
   double* round_sums = reinterpret_cast<double*>(shared + p.round_sums_offset);
