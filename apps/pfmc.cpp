@@ -180,8 +180,16 @@ int command_price(CLI::App* app, const RunOptions& o) {
   // The process's first CUDA call creates its context (on an H100, about a tenth of a second):
   // start it while the YAML is read, unless the run is on the CPU by the command line.
   std::thread device_start;
-  if (o.device != "cpu")
-    device_start = std::thread([] { (void)engine::query_device(); });
+  double device_ms = 0.0; // the context's creation, in parallel with the YAML
+  if (o.device != "cpu") {
+    device_start = std::thread([&device_ms] {
+      const auto start = std::chrono::steady_clock::now();
+      (void)engine::query_device();
+      device_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
+    });
+  }
   const auto join = [&] {
     if (device_start.joinable())
       device_start.join();
@@ -195,15 +203,16 @@ int command_price(CLI::App* app, const RunOptions& o) {
     join();
     throw;
   }
-  const double config_ms = std::chrono::duration<double, std::milli>(
-                               std::chrono::steady_clock::now() - load_start)
-                               .count();
+  const double config_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start)
+          .count();
   join();
   ProgressLine progress(!o.quiet);
   engine::PriceOptions options;
   options.tuning_cache = o.tuning_cache;
   engine::RunResult result = engine::price(config, progress.callback(), options);
   result.run.config_ms = config_ms;
+  result.run.device_ms += device_ms;
   progress.clear();
   const std::string text = apps::render(result, parse_format(o.format), o.config_file);
   if (o.output.empty()) {
@@ -399,8 +408,7 @@ int command_tune(CLI::App* app, const RunOptions& o, const SweepOptions& s) {
                 sweep.group->model_name.c_str(), apps::choice_label(best.choice).c_str(),
                 best.total_ms(), sweep.result.baseline.total_ms(),
                 sweep.result.baseline.total_ms() / best.total_ms(), best.median_ms,
-                sweep.result.all.size(),
-                static_cast<unsigned long long>(sweep.result.sample_paths),
+                sweep.result.all.size(), static_cast<unsigned long long>(sweep.result.sample_paths),
                 static_cast<unsigned long long>(sweep.result.paths), sweep.result.seconds);
   }
   (void)copy_gbps;

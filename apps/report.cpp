@@ -216,8 +216,8 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
   out << "     kernel " << format("%.3f", run.kernel_ms) << " ms, draws "
       << format("%.3f", run.rng_ms) << " ms";
   if (run.on_gpu) {
-    out << " (kernel loading " << format("%.1f", run.plan_stats.kernel_load_ms)
-        << " ms, device " << format("%.1f", run.device_ms) << " ms)";
+    out << " (kernel loading " << format("%.1f", run.plan_stats.kernel_load_ms) << " ms, device "
+        << format("%.1f", run.device_ms) << " ms)";
   }
   out << ", total " << format("%.1f", run.total_ms) << " ms | "
       << format("%.3g", run.path_steps_per_second) << " path-steps/s";

@@ -56,18 +56,17 @@ std::string sweep_table(const GroupSweep& sweep, double copy_gbps) {
   out << "  kernel: the path kernel alone; + generation: the draws it reads (none for inline); "
          "speedups over none's\n";
   char line[200];
-  std::snprintf(line, sizeof line, "  %-32s %10s %19s %10s %10s %8s %8s %8s %7s\n",
-                "configuration", "kernel ms", "spread (min-max) ms", "+ gen. ms", "total ms",
-                "kernel x", "total x", "GB/s", "% copy");
+  std::snprintf(line, sizeof line, "  %-32s %10s %19s %10s %10s %8s %8s %8s %7s\n", "configuration",
+                "kernel ms", "spread (min-max) ms", "+ gen. ms", "total ms", "kernel x", "total x",
+                "GB/s", "% copy");
   out << line;
   for (const auto& m : r.all) {
     const double gbps = gbps_of(m, r.bytes_per_launch);
-    std::snprintf(line, sizeof line,
-                  "  %-32s %10.4f %9.4f-%-9.4f %10.4f %10.4f %8.3f %8.3f %8.1f %7.1f\n",
-                  choice_label(m.choice).c_str(), m.median_ms, m.min_ms, m.max_ms,
-                  m.generation_ms, m.total_ms(), r.baseline.median_ms / m.median_ms,
-                  r.baseline.total_ms() / m.total_ms(), gbps,
-                  copy_gbps > 0 ? 100.0 * gbps / copy_gbps : 0.0);
+    std::snprintf(
+        line, sizeof line, "  %-32s %10.4f %9.4f-%-9.4f %10.4f %10.4f %8.3f %8.3f %8.1f %7.1f\n",
+        choice_label(m.choice).c_str(), m.median_ms, m.min_ms, m.max_ms, m.generation_ms,
+        m.total_ms(), r.baseline.median_ms / m.median_ms, r.baseline.total_ms() / m.total_ms(),
+        gbps, copy_gbps > 0 ? 100.0 * gbps / copy_gbps : 0.0);
     out << line;
   }
   return out.str();

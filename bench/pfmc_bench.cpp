@@ -289,13 +289,14 @@ int main(int argc, char** argv) {
     if (!book.empty()) {
       book_config = config::load_run_config(book);
       book_config.engine.device = config::DeviceChoice::gpu;
-      benchmark::RegisterBenchmark("end_to_end/book",
-                                   [](benchmark::State& s) { run_end_to_end(s, book_config, true); })
+      benchmark::RegisterBenchmark(
+          "end_to_end/book", [](benchmark::State& s) { run_end_to_end(s, book_config, true); })
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
       // The same run without reading its YAML: what the pricing itself takes.
       benchmark::RegisterBenchmark(
-          "end_to_end/book_priced", [](benchmark::State& s) { run_end_to_end(s, book_config, false); })
+          "end_to_end/book_priced",
+          [](benchmark::State& s) { run_end_to_end(s, book_config, false); })
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
     }

@@ -29,9 +29,8 @@ const std::vector<BackendInfo>& backend_catalog() {
        90, true, false},
       {"tma", "bulk copies into a shared-memory stage ring completed on mbarriers, PDIST ahead", 90,
        true, false},
-      {"inline",
-       "no draw buffer: each step's Philox draws computed in registers in the step loop", 0,
-       false, false, false},
+      {"inline", "no draw buffer: each step's Philox draws computed in registers in the step loop",
+       0, false, false, false},
   };
   return catalog;
 }

@@ -96,8 +96,7 @@ void philox_normals_host(std::uint64_t seed, std::uint32_t group, std::uint64_t 
   normals(seed, group, first_path, count, row0, rows, out, stride);
 }
 void philox_normals_host(std::uint64_t seed, std::uint32_t group, std::uint64_t first_path,
-                         int count, std::uint32_t row0, int rows, double* out,
-                         std::size_t stride) {
+                         int count, std::uint32_t row0, int rows, double* out, std::size_t stride) {
   normals(seed, group, first_path, count, row0, rows, out, stride);
 }
 

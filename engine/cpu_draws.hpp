@@ -18,8 +18,7 @@ namespace pfmc::engine {
 void philox_normals_host(std::uint64_t seed, std::uint32_t group, std::uint64_t first_path,
                          int count, std::uint32_t row0, int rows, float* out, std::size_t stride);
 void philox_normals_host(std::uint64_t seed, std::uint32_t group, std::uint64_t first_path,
-                         int count, std::uint32_t row0, int rows, double* out,
-                         std::size_t stride);
+                         int count, std::uint32_t row0, int rows, double* out, std::size_t stride);
 
 /// The vector instructions the host transform uses in this process: "avx2" or "sse2".
 const char* host_draws_isa();

@@ -227,9 +227,10 @@ void simulate_chunk(const GroupPlan& group, const DrawSource<Real>& source, std:
     std::vector<Real> draws;
     for (std::size_t b = next_block++; b < blocks; b = next_block++) {
       const std::size_t first = b * kBlockPaths;
-      simulate_block<Model, Real>(params, schedule, group, source, source.chunk_first + first,
-                                  static_cast<int>(std::min<std::size_t>(kBlockPaths, count - first)),
-                                  lane_values, draws, partials.data() + b * values);
+      simulate_block<Model, Real>(
+          params, schedule, group, source, source.chunk_first + first,
+          static_cast<int>(std::min<std::size_t>(kBlockPaths, count - first)), lane_values, draws,
+          partials.data() + b * values);
     }
   };
   std::vector<std::thread> pool;

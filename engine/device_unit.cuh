@@ -72,7 +72,8 @@ public:
     }
     // Reduction buffers, one allocation: per group the block partials and tile sums, then every
     // group's totals (contiguous, so that one copy brings them back), then the tickets.
-    const std::size_t max_blocks = (max_chunk_paths + shape.block_paths() - 1) / shape.block_paths();
+    const std::size_t max_blocks =
+        (max_chunk_paths + shape.block_paths() - 1) / shape.block_paths();
     const std::size_t tiles = kernels::tiles_for_paths(max_chunk_paths);
     std::size_t doubles = 0;
     std::size_t tickets = 0;
@@ -181,8 +182,8 @@ public:
     for (int v : values_)
       count += static_cast<std::size_t>(v);
     if (count > 0) {
-      PFMC_CUDA_TRY(cudaMemcpyAsync(host, totals_, count * sizeof(double),
-                                    cudaMemcpyDeviceToHost, stream_));
+      PFMC_CUDA_TRY(
+          cudaMemcpyAsync(host, totals_, count * sizeof(double), cudaMemcpyDeviceToHost, stream_));
     }
   }
   [[nodiscard]] const std::vector<int>& values() const { return values_; }

@@ -55,8 +55,7 @@ int rounds_per_block(std::uint64_t launch_paths, int steps, int factors, int pat
   while (true) {
     const int next = rounds * 2;
     const bool fits_tile = round_paths * next <= static_cast<std::uint64_t>(kernels::kTilePaths);
-    const bool fits_shared =
-        kernels::round_sums_bytes(next, values) <= kernels::kMaxRoundSumsBytes;
+    const bool fits_shared = kernels::round_sums_bytes(next, values) <= kernels::kMaxRoundSumsBytes;
     const std::uint64_t blocks = (launch_paths + round_paths * next - 1) / (round_paths * next);
     if (!fits_tile || !fits_shared || blocks < min_blocks)
       return rounds;

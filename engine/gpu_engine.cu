@@ -187,9 +187,9 @@ private:
     load(entry.load);
     const std::uint64_t chunk_paths = std::min(run_.paths, kMaxChunkPaths);
     const std::uint64_t chunks = (run_.paths + chunk_paths - 1) / chunk_paths;
-    DeviceUnit<Model, Real> device(
-        groups, chunk_paths,
-        shape_for<Model>(entry, groups, chunk_paths * groups.size()), compute_stream_.get());
+    DeviceUnit<Model, Real> device(groups, chunk_paths,
+                                   shape_for<Model>(entry, groups, chunk_paths * groups.size()),
+                                   compute_stream_.get());
     for (std::uint64_t c = 0; c < chunks; ++c) {
       const std::uint64_t first = c * chunk_paths;
       const int count = static_cast<int>(std::min(chunk_paths, run_.paths - first));
@@ -252,8 +252,8 @@ private:
                                    compute_stream_.get());
     std::vector<typename DeviceUnit<Model, Real>::Chunk> chunks;
     for (std::size_t m = 0; m < groups.size(); ++m) {
-      chunks.push_back({static_cast<int>(m), draws + unit.offsets[m], 0,
-                        static_cast<int>(run_.paths), true});
+      chunks.push_back(
+          {static_cast<int>(m), draws + unit.offsets[m], 0, static_cast<int>(run_.paths), true});
     }
     marks.kernels.emplace_back();
     marks.kernels.back().first.record(compute_stream_.get());
@@ -336,9 +336,8 @@ private:
                       totals_->data() + totals_offset_[g] + values);
       o.paths = run_.paths;
       o.path_steps = run_.paths * static_cast<std::uint64_t>(group.steps());
-      o.bytes_loaded = computes_draws_[g]
-                           ? 0.0
-                           : static_cast<double>(run_.paths) * group.rows() * sizeof(Real);
+      o.bytes_loaded =
+          computes_draws_[g] ? 0.0 : static_cast<double>(run_.paths) * group.rows() * sizeof(Real);
       o.chunks = launches_of_.count(static_cast<int>(g)) ? launches_of_[static_cast<int>(g)] : 0;
     }
     for (const UnitMarks& m : marks_) {

@@ -71,8 +71,8 @@ struct BenchImpl final : KernelBench::Impl {
       if (table.size() == 0)
         table = DeviceBuffer<unsigned char>(kernels::generate_table_bytes(1), stream.get());
       kernels::generate_philox_draws<Real>(
-          {{draws.data(), 0, paths, static_cast<std::uint32_t>(group_plan.index), rows}},
-          run.seed, table.data(), stream.get());
+          {{draws.data(), 0, paths, static_cast<std::uint32_t>(group_plan.index), rows}}, run.seed,
+          table.data(), stream.get());
       return;
     }
     const bool quasi =
@@ -119,8 +119,8 @@ struct BenchImpl final : KernelBench::Impl {
       source = slot == 0 ? draws.data() : rotation[static_cast<std::size_t>(slot - 1)].data();
     }
     start.record(stream.get());
-    unit.launch(entry, {{0, source, 0, static_cast<int>(paths), true}}, distance, padding,
-                run.seed, reduce);
+    unit.launch(entry, {{0, source, 0, static_cast<int>(paths), true}}, distance, padding, run.seed,
+                reduce);
     stop.record(stream.get());
     stream.synchronize();
     last = &unit;

@@ -67,9 +67,9 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   const auto device_start = std::chrono::steady_clock::now();
   const DeviceInfo device =
       config.engine.device == config::DeviceChoice::cpu ? DeviceInfo{} : query_device();
-  run.device_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                            device_start)
-                      .count();
+  run.device_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - device_start)
+          .count();
   bool on_gpu = false;
   switch (config.engine.device) {
   case config::DeviceChoice::gpu:
@@ -148,9 +148,9 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   }
   const auto plan_start = std::chrono::steady_clock::now();
   const SimulationPlan plan = make_plan(config);
-  run.plan_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                          plan_start)
-                    .count();
+  run.plan_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - plan_start)
+          .count();
   // Checks that need the plan, before anything runs.
   const bool quasi =
       settings.rng == config::RngType::sobol || settings.rng == config::RngType::scrambled_sobol;
@@ -179,8 +179,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     const bool buffers = on_gpu || settings.rng != config::RngType::philox;
     const std::uint64_t chunk_cap = on_gpu ? settings.memory_cap / 2 : settings.memory_cap;
     const int rows = buffers ? group.rows() : 0;
-    const ChunkPlan chunking =
-        plan_chunks(settings.paths, rows, real_bytes, values, chunk_cap);
+    const ChunkPlan chunking = plan_chunks(settings.paths, rows, real_bytes, values, chunk_cap);
     if (chunking.chunk_paths == 0) {
       throw config::ConfigError(
           config.file, {}, "engine.max_device_memory",
@@ -188,9 +187,8 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
               (on_gpu ? "two draw buffers of one tile of " : "one tile of ") +
               std::to_string(kernels::kTilePaths) + " paths of model '" + group.model_name +
               "' needs " +
-              std::to_string(
-                  plan_chunks(kernels::kTilePaths, rows, real_bytes, values, ~0ull)
-                      .bytes_per_chunk));
+              std::to_string(plan_chunks(kernels::kTilePaths, rows, real_bytes, values, ~0ull)
+                                 .bytes_per_chunk));
     }
   }
 
@@ -220,8 +218,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
                         config::to_string(settings.padding), "engine.backend"};
     if (automatic_backend) {
       const std::string key = tuning_key(device, group, settings.precision, settings.paths);
-      const BackendChoice fallback =
-          default_backend_choice(settings.rng, settings.brownian_bridge);
+      const BackendChoice fallback = default_backend_choice(settings.rng, settings.brownian_bridge);
       if (const auto cached = cache->find(key)) {
         chosen = {group.model_name, cached->backend, cached->prefetch_distance,
                   config::to_string(cached->padding), "tuning cache " + cache->path()};
@@ -232,16 +229,15 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
         // Worth tuning? The default's generation + kernel time on the tuning sample, scaled to
         // this run's groups of this shape.
         const Probe probe = probe_group(group, settings, fallback);
-        const double estimate_s = probe.total_ms * 1e-3 *
-                                  static_cast<double>(settings.paths) /
+        const double estimate_s = probe.total_ms * 1e-3 * static_cast<double>(settings.paths) /
                                   static_cast<double>(probe.sample_paths) * groups_of_key[key];
         char why[256];
         if (estimate_s < options.tune_worth_seconds) {
           std::snprintf(why, sizeof why,
                         "default: this run's %d group%s of this shape take about %.0f ms with it, "
                         "less than tuning would cost (up to %.1f s; `pfmc tune` tunes ahead)",
-                        groups_of_key[key], groups_of_key[key] > 1 ? "s" : "",
-                        estimate_s * 1e3, kTuneBudgetSeconds);
+                        groups_of_key[key], groups_of_key[key] > 1 ? "s" : "", estimate_s * 1e3,
+                        kTuneBudgetSeconds);
           chosen = {group.model_name, fallback.backend, fallback.prefetch_distance,
                     config::to_string(fallback.padding), why};
           untuned[key] = chosen;
@@ -308,7 +304,8 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   // backend computes its draws, and the CPU's Philox draws, need no buffer.
   {
     const int real_bytes = settings.precision == config::Precision::float32 ? 4 : 8;
-    std::vector<bool> computes(plan.groups.size(), !on_gpu && settings.rng == config::RngType::philox);
+    std::vector<bool> computes(plan.groups.size(),
+                               !on_gpu && settings.rng == config::RngType::philox);
     for (std::size_t g = 0; on_gpu && g < plan.groups.size(); ++g) {
       const BackendInfo* info = find_backend(group_settings[g].backend);
       computes[g] = info != nullptr && !info->reads_draws;

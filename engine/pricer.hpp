@@ -70,11 +70,13 @@ struct RunInfo {
   int groups = 0;
   std::uint64_t chunks = 0;
   int block_size = 0;
-  int threads = 0; ///< CPU threads (CPU backend)
+  int threads = 0;        ///< CPU threads (CPU backend)
   double kernel_ms = 0.0; ///< the path kernels (GPU: CUDA events; kernel loading excluded)
   double rng_ms = 0.0;    ///< draw generation
   double total_ms = 0.0;
-  double device_ms = 0.0; ///< finding the device (the process's first CUDA call creates a context)
+  /// Finding the device: the process's first CUDA call creates its context (`pfmc price` starts
+  /// it while the YAML is read, and adds that time here).
+  double device_ms = 0.0;
   double config_ms = 0.0; ///< reading and checking the config (set by the caller that read it)
   double plan_ms = 0.0;   ///< planning the groups
   double path_steps = 0.0;
@@ -84,7 +86,7 @@ struct RunInfo {
   double copy_bandwidth_gbps = 0.0;         ///< the device's measured copy bandwidth (GPU runs)
   double copy_bandwidth_fraction = 0.0;     ///< achieved_gbps / copy_bandwidth_gbps
   std::vector<GroupBackend> group_backends; ///< GPU runs: one per simulation group
-  PlanStats plan_stats; ///< launches, generation calls, host waits, kernel loading
+  PlanStats plan_stats;             ///< launches, generation calls, host waits, kernel loading
   std::vector<std::string> notices; ///< one-line remarks for the user (e.g. the CPU fallback)
 };
 

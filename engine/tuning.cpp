@@ -128,8 +128,7 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
   // when they fit).
   const bool quick = options.mode == TuneMode::quick;
   const ExecutionSettings measured = measured_settings(
-      group, settings,
-      quick ? tune_sample_paths(settings.paths, group.steps()) : settings.paths);
+      group, settings, quick ? tune_sample_paths(settings.paths, group.steps()) : settings.paths);
   KernelBench bench(group, measured);
 
   // The configurations this device runs with these draws, restricted to the requested backends
@@ -213,8 +212,7 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
       if (c.padding.mode != config::Padding::Mode::automatic)
         return false;
       const BackendInfo* info = find_backend(c.backend);
-      return !info->uses_prefetch_distance || c.prefetch_distance == 8 ||
-             c.prefetch_distance == 4;
+      return !info->uses_prefetch_distance || c.prefetch_distance == 8 || c.prefetch_distance == 4;
     };
     std::vector<BackendChoice> screen;
     for (const char* first : {"none", "inline"}) {
@@ -253,18 +251,19 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
     }
     // The finals in screening order: the screened configurations first, so that a budget that
     // runs out keeps the ones that matter.
-    std::stable_sort(finals.begin(), finals.end(), [&](const BackendChoice& a, const BackendChoice& b) {
-      const auto rank = [&](const BackendChoice& c) {
-        for (std::size_t k = 0; k < screened.size(); ++k) {
-          const auto& s = screened[k].choice;
-          if (s.backend == c.backend && s.prefetch_distance == c.prefetch_distance &&
-              s.padding.mode == c.padding.mode && s.padding.amount == c.padding.amount)
-            return k;
-        }
-        return screened.size();
-      };
-      return rank(a) < rank(b);
-    });
+    std::stable_sort(
+        finals.begin(), finals.end(), [&](const BackendChoice& a, const BackendChoice& b) {
+          const auto rank = [&](const BackendChoice& c) {
+            for (std::size_t k = 0; k < screened.size(); ++k) {
+              const auto& s = screened[k].choice;
+              if (s.backend == c.backend && s.prefetch_distance == c.prefetch_distance &&
+                  s.padding.mode == c.padding.mode && s.padding.amount == c.padding.amount)
+                return k;
+            }
+            return screened.size();
+          };
+          return rank(a) < rank(b);
+        });
   }
   int done = 0;
   for (const auto& c : finals) {

@@ -42,8 +42,8 @@ struct Measurement {
 
 struct TuneResult {
   std::string key;
-  Measurement best;     ///< the least generation + kernel time
-  Measurement baseline; ///< `none`
+  Measurement best;             ///< the least generation + kernel time
+  Measurement baseline;         ///< `none`
   std::vector<Measurement> all; ///< by generation + kernel time, fastest first
   double seconds = 0.0;         ///< time the tuning took
   double bytes_per_launch = 0.0;

@@ -100,13 +100,13 @@ struct RoundSink {
 /// After the block's last round: the block's subtree of every value (its rounds combined),
 /// made visible device-wide. Every thread of the block must call it.
 /// `active` of the block's `rounds` rounds ran (the others, past the end of the group, are +0.0).
-__device__ __forceinline__ void finish_block(const ReductionTarget& target, int block,
-                                             int rounds, int active, const double* sums) {
+__device__ __forceinline__ void finish_block(const ReductionTarget& target, int block, int rounds,
+                                             int active, const double* sums) {
   if (rounds > 1) {
     __syncthreads(); // every round sum of this block is written (by its threads)
     for (int v = threadIdx.x; v < target.values; v += blockDim.x) {
-      target.block_partials[static_cast<std::size_t>(block) * target.values + v] = pairwise_sum(
-          rounds, [&](int r) {
+      target.block_partials[static_cast<std::size_t>(block) * target.values + v] =
+          pairwise_sum(rounds, [&](int r) {
             return r < active ? sums[static_cast<std::size_t>(r) * target.values + v] : 0.0;
           });
     }
@@ -140,13 +140,14 @@ __device__ __forceinline__ void finish_in_last_block(const ReductionTarget& targ
   __threadfence(); // acquire: the tile's other partials
   for (int v = threadIdx.x; v < values; v += blockDim.x) {
     // L2, not L1: the partials were written by other multiprocessors.
-    target.tile_sums[static_cast<std::size_t>(tile) * values + v] =
-        pairwise_sum(blocks_per_tile, [&](int b) {
-          return b < tile_blocks
-                     ? __ldcg(&target.block_partials
-                                   [static_cast<std::size_t>(first_block + b) * values + v])
-                     : 0.0;
-        });
+    target.tile_sums[static_cast<std::size_t>(tile) * values +
+                     v] = pairwise_sum(blocks_per_tile, [&](int b) {
+      return b < tile_blocks
+                 ? __ldcg(
+                       &target
+                            .block_partials[static_cast<std::size_t>(first_block + b) * values + v])
+                 : 0.0;
+    });
     __threadfence();
   }
   __syncthreads();
@@ -161,7 +162,8 @@ __device__ __forceinline__ void finish_in_last_block(const ReductionTarget& targ
   for (int v = threadIdx.x; v < values; v += blockDim.x) {
     double total = target.first_chunk ? 0.0 : target.totals[v];
     for (int t = 0; t < tiles; ++t) {
-      total = math::add_rn(total, __ldcg(&target.tile_sums[static_cast<std::size_t>(t) * values + v]));
+      total =
+          math::add_rn(total, __ldcg(&target.tile_sums[static_cast<std::size_t>(t) * values + v]));
     }
     target.totals[v] = total;
   }

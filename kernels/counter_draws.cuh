@@ -41,10 +41,10 @@ struct PhiloxWords {
   std::uint32_t w[4];
 };
 
-PFMC_HD_INLINE PhiloxWords philox_words(std::uint64_t seed, std::uint32_t group,
-                                        std::uint64_t call, std::uint32_t row) {
-  const r123::Philox4x32::ctr_type counter = {{static_cast<std::uint32_t>(call),
-                                              static_cast<std::uint32_t>(call >> 32), row, group}};
+PFMC_HD_INLINE PhiloxWords philox_words(std::uint64_t seed, std::uint32_t group, std::uint64_t call,
+                                        std::uint32_t row) {
+  const r123::Philox4x32::ctr_type counter = {
+      {static_cast<std::uint32_t>(call), static_cast<std::uint32_t>(call >> 32), row, group}};
   const r123::Philox4x32::key_type key = {
       {static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}};
   const r123::Philox4x32::ctr_type out = r123::Philox4x32{}(counter, key);

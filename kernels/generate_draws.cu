@@ -50,8 +50,8 @@ __global__ void generate_kernel(const TableEntry* __restrict__ table, int entrie
     Vector16<Real> v;
     static_assert(sizeof(v) == sizeof(normals));
     __builtin_memcpy(&v, normals, sizeof(v));
-    auto* out = static_cast<Real*>(e.out) +
-                draw_offset(call * P, row, static_cast<std::size_t>(e.rows));
+    auto* out =
+        static_cast<Real*>(e.out) + draw_offset(call * P, row, static_cast<std::size_t>(e.rows));
     *reinterpret_cast<Vector16<Real>*>(out) = v;
   }
 }
@@ -71,8 +71,7 @@ void generate_philox_draws(const std::vector<DrawRequest<Real>>& requests, std::
   for (const auto& r : requests) {
     PFMC_EXPECTS(r.first_path % kDrawTilePaths == 0, "draws are generated from a tile's start");
     const std::uint64_t calls = (r.paths + P - 1) / P;
-    entries.push_back(
-        TableEntry{r.out, r.first_path / P, items, calls, r.group, r.rows});
+    entries.push_back(TableEntry{r.out, r.first_path / P, items, calls, r.group, r.rows});
     items += calls * static_cast<std::uint64_t>(r.rows);
   }
   if (items == 0)
@@ -91,14 +90,13 @@ void generate_philox_draws(const std::vector<DrawRequest<Real>>& requests, std::
   const int grid =
       static_cast<int>(std::min<std::uint64_t>(wanted, std::uint64_t(multiprocessors) * 32));
   generate_kernel<Real><<<grid, kBlock, 0, stream>>>(static_cast<const TableEntry*>(table),
-                                                      static_cast<int>(entries.size()), items,
-                                                      seed);
+                                                     static_cast<int>(entries.size()), items, seed);
   PFMC_CUDA_TRY(cudaGetLastError());
 }
 
 template void generate_philox_draws<float>(const std::vector<DrawRequest<float>>&, std::uint64_t,
                                            void*, cudaStream_t);
-template void generate_philox_draws<double>(const std::vector<DrawRequest<double>>&,
-                                            std::uint64_t, void*, cudaStream_t);
+template void generate_philox_draws<double>(const std::vector<DrawRequest<double>>&, std::uint64_t,
+                                            void*, cudaStream_t);
 
 } // namespace pfmc::kernels

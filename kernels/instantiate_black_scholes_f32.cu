@@ -1,12 +1,9 @@
-// Black-Scholes path kernels in float, every backend and prefetch distance.
+// Black-Scholes path kernels in float: the prefetch matrix (every backend but the common module's),
+// at the distances of InstantiatedDistances (kernels/launcher_table.cuh).
 #include "kernels/launcher_table.cuh"
 
 namespace pfmc::kernels {
 
-template <>
-const LauncherTable<models::BlackScholes<float>, float>& launcher_table() {
-  static const auto table = make_launcher_table<models::BlackScholes<float>, float>();
-  return table;
-}
+PFMC_DEFINE_PREFETCH_LAUNCHERS(models::BlackScholes<float>, float, InstantiatedDistances)
 
 } // namespace pfmc::kernels

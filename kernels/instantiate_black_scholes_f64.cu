@@ -1,12 +1,9 @@
-// Black-Scholes path kernels in double, every backend and prefetch distance.
+// Black-Scholes path kernels in double: the prefetch matrix (every backend but the common
+// module's), at the distances of InstantiatedDistances (kernels/launcher_table.cuh).
 #include "kernels/launcher_table.cuh"
 
 namespace pfmc::kernels {
 
-template <>
-const LauncherTable<models::BlackScholes<double>, double>& launcher_table() {
-  static const auto table = make_launcher_table<models::BlackScholes<double>, double>();
-  return table;
-}
+PFMC_DEFINE_PREFETCH_LAUNCHERS(models::BlackScholes<double>, double, InstantiatedDistances)
 
 } // namespace pfmc::kernels

@@ -61,19 +61,47 @@ void add_loader(LauncherTable<Model, Real>& table, std::integer_sequence<int, Di
 /// offset or a ring size), which keeps the build small.
 template <template <class, int, int> class Loader, class Model, class Real>
 void add_loader(LauncherTable<Model, Real>& table) {
-  table.push_back(LauncherEntry<Model, Real>{
-      Loader<Real, Model::factors, 0>::name, 0, true,
-      Loader<Real, Model::factors, 0>::paths_per_thread,
-      &launch_path_kernel<Model, Loader<Real, Model::factors, 0>, Real>,
-      &load_path_kernel<Model, Loader<Real, Model::factors, 0>, Real>});
+  table.push_back(
+      LauncherEntry<Model, Real>{Loader<Real, Model::factors, 0>::name, 0, true,
+                                 Loader<Real, Model::factors, 0>::paths_per_thread,
+                                 &launch_path_kernel<Model, Loader<Real, Model::factors, 0>, Real>,
+                                 &load_path_kernel<Model, Loader<Real, Model::factors, 0>, Real>});
 }
 
-template <class Model, class Real, class Distances = InstantiatedDistances>
-LauncherTable<Model, Real> make_launcher_table() {
+/// A loader at each compile-time distance but those of the common module (4 and 8).
+template <template <class, int, int> class Loader, class Model, class Real, int... Distances>
+void add_loader_but_common(LauncherTable<Model, Real>& table,
+                           std::integer_sequence<int, Distances...>) {
+  (
+      [&] {
+        if constexpr (Distances != 4 && Distances != 8)
+          add_loader<Loader, Model, Real>(table, std::integer_sequence<int, Distances>{});
+      }(),
+      ...);
+}
+
+/// The backends a run takes without being asked — `inline` (the default for Philox draws),
+/// scalar_batched at 4 (the default for draws in memory) and 8 (the tuner's usual winner), and
+/// `none` (every comparison's baseline) — in a module of their own per (model, precision): CUDA
+/// loads a kernel's module at its first launch, and this one is 4 kernels, not 60 (measured: the
+/// first `inline` launch of a fresh process spent 53-105 ms loading the 62-kernel Black-Scholes
+/// float module).
+template <class Model, class Real>
+LauncherTable<Model, Real> make_common_table() {
   LauncherTable<Model, Real> table;
   add_loader<NoneLoader, Model, Real>(table);
+  add_loader<InlineLoader, Model, Real>(table);
+  add_loader<ScalarBatchedLoader, Model, Real>(table, std::integer_sequence<int, 4, 8>{});
+  return table;
+}
+
+/// Every other backend at the given distances: the prefetch matrix that `pfmc bench`, the tuner
+/// and named backends use.
+template <class Model, class Real, class Distances>
+LauncherTable<Model, Real> make_prefetch_table() {
+  LauncherTable<Model, Real> table;
   add_loader<UnrollLoader, Model, Real>(table, Distances{});
-  add_loader<ScalarBatchedLoader, Model, Real>(table, Distances{});
+  add_loader_but_common<ScalarBatchedLoader, Model, Real>(table, Distances{});
   add_loader<SmemBatchedLoader, Model, Real>(table, Distances{});
   add_loader<ScalarRollingLoader, Model, Real>(table, Distances{});
   add_loader<SmemRollingLoader, Model, Real>(table, Distances{});
@@ -83,22 +111,43 @@ LauncherTable<Model, Real> make_launcher_table() {
   add_loader<L2Hint256Loader, Model, Real>(table, Distances{});
   add_loader<BulkL2Loader, Model, Real>(table);
   add_loader<TmaLoader, Model, Real>(table);
-  add_loader<InlineLoader, Model, Real>(table);
   return table;
 }
 
-/// Defined, one (model, precision) per file, in kernels/instantiate_*.cu so that the build can
-/// compile them in parallel.
+/// Defined, one (model, precision) per file, in kernels/instantiate_*_common.cu and
+/// kernels/instantiate_*.cu: separate modules, compiled in parallel.
 template <class Model, class Real>
-const LauncherTable<Model, Real>& launcher_table();
+const LauncherTable<Model, Real>& common_launcher_table();
+template <class Model, class Real>
+const LauncherTable<Model, Real>& prefetch_launcher_table();
+
+/// Every instantiation of a (model, precision): the common module's, then the prefetch matrix.
+template <class Model, class Real>
+const LauncherTable<Model, Real>& launcher_table() {
+  static const LauncherTable<Model, Real> table = [] {
+    LauncherTable<Model, Real> all = common_launcher_table<Model, Real>();
+    const auto& rest = prefetch_launcher_table<Model, Real>();
+    all.insert(all.end(), rest.begin(), rest.end());
+    return all;
+  }();
+  return table;
+}
 
 #define PFMC_DECLARE_LAUNCHER_TABLE(MODEL, REAL)                                                   \
   template <>                                                                                      \
-  const LauncherTable<MODEL, REAL>& launcher_table<MODEL, REAL>();
-#define PFMC_DEFINE_LAUNCHER_TABLE(MODEL, REAL, DISTANCES)                                         \
+  const LauncherTable<MODEL, REAL>& common_launcher_table<MODEL, REAL>();                          \
   template <>                                                                                      \
-  const LauncherTable<MODEL, REAL>& launcher_table<MODEL, REAL>() {                                \
-    static const auto table = make_launcher_table<MODEL, REAL, DISTANCES>();                       \
+  const LauncherTable<MODEL, REAL>& prefetch_launcher_table<MODEL, REAL>();
+#define PFMC_DEFINE_COMMON_LAUNCHERS(MODEL, REAL)                                                  \
+  template <>                                                                                      \
+  const LauncherTable<MODEL, REAL>& common_launcher_table<MODEL, REAL>() {                         \
+    static const auto table = make_common_table<MODEL, REAL>();                                    \
+    return table;                                                                                  \
+  }
+#define PFMC_DEFINE_PREFETCH_LAUNCHERS(MODEL, REAL, DISTANCES)                                     \
+  template <>                                                                                      \
+  const LauncherTable<MODEL, REAL>& prefetch_launcher_table<MODEL, REAL>() {                       \
+    static const auto table = make_prefetch_table<MODEL, REAL, DISTANCES>();                       \
     return table;                                                                                  \
   }
 

@@ -164,8 +164,8 @@ PFMC_HD_INLINE void discounted_payoffs(const InstrumentView& in, const Observed&
       const bool crossed =
           in.direction == BarrierDirection::down ? extreme <= level : extreme >= level;
       const bool alive = in.knock_in ? crossed : !crossed;
-      out[p] = alive ? vanilla(static_cast<double>(observed(p, in.underlying_observation)))
-                     : in.rebate;
+      out[p] =
+          alive ? vanilla(static_cast<double>(observed(p, in.underlying_observation))) : in.rebate;
     }
     break;
   }
@@ -194,7 +194,8 @@ PFMC_HD_INLINE void discounted_payoffs(const InstrumentView& in, const Observed&
 template <class Observed>
 PFMC_HD_INLINE double discounted_payoff(const InstrumentView& in, const Observed& observed) {
   double out[1];
-  discounted_payoffs<1>(in, [&](int, int o) { return observed(o); }, out);
+  discounted_payoffs<1>(
+      in, [&](int, int o) { return observed(o); }, out);
   return out[0];
 }
 

@@ -96,9 +96,8 @@ if has sanitize; then
       sanitize local_vol "$backend" config/examples/local_vol.yaml --rng scrambled_sobol --replicates 2
     fi
   done
-  # Short paths: 64 one-step groups in one launch, 32-thread blocks, 20,000 paths each: blocks
-  # of several rounds (8 for the loaders of one path per thread, 2 for inline) and the Philox
-  # generation kernel.
+  # Short paths: 64 one-step groups in one launch, 32-thread blocks, 20,000 paths each: inline's
+  # blocks of several rounds, and the Philox generation kernel for the others.
   python3 scripts/make-mc-sample-book.py --options 64 --paths 20000 --output "$LOG/short_book.yaml"
   paths=20000
   for backend in ${PFMC_SANITIZE_SHORT_BACKENDS:-none scalar_batched tma inline}; do

@@ -34,9 +34,9 @@ TEST(CounterDraws, WordsAreRandom123sPhilox4x32_10OfTheDocumentedCounter) {
                {1, 8191, (1ull << 32) + 5, 364}};
   for (const auto& c : cases) {
     r123::Philox4x32 philox;
-    const r123::Philox4x32::ctr_type counter = {
-        {static_cast<std::uint32_t>(c.call), static_cast<std::uint32_t>(c.call >> 32), c.row,
-         c.group}};
+    const r123::Philox4x32::ctr_type counter = {{static_cast<std::uint32_t>(c.call),
+                                                 static_cast<std::uint32_t>(c.call >> 32), c.row,
+                                                 c.group}};
     const r123::Philox4x32::key_type key = {
         {static_cast<std::uint32_t>(c.seed), static_cast<std::uint32_t>(c.seed >> 32)}};
     const auto expected = philox(counter, key);
@@ -90,8 +90,8 @@ void expect_host_draws_match_the_reference(double ulps) {
       const double x = z[static_cast<std::size_t>(r) * paths + p];
       // Relative to the radius's scale (a normal near 0 is r times a small sine).
       const double scale = std::max(1.0, std::fabs(static_cast<double>(ref)));
-      const double err = std::fabs(x - static_cast<double>(ref)) /
-                         (scale * std::numeric_limits<Real>::epsilon());
+      const double err =
+          std::fabs(x - static_cast<double>(ref)) / (scale * std::numeric_limits<Real>::epsilon());
       worst = std::max(worst, err);
     }
   }
@@ -114,8 +114,8 @@ void expect_pure_function_of_indices() {
   const int rows = 12;
   std::vector<Real> all(static_cast<std::size_t>(paths) * rows);
   engine::philox_normals_host(seed, 5, 0, paths, 0, rows, all.data(), paths);
-  const int first = 4 * 97;  // a generator call's first path, inside the block
-  const int count = 333;     // an odd count
+  const int first = 4 * 97; // a generator call's first path, inside the block
+  const int count = 333;    // an odd count
   const int row0 = 5;
   std::vector<Real> part(static_cast<std::size_t>(count) * 4);
   engine::philox_normals_host(seed, 5, first, count, row0, 4, part.data(), count);
@@ -165,8 +165,12 @@ void expect_standard_normal_moments() {
   EXPECT_NEAR(beyond_3, 0.0026998 * n, 5 * 53);
 }
 
-TEST(CounterDraws, FloatDrawsAreStandardNormal) { expect_standard_normal_moments<float>(); }
-TEST(CounterDraws, DoubleDrawsAreStandardNormal) { expect_standard_normal_moments<double>(); }
+TEST(CounterDraws, FloatDrawsAreStandardNormal) {
+  expect_standard_normal_moments<float>();
+}
+TEST(CounterDraws, DoubleDrawsAreStandardNormal) {
+  expect_standard_normal_moments<double>();
+}
 
 TEST(CounterDraws, OneDrawIsOneSlotOfItsCall) {
   // philox_draw (the reference definition) picks the path's slot of its call.

@@ -127,9 +127,9 @@ TEST_P(PriceChunkInvariance, OneChunkOrManyGiveTheSameBits) {
   const ChunkCase& c = GetParam();
   const auto one = engine::price(
       load(book_yaml(book, 30000, 52, "{device: cpu, draw_batch_size: 0}", c.simulation)));
-  const auto many = engine::price(load(
-      book_yaml(book, 30000, 52, "{device: cpu, max_device_memory: " + c.cap + ", draw_batch_size: 0}",
-                c.simulation)));
+  const auto many = engine::price(load(book_yaml(
+      book, 30000, 52, "{device: cpu, max_device_memory: " + c.cap + ", draw_batch_size: 0}",
+      c.simulation)));
   // A scrambled Sobol run is a set of replicates (random digital shifts), each chunked alike.
   const std::uint64_t runs = c.simulation == ", rng: scrambled_sobol, replicates: 2" ? 2u : 1u;
   EXPECT_EQ(one.run.chunks, runs);
@@ -351,7 +351,8 @@ TEST(Reduction, PairwiseSumIsTheBalancedTreeOfNeighbours) {
   // blocks do): the tree of 64 is the tree of its two halves, of its four quarters...
   const double halves = tree(x.data(), 32) + tree(x.data() + 32, 32);
   EXPECT_EQ(kernels::pairwise_sum(64, [&](int i) { return x[i]; }), halves);
-  const double quarters = kernels::pairwise_sum(4, [&](int q) { return tree(x.data() + 16 * q, 16); });
+  const double quarters =
+      kernels::pairwise_sum(4, [&](int q) { return tree(x.data() + 16 * q, 16); });
   EXPECT_EQ(kernels::pairwise_sum(64, [&](int i) { return x[i]; }), quarters);
 }
 

@@ -219,8 +219,8 @@ TEST_F(Gpu, DeviceDrawsEqualHostDraws) {
   // claim to see the GPU's draws rests on it. Measured on an H100 (CUDA 13.0): the uniforms
   // agree but the normal transform rounds differently on about half the values, by at most
   // 3.1e-15. So: the same draws to a few ulps. Three tiles, produced 1 + 2 on the device.
-  for (auto type : {config::RngType::mrg32k3a, config::RngType::sobol,
-                    config::RngType::scrambled_sobol}) {
+  for (auto type :
+       {config::RngType::mrg32k3a, config::RngType::sobol, config::RngType::scrambled_sobol}) {
     const int rows = 5;
     const bool quasi = type == config::RngType::sobol || type == config::RngType::scrambled_sobol;
     engine::NormalSource host(type, 9, engine::NormalSource::Memory::host, quasi ? rows : 0);

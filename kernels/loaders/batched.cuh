@@ -46,7 +46,6 @@ public:
       }
     }
   }
-
 };
 
 template <class Real, int Factors, int Distance>

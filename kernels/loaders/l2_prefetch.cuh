@@ -55,7 +55,6 @@ public:
       body(step, z);
     }
   }
-
 };
 
 template <class Real, int Factors, int Distance>

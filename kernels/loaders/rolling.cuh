@@ -91,7 +91,6 @@ public:
       }
     }
   }
-
 };
 
 template <class Real, int Factors, int Distance>

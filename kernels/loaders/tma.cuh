@@ -15,7 +15,7 @@ namespace pfmc::kernels {
 
 template <class Real, int Factors, int Distance>
 class TmaLoader {
-  static constexpr int kMaxSlots = 17;     ///< distance 16 + 1
+  static constexpr int kMaxSlots = 17;      ///< distance 16 + 1
   static constexpr int kBarrierBytes = 256; ///< room for 17 barriers, keeps stages 128-aligned
 
 public:
