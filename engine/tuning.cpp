@@ -232,6 +232,8 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
         result.stopped_by_budget = true;
         break;
       }
+      if (screened.size() >= 2)
+        result.last_optional_start_seconds = elapsed();
       if (options.progress)
         options.progress(c, done++, 0);
       screened.push_back(time(c, 1));
@@ -271,6 +273,8 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
       result.stopped_by_budget = true;
       break;
     }
+    if (result.all.size() >= 2)
+      result.last_optional_start_seconds = elapsed();
     if (options.progress)
       options.progress(c, done++, static_cast<int>(finals.size()));
     result.all.push_back(time(c, options.repeats));

@@ -51,6 +51,9 @@ struct TuneResult {
   std::uint64_t paths = 0;        ///< the group's paths (of one chunk)
   std::uint64_t sample_paths = 0; ///< the paths measured
   bool stopped_by_budget = false; ///< the time budget ended the search early
+  /// When the last measurement that did not have to run (beyond the first two of the screen and
+  /// of the finals) began, in seconds from the start: within the budget in quick mode.
+  double last_optional_start_seconds = 0.0;
 };
 
 enum class TuneMode {

@@ -52,10 +52,16 @@ fi
 
 if has test; then
   start=$SECONDS
-  limit ${PFMC_TEST_SECONDS:-240} ctest --preset device -j 4 --timeout 200 > "$LOG/ctest.log" 2>&1
+  limit ${PFMC_TEST_SECONDS:-240} ctest --preset device -j 4 --timeout 200 --output-on-failure \
+    > "$LOG/ctest.log" 2>&1
   rc=$?
   limit 200 "./$B/test_gpu" --gtest_brief=1 > "$LOG/test_gpu.log" 2>&1
   note "tests: rc=$rc in $((SECONDS - start)) s: $(grep -E 'tests passed|tests failed' "$LOG/ctest.log" | tail -1); test_gpu: $(grep -E '^\[  PASSED' "$LOG/test_gpu.log" | head -1) $(grep -E '^\[  FAILED  \] [0-9]+ tests?,' "$LOG/test_gpu.log")"
+  # A suite that failed under ctest (they share the GPU and the cores there): its name and
+  # its failures, into the summary.
+  failed_suites=$(grep -E '^[[:space:]]*[0-9]+ - [a-z_]+ \(' "$LOG/ctest.log" | awk '{print $3}' | tr '\n' ' ')
+  [ -z "$failed_suites" ] || note "ctest failed: $failed_suites"
+  grep -E '^\[  FAILED  \]|Failure$' -A4 "$LOG/ctest.log" | head -40 | tee "$LOG/ctest_failures.txt"
   grep -E "FAILED|Failure" -A6 "$LOG/test_gpu.log" | head -60
   grep -E "^  [a-z_]+ +mc " "$LOG/test_gpu.log"
 fi
@@ -194,7 +200,7 @@ if has extra && [ -x scripts/gpu-extra.sh ]; then
   scripts/gpu-extra.sh "$B" "$OUT" 2>&1 | tee "$LOG/extra.log" | tail -40
 fi
 
-keep ptxas.txt
+keep ptxas.txt ctest_failures.txt
 echo
 echo "==================== summary ===================="
 printf '%s\n' "${summary[@]}"

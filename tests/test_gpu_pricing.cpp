@@ -360,7 +360,9 @@ TEST_F(Gpu, TuningStaysWithinItsBudgetAndCountsTheGeneration) {
   engine::TuneOptions quick;
   quick.budget_seconds = engine::kTuneBudgetSeconds;
   const auto tuned = engine::tune_group(plan.groups[0], settings, quick);
-  EXPECT_LT(tuned.seconds, 2 * engine::kTuneBudgetSeconds);
+  // No optional measurement starts once the budget is spent (the one under way finishes: its
+  // time depends on what else the GPU and the host run, e.g. the other suites under ctest -j).
+  EXPECT_LE(tuned.last_optional_start_seconds, engine::kTuneBudgetSeconds);
   EXPECT_LT(tuned.sample_paths, tuned.paths);
   for (const auto& m : tuned.all) {
     const bool computes = m.choice.backend == "inline";
