@@ -11,7 +11,7 @@
 #include <fstream>
 #include <string_view>
 
-#include "engine/error.hpp"
+#include "kernels/error.hpp"
 
 namespace pfmc::apps {
 

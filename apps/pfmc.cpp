@@ -19,12 +19,12 @@
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
-#include "engine/backend_catalog.hpp"
-#include "engine/device_info.hpp"
-#include "engine/error.hpp"
-#include "engine/plan.hpp"
+#include "kernels/catalog.hpp"
+#include "engine/core/device_info.hpp"
+#include "kernels/error.hpp"
+#include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
-#include "engine/tuning.hpp"
+#include "engine/tune/tuning.hpp"
 
 #ifndef PFMC_VERSION
 #define PFMC_VERSION "0.0.0"
@@ -105,7 +105,7 @@ void add_override_options(CLI::App* app, RunOptions& o) {
   app->add_option("--device", o.device, "auto | gpu | cpu (overrides engine.device)");
   app->add_option("--backend", o.backend, "prefetch backend (see `pfmc backends`)");
   app->add_option("--prefetch-distance", o.prefetch_distance,
-                  "steps ahead for prefetching backends: " + engine::prefetch_distance_list());
+                  "steps ahead for prefetching backends: " + kernels::prefetch_distance_list());
   app->add_option("--padding", o.padding,
                   "shared-memory ring padding: auto | none | slot_major | N");
   app->add_option("--paths", o.paths, "number of Monte Carlo paths");
@@ -243,19 +243,19 @@ int command_validate(CLI::App* app, const RunOptions& o) {
 
 int command_backends(const std::string& format) {
   const engine::DeviceInfo device = engine::query_device();
-  auto runnable = [&](const engine::BackendInfo& b) -> std::string {
+  auto runnable = [&](const kernels::BackendInfo& b) -> std::string {
     if (!device.available)
       return "no GPU (" + device.unavailable_reason + ")";
     const std::string why =
-        engine::why_backend_cannot_run(b, device.compute_capability, device.name);
+        kernels::why_backend_cannot_run(b, device.compute_capability, device.name);
     return why.empty() ? "yes" : "no: " + why;
   };
 
   if (format == "json") {
     nlohmann::json j;
     j["device"] = device.available ? nlohmann::json(device.name) : nlohmann::json(nullptr);
-    j["prefetch_distances"] = engine::prefetch_distances();
-    for (const auto& b : engine::backend_catalog()) {
+    j["prefetch_distances"] = kernels::prefetch_distances();
+    for (const auto& b : kernels::backend_catalog()) {
       j["backends"].push_back({{"name", b.name},
                                {"description", b.description},
                                {"requires", b.min_compute_capability > 0
@@ -273,8 +273,8 @@ int command_backends(const std::string& format) {
                     ? device.name + " (sm_" + std::to_string(device.compute_capability) + ", " +
                           std::to_string(device.multiprocessors) + " SMs)"
                     : "none (" + device.unavailable_reason + ")")
-            << "\nprefetch distances: " << engine::prefetch_distance_list() << "\n\n";
-  for (const auto& b : engine::backend_catalog()) {
+            << "\nprefetch distances: " << kernels::prefetch_distance_list() << "\n\n";
+  for (const auto& b : kernels::backend_catalog()) {
     std::printf("%-20s %s\n%-20s requires %s; %s%s; runs here: %s\n", b.name, b.description, "",
                 b.min_compute_capability > 0
                     ? ("sm_" + std::to_string(b.min_compute_capability)).c_str()
@@ -315,10 +315,10 @@ engine::TuneOptions tune_options_from(const SweepOptions& s, engine::TuneMode mo
   t.repeats = s.repeat;
   if (s.backends != "all") {
     for (const auto& b : split_list(s.backends)) {
-      if (engine::find_backend(b) == nullptr) {
+      if (kernels::find_backend(b) == nullptr) {
         throw config::ConfigError("", {}, "--backends",
                                   "unknown backend '" + b +
-                                      "' (known: " + engine::backend_name_list() + ")");
+                                      "' (known: " + kernels::backend_name_list() + ")");
       }
       t.backends.push_back(b);
     }
@@ -334,10 +334,10 @@ engine::TuneOptions tune_options_from(const SweepOptions& s, engine::TuneMode mo
       } catch (const std::exception&) {
         value = -1;
       }
-      if (!engine::is_prefetch_distance(value)) {
+      if (!kernels::is_prefetch_distance(value)) {
         throw config::ConfigError("", {}, "--distances",
                                   "'" + d + "' is not an instantiated distance (valid: " +
-                                      engine::prefetch_distance_list() + ")");
+                                      kernels::prefetch_distance_list() + ")");
       }
       t.distances.push_back(value);
     }
@@ -462,7 +462,7 @@ int run(int argc, char** argv) {
     sub->add_option("--backends", s.backends, "backends to measure, comma-separated, or all");
     sub->add_option("--distances", s.distances,
                     "prefetch distances, comma-separated, or all (" +
-                        engine::prefetch_distance_list() + ")");
+                        kernels::prefetch_distance_list() + ")");
     sub->add_option("--repeat", s.repeat, "timed launches per configuration (median reported)");
     sub->add_option("--tuning-cache", o.tuning_cache, "tuning cache file");
     sub->add_flag("--quiet", o.quiet, "no progress line on stderr");

@@ -8,7 +8,7 @@
 #include "apps/line_chart.hpp"
 #include "apps/report.hpp"
 #include "config/run_config.hpp"
-#include "engine/backend_catalog.hpp"
+#include "kernels/catalog.hpp"
 
 namespace pfmc::apps {
 
@@ -16,7 +16,7 @@ namespace {
 
 /// The draws read per second by the kernel (0 for a backend that computes its draws).
 double gbps_of(const engine::Measurement& m, double bytes) {
-  const auto* info = engine::find_backend(m.choice.backend);
+  const auto* info = kernels::find_backend(m.choice.backend);
   if (info != nullptr && !info->reads_draws)
     return 0.0;
   return bytes / (m.median_ms * 1e-3) * 1e-9;
@@ -25,7 +25,7 @@ double gbps_of(const engine::Measurement& m, double bytes) {
 /// The series a configuration belongs to on the plot: the backend, plus its padding when the
 /// backend has a shared-memory ring.
 std::string series_of(const engine::BackendChoice& c) {
-  const auto* info = engine::find_backend(c.backend);
+  const auto* info = kernels::find_backend(c.backend);
   if (info != nullptr && info->uses_padding) {
     return c.backend + " (" + config::to_string(c.padding) + ")";
   }
@@ -35,7 +35,7 @@ std::string series_of(const engine::BackendChoice& c) {
 } // namespace
 
 std::string choice_label(const engine::BackendChoice& choice) {
-  const auto* info = engine::find_backend(choice.backend);
+  const auto* info = kernels::find_backend(choice.backend);
   std::string label = choice.backend;
   if (info != nullptr && info->uses_prefetch_distance) {
     label += " d" + std::to_string(choice.prefetch_distance);
@@ -104,7 +104,7 @@ void write_sweep_plot(const std::string& path, const std::vector<GroupSweep>& sw
     panel.reference_y = 1.0;
     std::map<std::string, std::map<int, double>> lines;
     for (const auto& m : s.result.all) {
-      const auto* info = engine::find_backend(m.choice.backend);
+      const auto* info = kernels::find_backend(m.choice.backend);
       if (info == nullptr || !info->uses_prefetch_distance)
         continue;
       lines[series_of(m.choice)][m.choice.prefetch_distance] =

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/plan.hpp"
-#include "engine/tuning.hpp"
+#include "engine/plan/plan.hpp"
+#include "engine/tune/tuning.hpp"
 
 namespace pfmc::apps {
 

@@ -29,11 +29,11 @@
 
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
-#include "engine/backend_catalog.hpp"
-#include "engine/device_info.hpp"
-#include "engine/execution.hpp"
-#include "engine/kernel_bench.hpp"
-#include "engine/plan.hpp"
+#include "kernels/catalog.hpp"
+#include "engine/core/device_info.hpp"
+#include "engine/core/execution.hpp"
+#include "engine/tune/kernel_bench.hpp"
+#include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
 
 namespace {
@@ -79,9 +79,9 @@ std::vector<std::string> split(const std::string& list) {
 /// the kernel without its reduction.
 void register_workload(Workload* w, const engine::DeviceInfo& device) {
   const std::string& name = w->name;
-  for (const auto& backend : engine::backend_catalog()) {
+  for (const auto& backend : kernels::backend_catalog()) {
     const std::vector<int> distances =
-        backend.uses_prefetch_distance ? engine::prefetch_distances() : std::vector<int>{0};
+        backend.uses_prefetch_distance ? kernels::prefetch_distances() : std::vector<int>{0};
     // Rings in shared memory: with padding (auto), without, and slot-major.
     std::vector<std::pair<std::string, config::Padding>> paddings{{"", config::Padding{}}};
     if (backend.uses_padding) {
@@ -90,7 +90,7 @@ void register_workload(Workload* w, const engine::DeviceInfo& device) {
                   {"/slot_major", config::Padding{config::Padding::Mode::slot_major, 0}}};
     }
     const std::string why_not =
-        engine::why_backend_cannot_run(backend, device.compute_capability, device.name);
+        kernels::why_backend_cannot_run(backend, device.compute_capability, device.name);
     if (!why_not.empty()) {
       std::printf("skipping %s: %s\n", backend.name, why_not.c_str());
       continue;

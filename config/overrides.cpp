@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "config/config_error.hpp"
-#include "engine/backend_catalog.hpp"
+#include "kernels/catalog.hpp"
 
 namespace pfmc::config {
 
@@ -372,12 +372,12 @@ Checked<DeviceChoice> check_device(std::string_view text) {
 }
 
 Checked<std::string> check_backend(std::string_view text) {
-  // `auto`: the tuner's cached choice for this GPU and workload (engine/tuner.hpp).
+  // `auto`: the tuner's cached choice for this GPU and workload (engine/tune/tuning.hpp).
   if (text == "auto")
     return Checked<std::string>::ok("auto");
-  if (engine::find_backend(text) == nullptr) {
+  if (kernels::find_backend(text) == nullptr) {
     return Checked<std::string>::fail("unknown backend '" + std::string(text) + "' (known: auto, " +
-                                      engine::backend_name_list() + ")");
+                                      kernels::backend_name_list() + ")");
   }
   return Checked<std::string>::ok(std::string(text));
 }
@@ -388,9 +388,9 @@ Checked<int> check_prefetch_distance(std::string_view text) {
     return Checked<int>::fail("must be an integer");
   }
   const bool fits_int = !literal->overflow && literal->magnitude <= 1'000'000;
-  if (!fits_int || !engine::is_prefetch_distance(static_cast<int>(value_of(*literal)))) {
+  if (!fits_int || !kernels::is_prefetch_distance(static_cast<int>(value_of(*literal)))) {
     return Checked<int>::fail(spell(*literal, text) + " is not an instantiated distance (valid: " +
-                              engine::prefetch_distance_list() + ")");
+                              kernels::prefetch_distance_list() + ")");
   }
   return Checked<int>::ok(static_cast<int>(value_of(*literal)));
 }

@@ -79,7 +79,7 @@ Checked<RngType> check_rng(std::string_view text);
 Checked<Precision> check_precision(std::string_view text);
 Checked<DeviceChoice> check_device(std::string_view text);
 Checked<std::string> check_backend(std::string_view text);   ///< a backend_catalog() name
-Checked<int> check_prefetch_distance(std::string_view text); ///< engine::is_prefetch_distance
+Checked<int> check_prefetch_distance(std::string_view text); ///< kernels::is_prefetch_distance
 Checked<Padding> check_padding(std::string_view text);
 Checked<int> check_block_size(std::string_view text);                  ///< power of two in 32..1024
 Checked<std::uint64_t> check_max_device_memory(std::string_view text); ///< parse_memory_size

@@ -183,7 +183,7 @@ struct EngineConfig {
   std::uint64_t max_device_memory = 0; ///< bytes; 0 = a safe fraction of free memory
   int cpu_threads = 0;                 ///< CPU backend threads; 0 = all hardware threads
   /// Groups whose draws fit share one generation call and one launch up to this many bytes of
-  /// draws (engine/draw_plan.hpp); 0: none do. Part of what fixes the draws, like the seed.
+  /// draws (engine/draws/draw_plan.hpp); 0: none do. Part of what fixes the draws, like the seed.
   std::uint64_t draw_batch_size = std::uint64_t(256) << 20;
   SourceMark backend_mark; ///< where `backend` was set (for registry errors)
 };

@@ -8,15 +8,15 @@
 
 #include "config/config_error.hpp"
 #include "config/overrides.hpp"
-#include "engine/backend_catalog.hpp"
-#include "engine/cpu_engine.hpp"
-#include "engine/device_info.hpp"
-#include "engine/draw_plan.hpp"
-#include "engine/error.hpp"
-#include "engine/gpu_engine.hpp"
-#include "engine/normal_source.hpp"
-#include "engine/plan.hpp"
-#include "engine/tuning.hpp"
+#include "kernels/catalog.hpp"
+#include "engine/run/cpu_engine.hpp"
+#include "engine/core/device_info.hpp"
+#include "engine/draws/draw_plan.hpp"
+#include "kernels/error.hpp"
+#include "engine/run/gpu_engine.hpp"
+#include "engine/draws/normal_source.hpp"
+#include "engine/plan/plan.hpp"
+#include "engine/tune/tuning.hpp"
 #include "kernels/reduction_shape.cuh"
 
 namespace pfmc::engine {
@@ -105,14 +105,14 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
                                                        : static_cast<int>(hardware_threads);
   const bool automatic_backend = settings.backend == "auto";
   if (on_gpu && !automatic_backend) {
-    const BackendInfo* backend = find_backend(settings.backend);
+    const kernels::BackendInfo* backend = kernels::find_backend(settings.backend);
     if (backend == nullptr) {
       throw config::ConfigError(config.file, config.engine.backend_mark, "engine.backend",
                                 "unknown backend '" + settings.backend +
-                                    "' (known: " + backend_name_list() + ")");
+                                    "' (known: " + kernels::backend_name_list() + ")");
     }
     const std::string refusal =
-        why_backend_cannot_run(*backend, device.compute_capability, device.name);
+        kernels::why_backend_cannot_run(*backend, device.compute_capability, device.name);
     if (!refusal.empty()) {
       throw config::ConfigError(config.file, config.engine.backend_mark, "engine.backend", refusal);
     }
@@ -134,8 +134,8 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   settings.brownian_bridge = config.simulation.uses_brownian_bridge();
   if (on_gpu && !automatic_backend) {
     // A backend that computes its draws in the step loop computes Philox's, one step at a time.
-    const BackendInfo& backend = *find_backend(settings.backend);
-    const std::string refusal = why_backend_cannot_draw(backend, config::to_string(settings.rng));
+    const kernels::BackendInfo& backend = *kernels::find_backend(settings.backend);
+    const std::string refusal = kernels::why_backend_cannot_draw(backend, config::to_string(settings.rng));
     if (!refusal.empty())
       throw config::ConfigError(config.file, config.engine.backend_mark, "engine.backend", refusal);
     if (!backend.reads_draws && settings.brownian_bridge) {
@@ -269,7 +269,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     }
     if (!has_group_launcher(group, settings.precision, chosen.backend, chosen.prefetch_distance)) {
       std::string have;
-      for (int d : prefetch_distances()) {
+      for (int d : kernels::prefetch_distances()) {
         if (has_group_launcher(group, settings.precision, chosen.backend, d))
           have += (have.empty() ? "" : ", ") + std::to_string(d);
       }
@@ -286,7 +286,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     // One line per distinct choice, not one per group (a run may have thousands).
     std::map<std::string, int> lines;
     for (const auto& b : run.group_backends) {
-      const BackendInfo* info = find_backend(b.backend);
+      const kernels::BackendInfo* info = kernels::find_backend(b.backend);
       std::string label = b.backend;
       if (info != nullptr && info->uses_prefetch_distance)
         label += " (distance " + std::to_string(b.prefetch_distance) +
@@ -307,7 +307,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     std::vector<bool> computes(plan.groups.size(),
                                !on_gpu && settings.rng == config::RngType::philox);
     for (std::size_t g = 0; on_gpu && g < plan.groups.size(); ++g) {
-      const BackendInfo* info = find_backend(group_settings[g].backend);
+      const kernels::BackendInfo* info = kernels::find_backend(group_settings[g].backend);
       computes[g] = info != nullptr && !info->reads_draws;
     }
     for (const DrawUnit& unit : plan_draw_units(plan, settings.rng, settings.paths, real_bytes,
@@ -519,7 +519,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
                  b.padding == first.padding;
         });
     run.backend = same ? first.backend : "auto (per group)";
-    const BackendInfo* backend = find_backend(first.backend);
+    const kernels::BackendInfo* backend = kernels::find_backend(first.backend);
     run.prefetch_distance =
         same && backend != nullptr && backend->uses_prefetch_distance ? first.prefetch_distance : 0;
     run.padding = same && backend != nullptr && backend->uses_padding ? first.padding : "none";

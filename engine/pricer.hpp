@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "config/run_config.hpp"
-#include "engine/execution.hpp"
+#include "engine/core/execution.hpp"
 
 namespace pfmc::engine {
 

@@ -21,7 +21,7 @@
 // hardware's sine and cosine (__sincosf: absolute error below 2^-21.4 on (−π, π)) where the host
 // computes them accurately, so float draws of the CPU backend differ from the GPU's by at most
 // about 2e-6 (r ≤ 5.8), double draws by a few ulps. The host's vectorised transform lives in
-// engine/cpu_draws.hpp; this file is the device's and the reference the tests compare with.
+// engine/draws/cpu_draws.hpp; this file is the device's and the reference the tests compare with.
 
 #include <cstdint>
 
@@ -99,7 +99,7 @@ PFMC_HD_INLINE void box_muller(double u, double h, double& cos_out, double& sin_
 #if defined(__CUDA_ARCH__)
   sincospi(h, &s, &c);
 #else
-  // Reference only (the CPU backend uses engine/cpu_draws.hpp): π h rounds once.
+  // Reference only (the CPU backend uses engine/draws/cpu_draws.hpp): π h rounds once.
   s = std::sin(3.14159265358979323846 * h);
   c = std::cos(3.14159265358979323846 * h);
 #endif

@@ -1,6 +1,6 @@
 #pragma once
-// The arithmetic of the draw transforms (engine/draw_transform.hpp), shared by the device
-// kernels (engine/draw_transform.cu) and the host loops (engine/draw_transform.cpp): the same
+// The arithmetic of the draw transforms (engine/draws/draw_transform.hpp), shared by the device
+// kernels (kernels/draw_transform.cu) and the host loops (engine/draws/draw_transform.cpp): the same
 // operations in the same order, with explicit fused multiply-adds (correctly rounded on both
 // sides), so that the GPU and the CPU backend see the same bits.
 
@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+
+#include <cuda_runtime.h>
 
 #include "models/math.cuh"
 
@@ -117,5 +119,20 @@ PFMC_HD_INLINE std::uint32_t digital_shift_mask(std::uint64_t seed, int replicat
 PFMC_HD_INLINE double shifted_uniform(std::uint32_t point, std::uint32_t mask) {
   return (static_cast<double>(point ^ mask) + 0.5) * 0x1p-32;
 }
+
+/// Launchers of the transforms' grid-stride kernels on `stream` (kernels/draw_transform.cu;
+/// instantiated for float and double). They check their launch and throw pfmc::CudaError.
+/// values[2i+1] = -values[2i] for i < pairs.
+template <class Real>
+void launch_antithetic(Real* values, std::size_t pairs, cudaStream_t stream);
+/// The bridge of `view` over each of `columns` (tile, factor, path) columns of rows-row tiles.
+template <class Real>
+void launch_brownian_bridge(Real* tiles, std::size_t columns, int rows,
+                            const BrownianBridgeView<Real>& view, cudaStream_t stream);
+/// out[i] = Φ⁻¹(shifted Sobol point i), dimension i / points; `sobol` and `out` may alias.
+template <class Real>
+void launch_digital_shift(const std::uint32_t* sobol, Real* out, std::size_t values,
+                          std::size_t points, std::uint64_t seed, int replicate,
+                          cudaStream_t stream);
 
 } // namespace pfmc::kernels

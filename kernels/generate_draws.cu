@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "engine/error.hpp"
+#include "kernels/error.hpp"
 #include "kernels/counter_draws.cuh"
 #include "kernels/draw_layout.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <cuda_runtime.h>
 
-#include "engine/error.hpp"
+#include "kernels/error.hpp"
 #include "kernels/path_kernel.cuh"
 
 namespace pfmc::kernels {

@@ -2,7 +2,7 @@
 // The one place where runtime backend names become template instantiations: for a model and a
 // precision, every (backend, prefetch distance) pair maps to a launch function. Adding a backend
 // is its loader header plus one add_loader line below (and its entry in
-// engine/backend_catalog.cpp, which a test keeps in step with this table).
+// kernels/catalog.cpp, which a test keeps in step with this table).
 
 #include <utility>
 #include <vector>
@@ -37,10 +37,10 @@ struct LauncherEntry {
 template <class Model, class Real>
 using LauncherTable = std::vector<LauncherEntry<Model, Real>>;
 
-/// Must match engine::prefetch_distances() (checked by a test).
+/// Must match kernels::prefetch_distances() (checked by a test).
 using InstantiatedDistances = std::integer_sequence<int, 1, 2, 3, 4, 6, 8, 12, 16>;
 /// The models beyond Black-Scholes: every backend, at the distances that won on the reference
-/// workloads (keeps the build within CI's budget). Must match engine::reduced_prefetch_distances().
+/// workloads (keeps the build within CI's budget). Must match kernels::reduced_prefetch_distances().
 using ReducedDistances = std::integer_sequence<int, 4, 8>;
 /// The Greeks' scenario kernels (eight model copies per path): every backend at distance 4.
 using ScenarioDistances = std::integer_sequence<int, 4>;

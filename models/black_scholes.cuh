@@ -29,7 +29,7 @@ struct BlackScholes {
     Real log_spot0;
   };
 
-  /// The plan's series {drift, diffusion}, interleaved per step (engine/plan.hpp), and its
+  /// The plan's series {drift, diffusion}, interleaved per step (engine/plan/plan.hpp), and its
   /// constants {log spot}.
   static constexpr int series_count = 2;
   static constexpr int constant_count = 1;

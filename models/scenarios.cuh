@@ -2,7 +2,7 @@
 // Bump-and-revalue on common random numbers, inside one path: Scenarios<Model, S> simulates S
 // copies of Model (the base market and its bumped variants: spot, volatility, rates, time) on
 // the SAME draws, one thread each path, so that every Greek's per-path estimate — a fixed
-// combination of the scenarios' discounted payoffs (engine/plan.hpp) — comes with its own
+// combination of the scenarios' discounted payoffs (engine/plan/plan.hpp) — comes with its own
 // sample variance, hence a standard error.
 //
 // To the path machinery it is just another model: S × Model::assets assets (scenario s's asset

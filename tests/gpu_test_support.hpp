@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/device_info.hpp"
+#include "engine/core/device_info.hpp"
 #include "test_support.hpp"
 
 namespace pfmc::testing {

@@ -15,7 +15,7 @@
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
-#include "engine/backend_catalog.hpp"
+#include "kernels/catalog.hpp"
 
 namespace pfmc::config {
 namespace {
@@ -338,7 +338,7 @@ TEST(LoadConfig, SimulationAndEngineSettingsAreRead) {
 
 TEST(LoadConfig, ZeroStepsPerYearIsTheEventGridAndItsPositionIsKept) {
   // 0 is valid at loading for every model: whether the event grid is exact for a group's model
-  // is for planning to judge (engine/plan.cpp), which needs this position to name the line.
+  // is for planning to judge (engine/plan/plan.cpp), which needs this position to name the line.
   const RunConfig c =
       parse_run_config(valid_doc() + "simulation: {paths: 1000, steps_per_year: 0}\n", "t.yaml");
   EXPECT_EQ(c.simulation.steps_per_year, 0);
@@ -384,8 +384,8 @@ std::vector<BadConfig> bad_configs() {
   const std::string doc = valid_doc();
   const auto with_line_10 = [&](const std::string& text) { return replace_line(doc, 10, text); };
   const auto with_tail = [&](const std::string& tail) { return doc + tail; };
-  const std::string backends = engine::backend_name_list();
-  const std::string distances = engine::prefetch_distance_list();
+  const std::string backends = kernels::backend_name_list();
+  const std::string distances = kernels::prefetch_distance_list();
   return {
       // The document as a whole.
       {"empty_file", "", "t.yaml:1:1: file is empty"},
@@ -1165,13 +1165,13 @@ TEST(Overrides, BadValuesUseTheYamlRulesAndTheFlagName) {
   EXPECT_EQ(with([](Overrides& o) { o.seed = "18446744073709551616"; }),
             "--seed: must be <= 18446744073709551615");
   EXPECT_EQ(with([](Overrides& o) { o.backend = "nope"; }),
-            "--backend: unknown backend 'nope' (known: auto, " + engine::backend_name_list() + ")");
+            "--backend: unknown backend 'nope' (known: auto, " + kernels::backend_name_list() + ")");
   EXPECT_EQ(with([](Overrides& o) { o.prefetch_distance = 5; }),
             "--prefetch-distance: 5 is not an instantiated distance (valid: " +
-                engine::prefetch_distance_list() + ")");
+                kernels::prefetch_distance_list() + ")");
   EXPECT_EQ(with([](Overrides& o) { o.prefetch_distance = -4; }),
             "--prefetch-distance: -4 is not an instantiated distance (valid: " +
-                engine::prefetch_distance_list() + ")");
+                kernels::prefetch_distance_list() + ")");
   EXPECT_EQ(with([](Overrides& o) { o.block_size = 100; }),
             "--block-size: must be a power of two in 32..1024 (32, 64, 128, 256, 512, 1024)");
   EXPECT_EQ(with([](Overrides& o) { o.block_size = 2048; }),

@@ -1,4 +1,4 @@
-// The counter-based draws (kernels/counter_draws.cuh, engine/cpu_draws.hpp): a draw is a pure
+// The counter-based draws (kernels/counter_draws.cuh, engine/draws/cpu_draws.hpp): a draw is a pure
 // function of (seed, group, path, step, factor), checked against Random123 called directly and
 // against a long-double Box–Muller of the same words.
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <limits>
 #include <vector>
 
-#include "engine/cpu_draws.hpp"
+#include "engine/draws/cpu_draws.hpp"
 #include "kernels/counter_draws.cuh"
 
 namespace pfmc {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/plan.hpp"
+#include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
 #include "kernels/reduction_shape.cuh"
 #include "models/analytic.hpp"

@@ -11,8 +11,8 @@
 #include <cstring>
 #include <vector>
 
-#include "engine/draw_transform.hpp"
-#include "engine/normal_source.hpp"
+#include "engine/draws/draw_transform.hpp"
+#include "engine/draws/normal_source.hpp"
 #include "kernels/draw_layout.hpp"
 #include "kernels/draw_transform.cuh"
 

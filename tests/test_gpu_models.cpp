@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/backend_catalog.hpp"
-#include "engine/device_info.hpp"
+#include "kernels/catalog.hpp"
+#include "engine/core/device_info.hpp"
 #include "engine/pricer.hpp"
 #include "gpu_test_support.hpp"
 #include "models/analytic.hpp"
@@ -92,14 +92,14 @@ struct ModelBackendCase {
 
 std::vector<ModelBackendCase> model_backend_cases() {
   std::vector<ModelBackendCase> cases;
-  for (const auto& b : engine::backend_catalog()) {
+  for (const auto& b : kernels::backend_catalog()) {
     if (std::string(b.name) == "none")
       continue;
     if (!b.uses_prefetch_distance) {
       cases.push_back({b.name, 4});
       continue;
     }
-    for (int d : engine::reduced_prefetch_distances())
+    for (int d : kernels::reduced_prefetch_distances())
       cases.push_back({b.name, d});
   }
   return cases;
@@ -110,10 +110,10 @@ class ModelBackendIdentity : public GpuModels,
 
 TEST_P(ModelBackendIdentity, EveryModelInDoubleAndFloatAndTheGreeksKernels) {
   const auto& c = GetParam();
-  const auto* info = engine::find_backend(c.backend);
+  const auto* info = kernels::find_backend(c.backend);
   ASSERT_NE(info, nullptr);
   const auto device = engine::query_device();
-  if (!engine::why_backend_cannot_run(*info, device.compute_capability, device.name).empty())
+  if (!kernels::why_backend_cannot_run(*info, device.compute_capability, device.name).empty())
     GTEST_SKIP() << c.backend << " does not run on " << device.name;
   const std::string engine_yaml = "{device: gpu, backend: " + c.backend +
                                   ", prefetch_distance: " + std::to_string(c.distance) + "}";

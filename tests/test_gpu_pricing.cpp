@@ -16,13 +16,13 @@
 #include <string>
 #include <vector>
 
-#include "engine/backend_catalog.hpp"
-#include "engine/cpu_draws.hpp"
-#include "engine/device_info.hpp"
-#include "engine/draw_transform.hpp"
-#include "engine/normal_source.hpp"
+#include "kernels/catalog.hpp"
+#include "engine/draws/cpu_draws.hpp"
+#include "engine/core/device_info.hpp"
+#include "engine/draws/draw_transform.hpp"
+#include "engine/draws/normal_source.hpp"
 #include "engine/pricer.hpp"
-#include "engine/tuning.hpp"
+#include "engine/tune/tuning.hpp"
 #include "gpu_test_support.hpp"
 #include "kernels/draw_layout.hpp"
 #include "kernels/generate_draws.hpp"
@@ -381,14 +381,14 @@ struct BackendCase {
 
 std::vector<BackendCase> all_backend_cases() {
   std::vector<BackendCase> cases;
-  for (const auto& b : engine::backend_catalog()) {
+  for (const auto& b : kernels::backend_catalog()) {
     if (std::string(b.name) == "none")
       continue;
     if (!b.uses_prefetch_distance) {
       cases.push_back({b.name, 4});
       continue;
     }
-    for (int d : engine::prefetch_distances())
+    for (int d : kernels::prefetch_distances())
       cases.push_back({b.name, d});
   }
   return cases;
@@ -400,10 +400,10 @@ class BackendIdentity : public Gpu, public ::testing::WithParamInterface<Backend
 /// takes; every price, standard error and the portfolio must be the same bits.
 void expect_same_bits_as_none(const BackendCase& c,
                               const std::function<std::string(const std::string&)>& yaml_of) {
-  const auto* info = engine::find_backend(c.backend);
+  const auto* info = kernels::find_backend(c.backend);
   ASSERT_NE(info, nullptr);
   const auto device = engine::query_device();
-  if (!engine::why_backend_cannot_run(*info, device.compute_capability, device.name).empty()) {
+  if (!kernels::why_backend_cannot_run(*info, device.compute_capability, device.name).empty()) {
     GTEST_SKIP() << c.backend << " does not run on " << device.name;
   }
   const auto reference = bits_of(engine::price(load(yaml_of("{device: gpu, backend: none}"))));

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "apps/line_chart.hpp"
-#include "engine/error.hpp"
+#include "kernels/error.hpp"
 
 namespace pfmc::apps {
 // Found by argument-dependent lookup, so failures print colours rather than raw bytes.

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/error.hpp"
-#include "engine/normal_source.hpp"
+#include "kernels/error.hpp"
+#include "engine/draws/normal_source.hpp"
 #include "kernels/draw_layout.hpp"
 
 namespace pfmc {

@@ -4,20 +4,20 @@
 #include <set>
 #include <string>
 
-#include "engine/backend_catalog.hpp"
-#include "engine/gpu_engine.hpp"
-#include "engine/ring_layout.hpp"
+#include "kernels/catalog.hpp"
+#include "engine/run/gpu_engine.hpp"
+#include "engine/run/ring_layout.hpp"
 
 namespace pfmc {
 namespace {
 
 TEST(Registry, EveryCatalogueBackendAndDistanceHasAnInstantiation) {
-  for (const auto& backend : engine::backend_catalog()) {
+  for (const auto& backend : kernels::backend_catalog()) {
     if (!backend.uses_prefetch_distance) {
       EXPECT_TRUE(engine::has_launcher(backend.name, 0)) << backend.name;
       continue;
     }
-    for (int distance : engine::prefetch_distances()) {
+    for (int distance : kernels::prefetch_distances()) {
       EXPECT_TRUE(engine::has_launcher(backend.name, distance))
           << backend.name << " at distance " << distance;
     }
@@ -26,7 +26,7 @@ TEST(Registry, EveryCatalogueBackendAndDistanceHasAnInstantiation) {
 
 TEST(Registry, UnknownNamesAndDistancesHaveNone) {
   EXPECT_FALSE(engine::has_launcher("no_such_backend", 4));
-  for (const auto& backend : engine::backend_catalog()) {
+  for (const auto& backend : kernels::backend_catalog()) {
     if (backend.uses_prefetch_distance) {
       EXPECT_FALSE(engine::has_launcher(backend.name, 5)) << backend.name;
     }
@@ -35,24 +35,24 @@ TEST(Registry, UnknownNamesAndDistancesHaveNone) {
 
 TEST(Catalogue, NamesAreUniqueAndDescribed) {
   std::set<std::string> names;
-  for (const auto& backend : engine::backend_catalog()) {
+  for (const auto& backend : kernels::backend_catalog()) {
     EXPECT_TRUE(names.insert(backend.name).second) << backend.name;
     EXPECT_GT(std::string(backend.description).size(), 10u) << backend.name;
-    EXPECT_EQ(engine::find_backend(backend.name), &backend);
+    EXPECT_EQ(kernels::find_backend(backend.name), &backend);
   }
-  EXPECT_EQ(engine::find_backend("nope"), nullptr);
-  EXPECT_EQ(engine::prefetch_distance_list(), "1, 2, 3, 4, 6, 8, 12, 16");
+  EXPECT_EQ(kernels::find_backend("nope"), nullptr);
+  EXPECT_EQ(kernels::prefetch_distance_list(), "1, 2, 3, 4, 6, 8, 12, 16");
 }
 
 TEST(Catalogue, BackendsThisDeviceCannotRunAreRefusedWithTheReason) {
-  const auto* tma = engine::find_backend("tma");
+  const auto* tma = kernels::find_backend("tma");
   ASSERT_NE(tma, nullptr);
-  EXPECT_EQ(engine::why_backend_cannot_run(*tma, 80, "NVIDIA A100-SXM4-80GB"),
+  EXPECT_EQ(kernels::why_backend_cannot_run(*tma, 80, "NVIDIA A100-SXM4-80GB"),
             "backend 'tma' needs compute capability 9.0 (sm_90); NVIDIA A100-SXM4-80GB has 8.0");
-  EXPECT_EQ(engine::why_backend_cannot_run(*tma, 90, "NVIDIA H100 80GB HBM3"), "");
-  const auto* none = engine::find_backend("none");
+  EXPECT_EQ(kernels::why_backend_cannot_run(*tma, 90, "NVIDIA H100 80GB HBM3"), "");
+  const auto* none = kernels::find_backend("none");
   ASSERT_NE(none, nullptr);
-  EXPECT_EQ(engine::why_backend_cannot_run(*none, 70, "Tesla V100"), "");
+  EXPECT_EQ(kernels::why_backend_cannot_run(*none, 70, "Tesla V100"), "");
 }
 
 TEST(RingLayout, AutoPaddingMakesAnOddPowerOfTwoPlusOneStride) {

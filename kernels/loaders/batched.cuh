@@ -3,7 +3,7 @@
 // hand them to the path as one batch (models::Path::advance_batch: the batch's work is one
 // basic block). `scalar_batched` keeps the batch in registers (compile-time indices: no
 // local memory); `smem_batched` stores it in the thread's own slots of a shared-memory ring
-// (padded or slot-major, engine/ring_layout.hpp) and reads each step back from there.
+// (padded or slot-major, engine/run/ring_layout.hpp) and reads each step back from there.
 
 #include "kernels/loader_common.cuh"
 #include "kernels/ptx.cuh"

@@ -1,0 +1,54 @@
+#include "engine/core/device_info.hpp"
+
+#include <cuda_runtime.h>
+
+namespace pfmc::engine {
+
+namespace {
+
+/// What does not change during a process: read once (cudaGetDeviceProperties reads every
+/// attribute of the device and is not free).
+DeviceInfo static_device_info() {
+  DeviceInfo info;
+  cudaRuntimeGetVersion(&info.runtime_version);
+  cudaDriverGetVersion(&info.driver_version);
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess || count == 0) {
+    (void)cudaGetLastError(); // clear the sticky-free error state
+    info.unavailable_reason = status == cudaErrorInsufficientDriver ? "no CUDA driver"
+                              : status == cudaErrorNoDevice || count == 0
+                                  ? "no CUDA device"
+                                  : cudaGetErrorString(status);
+    return info;
+  }
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+    info.unavailable_reason = "cannot read the properties of device 0";
+    return info;
+  }
+  info.available = true;
+  info.name = prop.name;
+  info.compute_capability = prop.major * 10 + prop.minor;
+  info.multiprocessors = prop.multiProcessorCount;
+  info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+  info.shared_memory_per_block_optin = prop.sharedMemPerBlockOptin;
+  info.total_memory = prop.totalGlobalMem;
+  return info;
+}
+
+} // namespace
+
+DeviceInfo query_device() {
+  static const DeviceInfo fixed = static_device_info();
+  DeviceInfo info = fixed;
+  if (info.available) {
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
+      info.free_memory = free_bytes;
+  }
+  return info;
+}
+
+} // namespace pfmc::engine

@@ -1,0 +1,66 @@
+#include "engine/core/execution.hpp"
+
+#include <algorithm>
+
+#include "kernels/draw_layout.hpp"
+#include "kernels/reduction_shape.cuh"
+
+namespace pfmc::engine {
+
+ChunkPlan plan_chunks(std::uint64_t paths, int rows, int real_bytes, int values,
+                      std::uint64_t memory_cap) {
+  const std::uint64_t tile_paths = kernels::kTilePaths;
+  auto bytes_for = [&](std::uint64_t chunk_paths) {
+    const std::uint64_t drawn = kernels::draw_tiles_for(chunk_paths) * kernels::kDrawTilePaths;
+    const std::uint64_t blocks = (chunk_paths + kernels::kWarpSize - 1) / kernels::kWarpSize;
+    const std::uint64_t tiles = kernels::tiles_for_paths(chunk_paths);
+    return drawn * static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(real_bytes) +
+           (blocks + tiles + 1) * static_cast<std::uint64_t>(values) * sizeof(double);
+  };
+  ChunkPlan plan;
+  if (paths <= kMaxChunkPaths && bytes_for(paths) <= memory_cap) {
+    plan.chunk_paths = paths;
+    plan.chunks = 1;
+    plan.bytes_per_chunk = bytes_for(paths);
+    return plan;
+  }
+  // Largest whole number of tiles under the cap (bytes_for is increasing in chunk_paths).
+  std::uint64_t lo = 0;
+  std::uint64_t hi = std::min(paths + tile_paths - 1, kMaxChunkPaths) / tile_paths;
+  while (lo < hi) {
+    const std::uint64_t mid = (lo + hi + 1) / 2;
+    if (bytes_for(mid * tile_paths) <= memory_cap) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  if (lo == 0)
+    return plan;
+  plan.chunk_paths = lo * tile_paths;
+  plan.chunks = (paths + plan.chunk_paths - 1) / plan.chunk_paths;
+  plan.bytes_per_chunk = bytes_for(plan.chunk_paths);
+  return plan;
+}
+
+int rounds_per_block(std::uint64_t launch_paths, int steps, int factors, int paths_per_thread,
+                     int block_size, int values, int multiprocessors) {
+  if (steps * factors >= kLongPathRows || paths_per_thread == 1)
+    return 1;
+  const std::uint64_t round_paths =
+      static_cast<std::uint64_t>(block_size) * static_cast<std::uint64_t>(paths_per_thread);
+  const std::uint64_t min_blocks =
+      static_cast<std::uint64_t>(kMinBlocksPerMultiprocessor) * std::max(1, multiprocessors);
+  int rounds = 1;
+  while (true) {
+    const int next = rounds * 2;
+    const bool fits_tile = round_paths * next <= static_cast<std::uint64_t>(kernels::kTilePaths);
+    const bool fits_shared = kernels::round_sums_bytes(next, values) <= kernels::kMaxRoundSumsBytes;
+    const std::uint64_t blocks = (launch_paths + round_paths * next - 1) / (round_paths * next);
+    if (!fits_tile || !fits_shared || blocks < min_blocks)
+      return rounds;
+    rounds = next;
+  }
+}
+
+} // namespace pfmc::engine

@@ -1,0 +1,95 @@
+#pragma once
+// What the GPU and CPU backends share: resolved run settings, per-group outcomes, progress
+// reports, and the chunking of a group's paths under a memory cap.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "config/run_config.hpp"
+
+namespace pfmc::engine {
+
+/// The settings a backend runs with (RunConfig after defaults, overrides and device choice).
+struct ExecutionSettings {
+  config::Precision precision = config::Precision::float64;
+  config::RngType rng = config::RngType::philox;
+  std::uint64_t seed = 42;
+  std::uint64_t paths = 0;
+  std::string backend = "none";
+  int prefetch_distance = 4;
+  config::Padding padding;
+  int block_size = 128;
+  std::uint64_t memory_cap = 0; ///< bytes for one group's buffers
+  int cpu_threads = 1;
+  bool reduce = true; ///< false only for benchmarks of the kernel without reduction
+  std::uint64_t draw_batch_bytes = std::uint64_t(256) << 20; ///< engine/draws/draw_plan.hpp
+  // Draw transforms (engine/draws/draw_transform.hpp), applied after every generation call.
+  bool antithetic = false;      ///< path 2k+1 takes −(draws of path 2k)
+  bool brownian_bridge = false; ///< draws build each group's path by Brownian bridge
+  int replicate = 0;            ///< scrambled Sobol: which randomisation (digital shift)
+};
+
+/// The reduced sums of one group (see kernels/reduction_shape.hpp for their order) and what it
+/// cost.
+struct GroupOutcome {
+  std::vector<double> totals;
+  std::uint64_t paths = 0;
+  std::uint64_t path_steps = 0;
+  double kernel_ms = 0.0;    ///< path kernel (GPU events) or path simulation (CPU wall time)
+  double rng_ms = 0.0;       ///< draw generation
+  double bytes_loaded = 0.0; ///< draws read by the path kernel
+  std::uint64_t chunks = 0;
+};
+
+/// What a whole plan cost in calls: launches and synchronisations must not grow with the
+/// number of groups (engine/draws/draw_plan.hpp batches them).
+struct PlanStats {
+  std::uint64_t draw_units = 0;       ///< draw batches plus tiled groups
+  std::uint64_t kernel_launches = 0;  ///< path-kernel launches
+  std::uint64_t generation_calls = 0; ///< generation launches (Philox) or cuRAND calls
+  std::uint64_t host_syncs = 0;       ///< host waits on the device
+  double kernel_load_ms = 0.0;        ///< loading the kernels' code (once per process and kernel)
+};
+
+struct Progress {
+  int group = 0; ///< 0-based
+  int groups = 0;
+  std::uint64_t chunk = 0; ///< chunks done in this group
+  std::uint64_t chunks = 0;
+  std::string model;
+};
+using ProgressFn = std::function<void(const Progress&)>;
+
+/// Paths per chunk and number of chunks for one group; chunk_paths == 0 when not even one tile
+/// of paths fits under the cap.
+struct ChunkPlan {
+  std::uint64_t chunk_paths = 0;
+  std::uint64_t chunks = 0;
+  std::uint64_t bytes_per_chunk = 0; ///< buffers of one chunk (draws, partials, tile sums)
+};
+
+/// Chunks are whole reduction tiles (kernels::kTilePaths paths, hence whole draw tiles) except
+/// the last, so results do not depend on the chunking. Bytes: the chunk's draw tiles (`rows`
+/// draws a path; 0 for a backend that reads none), plus the per-block partials (at most a block
+/// per warp of paths) and tile sums. A chunk has at most kMaxChunkPaths paths (an int).
+ChunkPlan plan_chunks(std::uint64_t paths, int rows, int real_bytes, int values,
+                      std::uint64_t memory_cap);
+inline constexpr std::uint64_t kMaxChunkPaths = std::uint64_t(1) << 30;
+
+/// Rounds per block of a launch of `launch_paths` paths (all its groups) of `steps` steps and
+/// `factors` factors, for a loader of `paths_per_thread`, blocks of `block_size` and groups of at
+/// most `values` reduced values: a power of two. Long paths run one round (a block's setup and
+/// ticket are nothing next to them), and so do the loaders of one path per thread (the kernel
+/// compiles their round loop away: kernels/path_kernel.cuh says why). Short paths take as many
+/// rounds as keep at least kMinBlocksPerMultiprocessor blocks per multiprocessor, up to a tile
+/// of paths per block and kernels::kMaxRoundSumsBytes of round sums.
+int rounds_per_block(std::uint64_t launch_paths, int steps, int factors, int paths_per_thread,
+                     int block_size, int values, int multiprocessors);
+/// Steps × factors from which a path is long enough for one round.
+inline constexpr int kLongPathRows = 64;
+/// Blocks per multiprocessor that short-path launches keep (several waves, for balance).
+inline constexpr int kMinBlocksPerMultiprocessor = 32;
+
+} // namespace pfmc::engine

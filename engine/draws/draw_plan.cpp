@@ -1,0 +1,58 @@
+#include "engine/draws/draw_plan.hpp"
+
+#include "kernels/draw_layout.hpp"
+
+namespace pfmc::engine {
+
+std::size_t group_draw_values(const GroupPlan& group, std::uint64_t paths) {
+  return kernels::draw_tiles_for(paths) * static_cast<std::size_t>(group.rows()) *
+         kernels::kDrawTilePaths;
+}
+
+bool same_kernel(const GroupPlan& a, const GroupPlan& b) {
+  return a.model_type == b.model_type && a.assets == b.assets &&
+         (a.scenarios > 1) == (b.scenarios > 1);
+}
+
+std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngType rng,
+                                      std::uint64_t paths, int real_bytes,
+                                      std::uint64_t draw_batch_bytes,
+                                      const std::vector<bool>& computes_draws) {
+  const bool quasi = rng == config::RngType::sobol || rng == config::RngType::scrambled_sobol;
+  std::vector<DrawUnit> units;
+  for (int g = 0; g < static_cast<int>(plan.groups.size()); ++g) {
+    const GroupPlan& group = plan.groups[static_cast<std::size_t>(g)];
+    if (static_cast<std::size_t>(g) < computes_draws.size() &&
+        computes_draws[static_cast<std::size_t>(g)]) {
+      const bool joins =
+          !units.empty() && units.back().computes_draws &&
+          same_kernel(plan.groups[static_cast<std::size_t>(units.back().groups.front())], group);
+      if (!joins) {
+        units.push_back(DrawUnit{});
+        units.back().computes_draws = true;
+      }
+      units.back().groups.push_back(g);
+      continue;
+    }
+    const std::size_t values = group_draw_values(group, paths);
+    const bool batchable = !quasi && draw_batch_bytes > 0 &&
+                           values * static_cast<std::uint64_t>(real_bytes) <= draw_batch_bytes;
+    if (!batchable) {
+      units.push_back(DrawUnit{false, false, {g}, {}, 0});
+      continue;
+    }
+    const bool joins =
+        !units.empty() && units.back().batched &&
+        same_kernel(plan.groups[static_cast<std::size_t>(units.back().groups.front())], group) &&
+        (units.back().values + values) * static_cast<std::uint64_t>(real_bytes) <= draw_batch_bytes;
+    if (!joins)
+      units.push_back(DrawUnit{true, false, {}, {}, 0});
+    DrawUnit& unit = units.back();
+    unit.groups.push_back(g);
+    unit.offsets.push_back(unit.values);
+    unit.values += values;
+  }
+  return units;
+}
+
+} // namespace pfmc::engine

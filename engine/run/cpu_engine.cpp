@@ -1,0 +1,395 @@
+#include "engine/run/cpu_engine.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "engine/draws/cpu_draws.hpp"
+#include "engine/draws/draw_plan.hpp"
+#include "engine/draws/draw_transform.hpp"
+#include "engine/run/model_dispatch.hpp"
+#include "engine/draws/normal_source.hpp"
+#include "kernels/draw_layout.hpp"
+#include "kernels/reduction_shape.cuh"
+#include "models/path.cuh"
+
+namespace pfmc::engine {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double milliseconds_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// Paths per job of the worker threads: a power of two dividing a reduction tile, so that each
+/// job's sums are a subtree of the tile's (kernels/reduction_shape.cuh).
+constexpr int kBlockPaths = 128;
+/// Steps of Philox draws generated at a time per block (the block's draws of them stay in L1/L2).
+constexpr int kStepsPerPiece = 64;
+
+/// Where a block's draws come from: a chunk's buffer of draw tiles (cuRAND's generators), or
+/// the counter-based generator, computed block by block.
+template <class Real>
+struct DrawSource {
+  const Real* normals = nullptr; ///< the chunk's tiles; null: Philox
+  std::uint64_t chunk_first = 0; ///< the chunk's first path in the group
+  std::uint64_t seed = 0;
+  bool antithetic = false;
+  BrownianBridge* bridge = nullptr; ///< Philox with a bridge: built per group
+};
+
+/// Per-path values of one path, in the layout of GroupPlan::reduced_values() before the squares:
+/// raw estimates (y, c, g...) then the portfolio's value.
+template <class Real>
+void pay_path(const GroupPlan& group, const Real* observed, double* out) {
+  const int n = group.base_instruments();
+  const int S = group.scenarios;
+  const int K = group.values_per_instrument();
+  const int G = static_cast<int>(group.greeks.size());
+  const bool cv = group.control_variate;
+  const int c_at = 2;
+  const int g_at = cv ? 5 : 2;
+  const auto observed_at = [&](int o) { return observed[o]; };
+  double portfolio = 0.0;
+  for (int j = 0; j < n; ++j) {
+    double v[models::kMaxScenarios];
+    for (int sc = 0; sc < S; ++sc) {
+      v[sc] = models::discounted_payoff(group.instruments[static_cast<std::size_t>(j * S + sc)],
+                                        observed_at);
+    }
+    const auto& base = group.instruments[static_cast<std::size_t>(j * S)];
+    portfolio = math::add_rn(portfolio, math::mul_rn(v[0], base.quantity));
+    double* o = out + static_cast<std::size_t>(j) * K;
+    o[0] = v[0];
+    if (cv)
+      o[c_at] = models::discounted_control(base, observed_at);
+    for (int k = 0; k < G; ++k) {
+      double e = 0.0;
+      if (k == group.delta_greek() && base.pathwise_delta != 0.0) {
+        e = models::pathwise_delta(base, observed_at);
+      } else {
+        for (int sc = 0; sc < S; ++sc) {
+          e = math::add_rn(
+              e, math::mul_rn(group.greek_weights[static_cast<std::size_t>(k * S + sc)], v[sc]));
+        }
+      }
+      o[g_at + 2 * k] = e;
+    }
+  }
+  if (group.portfolio)
+    out[static_cast<std::size_t>(n) * K] = portfolio;
+}
+
+/// One block of kBlockPaths paths (the first `count` in range; the rest are +0.0), exactly as
+/// the kernel computes them: the same draws, per-path values (antithetic pairs averaged before
+/// squaring), and the pairwise sum over the block → the block's partials.
+template <class Model, class Real>
+void simulate_block(const typename Model::Params& params, const models::PathSchedule& schedule,
+                    const GroupPlan& group, const DrawSource<Real>& source,
+                    std::uint64_t block_first, int count, std::vector<double>& lane_values,
+                    std::vector<Real>& draws, double* partials) {
+  using PathT = models::Path<Model, Real>;
+  constexpr int F = Model::factors;
+  const int n = group.base_instruments();
+  const int K = group.values_per_instrument();
+  const int G = static_cast<int>(group.greeks.size());
+  const bool cv = group.control_variate;
+  const int values = group.reduced_values();
+  const int steps = group.steps();
+  const int c_at = 2;
+  const int g_at = cv ? 5 : 2;
+  lane_values.assign(static_cast<std::size_t>(kBlockPaths) * values, 0.0);
+
+  std::vector<std::array<Real, models::kMaxObservations>> observed(static_cast<std::size_t>(count));
+  std::vector<PathT> paths;
+  paths.reserve(static_cast<std::size_t>(count));
+  for (int t = 0; t < count; ++t) {
+    paths.emplace_back(params, schedule,
+                       reinterpret_cast<Real(*)[models::kMaxObservations]>(observed[t].data()));
+  }
+  if (source.normals != nullptr) {
+    const std::size_t rows = static_cast<std::size_t>(steps) * F;
+    for (int t = 0; t < count; ++t) {
+      const std::size_t path = block_first - source.chunk_first + static_cast<std::size_t>(t);
+      for (int step = 0; step < steps; ++step) {
+        Real z[F];
+        for (int f = 0; f < F; ++f) {
+          z[f] = source.normals[kernels::draw_offset(path, static_cast<std::size_t>(step) * F + f,
+                                                     rows)];
+        }
+        paths[static_cast<std::size_t>(t)].advance(step, z);
+      }
+    }
+  } else {
+    // Philox: the block's draws, a piece of steps at a time (all of them when a bridge needs
+    // whole paths), laid out [row][path] like a draw tile kBlockPaths wide.
+    const int piece = source.bridge != nullptr ? steps : std::min(steps, kStepsPerPiece);
+    draws.resize(static_cast<std::size_t>(piece) * F * kBlockPaths);
+    for (int step0 = 0; step0 < steps; step0 += piece) {
+      const int piece_steps = std::min(piece, steps - step0);
+      const int rows = piece_steps * F;
+      philox_normals_host(source.seed, static_cast<std::uint32_t>(group.index), block_first,
+                          kBlockPaths, static_cast<std::uint32_t>(step0 * F), rows, draws.data(),
+                          kBlockPaths);
+      if (source.antithetic) {
+        for (int r = 0; r < rows; ++r) {
+          Real* line = draws.data() + static_cast<std::size_t>(r) * kBlockPaths;
+          for (int t = 0; t < kBlockPaths; t += 2)
+            line[t + 1] = -line[t];
+        }
+      }
+      if (source.bridge != nullptr)
+        source.bridge->apply_host(draws.data(), 1, rows, kBlockPaths);
+      for (int t = 0; t < count; ++t) {
+        PathT& path = paths[static_cast<std::size_t>(t)];
+        for (int s = 0; s < piece_steps; ++s) {
+          Real z[F];
+          for (int f = 0; f < F; ++f)
+            z[f] = draws[static_cast<std::size_t>(s * F + f) * kBlockPaths + t];
+          path.advance(step0 + s, z);
+        }
+      }
+    }
+  }
+  for (int t = 0; t < count; ++t) {
+    paths[static_cast<std::size_t>(t)].finish();
+    pay_path(group, observed[static_cast<std::size_t>(t)].data(),
+             lane_values.data() + static_cast<std::size_t>(t) * values);
+  }
+  // The first value of each (value, square) pair: pair means, then the squares and products.
+  std::vector<int> firsts;
+  for (int j = 0; j < n; ++j) {
+    firsts.push_back(j * K);
+    if (cv)
+      firsts.push_back(j * K + c_at);
+    for (int k = 0; k < G; ++k)
+      firsts.push_back(j * K + g_at + 2 * k);
+  }
+  if (group.portfolio)
+    firsts.push_back(n * K);
+  if (group.antithetic) {
+    for (int t = 0; t < kBlockPaths; t += 2) {
+      double* out = lane_values.data() + static_cast<std::size_t>(t) * values;
+      const double* partner = out + values;
+      for (int v : firsts) {
+        out[v] = math::add_rn(out[v], partner[v]) * 0.5;
+        out[values + v] = 0.0;
+      }
+    }
+  }
+  for (int t = 0; t < kBlockPaths; ++t) {
+    double* out = lane_values.data() + static_cast<std::size_t>(t) * values;
+    for (int j = 0; j < n; ++j) {
+      double* o = out + static_cast<std::size_t>(j) * K;
+      o[1] = math::mul_rn(o[0], o[0]);
+      if (cv) {
+        o[c_at + 1] = math::mul_rn(o[c_at], o[c_at]);
+        o[c_at + 2] = math::mul_rn(o[0], o[c_at]);
+      }
+      for (int k = 0; k < G; ++k)
+        o[g_at + 2 * k + 1] = math::mul_rn(o[g_at + 2 * k], o[g_at + 2 * k]);
+    }
+    if (group.portfolio) {
+      out[static_cast<std::size_t>(n) * K + 1] =
+          math::mul_rn(out[static_cast<std::size_t>(n) * K], out[static_cast<std::size_t>(n) * K]);
+    }
+  }
+  for (int v = 0; v < values; ++v) {
+    partials[v] = kernels::pairwise_sum(kBlockPaths, [&](int t) {
+      return lane_values[static_cast<std::size_t>(t) * values + static_cast<std::size_t>(v)];
+    });
+  }
+}
+
+/// One launch's worth of one group (a chunk, or the whole group): the paths' blocks on the
+/// worker threads, then tiles (pairwise over their blocks) and totals (tile after tile) in the
+/// kernel's order, carried on outcome.totals.
+template <class Model, class Real>
+void simulate_chunk(const GroupPlan& group, const DrawSource<Real>& source, std::size_t count,
+                    const ExecutionSettings& settings, GroupOutcome& outcome) {
+  const std::vector<Real> step_data = interleaved_step_series<Real>(group);
+  const auto params = Model::make_params(step_data.data(), group.model_constants.data());
+  const models::PathSchedule schedule{group.observation_runs.data(), group.spill_ranges.data(),
+                                      group.spill_events.data(), group.observations.data(),
+                                      static_cast<int>(group.observations.size())};
+  const int values = group.reduced_values();
+  const std::size_t blocks = (count + kBlockPaths - 1) / kBlockPaths;
+  std::vector<double> partials(blocks * static_cast<std::size_t>(values));
+  std::atomic<std::size_t> next_block{0};
+  auto worker = [&] {
+    std::vector<double> lane_values;
+    std::vector<Real> draws;
+    for (std::size_t b = next_block++; b < blocks; b = next_block++) {
+      const std::size_t first = b * kBlockPaths;
+      simulate_block<Model, Real>(
+          params, schedule, group, source, source.chunk_first + first,
+          static_cast<int>(std::min<std::size_t>(kBlockPaths, count - first)), lane_values, draws,
+          partials.data() + b * values);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::max(1, settings.cpu_threads); ++t)
+    pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool)
+    t.join();
+
+  // Tiles pairwise over their blocks (missing blocks are +0.0), then the totals carried across
+  // chunks, tile after tile (the kernel's last blocks).
+  constexpr int kBlocksPerTile = kernels::kTilePaths / kBlockPaths;
+  if (outcome.totals.empty())
+    outcome.totals.assign(static_cast<std::size_t>(values), 0.0);
+  const std::size_t tiles = (blocks + kBlocksPerTile - 1) / kBlocksPerTile;
+  for (int v = 0; v < values; ++v) {
+    double total = outcome.totals[static_cast<std::size_t>(v)];
+    for (std::size_t tile = 0; tile < tiles; ++tile) {
+      const std::size_t b0 = tile * kBlocksPerTile;
+      const double s = kernels::pairwise_sum(kBlocksPerTile, [&](int k) {
+        const std::size_t b = b0 + static_cast<std::size_t>(k);
+        return b < blocks ? partials[b * values + static_cast<std::size_t>(v)] : 0.0;
+      });
+      total = math::add_rn(total, s);
+    }
+    outcome.totals[static_cast<std::size_t>(v)] = total;
+  }
+  outcome.path_steps += static_cast<std::uint64_t>(count) * group.steps();
+  if (source.normals != nullptr)
+    outcome.bytes_loaded += static_cast<double>(count) * group.rows() * sizeof(Real);
+  outcome.chunks += 1;
+}
+
+template <class Real>
+std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSettings& settings,
+                                   const ProgressFn& progress, PlanStats& stats) {
+  const bool philox = settings.rng == config::RngType::philox;
+  const bool quasi =
+      settings.rng == config::RngType::sobol || settings.rng == config::RngType::scrambled_sobol;
+  std::optional<NormalSource> pseudo;
+  if (!quasi && !philox)
+    pseudo.emplace(settings.rng, settings.seed, NormalSource::Memory::host);
+  DrawTransforms transforms(plan, settings.antithetic, settings.brownian_bridge);
+  std::vector<GroupOutcome> outcomes(plan.groups.size());
+  for (auto& o : outcomes)
+    o.paths = settings.paths;
+  // Philox draws are computed block by block: every group is a unit of its own, chunked only
+  // for the partial sums' memory.
+  const std::vector<bool> computes(philox ? plan.groups.size() : 0, true);
+  const auto units = plan_draw_units(plan, settings.rng, settings.paths, sizeof(Real),
+                                     settings.draw_batch_bytes, computes);
+  std::vector<Real> normals;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    const DrawUnit& unit = units[u];
+    const GroupPlan& first = plan.groups[static_cast<std::size_t>(unit.groups.front())];
+    dispatch_model<Real>(first, [&](auto model_tag) {
+      using Model = typename decltype(model_tag)::type;
+      if (unit.computes_draws) {
+        for (int g : unit.groups) {
+          const GroupPlan& group = plan.groups[static_cast<std::size_t>(g)];
+          const ChunkPlan chunking = plan_chunks(settings.paths, 0, sizeof(Real),
+                                                 group.reduced_values(), settings.memory_cap);
+          PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
+          DrawSource<Real> source;
+          source.seed = settings.seed;
+          source.antithetic = settings.antithetic;
+          if (settings.brownian_bridge)
+            source.bridge = &transforms.bridge(g);
+          const auto start = Clock::now();
+          for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
+            source.chunk_first = chunk * chunking.chunk_paths;
+            const std::size_t count = static_cast<std::size_t>(
+                std::min(chunking.chunk_paths, settings.paths - source.chunk_first));
+            simulate_chunk<Model, Real>(group, source, count, settings,
+                                        outcomes[static_cast<std::size_t>(g)]);
+            ++stats.kernel_launches;
+          }
+          outcomes[static_cast<std::size_t>(g)].kernel_ms += milliseconds_since(start);
+        }
+        return;
+      }
+      if (unit.batched) {
+        normals.resize(unit.values);
+        auto start = Clock::now();
+        pseudo->generate(normals.data(), unit.values);
+        ++stats.generation_calls;
+        transforms.apply_host(normals.data(), unit.values, unit.groups, unit.offsets,
+                              kernels::draw_tiles_for(settings.paths));
+        ++stats.kernel_launches;
+        const double generation = milliseconds_since(start);
+        for (std::size_t m = 0; m < unit.groups.size(); ++m) {
+          const auto g = static_cast<std::size_t>(unit.groups[m]);
+          const GroupPlan& group = plan.groups[g];
+          DrawSource<Real> source;
+          source.normals = normals.data() + unit.offsets[m];
+          start = Clock::now();
+          simulate_chunk<Model, Real>(group, source, settings.paths, settings, outcomes[g]);
+          outcomes[g].kernel_ms += milliseconds_since(start);
+          outcomes[g].rng_ms += generation *
+                                static_cast<double>(group_draw_values(group, settings.paths)) /
+                                static_cast<double>(unit.values);
+        }
+        return;
+      }
+      const auto g = static_cast<std::size_t>(unit.groups.front());
+      const GroupPlan& group = first;
+      const int values = group.reduced_values();
+      const ChunkPlan chunking =
+          plan_chunks(settings.paths, group.rows(), sizeof(Real), values, settings.memory_cap);
+      PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
+      std::optional<NormalSource> own;
+      NormalSource* source = pseudo ? &*pseudo : nullptr;
+      if (quasi) {
+        own.emplace(settings.rng, settings.seed, NormalSource::Memory::host, group.rows(),
+                    settings.replicate);
+        source = &*own;
+      }
+      for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
+        const std::uint64_t first_path = chunk * chunking.chunk_paths;
+        const std::size_t count =
+            static_cast<std::size_t>(std::min(chunking.chunk_paths, settings.paths - first_path));
+        const std::uint64_t tiles = kernels::draw_tiles_for(count);
+        normals.resize(tiles * static_cast<std::size_t>(group.rows()) * kernels::kDrawTilePaths);
+        auto start = Clock::now();
+        source->next_tiles(normals.data(), tiles, group.rows());
+        stats.generation_calls += tiles;
+        transforms.apply_host(normals.data(), normals.size(), {static_cast<int>(g)}, {0}, tiles);
+        ++stats.kernel_launches;
+        outcomes[g].rng_ms += milliseconds_since(start);
+        start = Clock::now();
+        DrawSource<Real> from_buffer;
+        from_buffer.normals = normals.data();
+        from_buffer.chunk_first = first_path;
+        simulate_chunk<Model, Real>(group, from_buffer, count, settings, outcomes[g]);
+        outcomes[g].kernel_ms += milliseconds_since(start);
+      }
+    });
+    ++stats.draw_units;
+    if (progress) {
+      progress(Progress{unit.groups.back(), static_cast<int>(plan.groups.size()), u + 1,
+                        units.size(), first.model_name});
+    }
+  }
+  return outcomes;
+}
+
+} // namespace
+
+std::vector<GroupOutcome> run_plan_on_cpu(const SimulationPlan& plan,
+                                          const ExecutionSettings& settings,
+                                          const ProgressFn& progress, PlanStats* stats) {
+  PlanStats local;
+  auto outcomes = dispatch_precision(settings.precision, [&](auto real_tag) {
+    using Real = typename decltype(real_tag)::type;
+    return run_plan<Real>(plan, settings, progress, local);
+  });
+  if (stats != nullptr)
+    *stats = local;
+  return outcomes;
+}
+
+} // namespace pfmc::engine

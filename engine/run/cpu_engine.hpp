@@ -1,0 +1,17 @@
+#pragma once
+// The CPU reference backend: the same models, payoffs and reduction order as the GPU kernel,
+// multi-threaded over blocks of paths, fed by cuRAND's host generator (the GPU's draws).
+
+#include "engine/core/execution.hpp"
+#include <vector>
+
+#include "engine/plan/plan.hpp"
+
+namespace pfmc::engine {
+
+/// The whole plan, draw unit by draw unit (engine/draws/draw_plan.hpp), as the GPU backend runs it.
+std::vector<GroupOutcome> run_plan_on_cpu(const SimulationPlan& plan,
+                                          const ExecutionSettings& settings,
+                                          const ProgressFn& progress, PlanStats* stats = nullptr);
+
+} // namespace pfmc::engine

@@ -1,0 +1,218 @@
+#pragma once
+// The device state of one draw unit (engine/draws/draw_plan.hpp): its groups' market data, schedules
+// and instruments in one packed upload, their reduction buffers in one allocation (the totals
+// contiguous, so that one copy brings every group's sums back), and the per-launch group table
+// of the path kernel. Used by the pricer (engine/run/gpu_engine.cu) and the benchmarks
+// (engine/tune/kernel_bench.cu).
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "engine/run/backend_registry.cuh"
+#include "engine/core/cuda_resources.hpp"
+#include "engine/plan/plan.hpp"
+#include "engine/run/ring_layout.hpp"
+#include "engine/core/upload_arena.hpp"
+
+namespace pfmc::engine {
+
+/// How a unit's launches are shaped: threads per block, paths a thread simulates per round (the
+/// loader's), rounds per block (engine::rounds_per_block). None of it changes a result.
+struct LaunchShape {
+  int block_size = 128;
+  int paths_per_thread = 1;
+  int rounds = 1;
+  [[nodiscard]] int block_paths() const {
+    return kernels::block_paths(block_size, paths_per_thread, rounds);
+  }
+};
+
+template <class Model, class Real>
+class DeviceUnit {
+public:
+  using Params = kernels::PathKernelParams<Model, Real>;
+  using Group = kernels::GroupParams<Model, Real>;
+  using Entry = kernels::LauncherEntry<Model, Real>;
+
+  /// One group's part of a launch: `paths` paths from the group's path `first_path` (a tile
+  /// boundary), whose draw tiles start at `normals` (null for a loader that reads none).
+  struct Chunk {
+    int member; ///< index into the unit's groups
+    const Real* normals;
+    std::uint64_t first_path;
+    int paths;
+    bool first_chunk;
+  };
+
+  /// groups: the unit's groups; max_chunk_paths: the most paths of one group in one launch;
+  /// shape: every launch's shape.
+  DeviceUnit(const std::vector<const GroupPlan*>& groups, std::uint64_t max_chunk_paths,
+             const LaunchShape& shape, cudaStream_t stream)
+      : groups_(groups), shape_(shape), stream_(stream) {
+    PFMC_EXPECTS(shape.block_paths() <= kernels::kTilePaths &&
+                     kernels::kTilePaths % shape.block_paths() == 0,
+                 "a block covers a power of two of paths that divides a tile");
+    // Group data, packed: one allocation, one copy.
+    UploadArena arena;
+    struct Offsets {
+      std::size_t steps, runs, spill_ranges, spill_events, observations, instruments, greek_weights;
+    };
+    std::vector<Offsets> offsets;
+    for (const GroupPlan* g : groups_) {
+      offsets.push_back({arena.add(interleaved_step_series<Real>(*g)),
+                         arena.add(g->observation_runs), arena.add(g->spill_ranges),
+                         arena.add(g->spill_events), arena.add(g->observations),
+                         arena.add(g->instruments), arena.add(g->greek_weights)});
+    }
+    data_ = DeviceBuffer<unsigned char>(arena.size(), stream);
+    if (arena.size() > 0) {
+      PFMC_CUDA_TRY(cudaMemcpyAsync(data_.data(), arena.data(), arena.size(),
+                                    cudaMemcpyHostToDevice, stream));
+    }
+    // Reduction buffers, one allocation: per group the block partials and tile sums, then every
+    // group's totals (contiguous, so that one copy brings them back), then the tickets.
+    const std::size_t max_blocks =
+        (max_chunk_paths + shape.block_paths() - 1) / shape.block_paths();
+    const std::size_t tiles = kernels::tiles_for_paths(max_chunk_paths);
+    std::size_t doubles = 0;
+    std::size_t tickets = 0;
+    for (const GroupPlan* g : groups_) {
+      const int values = g->reduced_values();
+      values_.push_back(values);
+      max_values_ = std::max(max_values_, values);
+      doubles += (max_blocks + tiles) * static_cast<std::size_t>(values);
+      tickets += tiles + 1;
+    }
+    std::size_t total_values = 0;
+    for (int v : values_)
+      total_values += static_cast<std::size_t>(v);
+    const std::size_t ticket_offset = (doubles + total_values) * sizeof(double);
+    const std::size_t bytes = ticket_offset + tickets * sizeof(unsigned int);
+    reduction_ = DeviceBuffer<unsigned char>(bytes, stream);
+    // Only the tickets must start at zero; every partial and sum is written before it is read.
+    PFMC_CUDA_TRY(cudaMemsetAsync(reduction_.data() + ticket_offset, 0,
+                                  tickets * sizeof(unsigned int), stream));
+    auto* cursor = reinterpret_cast<double*>(reduction_.data());
+    totals_ = cursor + doubles;
+    auto* ticket_cursor = reinterpret_cast<unsigned int*>(reduction_.data() + ticket_offset);
+    double* totals_cursor = totals_;
+    // The group templates: everything but the chunk's draws, paths and blocks.
+    for (std::size_t m = 0; m < groups_.size(); ++m) {
+      const GroupPlan& g = *groups_[m];
+      const Offsets& o = offsets[m];
+      Group t{};
+      t.model = Model::make_params(at<Real>(o.steps), g.model_constants.data());
+      t.steps = g.steps();
+      t.group_index = static_cast<std::uint32_t>(g.index);
+      t.schedule = models::PathSchedule{
+          at<models::ObservationRun>(o.runs), at<models::SpillRange>(o.spill_ranges),
+          at<models::EventCode>(o.spill_events), at<models::ObservationView>(o.observations),
+          static_cast<int>(g.observations.size())};
+      t.instruments = at<models::InstrumentView>(o.instruments);
+      t.instrument_count = g.base_instruments();
+      t.scenarios = g.scenarios;
+      t.values_per_instrument = g.values_per_instrument();
+      t.portfolio = g.portfolio ? 1 : 0;
+      t.control_variate = g.control_variate ? 1 : 0;
+      t.antithetic = g.antithetic ? 1 : 0;
+      t.greek_count = static_cast<int>(g.greeks.size());
+      t.greek_weights = at<double>(o.greek_weights);
+      t.delta_greek = g.delta_greek();
+      const int values = values_[m];
+      t.reduction.block_partials = cursor;
+      cursor += max_blocks * static_cast<std::size_t>(values);
+      t.reduction.tile_sums = cursor;
+      cursor += tiles * static_cast<std::size_t>(values);
+      t.reduction.totals = totals_cursor;
+      totals_cursor += values;
+      t.reduction.tile_tickets = ticket_cursor;
+      ticket_cursor += tiles;
+      t.reduction.ticket = ticket_cursor++;
+      t.reduction.values = values;
+      templates_.push_back(t);
+    }
+  }
+
+  [[nodiscard]] std::size_t size() const { return groups_.size(); }
+  [[nodiscard]] const LaunchShape& shape() const { return shape_; }
+
+  /// Launches the path kernel over the given chunks (one per group at most) with `entry`, whose
+  /// paths per thread must be the unit's shape's.
+  void launch(const Entry& entry, const std::vector<Chunk>& chunks, int prefetch_distance,
+              const config::Padding& padding, std::uint64_t seed, bool reduce = true) {
+    PFMC_EXPECTS(entry.paths_per_thread == shape_.paths_per_thread,
+                 "the unit was shaped for another loader");
+    std::vector<Group> table;
+    int blocks = 0;
+    for (const Chunk& c : chunks) {
+      PFMC_EXPECTS(c.first_path % kernels::kTilePaths == 0, "chunks start on a tile");
+      Group g = templates_[static_cast<std::size_t>(c.member)];
+      g.normals = c.normals;
+      g.first_call = c.first_path / static_cast<std::uint64_t>(shape_.paths_per_thread);
+      g.chunk_paths = c.paths;
+      g.first_block = blocks;
+      g.blocks = (c.paths + shape_.block_paths() - 1) / shape_.block_paths();
+      g.reduction.first_chunk = c.first_chunk ? 1 : 0;
+      blocks += g.blocks;
+      table.push_back(g);
+    }
+    // The table rides in a buffer of its own; stream-ordered, so it may go away right after.
+    DeviceBuffer<Group> device_table(table.size(), stream_);
+    PFMC_CUDA_TRY(cudaMemcpyAsync(device_table.data(), table.data(), table.size() * sizeof(Group),
+                                  cudaMemcpyHostToDevice, stream_));
+    Params params{};
+    params.groups = device_table.data();
+    params.group_count = static_cast<int>(table.size());
+    params.ring = ring_layout(padding, prefetch_distance, shape_.block_size);
+    params.prefetch_distance = prefetch_distance;
+    params.reduce = reduce ? 1 : 0;
+    params.rounds = shape_.rounds;
+    params.round_values = max_values_;
+    params.blocks_per_tile = kernels::kTilePaths / shape_.block_paths();
+
+    params.seed = seed;
+    entry.launch(params, blocks, shape_.block_size, stream_);
+  }
+
+  /// Starts the copy of every group's totals to `host` (values of group m at the offset of the
+  /// groups before it); valid once the stream has reached this point.
+  void copy_totals(double* host) const {
+    std::size_t count = 0;
+    for (int v : values_)
+      count += static_cast<std::size_t>(v);
+    if (count > 0) {
+      PFMC_CUDA_TRY(
+          cudaMemcpyAsync(host, totals_, count * sizeof(double), cudaMemcpyDeviceToHost, stream_));
+    }
+  }
+  [[nodiscard]] const std::vector<int>& values() const { return values_; }
+
+  /// The registry's entry of a backend, or a RuntimeError naming what is missing.
+  static const Entry& launcher(const std::string& backend, int prefetch_distance) {
+    const Entry* entry = find_launcher<Model, Real>(backend, prefetch_distance);
+    if (entry == nullptr) {
+      throw RuntimeError("backend '" + backend + "' at prefetch distance " +
+                         std::to_string(prefetch_distance) + " is not instantiated");
+    }
+    return *entry;
+  }
+
+private:
+  template <class T>
+  const T* at(std::size_t offset) const {
+    return reinterpret_cast<const T*>(data_.data() + offset);
+  }
+
+  std::vector<const GroupPlan*> groups_;
+  LaunchShape shape_;
+  cudaStream_t stream_;
+  DeviceBuffer<unsigned char> data_;
+  DeviceBuffer<unsigned char> reduction_;
+  double* totals_ = nullptr;
+  std::vector<int> values_;
+  int max_values_ = 0;
+  std::vector<Group> templates_;
+};
+
+} // namespace pfmc::engine

@@ -1,0 +1,426 @@
+#include "engine/run/gpu_engine.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/core/device_info.hpp"
+#include "engine/run/device_unit.cuh"
+#include "engine/draws/draw_plan.hpp"
+#include "engine/draws/draw_transform.hpp"
+#include "engine/run/model_dispatch.hpp"
+#include "engine/draws/normal_source.hpp"
+#include "kernels/generate_draws.hpp"
+
+namespace pfmc::engine {
+
+namespace {
+
+/// Timing marks of one unit: generation and kernels, resolved after the final synchronisation.
+struct UnitMarks {
+  std::vector<int> groups;
+  std::vector<double> weights; ///< each group's share of the unit's work
+  std::vector<std::pair<CudaEvent, CudaEvent>> generation, kernels;
+};
+
+/// Two draw buffers: the generation of one overlaps the kernels reading the other.
+template <class Real>
+class DrawSlots {
+public:
+  DrawSlots(cudaStream_t rng_stream, cudaStream_t compute_stream)
+      : rng_stream_(rng_stream), compute_stream_(compute_stream) {}
+
+  /// The next slot, with room for `values` draws, ready for generation on the rng stream (after
+  /// the kernels that last read it).
+  Real* acquire(std::size_t values) {
+    current_ = 1 - current_;
+    Slot& s = slots_[current_];
+    if (s.used)
+      PFMC_CUDA_TRY(cudaStreamWaitEvent(rng_stream_, s.free.get(), 0));
+    if (s.buffer.size() < values)
+      s.buffer = DeviceBuffer<Real>(values, rng_stream_);
+    return s.buffer.data();
+  }
+  /// The generation into the current slot is enqueued: kernels may read it.
+  void generated() {
+    Slot& s = slots_[current_];
+    s.ready.record(rng_stream_);
+    PFMC_CUDA_TRY(cudaStreamWaitEvent(compute_stream_, s.ready.get(), 0));
+  }
+  /// The kernels reading the current slot are enqueued: generation may overwrite it after them.
+  void consumed() {
+    Slot& s = slots_[current_];
+    s.free.record(compute_stream_);
+    s.used = true;
+  }
+
+private:
+  struct Slot {
+    DeviceBuffer<Real> buffer;
+    CudaEvent ready, free;
+    bool used = false;
+  };
+  cudaStream_t rng_stream_, compute_stream_;
+  Slot slots_[2];
+  int current_ = 1;
+};
+
+template <class Real>
+class PlanRunner {
+public:
+  PlanRunner(const SimulationPlan& plan, const std::vector<ExecutionSettings>& settings,
+             const ProgressFn& progress)
+      : plan_(plan), settings_(settings), run_(settings.front()), progress_(progress),
+        slots_(rng_stream_.get(), compute_stream_.get()) {
+    retain_device_memory_pool();
+    multiprocessors_ = query_device().multiprocessors;
+    philox_ = run_.rng == config::RngType::philox;
+    quasi_ = run_.rng == config::RngType::sobol || run_.rng == config::RngType::scrambled_sobol;
+    if (!quasi_ && !philox_) {
+      pseudo_.emplace(run_.rng, run_.seed, NormalSource::Memory::device);
+      pseudo_->set_stream(rng_stream_.get());
+    }
+    // Where each group's totals land in the pinned buffer.
+    std::size_t total = 0;
+    for (const auto& g : plan.groups) {
+      totals_offset_.push_back(total);
+      total += static_cast<std::size_t>(g.reduced_values());
+    }
+    totals_ = std::make_unique<PinnedBuffer<double>>(total);
+    for (const auto& s : settings_) {
+      const kernels::BackendInfo* info = kernels::find_backend(s.backend);
+      computes_draws_.push_back(info != nullptr && !info->reads_draws);
+    }
+  }
+
+  [[nodiscard]] PlanStats stats() const { return stats_; }
+
+  std::vector<GroupOutcome> run() {
+    const auto units = plan_draw_units(plan_, run_.rng, run_.paths, sizeof(Real),
+                                       run_.draw_batch_bytes, computes_draws_);
+    for (std::size_t u = 0; u < units.size(); ++u) {
+      const DrawUnit& unit = units[u];
+      const GroupPlan& first = plan_.groups[static_cast<std::size_t>(unit.groups.front())];
+      dispatch_model<Real>(first, [&](auto model_tag) {
+        using Model = typename decltype(model_tag)::type;
+        if (unit.computes_draws) {
+          run_computing<Model>(unit);
+        } else if (unit.batched) {
+          run_batch<Model>(unit);
+        } else {
+          run_tiled<Model>(unit.groups.front());
+        }
+      });
+      ++stats_.draw_units;
+      if (progress_) {
+        PFMC_CUDA_TRY(cudaStreamSynchronize(compute_stream_.get()));
+        ++stats_.host_syncs;
+        progress_(Progress{unit.groups.back(), static_cast<int>(plan_.groups.size()), u + 1,
+                           units.size(), first.model_name});
+      }
+    }
+    compute_stream_.synchronize();
+    rng_stream_.synchronize();
+    stats_.host_syncs += 2;
+    stats_.kernel_launches = launches_;
+    return outcomes();
+  }
+
+private:
+  /// The launch shape of a unit: the settings' block size, the loader's paths per thread, and
+  /// the rounds for the unit's paths per launch.
+  template <class Model>
+  LaunchShape shape_for(const typename DeviceUnit<Model, Real>::Entry& entry,
+                        const std::vector<const GroupPlan*>& groups,
+                        std::uint64_t launch_paths) const {
+    int steps = 0, values = 0;
+    for (const GroupPlan* g : groups) {
+      steps = std::max(steps, g->steps());
+      values = std::max(values, g->reduced_values());
+    }
+    LaunchShape shape;
+    shape.block_size = run_.block_size;
+    shape.paths_per_thread = entry.paths_per_thread;
+    shape.rounds = rounds_per_block(launch_paths, steps, Model::factors, entry.paths_per_thread,
+                                    run_.block_size, values, multiprocessors_);
+    return shape;
+  }
+
+  /// Loads a kernel's code before its first launch (CUDA loads modules lazily: the first launch
+  /// of a kernel in a process would otherwise count its loading as kernel time).
+  void load(void (*load_kernel)()) {
+    if (!loaded_.insert(reinterpret_cast<void*>(load_kernel)).second)
+      return;
+    const auto start = std::chrono::steady_clock::now();
+    load_kernel();
+    stats_.kernel_load_ms +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  /// Philox draws of the given groups' paths into `draws` (one generation launch), on the rng
+  /// stream.
+  void generate_philox(const std::vector<kernels::DrawRequest<Real>>& requests) {
+    DeviceBuffer<unsigned char> table(kernels::generate_table_bytes(requests.size()),
+                                      rng_stream_.get());
+    kernels::generate_philox_draws<Real>(requests, run_.seed, table.data(), rng_stream_.get());
+    ++stats_.generation_calls;
+  }
+
+  /// Groups whose backend computes its draws: no generation, one launch for all of them (per
+  /// chunk of kMaxChunkPaths paths).
+  template <class Model>
+  void run_computing(const DrawUnit& unit) {
+    std::vector<const GroupPlan*> groups;
+    UnitMarks marks;
+    for (int g : unit.groups) {
+      groups.push_back(&plan_.groups[static_cast<std::size_t>(g)]);
+      marks.groups.push_back(g);
+      marks.weights.push_back(1.0 / static_cast<double>(unit.groups.size()));
+    }
+    const ExecutionSettings& s = settings_[static_cast<std::size_t>(unit.groups.front())];
+    const auto& entry = DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
+    load(entry.load);
+    const std::uint64_t chunk_paths = std::min(run_.paths, kMaxChunkPaths);
+    const std::uint64_t chunks = (run_.paths + chunk_paths - 1) / chunk_paths;
+    DeviceUnit<Model, Real> device(groups, chunk_paths,
+                                   shape_for<Model>(entry, groups, chunk_paths * groups.size()),
+                                   compute_stream_.get());
+    for (std::uint64_t c = 0; c < chunks; ++c) {
+      const std::uint64_t first = c * chunk_paths;
+      const int count = static_cast<int>(std::min(chunk_paths, run_.paths - first));
+      std::vector<typename DeviceUnit<Model, Real>::Chunk> launch_chunks;
+      for (std::size_t m = 0; m < groups.size(); ++m)
+        launch_chunks.push_back({static_cast<int>(m), nullptr, first, count, c == 0});
+      marks.kernels.emplace_back();
+      marks.kernels.back().first.record(compute_stream_.get());
+      device.launch(entry, launch_chunks, s.prefetch_distance, s.padding, run_.seed, s.reduce);
+      marks.kernels.back().second.record(compute_stream_.get());
+    }
+    device.copy_totals(totals_->data() +
+                       totals_offset_[static_cast<std::size_t>(unit.groups.front())]);
+    launches_ += chunks;
+    for (int g : unit.groups)
+      launches_of_[g] = chunks;
+    marks_.push_back(std::move(marks));
+  }
+
+  template <class Model>
+  void run_batch(const DrawUnit& unit) {
+    UnitMarks marks;
+    std::vector<const GroupPlan*> groups;
+    std::size_t total_values = 0;
+    for (int g : unit.groups) {
+      const GroupPlan& group = plan_.groups[static_cast<std::size_t>(g)];
+      groups.push_back(&group);
+      marks.groups.push_back(g);
+      const std::size_t values = group_draw_values(group, run_.paths);
+      marks.weights.push_back(static_cast<double>(values));
+      total_values += values;
+    }
+    for (double& w : marks.weights)
+      w /= static_cast<double>(total_values);
+
+    const ExecutionSettings& s = settings_[static_cast<std::size_t>(unit.groups.front())];
+    const auto& entry = DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
+    load(entry.load);
+    Real* draws = slots_.acquire(unit.values);
+    marks.generation.emplace_back();
+    marks.generation.back().first.record(rng_stream_.get());
+    if (philox_) {
+      std::vector<kernels::DrawRequest<Real>> requests;
+      for (std::size_t m = 0; m < groups.size(); ++m) {
+        requests.push_back({draws + unit.offsets[m], 0, run_.paths,
+                            static_cast<std::uint32_t>(groups[m]->index), groups[m]->rows()});
+      }
+      generate_philox(requests);
+    } else {
+      pseudo_->generate(draws, unit.values);
+      ++stats_.generation_calls;
+    }
+    transforms_.apply(draws, unit.values, unit.groups, unit.offsets,
+                      kernels::draw_tiles_for(run_.paths), rng_stream_.get());
+    marks.generation.back().second.record(rng_stream_.get());
+    slots_.generated();
+
+    DeviceUnit<Model, Real> device(groups, run_.paths,
+                                   shape_for<Model>(entry, groups, run_.paths * groups.size()),
+                                   compute_stream_.get());
+    std::vector<typename DeviceUnit<Model, Real>::Chunk> chunks;
+    for (std::size_t m = 0; m < groups.size(); ++m) {
+      chunks.push_back(
+          {static_cast<int>(m), draws + unit.offsets[m], 0, static_cast<int>(run_.paths), true});
+    }
+    marks.kernels.emplace_back();
+    marks.kernels.back().first.record(compute_stream_.get());
+    device.launch(entry, chunks, s.prefetch_distance, s.padding, run_.seed, s.reduce);
+    marks.kernels.back().second.record(compute_stream_.get());
+    slots_.consumed();
+    device.copy_totals(totals_->data() +
+                       totals_offset_[static_cast<std::size_t>(unit.groups.front())]);
+    launches_ += 1;
+    for (int g : unit.groups)
+      launches_of_[g] = 1;
+    marks_.push_back(std::move(marks));
+  }
+
+  template <class Model>
+  void run_tiled(int g) {
+    const GroupPlan& group = plan_.groups[static_cast<std::size_t>(g)];
+    const ExecutionSettings& s = settings_[static_cast<std::size_t>(g)];
+    const int values = group.reduced_values();
+    // Two draw buffers share the cap.
+    const ChunkPlan chunking =
+        plan_chunks(run_.paths, group.rows(), sizeof(Real), values, run_.memory_cap / 2);
+    PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
+    std::optional<NormalSource> quasi;
+    NormalSource* source = pseudo_ ? &*pseudo_ : nullptr;
+    if (quasi_) {
+      quasi.emplace(run_.rng, run_.seed, NormalSource::Memory::device, group.rows(),
+                    run_.replicate);
+      quasi->set_stream(rng_stream_.get());
+      source = &*quasi;
+    }
+    const auto& entry = DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
+    load(entry.load);
+    DeviceUnit<Model, Real> device({&group}, chunking.chunk_paths,
+                                   shape_for<Model>(entry, {&group}, chunking.chunk_paths),
+                                   compute_stream_.get());
+    UnitMarks marks;
+    marks.groups = {g};
+    marks.weights = {1.0};
+    for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
+      const std::uint64_t first = chunk * chunking.chunk_paths;
+      const std::size_t count =
+          static_cast<std::size_t>(std::min(chunking.chunk_paths, run_.paths - first));
+      const std::uint64_t tiles = kernels::draw_tiles_for(count);
+      const std::size_t chunk_values =
+          tiles * static_cast<std::size_t>(group.rows()) * kernels::kDrawTilePaths;
+      Real* draws = slots_.acquire(chunk_values);
+      marks.generation.emplace_back();
+      marks.generation.back().first.record(rng_stream_.get());
+      if (philox_) {
+        generate_philox(
+            {{draws, first, count, static_cast<std::uint32_t>(group.index), group.rows()}});
+      } else {
+        source->next_tiles(draws, tiles, group.rows());
+        stats_.generation_calls += tiles;
+      }
+      transforms_.apply(draws, chunk_values, {g}, {0}, tiles, rng_stream_.get());
+      marks.generation.back().second.record(rng_stream_.get());
+      slots_.generated();
+      marks.kernels.emplace_back();
+      marks.kernels.back().first.record(compute_stream_.get());
+      device.launch(entry, {{0, draws, first, static_cast<int>(count), chunk == 0}},
+                    s.prefetch_distance, s.padding, run_.seed, s.reduce);
+      marks.kernels.back().second.record(compute_stream_.get());
+      slots_.consumed();
+    }
+    device.copy_totals(totals_->data() + totals_offset_[static_cast<std::size_t>(g)]);
+    launches_ += chunking.chunks;
+    launches_of_[g] = chunking.chunks;
+    marks_.push_back(std::move(marks));
+  }
+
+  std::vector<GroupOutcome> outcomes() {
+    std::vector<GroupOutcome> out(plan_.groups.size());
+    for (std::size_t g = 0; g < plan_.groups.size(); ++g) {
+      const GroupPlan& group = plan_.groups[g];
+      GroupOutcome& o = out[g];
+      const std::size_t values = static_cast<std::size_t>(group.reduced_values());
+      o.totals.assign(totals_->data() + totals_offset_[g],
+                      totals_->data() + totals_offset_[g] + values);
+      o.paths = run_.paths;
+      o.path_steps = run_.paths * static_cast<std::uint64_t>(group.steps());
+      o.bytes_loaded =
+          computes_draws_[g] ? 0.0 : static_cast<double>(run_.paths) * group.rows() * sizeof(Real);
+      o.chunks = launches_of_.count(static_cast<int>(g)) ? launches_of_[static_cast<int>(g)] : 0;
+    }
+    for (const UnitMarks& m : marks_) {
+      double generation = 0.0, kernels = 0.0;
+      for (const auto& [start, stop] : m.generation)
+        generation += stop.since(start);
+      for (const auto& [start, stop] : m.kernels)
+        kernels += stop.since(start);
+      for (std::size_t k = 0; k < m.groups.size(); ++k) {
+        out[static_cast<std::size_t>(m.groups[k])].rng_ms += generation * m.weights[k];
+        out[static_cast<std::size_t>(m.groups[k])].kernel_ms += kernels * m.weights[k];
+      }
+    }
+    return out;
+  }
+
+  const SimulationPlan& plan_;
+  const std::vector<ExecutionSettings>& settings_;
+  const ExecutionSettings& run_;
+  const ProgressFn& progress_;
+  CudaStream rng_stream_, compute_stream_;
+  DrawSlots<Real> slots_;
+  int multiprocessors_ = 1;
+  bool philox_ = false;
+  bool quasi_ = false;
+  std::vector<bool> computes_draws_; ///< per group: its backend computes its draws
+  std::optional<NormalSource> pseudo_;
+  /// Antithetic pairs and bridges, on the rng stream after each generation call (its device
+  /// memory: the bridges' tables, no scratch).
+  DrawTransforms transforms_{plan_, run_.antithetic, run_.brownian_bridge};
+  std::vector<std::size_t> totals_offset_;
+  std::unique_ptr<PinnedBuffer<double>> totals_;
+  std::vector<UnitMarks> marks_;
+  std::map<int, std::uint64_t> launches_of_;
+  std::uint64_t launches_ = 0;
+  std::set<void*> loaded_; ///< kernels whose code this run has loaded
+  PlanStats stats_;
+};
+
+} // namespace
+
+std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
+                                          const std::vector<ExecutionSettings>& settings,
+                                          const ProgressFn& progress, PlanStats* stats) {
+  PFMC_EXPECTS(settings.size() == plan.groups.size() && !plan.groups.empty(),
+               "one execution setting per simulation group");
+  return dispatch_precision(settings.front().precision, [&](auto real_tag) {
+    using Real = typename decltype(real_tag)::type;
+    PlanRunner<Real> runner(plan, settings, progress);
+    auto outcomes = runner.run();
+    if (stats != nullptr)
+      *stats = runner.stats();
+    return outcomes;
+  });
+}
+
+bool has_group_launcher(const GroupPlan& group, config::Precision precision,
+                        const std::string& backend, int prefetch_distance) {
+  return dispatch_precision(precision, [&](auto real_tag) {
+    using Real = typename decltype(real_tag)::type;
+    if (std::is_same_v<Real, float> && group.scenarios > 1)
+      return false;
+    return dispatch_model<Real>(group, [&](auto model_tag) {
+      using Model = typename decltype(model_tag)::type;
+      return find_launcher<Model, Real>(backend, prefetch_distance) != nullptr;
+    });
+  });
+}
+
+bool has_launcher(const std::string& backend, int prefetch_distance) {
+  bool all = true;
+  for (auto precision : {config::Precision::float32, config::Precision::float64}) {
+    dispatch_precision(precision, [&](auto real_tag) {
+      using Real = typename decltype(real_tag)::type;
+      for (auto type : {config::ModelType::black_scholes}) {
+        dispatch_model<Real>(type, 1, false, [&](auto model_tag) {
+          using Model = typename decltype(model_tag)::type;
+          all = all && find_launcher<Model, Real>(backend, prefetch_distance) != nullptr;
+        });
+      }
+    });
+  }
+  return all;
+}
+
+} // namespace pfmc::engine

@@ -1,0 +1,33 @@
+#pragma once
+// The GPU backend: the run's draw units (engine/draws/draw_plan.hpp) in order — a draw batch is one
+// generation call and one kernel launch for all its groups; a tiled group is generated and
+// launched chunk by chunk under the memory cap — with generation on its own stream, two draw
+// buffers so that the next unit's draws are generated while the current unit's kernel runs, and
+// the host waiting only at the end (or once per unit when a progress line is wanted): neither
+// launches nor synchronisations grow with the number of groups.
+
+#include <string>
+#include <vector>
+
+#include "engine/core/execution.hpp"
+#include "engine/plan/plan.hpp"
+
+namespace pfmc::engine {
+
+/// settings[g] holds group g's backend, distance and padding; the run-wide settings (precision,
+/// rng, seed, paths, block size, memory cap, draw batch) are read from settings[0]. A draw
+/// batch runs with the backend of its first group.
+std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
+                                          const std::vector<ExecutionSettings>& settings,
+                                          const ProgressFn& progress, PlanStats* stats = nullptr);
+
+/// True when `backend` at `prefetch_distance` has a Black-Scholes instantiation in both
+/// precisions (the registry agrees with the catalogue).
+bool has_launcher(const std::string& backend, int prefetch_distance);
+
+/// True when the kernel of this group (its model, assets, Greeks scenarios) has `backend` at
+/// `prefetch_distance` in this precision.
+bool has_group_launcher(const GroupPlan& group, config::Precision precision,
+                        const std::string& backend, int prefetch_distance);
+
+} // namespace pfmc::engine

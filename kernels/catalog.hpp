@@ -1,0 +1,47 @@
+#pragma once
+// The prefetch backends the kernel layer instantiates, as host-only data: runtime names, what
+// each one does, what it needs, and the distances. The config layer validates names and
+// distances against it; the registry (engine/run/backend_registry.cuh) maps each (backend,
+// distance) to its kernel instantiation (kernels/launcher_table.cuh).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pfmc::kernels {
+
+struct BackendInfo {
+  const char* name;
+  const char* description;     ///< one line, for `pfmc backends`
+  int min_compute_capability;  ///< major*10+minor, e.g. 90 for sm_90-only backends
+  bool uses_prefetch_distance; ///< false: the distance is ignored
+  bool uses_padding;           ///< true for shared-memory rings
+  bool reads_draws = true;     ///< false: computes its draws in the step loop (`inline`)
+};
+
+/// Every backend, in the order `pfmc backends` lists them.
+const std::vector<BackendInfo>& backend_catalog();
+
+/// nullptr when no backend has that name.
+const BackendInfo* find_backend(std::string_view name);
+
+/// "none, unroll, ..." for error messages.
+std::string backend_name_list();
+
+/// Why a device of compute capability `device_cc` (major*10+minor) cannot run `backend`, or an
+/// empty string when it can.
+std::string why_backend_cannot_run(const BackendInfo& backend, int device_cc,
+                                   const std::string& device_name);
+
+/// The instantiated prefetch distances (a distance outside this set is refused).
+const std::vector<int>& prefetch_distances();
+bool is_prefetch_distance(int distance);
+std::string prefetch_distance_list(); ///< "1, 2, 3, 4, 6, 8, 12, 16"
+/// The distances the models beyond Black-Scholes are instantiated at (kernels::ReducedDistances).
+const std::vector<int>& reduced_prefetch_distances();
+
+/// Why `backend` cannot draw from `rng` (the backends that compute their draws in the loop
+/// compute Philox's), or an empty string when it can.
+std::string why_backend_cannot_draw(const BackendInfo& backend, const std::string& rng);
+
+} // namespace pfmc::kernels
