@@ -1,6 +1,7 @@
 #include "kernels/catalog.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace pfmc::kernels {
 
@@ -72,12 +73,14 @@ std::string why_backend_cannot_draw(const BackendInfo& backend, const std::strin
 }
 
 const std::vector<int>& reduced_prefetch_distances() {
-  static const std::vector<int> distances{4, 8};
+  static const std::vector<int> distances(std::begin(kReducedPrefetchDistances),
+                                          std::end(kReducedPrefetchDistances));
   return distances;
 }
 
 const std::vector<int>& prefetch_distances() {
-  static const std::vector<int> distances = {1, 2, 3, 4, 6, 8, 12, 16};
+  static const std::vector<int> distances(std::begin(kPrefetchDistances),
+                                          std::end(kPrefetchDistances));
   return distances;
 }
 

@@ -33,11 +33,20 @@ std::string backend_name_list();
 std::string why_backend_cannot_run(const BackendInfo& backend, int device_cc,
                                    const std::string& device_name);
 
-/// The instantiated prefetch distances (a distance outside this set is refused).
+/// The prefetch distances the kernels are instantiated at (kernels/model_list.cuh names which
+/// list each model gets). Black-Scholes: all of them; a distance outside this set is refused.
+inline constexpr int kPrefetchDistances[] = {1, 2, 3, 4, 6, 8, 12, 16};
+/// The models beyond Black-Scholes: every backend, at the distances that won on the reference
+/// workloads (keeps the build within CI's budget).
+inline constexpr int kReducedPrefetchDistances[] = {4, 8};
+/// The Greeks' scenario kernels (eight model copies per path): every backend at distance 4.
+inline constexpr int kScenarioPrefetchDistances[] = {4};
+
+/// kPrefetchDistances, as a vector.
 const std::vector<int>& prefetch_distances();
 bool is_prefetch_distance(int distance);
 std::string prefetch_distance_list(); ///< "1, 2, 3, 4, 6, 8, 12, 16"
-/// The distances the models beyond Black-Scholes are instantiated at (kernels::ReducedDistances).
+/// kReducedPrefetchDistances, as a vector.
 const std::vector<int>& reduced_prefetch_distances();
 
 /// Why `backend` cannot draw from `rng` (the backends that compute their draws in the loop

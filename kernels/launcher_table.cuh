@@ -1,8 +1,8 @@
 #pragma once
 // The one place where runtime backend names become template instantiations: for a model and a
-// precision, every (backend, prefetch distance) pair maps to a launch function. Adding a backend
-// is its loader header plus one add_loader line below (and its entry in
-// kernels/catalog.cpp, which a test keeps in step with this table).
+// precision (an entry of kernels/model_list.cuh), every (backend, prefetch distance) pair maps
+// to a launch function. Adding a backend is its loader header plus one add_loader line below (and
+// its entry in kernels/catalog.cpp, which a test keeps in step with this table).
 
 #include <utility>
 #include <vector>
@@ -16,11 +16,7 @@
 #include "kernels/loaders/rolling.cuh"
 #include "kernels/loaders/tma.cuh"
 #include "kernels/loaders/unroll.cuh"
-#include "models/black_scholes.cuh"
-#include "models/heston.cuh"
-#include "models/local_vol.cuh"
-#include "models/multi_black_scholes.cuh"
-#include "models/scenarios.cuh"
+#include "kernels/model_list.cuh"
 
 namespace pfmc::kernels {
 
@@ -36,14 +32,6 @@ struct LauncherEntry {
 
 template <class Model, class Real>
 using LauncherTable = std::vector<LauncherEntry<Model, Real>>;
-
-/// Must match kernels::prefetch_distances() (checked by a test).
-using InstantiatedDistances = std::integer_sequence<int, 1, 2, 3, 4, 6, 8, 12, 16>;
-/// The models beyond Black-Scholes: every backend, at the distances that won on the reference
-/// workloads (keeps the build within CI's budget). Must match kernels::reduced_prefetch_distances().
-using ReducedDistances = std::integer_sequence<int, 4, 8>;
-/// The Greeks' scenario kernels (eight model copies per path): every backend at distance 4.
-using ScenarioDistances = std::integer_sequence<int, 4>;
 
 /// A loader instantiated at each compile-time distance (register rings, unrolling, cp.async
 /// wait counts need it as a constant).
@@ -114,8 +102,8 @@ LauncherTable<Model, Real> make_prefetch_table() {
   return table;
 }
 
-/// Defined, one (model, precision) per file, in kernels/instantiate_*_common.cu and
-/// kernels/instantiate_*.cu: separate modules, compiled in parallel.
+/// Defined, one model-list entry per file, in the build folder's generated
+/// kernels/instantiate_<entry>_{common,prefetch}.cu: separate modules, compiled in parallel.
 template <class Model, class Real>
 const LauncherTable<Model, Real>& common_launcher_table();
 template <class Model, class Real>
@@ -133,39 +121,31 @@ const LauncherTable<Model, Real>& launcher_table() {
   return table;
 }
 
-#define PFMC_DECLARE_LAUNCHER_TABLE(MODEL, REAL)                                                   \
+#define PFMC_DECLARE_LAUNCHER_TABLES(NAME, TYPE, ASSETS, SCENARIOS, REAL, MODEL, DISTANCES)       \
   template <>                                                                                      \
-  const LauncherTable<MODEL, REAL>& common_launcher_table<MODEL, REAL>();                          \
+  const LauncherTable<model_entries::NAME::Model, REAL>&                                           \
+  common_launcher_table<model_entries::NAME::Model, REAL>();                                       \
   template <>                                                                                      \
-  const LauncherTable<MODEL, REAL>& prefetch_launcher_table<MODEL, REAL>();
-#define PFMC_DEFINE_COMMON_LAUNCHERS(MODEL, REAL)                                                  \
-  template <>                                                                                      \
-  const LauncherTable<MODEL, REAL>& common_launcher_table<MODEL, REAL>() {                         \
-    static const auto table = make_common_table<MODEL, REAL>();                                    \
-    return table;                                                                                  \
-  }
-#define PFMC_DEFINE_PREFETCH_LAUNCHERS(MODEL, REAL, DISTANCES)                                     \
-  template <>                                                                                      \
-  const LauncherTable<MODEL, REAL>& prefetch_launcher_table<MODEL, REAL>() {                       \
-    static const auto table = make_prefetch_table<MODEL, REAL, DISTANCES>();                       \
-    return table;                                                                                  \
-  }
+  const LauncherTable<model_entries::NAME::Model, REAL>&                                           \
+  prefetch_launcher_table<model_entries::NAME::Model, REAL>();
+PFMC_KERNEL_MODELS(PFMC_DECLARE_LAUNCHER_TABLES)
+#undef PFMC_DECLARE_LAUNCHER_TABLES
 
-PFMC_DECLARE_LAUNCHER_TABLE(models::BlackScholes<float>, float)
-PFMC_DECLARE_LAUNCHER_TABLE(models::BlackScholes<double>, double)
-PFMC_DECLARE_LAUNCHER_TABLE(models::Heston<float>, float)
-PFMC_DECLARE_LAUNCHER_TABLE(models::Heston<double>, double)
-PFMC_DECLARE_LAUNCHER_TABLE(models::LocalVol<float>, float)
-PFMC_DECLARE_LAUNCHER_TABLE(models::LocalVol<double>, double)
-#define PFMC_COMMA ,
-PFMC_DECLARE_LAUNCHER_TABLE(models::MultiBlackScholes<float PFMC_COMMA 2>, float)
-PFMC_DECLARE_LAUNCHER_TABLE(models::MultiBlackScholes<double PFMC_COMMA 2>, double)
-PFMC_DECLARE_LAUNCHER_TABLE(models::MultiBlackScholes<float PFMC_COMMA 3>, float)
-PFMC_DECLARE_LAUNCHER_TABLE(models::MultiBlackScholes<double PFMC_COMMA 3>, double)
-PFMC_DECLARE_LAUNCHER_TABLE(models::MultiBlackScholes<float PFMC_COMMA 4>, float)
-PFMC_DECLARE_LAUNCHER_TABLE(models::MultiBlackScholes<double PFMC_COMMA 4>, double)
-PFMC_DECLARE_LAUNCHER_TABLE(models::Scenarios<models::BlackScholes<double>>, double)
-PFMC_DECLARE_LAUNCHER_TABLE(models::Scenarios<models::Heston<double>>, double)
-PFMC_DECLARE_LAUNCHER_TABLE(models::Scenarios<models::LocalVol<double>>, double)
+/// The definitions of one entry's tables (the generated instantiation files).
+#define PFMC_DEFINE_COMMON_LAUNCHERS(ENTRY)                                                        \
+  template <>                                                                                      \
+  const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
+  common_launcher_table<ENTRY::Model, ENTRY::Real>() {                                             \
+    static const auto table = make_common_table<ENTRY::Model, ENTRY::Real>();                      \
+    return table;                                                                                  \
+  }
+#define PFMC_DEFINE_PREFETCH_LAUNCHERS(ENTRY)                                                      \
+  template <>                                                                                      \
+  const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
+  prefetch_launcher_table<ENTRY::Model, ENTRY::Real>() {                                           \
+    static const auto table =                                                                      \
+        make_prefetch_table<ENTRY::Model, ENTRY::Real, ENTRY::Distances>();                        \
+    return table;                                                                                  \
+  }
 
 } // namespace pfmc::kernels

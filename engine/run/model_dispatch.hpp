@@ -8,11 +8,7 @@
 #include "config/run_config.hpp"
 #include "kernels/error.hpp"
 #include "engine/plan/plan.hpp"
-#include "models/black_scholes.cuh"
-#include "models/heston.cuh"
-#include "models/local_vol.cuh"
-#include "models/multi_black_scholes.cuh"
-#include "models/scenarios.cuh"
+#include "kernels/model_list.cuh"
 
 namespace pfmc::engine {
 
@@ -29,37 +25,22 @@ decltype(auto) dispatch_precision(config::Precision precision, F&& f) {
   return f(TypeTag<double>{});
 }
 
-/// Calls f(TypeTag<Model>) for a model type (single-asset models; multi_black_scholes with
-/// `assets` assets), plain or wrapped in the Greeks' Scenarios, in precision Real. Every
-/// combination reached here has kernels (kernels/instantiate_*.cu).
+/// Calls f(TypeTag<Model>) for the entry of kernels/model_list.cuh with this model type, asset
+/// count (ignored by single-asset models), Greeks scenarios or not, and precision Real: every
+/// combination reached here has kernels.
 template <class Real, class F>
 decltype(auto) dispatch_model(config::ModelType type, int assets, bool scenarios, F&& f) {
-  auto with = [&](auto tag) -> decltype(auto) {
-    using Model = typename decltype(tag)::type;
-    if constexpr (Model::assets == 1 && std::is_same_v<Real, double>) {
-      if (scenarios)
-        return f(TypeTag<models::Scenarios<Model>>{});
-    }
-    if (scenarios)
-      throw LogicError("Greeks kernels exist for single-asset models in double only");
-    return f(TypeTag<Model>{});
-  };
-  switch (type) {
-  case config::ModelType::black_scholes:
-    return with(TypeTag<models::BlackScholes<Real>>{});
-  case config::ModelType::heston:
-    return with(TypeTag<models::Heston<Real>>{});
-  case config::ModelType::local_vol:
-    return with(TypeTag<models::LocalVol<Real>>{});
-  case config::ModelType::multi_black_scholes:
-    if (assets == 2)
-      return with(TypeTag<models::MultiBlackScholes<Real, 2>>{});
-    if (assets == 3)
-      return with(TypeTag<models::MultiBlackScholes<Real, 3>>{});
-    if (assets == 4)
-      return with(TypeTag<models::MultiBlackScholes<Real, 4>>{});
-    break;
+#define PFMC_DISPATCH_ENTRY(NAME, TYPE, ASSETS, SCENARIOS, REAL, MODEL, DISTANCES)                \
+  if constexpr (std::is_same_v<Real, REAL>) {                                                      \
+    if (type == config::ModelType::TYPE && (ASSETS == 1 || assets == ASSETS) &&                    \
+        scenarios == SCENARIOS) {                                                                  \
+      return f(TypeTag<kernels::model_entries::NAME::Model>{});                                    \
+    }                                                                                              \
   }
+  PFMC_KERNEL_MODELS(PFMC_DISPATCH_ENTRY)
+#undef PFMC_DISPATCH_ENTRY
+  if (scenarios)
+    throw LogicError("Greeks kernels exist for single-asset models in double only");
   throw LogicError("no kernels for this model");
 }
 

@@ -1,9 +1,0 @@
-// Black-Scholes path kernels in double: the prefetch matrix (every backend but the common
-// module's), at the distances of InstantiatedDistances (kernels/launcher_table.cuh).
-#include "kernels/launcher_table.cuh"
-
-namespace pfmc::kernels {
-
-PFMC_DEFINE_PREFETCH_LAUNCHERS(models::BlackScholes<double>, double, InstantiatedDistances)
-
-} // namespace pfmc::kernels

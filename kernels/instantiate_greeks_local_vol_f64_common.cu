@@ -1,9 +1,0 @@
-// Local-volatility Greeks kernels (base and bumped scenarios on common draws) in double: the common module (none, inline, scalar_batched at 4 and 8;
-// kernels/launcher_table.cuh says why it is a module of its own).
-#include "kernels/launcher_table.cuh"
-
-namespace pfmc::kernels {
-
-PFMC_DEFINE_COMMON_LAUNCHERS(models::Scenarios<models::LocalVol<double>>, double)
-
-} // namespace pfmc::kernels

@@ -1,9 +1,0 @@
-// Heston path kernels in float: the prefetch matrix (every backend but the common module's), at the
-// distances of ReducedDistances (kernels/launcher_table.cuh).
-#include "kernels/launcher_table.cuh"
-
-namespace pfmc::kernels {
-
-PFMC_DEFINE_PREFETCH_LAUNCHERS(models::Heston<float>, float, ReducedDistances)
-
-} // namespace pfmc::kernels

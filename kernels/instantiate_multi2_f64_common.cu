@@ -1,9 +1,0 @@
-// Two-asset correlated Black-Scholes path kernels in double: the common module (none, inline, scalar_batched at 4 and 8;
-// kernels/launcher_table.cuh says why it is a module of its own).
-#include "kernels/launcher_table.cuh"
-
-namespace pfmc::kernels {
-
-PFMC_DEFINE_COMMON_LAUNCHERS(models::MultiBlackScholes<double PFMC_COMMA 2>, double)
-
-} // namespace pfmc::kernels

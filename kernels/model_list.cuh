@@ -1,0 +1,80 @@
+#pragma once
+// The one list of what the path kernels are instantiated for: each entry is a (model, precision)
+// with its prefetch distances, and becomes a pair of kernel modules (its `common` and
+// `prefetch` launcher tables, kernels/launcher_table.cuh). Everything else follows from it:
+//  - CMakeLists.txt reads the entry names below (one `X(name, ...)` per line) and generates
+//    kernels/instantiate_<name>_{common,prefetch}.cu in the build folder;
+//  - the launcher tables are declared for each entry (kernels/launcher_table.cuh);
+//  - engine/run/model_dispatch.hpp maps a planned group's (model type, assets, scenarios,
+//    precision) to the entry's type.
+// Adding a model: its header in models/, its step data (engine/plan/), one line here.
+//
+// X(name, config::ModelType enumerator, assets, Greeks scenarios, Real, (model type), distances)
+//   assets      1 for single-asset models
+//   scenarios   true: the Greeks' eight-copy wrapper models::Scenarios<...>
+//   distances   a DistanceSequence of kernels/catalog.hpp's lists
+
+#include <cstddef>
+#include <iterator>
+#include <utility>
+
+#include "kernels/catalog.hpp"
+#include "models/black_scholes.cuh"
+#include "models/heston.cuh"
+#include "models/local_vol.cuh"
+#include "models/multi_black_scholes.cuh"
+#include "models/scenarios.cuh"
+
+// clang-format off
+#define PFMC_KERNEL_MODELS(X)                                                                                           \
+  X(black_scholes_f32, black_scholes, 1, false, float, (models::BlackScholes<float>), DistanceSequence<kPrefetchDistances>)       \
+  X(black_scholes_f64, black_scholes, 1, false, double, (models::BlackScholes<double>), DistanceSequence<kPrefetchDistances>)     \
+  X(heston_f32, heston, 1, false, float, (models::Heston<float>), DistanceSequence<kReducedPrefetchDistances>)                    \
+  X(heston_f64, heston, 1, false, double, (models::Heston<double>), DistanceSequence<kReducedPrefetchDistances>)                 \
+  X(local_vol_f32, local_vol, 1, false, float, (models::LocalVol<float>), DistanceSequence<kReducedPrefetchDistances>)           \
+  X(local_vol_f64, local_vol, 1, false, double, (models::LocalVol<double>), DistanceSequence<kReducedPrefetchDistances>)          \
+  X(multi2_f32, multi_black_scholes, 2, false, float, (models::MultiBlackScholes<float, 2>), DistanceSequence<kReducedPrefetchDistances>)   \
+  X(multi2_f64, multi_black_scholes, 2, false, double, (models::MultiBlackScholes<double, 2>), DistanceSequence<kReducedPrefetchDistances>) \
+  X(multi3_f32, multi_black_scholes, 3, false, float, (models::MultiBlackScholes<float, 3>), DistanceSequence<kReducedPrefetchDistances>)   \
+  X(multi3_f64, multi_black_scholes, 3, false, double, (models::MultiBlackScholes<double, 3>), DistanceSequence<kReducedPrefetchDistances>) \
+  X(multi4_f32, multi_black_scholes, 4, false, float, (models::MultiBlackScholes<float, 4>), DistanceSequence<kReducedPrefetchDistances>)   \
+  X(multi4_f64, multi_black_scholes, 4, false, double, (models::MultiBlackScholes<double, 4>), DistanceSequence<kReducedPrefetchDistances>) \
+  X(greeks_black_scholes_f64, black_scholes, 1, true, double, (models::Scenarios<models::BlackScholes<double>>), DistanceSequence<kScenarioPrefetchDistances>) \
+  X(greeks_heston_f64, heston, 1, true, double, (models::Scenarios<models::Heston<double>>), DistanceSequence<kScenarioPrefetchDistances>)                   \
+  X(greeks_local_vol_f64, local_vol, 1, true, double, (models::Scenarios<models::LocalVol<double>>), DistanceSequence<kScenarioPrefetchDistances>)
+// clang-format on
+
+namespace pfmc::kernels {
+
+/// A compile-time list of distances, from one of kernels/catalog.hpp's arrays.
+template <const auto& Distances, std::size_t... I>
+constexpr auto distance_sequence(std::index_sequence<I...>) {
+  return std::integer_sequence<int, Distances[I]...>{};
+}
+template <const auto& Distances>
+using DistanceSequence =
+    decltype(distance_sequence<Distances>(std::make_index_sequence<std::size(Distances)>{}));
+
+/// `T` of a parenthesised type `(T)`: the list's model types may hold commas.
+template <class Parenthesised>
+struct UnparenthesisedType;
+template <class T>
+struct UnparenthesisedType<void(T)> {
+  using type = T;
+};
+
+/// One struct per entry, named as the entry: its model type, precision and distances.
+namespace model_entries {
+#define PFMC_KERNEL_MODEL_ENTRY(NAME, TYPE, ASSETS, SCENARIOS, REAL, MODEL, DISTANCES)            \
+  struct NAME {                                                                                    \
+    using Model = typename UnparenthesisedType<void MODEL>::type;                                  \
+    using Real = REAL;                                                                             \
+    using Distances = DISTANCES;                                                                   \
+    static constexpr int assets = ASSETS;                                                          \
+    static constexpr bool scenarios = SCENARIOS;                                                   \
+  };
+PFMC_KERNEL_MODELS(PFMC_KERNEL_MODEL_ENTRY)
+#undef PFMC_KERNEL_MODEL_ENTRY
+} // namespace model_entries
+
+} // namespace pfmc::kernels
