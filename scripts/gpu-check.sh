@@ -61,7 +61,9 @@ if has test; then
   # its failures, into the summary.
   failed_suites=$(grep -E '^[[:space:]]*[0-9]+ - [a-z_]+ \(' "$LOG/ctest.log" | awk '{print $3}' | tr '\n' ' ')
   [ -z "$failed_suites" ] || note "ctest failed: $failed_suites"
-  grep -E '^\[  FAILED  \]|Failure$' -A4 "$LOG/ctest.log" | head -40 | tee "$LOG/ctest_failures.txt"
+  # The whole log of a failed ctest comes back: a failure's message follows its values.
+  [ -z "$failed_suites" ] || keep ctest.log
+  grep -E '^\[  FAILED  \]|Failure$' -A6 "$LOG/ctest.log" | head -60 | tee "$LOG/ctest_failures.txt"
   grep -E "FAILED|Failure" -A6 "$LOG/test_gpu.log" | head -60
   grep -E "^  [a-z_]+ +mc " "$LOG/test_gpu.log"
 fi
