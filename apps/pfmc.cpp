@@ -9,22 +9,23 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <thread>
 
 #include "apps/report.hpp"
+#include "apps/sweep_plot.hpp"
 #include "apps/sweep_report.hpp"
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
-#include "kernels/catalog.hpp"
+#include "engine/core/atomic_file.hpp"
 #include "engine/core/device_info.hpp"
-#include "kernels/error.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
 #include "engine/tune/tuning.hpp"
+#include "kernels/catalog.hpp"
+#include "kernels/error.hpp"
 
 #ifndef PFMC_VERSION
 #define PFMC_VERSION "0.0.0"
@@ -38,27 +39,6 @@ constexpr int kExitRuntime = 1;
 constexpr int kExitUsage = 2;
 
 const std::string kVersion = std::string("pfmc ") + PFMC_VERSION;
-
-/// Writes `text` to `path` through a temporary file and a rename, so a failed run never leaves a
-/// half-written file behind.
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out)
-      throw RuntimeError("cannot write " + path + ": cannot create " + temporary);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw RuntimeError("cannot write " + path);
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw RuntimeError("cannot write " + path + ": rename failed");
-  }
-}
 
 /// One updating line on stderr while a long run goes on (only when stderr is a terminal).
 class ProgressLine {
@@ -218,7 +198,7 @@ int command_price(CLI::App* app, const RunOptions& o) {
   if (o.output.empty()) {
     std::cout << text;
   } else {
-    write_file_atomically(o.output, text);
+    engine::write_file_atomically(o.output, text);
     for (const auto& notice : result.run.notices)
       std::cerr << "note: " << notice << '\n';
   }
@@ -430,10 +410,21 @@ int command_bench(CLI::App* app, const RunOptions& o, const SweepOptions& s) {
               device.name.c_str(), copy_gbps);
   for (const auto& sweep : sweeps)
     std::printf("%s\n", apps::sweep_table(sweep, copy_gbps).c_str());
+  const std::string csv = apps::sweep_csv(sweeps, copy_gbps);
   if (!s.csv.empty())
-    write_file_atomically(s.csv, apps::sweep_csv(sweeps, copy_gbps));
-  if (!s.plot.empty())
-    apps::write_sweep_plot(s.plot, sweeps);
+    engine::write_file_atomically(s.csv, csv);
+  if (s.plot.empty())
+    return 0;
+  // The table and the CSV are out; a plot that cannot be drawn is a failure of the run (exit 1)
+  // so that a script asking for it notices, with one line that says how to get it drawn.
+  const auto python = apps::find_plot_python();
+  if (!python) {
+    std::fflush(stdout);
+    std::cerr << "pfmc: no plot written to " << s.plot << ": no Python with matplotlib (tried "
+              << apps::kPlotPythons << "): " << apps::kPlotInstallHint << '\n';
+    return kExitRuntime;
+  }
+  apps::draw_sweep_plot(*python, s.plot, s.csv, csv);
   return 0;
 }
 
@@ -476,7 +467,9 @@ int run(int argc, char** argv) {
   add_sweep_options(bench, bench_options, bench_sweep);
   bench->add_option("--csv", bench_sweep.csv, "write every measurement to FILE as CSV");
   bench->add_option("--plot", bench_sweep.plot,
-                    "write a PNG of speedup over none against prefetch distance");
+                    "write a PNG of speedup over none against prefetch distance, drawn by "
+                    "bench/plot_sweep.py with matplotlib (without it: the table and CSV, a line "
+                    "saying how to get it, exit status 1)");
 
   RunOptions tune_run_options;
   SweepOptions tune_sweep;

@@ -2,10 +2,8 @@
 
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <sstream>
 
-#include "apps/line_chart.hpp"
 #include "apps/report.hpp"
 #include "config/run_config.hpp"
 #include "kernels/catalog.hpp"
@@ -20,16 +18,6 @@ double gbps_of(const engine::Measurement& m, double bytes) {
   if (info != nullptr && !info->reads_draws)
     return 0.0;
   return bytes / (m.median_ms * 1e-3) * 1e-9;
-}
-
-/// The series a configuration belongs to on the plot: the backend, plus its padding when the
-/// backend has a shared-memory ring.
-std::string series_of(const engine::BackendChoice& c) {
-  const auto* info = kernels::find_backend(c.backend);
-  if (info != nullptr && info->uses_padding) {
-    return c.backend + " (" + config::to_string(c.padding) + ")";
-  }
-  return c.backend;
 }
 
 } // namespace
@@ -90,38 +78,6 @@ std::string sweep_csv(const std::vector<GroupSweep>& sweeps, double copy_gbps) {
     }
   }
   return out.str();
-}
-
-void write_sweep_plot(const std::string& path, const std::vector<GroupSweep>& sweeps) {
-  std::vector<Panel> panels;
-  for (const auto& s : sweeps) {
-    Panel panel;
-    panel.title = "model '" + s.group->model_name + "': speedup over none (" +
-                  std::to_string(s.group->steps()) + " steps)";
-    panel.x_label = "prefetch distance";
-    panel.y_label = "speedup over none";
-    panel.log2_x = true;
-    panel.reference_y = 1.0;
-    std::map<std::string, std::map<int, double>> lines;
-    for (const auto& m : s.result.all) {
-      const auto* info = kernels::find_backend(m.choice.backend);
-      if (info == nullptr || !info->uses_prefetch_distance)
-        continue;
-      lines[series_of(m.choice)][m.choice.prefetch_distance] =
-          s.result.baseline.median_ms / m.median_ms;
-    }
-    for (const auto& [label, points] : lines) {
-      Series series;
-      series.label = label;
-      for (const auto& [distance, speedup] : points) {
-        series.x.push_back(distance);
-        series.y.push_back(speedup);
-      }
-      panel.series.push_back(std::move(series));
-    }
-    panels.push_back(std::move(panel));
-  }
-  write_line_chart_png(path, panels);
 }
 
 } // namespace pfmc::apps

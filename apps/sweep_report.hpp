@@ -1,6 +1,6 @@
 #pragma once
-// Printing of `pfmc bench` and `pfmc tune` results: the per-group table, CSV, and the plot of
-// speedup against prefetch distance.
+// Printing of `pfmc bench` and `pfmc tune` results: the per-group table and the CSV (from which
+// bench/plot_sweep.py draws the plot, apps/sweep_plot.hpp).
 
 #include <string>
 #include <vector>
@@ -22,10 +22,8 @@ std::string choice_label(const engine::BackendChoice& choice);
 /// over `none`, GB/s and the fraction of the copy bandwidth.
 std::string sweep_table(const GroupSweep& sweep, double copy_gbps);
 
+/// Every measurement of every group, one row each. bench/plot_sweep.py draws the plot from the
+/// model, steps, backend, prefetch_distance, padding and speedup columns.
 std::string sweep_csv(const std::vector<GroupSweep>& sweeps, double copy_gbps);
-
-/// Speedup over `none` against prefetch distance, one line per backend (and padding), one
-/// panel per group.
-void write_sweep_plot(const std::string& path, const std::vector<GroupSweep>& sweeps);
 
 } // namespace pfmc::apps

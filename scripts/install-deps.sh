@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what pfmc needs to build on Debian/Ubuntu, beyond the CUDA toolkit (expected at
-# /usr/local/cuda): only the packages that are missing. Safe to run again.
+# /usr/local/cuda), and python3-matplotlib, with which `pfmc bench --plot` draws its PNG
+# (bench/plot_sweep.py): only the packages that are missing. Safe to run again.
 set -euo pipefail
 
 packages=(cmake g++ make libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libgtest-dev
-          libbenchmark-dev librandom123-dev libsleef-dev)
+          libbenchmark-dev librandom123-dev libsleef-dev python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

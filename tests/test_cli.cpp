@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -22,8 +24,8 @@ struct Outcome {
   std::string out; ///< stdout and stderr together
 };
 
-Outcome run(const std::string& arguments) {
-  const std::string command = std::string(PFMC_BINARY) + " " + arguments + " 2>&1";
+Outcome run_command(const std::string& shell_command) {
+  const std::string command = shell_command + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr)
     return {-1, ""};
@@ -33,6 +35,10 @@ Outcome run(const std::string& arguments) {
     out += buffer;
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+Outcome run(const std::string& arguments) {
+  return run_command(std::string(PFMC_BINARY) + " " + arguments);
 }
 
 class Cli : public ::testing::Test {
@@ -221,6 +227,159 @@ TEST_F(Cli, ReferencePortfolioValidatesAndPricesOnTheCpu) {
   r = run("price " + kPortfolio + " --device cpu --paths 500 --format csv");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 1000 + 1); // header, rows, portfolio
+}
+
+// --- the plot: bench/plot_sweep.py, run by `pfmc bench --plot` ---------------------------------
+
+const std::string kPlotScript = std::string(PFMC_SOURCE_DIR) + "/bench/plot_sweep.py";
+
+int exit_status_of(const std::string& command) {
+  const int status = std::system((command + " >/dev/null 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// The Pythons `pfmc bench --plot` tries, in its order.
+std::vector<std::string> plot_pythons() {
+  std::vector<std::string> pythons;
+  if (const char* chosen = std::getenv("PFMC_PYTHON"); chosen != nullptr && *chosen != '\0')
+    pythons.emplace_back(chosen);
+  pythons.emplace_back("python3");
+  pythons.emplace_back("/usr/bin/python3");
+  return pythons;
+}
+
+/// The one pfmc would draw with: the first that imports matplotlib; empty when none does (CI
+/// may or may not have python3-matplotlib).
+std::string python_with_matplotlib() {
+  for (const auto& python : plot_pythons()) {
+    if (exit_status_of(python + " -c 'import matplotlib'") == 0)
+      return python;
+  }
+  return {};
+}
+
+/// Any that runs: the script checks its arguments and the CSV before it imports matplotlib.
+std::string any_python() {
+  for (const auto& python : plot_pythons()) {
+    if (exit_status_of(python + " -c pass") == 0)
+      return python;
+  }
+  return {};
+}
+
+bool starts_with_png_signature(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::string head(8, '\0');
+  in.read(head.data(), 8);
+  return in && head == "\x89PNG\r\n\x1a\n";
+}
+
+/// Width and height from the PNG's IHDR chunk (big-endian, bytes 16..23).
+std::pair<unsigned, unsigned> png_size(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  unsigned char head[24] = {};
+  in.read(reinterpret_cast<char*>(head), sizeof head);
+  const auto at = [&](int i) {
+    return (unsigned{head[i]} << 24) | (unsigned{head[i + 1]} << 16) |
+           (unsigned{head[i + 2]} << 8) | unsigned{head[i + 3]};
+  };
+  return {at(16), at(20)};
+}
+
+// Two groups as `pfmc bench --csv` writes them: `none` and `inline` (no distance), a backend
+// with a distance, and one with a shared-memory ring at every padding.
+const std::string kSweepCsv =
+    "model,steps,backend,prefetch_distance,padding,median_ms,min_ms,max_ms,speedup,gbps,"
+    "copy_fraction,generation_ms,total_ms,total_speedup\n"
+    "bs,12,none,0,auto,2,2,2,1,10,0.1,0.5,2.5,1\n"
+    "bs,12,inline,0,auto,1.5,1.5,1.5,1.33,0,0,0,1.5,1.66\n"
+    "bs,12,unroll,2,auto,1.8,1.8,1.8,1.11,11,0.11,0.5,2.3,1.08\n"
+    "bs,12,unroll,4,auto,1.6,1.6,1.6,1.25,12,0.12,0.5,2.1,1.19\n"
+    "bs,12,smem_batched,4,auto,1.7,1.7,1.7,1.18,12,0.12,0.5,2.2,1.14\n"
+    "bs,12,smem_batched,4,none,1.9,1.9,1.9,1.05,11,0.11,0.5,2.4,1.04\n"
+    "bs,12,smem_batched,4,slot_major,1.7,1.7,1.7,1.18,12,0.12,0.5,2.2,1.14\n"
+    "heston,252,none,0,auto,20,20,20,1,10,0.1,5,25,1\n"
+    "heston,252,unroll,2,auto,18,18,18,1.11,11,0.11,5,23,1.09\n"
+    "heston,252,unroll,4,auto,16,16,16,1.25,12,0.12,5,21,1.19\n";
+
+TEST_F(Cli, PlotScriptSaysWhatIsWrongWithItsInput) {
+  const std::string python = any_python();
+  if (python.empty())
+    GTEST_SKIP() << "no Python 3 here";
+  const std::string script = python + " " + kPlotScript + " ";
+  auto r = run_command(script + "--help");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("--output"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("python3-matplotlib"), std::string::npos) << r.out;
+
+  const std::string png = path("plot.png");
+  r = run_command(script + path("absent.csv") + " --output " + png);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find(path("absent.csv") + ": cannot read"), std::string::npos) << r.out;
+
+  const std::string no_speedup = write("no_speedup.csv", "model,steps,backend\nbs,12,none\n");
+  r = run_command(script + no_speedup + " --output " + png);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find(no_speedup + ":1: missing columns prefetch_distance, padding, speedup"),
+            std::string::npos)
+      << r.out;
+
+  std::string bad_number = kSweepCsv;
+  bad_number.replace(bad_number.find("bs,12,inline"), 5, "bs,x");
+  const std::string bad = write("bad.csv", bad_number);
+  r = run_command(script + bad + " --output " + png);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find(bad + ":3: steps: 'x' is not a number"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(png));
+}
+
+TEST_F(Cli, PlotScriptDrawsOnePanelPerGroup) {
+  const std::string python = python_with_matplotlib();
+  if (python.empty())
+    GTEST_SKIP() << "no Python with matplotlib (sudo apt-get install python3-matplotlib)";
+  const std::string png = path("plot.png");
+  auto r = run_command(python + " " + kPlotScript + " " + write("sweep.csv", kSweepCsv) +
+                       " --output " + png);
+  ASSERT_EQ(r.status, 0) << r.out;
+  ASSERT_TRUE(starts_with_png_signature(png));
+  EXPECT_EQ(png_size(png), std::make_pair(900u, 2u * 560u)); // 900 x 560 pixels a panel
+  // A CSV of an older pfmc (no generation columns): bench/results/.
+  r = run_command(python + " " + kPlotScript + " " + PFMC_SOURCE_DIR +
+                  "/bench/results/bench_latency_bound.csv --output " + png);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(starts_with_png_signature(png));
+  EXPECT_EQ(png_size(png), std::make_pair(900u, 560u));
+}
+
+TEST_F(Cli, BenchPlotDrawsThePngOrSaysHowToGetMatplotlib) {
+  if (::getenv("PFMC_HAVE_GPU") == nullptr)
+    GTEST_SKIP() << "bench needs a GPU";
+  std::string gpu = kSmall;
+  gpu.replace(gpu.find("{device: cpu}"), 13, "{device: gpu}");
+  const std::string csv = path("sweep.csv"), png = path("sweep.png");
+  const std::string bench = "bench " + write("gpu.yaml", gpu) +
+                            " --quiet --backends unroll --distances 2,4 --repeat 1 --plot " + png;
+  // With --csv the plot is drawn from that file; without, from a temporary one.
+  for (const std::string& extra : {" --csv " + csv, std::string()}) {
+    fs::remove(png);
+    const auto r = run(bench + extra);
+    EXPECT_NE(r.out.find("configuration"), std::string::npos) << r.out; // the table
+    if (!extra.empty()) {
+      std::ifstream in(csv);
+      std::string header;
+      std::getline(in, header);
+      EXPECT_EQ(header.rfind("model,steps,backend,prefetch_distance,padding,", 0), 0u) << header;
+    }
+    if (python_with_matplotlib().empty()) {
+      EXPECT_EQ(r.status, 1) << r.out;
+      EXPECT_NE(r.out.find("no plot written to " + png), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find("sudo apt-get install python3-matplotlib"), std::string::npos) << r.out;
+      EXPECT_FALSE(fs::exists(png));
+    } else {
+      EXPECT_EQ(r.status, 0) << r.out;
+      EXPECT_TRUE(starts_with_png_signature(png)) << r.out;
+    }
+  }
 }
 
 TEST_F(Cli, ExamplePortfolioPricesOnTheCpu) {

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -15,9 +14,10 @@
 #include <sstream>
 
 #include "config/overrides.hpp"
+#include "engine/core/atomic_file.hpp"
+#include "engine/tune/kernel_bench.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/error.hpp"
-#include "engine/tune/kernel_bench.hpp"
 #include "kernels/reduction_shape.cuh"
 
 namespace pfmc::engine {
@@ -378,17 +378,9 @@ void TuningCache::save() const {
   std::error_code error;
   if (target.has_parent_path())
     fs::create_directories(target.parent_path(), error);
-  const std::string temporary = path_ + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    if (!out)
-      throw RuntimeError("cannot write the tuning cache " + path_);
-    out << document_->json.dump(2) << '\n';
-  }
-  if (std::rename(temporary.c_str(), path_.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw RuntimeError("cannot write the tuning cache " + path_);
-  }
+  // A uniquely named temporary file: two `pfmc tune` runs at once each write a whole cache, and
+  // the last rename wins.
+  write_file_atomically(path_, document_->json.dump(2) + '\n');
 }
 
 double device_copy_bandwidth(const DeviceInfo& device, TuningCache* cache) {

@@ -109,7 +109,7 @@ public:
   /// The device's measured copy bandwidth (GB/s, read + write), if cached.
   [[nodiscard]] std::optional<double> copy_bandwidth(const DeviceInfo& device) const;
   void store_copy_bandwidth(const DeviceInfo& device, double gbps);
-  /// Writes the file (through a temporary file and a rename), creating its directory.
+  /// Writes the file (engine/core/atomic_file.hpp: never half-written), creating its directory.
   void save() const;
   [[nodiscard]] const std::string& path() const { return path_; }
 
