@@ -14,8 +14,8 @@
 // into the K1/K2 coefficients; full truncation forms rho z0 + sqrt(1 - rho²) z1).
 //
 // The grid may be non-uniform (fixing and monitoring dates), so every coefficient that depends
-// on the interval is per step, precomputed on the host in double (engine/plan/plan.cpp) and read
-// from global memory, where one warp's loads of a step are one broadcast.
+// on the interval is per step, precomputed on the host in double (engine/plan/step_data.cpp),
+// read from global memory, where one warp's loads of a step are one broadcast.
 
 #include "models/math.cuh"
 

@@ -31,7 +31,7 @@ struct LocalVol {
   };
 
   /// constants: {ln S0, knot count, steps}. The knots follow the last step's data in the
-  /// model data array (engine/plan/plan.cpp appends them).
+  /// model data array (engine/plan/step_data.cpp appends them).
   static constexpr int constant_count = 3;
   static Params make_params(const Real* model_data, const double* c) {
     const int knots = static_cast<int>(c[1]);

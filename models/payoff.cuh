@@ -211,7 +211,7 @@ PFMC_HD_INLINE double pathwise_delta(const InstrumentView& in, const Observed& o
 }
 
 /// The discounted control variate of one instrument on one path (0 without one); its mean is
-/// known in closed form (engine/plan/plan.cpp).
+/// known in closed form (engine/plan/controls.cpp).
 template <class Observed>
 PFMC_HD_INLINE double discounted_control(const InstrumentView& in, const Observed& observed) {
   switch (in.control) {

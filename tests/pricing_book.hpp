@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "models/analytic.hpp"
+#include "engine/analytic/analytic.hpp"
 #include "test_support.hpp"
 
 namespace pfmc::testing {

@@ -2,7 +2,7 @@
 // tolerance is the precision it was published to (half a unit in the last printed digit, rounded
 // up) unless a comment says why it differs.
 
-#include "models/analytic.hpp"
+#include "engine/analytic/analytic.hpp"
 
 #include <gtest/gtest.h>
 

@@ -338,7 +338,8 @@ TEST(LoadConfig, SimulationAndEngineSettingsAreRead) {
 
 TEST(LoadConfig, ZeroStepsPerYearIsTheEventGridAndItsPositionIsKept) {
   // 0 is valid at loading for every model: whether the event grid is exact for a group's model
-  // is for planning to judge (engine/plan/plan.cpp), which needs this position to name the line.
+  // is for planning to judge (engine/plan/step_data.cpp), which needs this position to name the
+  // line.
   const RunConfig c =
       parse_run_config(valid_doc() + "simulation: {paths: 1000, steps_per_year: 0}\n", "t.yaml");
   EXPECT_EQ(c.simulation.steps_per_year, 0);
@@ -1165,7 +1166,8 @@ TEST(Overrides, BadValuesUseTheYamlRulesAndTheFlagName) {
   EXPECT_EQ(with([](Overrides& o) { o.seed = "18446744073709551616"; }),
             "--seed: must be <= 18446744073709551615");
   EXPECT_EQ(with([](Overrides& o) { o.backend = "nope"; }),
-            "--backend: unknown backend 'nope' (known: auto, " + kernels::backend_name_list() + ")");
+            "--backend: unknown backend 'nope' (known: auto, " + kernels::backend_name_list() +
+                ")");
   EXPECT_EQ(with([](Overrides& o) { o.prefetch_distance = 5; }),
             "--prefetch-distance: 5 is not an instantiated distance (valid: " +
                 kernels::prefetch_distance_list() + ")");

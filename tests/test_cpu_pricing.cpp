@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
+#include "engine/analytic/analytic.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
 #include "kernels/reduction_shape.cuh"
-#include "models/analytic.hpp"
 #include "pricing_book.hpp"
 
 namespace pfmc {

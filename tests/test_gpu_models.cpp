@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "kernels/catalog.hpp"
+#include "engine/analytic/analytic.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/pricer.hpp"
 #include "gpu_test_support.hpp"
-#include "models/analytic.hpp"
+#include "kernels/catalog.hpp"
 #include "test_support.hpp"
 
 namespace pfmc {

@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <string>
 
+#include "engine/analytic/analytic.hpp"
 #include "engine/pricer.hpp"
-#include "models/analytic.hpp"
 #include "test_support.hpp"
 
 namespace pfmc {

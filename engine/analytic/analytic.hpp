@@ -1,6 +1,9 @@
 #pragma once
 // Closed-form and semi-analytic prices, host-only. They are the references the Monte Carlo tests
-// compare with, so each function says which published formula and convention it implements.
+// compare with, and the planner's control-variate means (engine/plan/controls.cpp), so each
+// function says which published formula and convention it implements. One file per topic:
+// normal.cpp (the normal distributions), black_scholes.cpp (Black-Scholes, Black, digitals),
+// asian.cpp (geometric averages), barrier.cpp, heston.cpp, two_asset.cpp (Stulz, Margrabe).
 //
 // Conventions shared by every function below:
 //   - rates r and q are continuously compounded and flat; cost of carry b = r - q (Haug's b);

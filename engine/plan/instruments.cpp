@@ -1,0 +1,181 @@
+// The group's instruments as the payoffs read them (models/payoff.cuh): one view per instrument and
+// scenario, with the observations each reads and, with control variates, its control.
+#include <cmath>
+#include <vector>
+
+#include "engine/plan/plan_detail.hpp"
+
+namespace pfmc::engine::plan_detail {
+
+namespace {
+
+/// What one instrument's view in one scenario is built from (scenario k observes assets
+/// k·A .. k·A + A - 1).
+struct ViewInputs {
+  const config::RunConfig& config; ///< the base market
+  const config::ModelConfig& model;
+  const config::InstrumentConfig& instrument;
+  const GroupPlan& group; ///< its grid and base step data
+  const Scenario& scenario;
+  int scenario_index;
+  int first_asset;
+  int maturity_step;
+  /// Control variates on this view: the run asks for them and this is the base scenario.
+  [[nodiscard]] bool controlled() const { return group.control_variate && scenario_index == 0; }
+  [[nodiscard]] const config::Underlying& underlying() const {
+    return config.market.underlyings[static_cast<std::size_t>(model.underlying_index)];
+  }
+};
+
+/// The fields every payoff kind shares.
+models::InstrumentView common_view(const ViewInputs& in, double quantity) {
+  const auto& instrument = in.instrument;
+  models::InstrumentView view{};
+  view.is_call = instrument.option == config::OptionType::call ? 1 : 0;
+  view.strike = instrument.strike;
+  view.discount = discount_factor(in.scenario.config().market.zero_rates,
+                                  instrument.maturity - in.scenario.time_shift);
+  view.quantity = in.scenario_index == 0 ? quantity : 0.0;
+  view.cash = instrument.cash;
+  view.barrier_observation = -1;
+  view.control = models::ControlKind::none;
+  view.control_observation = -1;
+  view.pathwise_delta = 0.0;
+  // Pathwise delta where the payoff is Lipschitz and the paths scale with the spot.
+  if (in.scenario_index == 0 &&
+      (in.model.type == config::ModelType::black_scholes ||
+       in.model.type == config::ModelType::heston) &&
+      (instrument.type == config::InstrumentType::european ||
+       instrument.type == config::InstrumentType::asian)) {
+    view.pathwise_delta = 1.0 / in.underlying().spot;
+  }
+  return view;
+}
+
+void set_european(const ViewInputs& in, int terminal, models::InstrumentView& view,
+                  double& control_mean) {
+  view.kind = models::PayoffKind::european;
+  view.underlying_observation = terminal;
+  if (in.controlled()) {
+    view.control = models::ControlKind::terminal_spot;
+    view.control_observation = terminal;
+    control_mean = terminal_spot_control_mean(in.underlying(), in.instrument.maturity);
+  }
+}
+
+void set_asian(const ViewInputs& in, ObservationSet& observations, models::InstrumentView& view,
+               double& control_mean) {
+  const auto& instrument = in.instrument;
+  view.kind = models::PayoffKind::asian;
+  const std::vector<int> fixings = steps_of(in.group.times, instrument.fixing_times);
+  const bool arithmetic = instrument.average == config::AverageType::arithmetic;
+  view.underlying_observation = observations.add(
+      arithmetic ? models::ObservationKind::arithmetic_sum : models::ObservationKind::log_sum,
+      in.first_asset, fixings);
+  // The geometric Asian controls an arithmetic one where log G is exactly normal (Black with
+  // deterministic curves): its mean in closed form from the step data.
+  if (in.controlled() && arithmetic && in.model.type == config::ModelType::black_scholes) {
+    view.control = models::ControlKind::geometric_asian;
+    view.control_observation =
+        observations.add(models::ObservationKind::log_sum, in.first_asset, fixings);
+    control_mean = geometric_asian_control_mean(in.group, fixings, view.is_call, instrument.strike,
+                                                view.discount);
+  }
+}
+
+void set_barrier(const ViewInputs& in, int terminal, ObservationSet& observations,
+                 models::InstrumentView& view) {
+  const auto& instrument = in.instrument;
+  view.kind = models::PayoffKind::barrier;
+  view.underlying_observation = terminal;
+  const bool down = instrument.barrier_type == config::BarrierType::down_and_in ||
+                    instrument.barrier_type == config::BarrierType::down_and_out;
+  view.direction = down ? models::BarrierDirection::down : models::BarrierDirection::up;
+  view.knock_in = instrument.barrier_type == config::BarrierType::down_and_in ||
+                  instrument.barrier_type == config::BarrierType::up_and_in;
+  view.log_barrier = std::log(instrument.barrier);
+  view.rebate = instrument.rebate;
+  view.barrier_observation = observations.add(
+      down ? models::ObservationKind::running_min : models::ObservationKind::running_max,
+      in.first_asset, steps_of(in.group.times, instrument.monitoring_times));
+}
+
+void set_basket(const ViewInputs& in, int terminal, ObservationSet& observations,
+                models::InstrumentView& view) {
+  const auto& instrument = in.instrument;
+  view.kind = models::PayoffKind::basket;
+  view.basket = instrument.basket == config::BasketPayoff::weighted ? models::BasketKind::weighted
+                : instrument.basket == config::BasketPayoff::max    ? models::BasketKind::max
+                                                                    : models::BasketKind::min;
+  const int A = in.group.assets;
+  view.basket_assets = A;
+  for (int a = 0; a < A; ++a) {
+    view.basket_observations[a] =
+        a == 0 ? terminal
+               : observations.add(models::ObservationKind::terminal, in.first_asset + a,
+                                  std::vector<int>{in.maturity_step});
+    view.weights[a] = instrument.weights[static_cast<std::size_t>(a)];
+  }
+  view.underlying_observation = terminal;
+}
+
+/// One instrument's view in one scenario, its observations added to `observations`; on a
+/// controlled view, `control_mean` is set to its control's mean.
+models::InstrumentView instrument_view(const ViewInputs& in, double quantity,
+                                       ObservationSet& observations, double& control_mean) {
+  models::InstrumentView view = common_view(in, quantity);
+  const int terminal = observations.add(models::ObservationKind::terminal, in.first_asset,
+                                        std::vector<int>{in.maturity_step});
+  switch (in.instrument.type) {
+  case config::InstrumentType::european:
+    set_european(in, terminal, view, control_mean);
+    break;
+  case config::InstrumentType::digital:
+    view.kind = models::PayoffKind::digital;
+    view.underlying_observation = terminal;
+    break;
+  case config::InstrumentType::asian:
+    set_asian(in, observations, view, control_mean);
+    break;
+  case config::InstrumentType::barrier:
+    set_barrier(in, terminal, observations, view);
+    break;
+  case config::InstrumentType::basket:
+    set_basket(in, terminal, observations, view);
+    break;
+  }
+  return view;
+}
+
+} // namespace
+
+void plan_instruments(const config::RunConfig& config, int model_index,
+                      const std::vector<Scenario>& scenarios,
+                      const std::vector<int>& instrument_indices,
+                      const std::vector<double>& quantity, ObservationSet& observations,
+                      GroupPlan& group) {
+  const auto& model = config.models[static_cast<std::size_t>(model_index)];
+  for (int i : instrument_indices) {
+    const auto& instrument = config.instruments[static_cast<std::size_t>(i)];
+    const int maturity_step = step_of(group.times, instrument.maturity);
+    double control_mean = 0.0;
+    for (int k = 0; k < group.scenarios; ++k) {
+      const ViewInputs in{config,
+                          model,
+                          instrument,
+                          group,
+                          scenarios[static_cast<std::size_t>(k)],
+                          k,
+                          k * group.assets,
+                          maturity_step};
+      const models::InstrumentView view =
+          instrument_view(in, quantity[static_cast<std::size_t>(i)], observations, control_mean);
+      group.portfolio = group.portfolio || view.quantity != 0.0;
+      group.instruments.push_back(view);
+    }
+    group.control_mean.push_back(control_mean);
+    group.instrument_config_index.push_back(i);
+  }
+}
+
+} // namespace pfmc::engine::plan_detail

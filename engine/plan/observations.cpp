@@ -1,0 +1,149 @@
+// The group's observations: which ones the instruments read, their numbering (register slots
+// first), and the runs of steps that observe the same ones.
+#include <algorithm>
+#include <climits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config/config_error.hpp"
+#include "engine/plan/plan_detail.hpp"
+
+namespace pfmc::engine::plan_detail {
+
+namespace {
+
+/// Which observations some instrument reads.
+std::vector<int> used_observations(const ObservationSet& observations, const GroupPlan& group) {
+  std::vector<int> used(observations.keys().size(), 0);
+  for (const auto& v : group.instruments) {
+    used[static_cast<std::size_t>(v.underlying_observation)] = 1;
+    if (v.barrier_observation >= 0)
+      used[static_cast<std::size_t>(v.barrier_observation)] = 1;
+    if (v.control_observation >= 0)
+      used[static_cast<std::size_t>(v.control_observation)] = 1;
+    if (v.kind == models::PayoffKind::basket) {
+      for (int a = 0; a < v.basket_assets; ++a)
+        used[static_cast<std::size_t>(v.basket_observations[a])] = 1;
+    }
+  }
+  return used;
+}
+
+/// The instruments' observation references, through `renumber`.
+void renumber_instruments(const std::vector<int>& renumber, GroupPlan& group) {
+  for (auto& v : group.instruments) {
+    v.underlying_observation = renumber[static_cast<std::size_t>(v.underlying_observation)];
+    if (v.barrier_observation >= 0) {
+      v.barrier_observation = renumber[static_cast<std::size_t>(v.barrier_observation)];
+    }
+    if (v.control_observation >= 0) {
+      v.control_observation = renumber[static_cast<std::size_t>(v.control_observation)];
+    }
+    if (v.kind == models::PayoffKind::basket) {
+      for (int a = 0; a < v.basket_assets; ++a) {
+        v.basket_observations[a] = renumber[static_cast<std::size_t>(v.basket_observations[a])];
+      }
+    }
+  }
+}
+
+} // namespace
+
+int ObservationSet::add(models::ObservationKind kind, int asset, std::vector<int> steps) {
+  ObservationKey key{kind, asset, std::move(steps)};
+  const auto it = index_.find(key);
+  if (it != index_.end())
+    return it->second;
+  const int id = static_cast<int>(keys_.size());
+  index_.emplace(key, id);
+  keys_.push_back(std::move(key));
+  return id;
+}
+
+std::vector<std::vector<int>> number_observations(const config::RunConfig& config, int model_index,
+                                                  const ObservationSet& observations,
+                                                  GroupPlan& group) {
+  // Asians that are not priced off the terminal spot leave an unused terminal observation;
+  // drop observations nobody reads so the per-path state stays minimal.
+  const std::vector<int> used = used_observations(observations, group);
+  // Number the observations in use, the most frequently observed first: they get the register
+  // slots of models/path.cuh. Ties keep the order of first use.
+  std::vector<std::size_t> order;
+  for (std::size_t o = 0; o < used.size(); ++o) {
+    if (used[o])
+      order.push_back(o);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return observations.keys()[a].steps.size() > observations.keys()[b].steps.size();
+  });
+  const int kept = static_cast<int>(order.size());
+  if (kept > models::kMaxObservations) {
+    const int S = group.scenarios;
+    throw config::ConfigError(
+        config.file, config.models[static_cast<std::size_t>(model_index)].mark,
+        "models[" + std::to_string(model_index) + "]",
+        "its instruments need " + std::to_string(kept) +
+            " distinct observation schedules (maturities, fixing and monitoring schedules" +
+            (S > 1 ? ", for each of the " + std::to_string(S) + " scenarios of the Greeks" : "") +
+            "); at most " + std::to_string(models::kMaxObservations) + " are supported per model");
+  }
+  std::vector<int> renumber(used.size(), -1);
+  for (std::size_t n = 0; n < order.size(); ++n)
+    renumber[order[n]] = static_cast<int>(n);
+  renumber_instruments(renumber, group);
+  std::vector<std::vector<int>> observation_steps;
+  for (std::size_t o : order) {
+    const auto& key = observations.keys()[o];
+    group.observations.push_back(
+        models::ObservationView{key.kind, key.asset, static_cast<int>(key.steps.size())});
+    observation_steps.push_back(key.steps);
+  }
+  return observation_steps;
+}
+
+void plan_observation_runs(const std::vector<std::vector<int>>& observation_steps,
+                           GroupPlan& group) {
+  const int steps = group.steps();
+  std::vector<std::vector<int>> events_at(static_cast<std::size_t>(steps) + 1);
+  for (std::size_t o = 0; o < observation_steps.size(); ++o) {
+    for (int s : observation_steps[o])
+      events_at[static_cast<std::size_t>(s)].push_back(static_cast<int>(o));
+  }
+  // Kernel step s moves the path from times[s] to times[s + 1]; its observations are those at
+  // grid index s + 1.
+  // Consecutive steps with the same register-slot observations and none beyond the slots
+  // merge into one run.
+  for (int s = 0; s < steps; ++s) {
+    const auto& at = events_at[static_cast<std::size_t>(s) + 1];
+    if (at.empty())
+      continue;
+    models::ObservationRun run{s, s, 0u, -1};
+    const int spill_begin = static_cast<int>(group.spill_events.size());
+    for (int o : at) {
+      const auto& view = group.observations[static_cast<std::size_t>(o)];
+      if (o < models::kRegisterObservations) {
+        run.masks |= 1u << (static_cast<int>(view.kind) * models::kRegisterObservations + o);
+      } else {
+        group.spill_events.push_back(models::EventCode{static_cast<unsigned char>(o),
+                                                       static_cast<unsigned char>(view.kind),
+                                                       static_cast<unsigned char>(view.asset), 0});
+      }
+    }
+    const int spill_end = static_cast<int>(group.spill_events.size());
+    if (spill_end > spill_begin) {
+      run.spill = static_cast<int>(group.spill_ranges.size());
+      group.spill_ranges.push_back(models::SpillRange{spill_begin, spill_end});
+    }
+    auto& runs = group.observation_runs;
+    if (!runs.empty() && run.spill < 0 && runs.back().spill < 0 && runs.back().last == s - 1 &&
+        runs.back().masks == run.masks) {
+      runs.back().last = s;
+    } else {
+      runs.push_back(run);
+    }
+  }
+  group.observation_runs.push_back(models::ObservationRun{INT_MAX, INT_MAX, 0u, -1});
+}
+
+} // namespace pfmc::engine::plan_detail

@@ -1,0 +1,115 @@
+#pragma once
+// The planning stage's pieces, in the order plan_group (plan.cpp) runs them: the time grid, the
+// scenarios of the Greeks, the models' per-step data, the instruments with their observations and
+// control means, then the observations' numbering and runs. Not part of the stage's interface
+// (engine/plan/plan.hpp is).
+
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "engine/plan/plan.hpp"
+#include "models/path.cuh"
+#include "models/payoff.cuh"
+
+namespace pfmc::engine::plan_detail {
+
+/// Times closer than this are one time of the grid.
+inline constexpr double kTimeTolerance = 1e-10;
+
+// ---- time grid (time_grid.cpp) -------------------------------------------------------------
+
+/// Index of time t in the grid (t must be on it).
+int step_of(const std::vector<double>& grid, double t);
+/// step_of of each time.
+std::vector<int> steps_of(const std::vector<double>& grid, const std::vector<double>& times);
+
+/// The group's grid: make_time_grid up to its last maturity, through every maturity, fixing and
+/// monitoring time of its instruments. Throws config::ConfigError past kMaxGroupSteps.
+std::vector<double> group_time_grid(const config::RunConfig& config, int model_index,
+                                    const std::vector<int>& instrument_indices);
+
+// ---- scenarios of the Greeks (scenarios.cpp) -----------------------------------------------
+
+/// One scenario's market: the config with a bump applied, and a shift of valuation time.
+struct Scenario {
+  /// The base market (no copy: a plan without Greeks copies nothing), or a bumped copy.
+  std::shared_ptr<const config::RunConfig> bumped;
+  const config::RunConfig* base = nullptr;
+  double time_shift = 0.0; ///< theta: valuation moved forward by this (years)
+  [[nodiscard]] const config::RunConfig& config() const { return bumped ? *bumped : *base; }
+};
+
+/// The base scenario, then the bumps the run's Greeks need (same draws, same grid as
+/// group.times). Sets group.scenarios, group.greeks and group.greek_weights.
+std::vector<Scenario> plan_scenarios(const config::RunConfig& config, int model_index,
+                                     GroupPlan& group);
+
+// ---- per-step model data (step_data.cpp) ---------------------------------------------------
+
+/// Throws config::ConfigError when the event grid (steps_per_year 0) is asked of a model whose
+/// step is not exact over any interval.
+void check_event_grid_is_exact(const config::RunConfig& config, const config::ModelConfig& model);
+
+/// group.step_series (the base scenario's), group.model_data and group.model_constants (every
+/// scenario's, one block each) over group.times.
+void plan_model_data(const std::vector<Scenario>& scenarios, int model_index, GroupPlan& group);
+
+// ---- control-variate means (controls.cpp) --------------------------------------------------
+
+/// Mean of the discounted terminal spot, the control of a European: the prepaid forward.
+double terminal_spot_control_mean(const config::Underlying& underlying, double maturity);
+
+/// Mean of a geometric Asian option on the group's base scenario (Black-Scholes step data, where
+/// log G is exactly normal), the control of an arithmetic Asian with the same fixings (grid
+/// indices) and strike.
+double geometric_asian_control_mean(const GroupPlan& group, const std::vector<int>& fixings,
+                                    bool call, double strike, double discount);
+
+// ---- observations (observations.cpp) -------------------------------------------------------
+
+struct ObservationKey {
+  models::ObservationKind kind;
+  int asset;
+  std::vector<int> steps; // grid indices (1-based: after kernel step s-1)
+  bool operator<(const ObservationKey& o) const {
+    return std::tie(kind, asset, steps) < std::tie(o.kind, o.asset, o.steps);
+  }
+};
+
+/// The distinct observations the instruments ask for, numbered in order of first use.
+class ObservationSet {
+public:
+  int add(models::ObservationKind kind, int asset, std::vector<int> steps);
+  [[nodiscard]] const std::vector<ObservationKey>& keys() const { return keys_; }
+
+private:
+  std::map<ObservationKey, int> index_;
+  std::vector<ObservationKey> keys_;
+};
+
+/// Keeps the observations some instrument reads, numbered the most frequently observed first
+/// (they get the register slots of models/path.cuh), renumbers the instruments' references and
+/// fills group.observations. Throws config::ConfigError past models::kMaxObservations.
+/// Returns, per kept observation (new number), its grid indices.
+std::vector<std::vector<int>> number_observations(const config::RunConfig& config, int model_index,
+                                                  const ObservationSet& observations,
+                                                  GroupPlan& group);
+
+/// group.observation_runs and the spills, from each kept observation's grid indices.
+void plan_observation_runs(const std::vector<std::vector<int>>& observation_steps,
+                           GroupPlan& group);
+
+// ---- instruments (instruments.cpp) ---------------------------------------------------------
+
+/// Every instrument's view in every scenario ([base instrument][scenario]), its observations added
+/// to `observations`; group.control_mean, group.instrument_config_index and group.portfolio.
+void plan_instruments(const config::RunConfig& config, int model_index,
+                      const std::vector<Scenario>& scenarios,
+                      const std::vector<int>& instrument_indices,
+                      const std::vector<double>& quantity, ObservationSet& observations,
+                      GroupPlan& group);
+
+} // namespace pfmc::engine::plan_detail
