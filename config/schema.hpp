@@ -1,0 +1,28 @@
+#pragma once
+// The sections of a run's YAML (DESIGN.md's config contract), internal to config/: each reads
+// one top-level key with a yaml::Reader and refuses what the contract does not allow.
+// load_config.cpp calls them in file order; a later section resolves names from earlier ones.
+
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "config/yaml_reader.hpp"
+
+namespace pfmc::config::schema {
+
+// schema_market.cpp
+Market market(const yaml::Reader& reader, const yaml::Located& where);
+std::vector<ModelConfig> models(const yaml::Reader& reader, const yaml::Located& where,
+                                const Market& market);
+
+// schema_products.cpp
+std::vector<InstrumentConfig> instruments(const yaml::Reader& reader, const yaml::Located& where,
+                                          const RunConfig& config);
+std::vector<Position> portfolio(const yaml::Reader& reader, const yaml::Located& where,
+                                const std::vector<InstrumentConfig>& instruments);
+
+// schema_run.cpp
+SimulationConfig simulation(const yaml::Reader& reader, const yaml::Located& where);
+EngineConfig engine(const yaml::Reader& reader, const yaml::Located& where);
+
+} // namespace pfmc::config::schema

@@ -1,0 +1,283 @@
+#include "config/yaml_reader.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "config/config_error.hpp"
+
+namespace pfmc::config::yaml {
+
+namespace {
+
+std::string child_path(const std::string& parent, std::string_view key) {
+  return parent.empty() ? std::string(key) : parent + "." + std::string(key);
+}
+
+} // namespace
+
+SourceMark to_source_mark(const YAML::Mark& mark) {
+  if (mark.line < 0 || mark.column < 0) {
+    return {};
+  }
+  return {mark.line + 1, mark.column + 1};
+}
+
+std::string format_number(double value) {
+  char text[64];
+  const double magnitude = std::fabs(value);
+  const bool plain = magnitude == 0.0 || (magnitude >= 1e-4 && magnitude < 1e15);
+  for (int precision = plain ? 0 : 1; precision <= 17; ++precision) {
+    std::snprintf(text, sizeof text, plain ? "%.*f" : "%.*g", precision, value);
+    if (std::strtod(text, nullptr) == value) {
+      break;
+    }
+  }
+  return text;
+}
+
+std::string join(const std::vector<std::string>& words) {
+  std::string list;
+  for (const auto& w : words) {
+    list += (list.empty() ? "" : ", ") + w;
+  }
+  return list;
+}
+
+std::string count_of(std::size_t n, const char* noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+bool is_plain_scalar(const YAML::Node& node) {
+  return node.IsScalar() && node.Tag() != "!";
+}
+
+std::optional<bool> boolean_of(const YAML::Node& node) {
+  if (is_plain_scalar(node)) {
+    const std::string& text = node.Scalar();
+    if (text == "true" || text == "True" || text == "TRUE") {
+      return true;
+    }
+    if (text == "false" || text == "False" || text == "FALSE") {
+      return false;
+    }
+  }
+  return std::nullopt;
+}
+
+// --- Mapping, NameTable -------------------------------------------------------------------------
+
+Mapping::Mapping(const Reader& reader, const Located& where) : reader_(reader), where_(where) {
+  for (auto it = where.node.begin(); it != where.node.end(); ++it) {
+    const YAML::Node key(it->first);
+    const YAML::Node value(it->second);
+    const SourceMark key_mark = to_source_mark(key.Mark());
+    if (!key.IsScalar()) {
+      reader_.fail(key_mark, where.path, "keys must be strings");
+    }
+    const std::string& name = key.Scalar();
+    if (find(name) != nullptr) {
+      reader_.fail(key_mark, where.path, "duplicate key '" + name + "'");
+    }
+    SourceMark value_mark = to_source_mark(value.Mark());
+    if (value.IsNull() && value_mark.line != key_mark.line) {
+      value_mark = key_mark; // `key:` with nothing after it: the null's mark is the next token's
+    }
+    entries_.push_back(Entry{
+        name, key_mark, Located{value, child_path(where.path, name), value_mark}, entries_.size()});
+  }
+}
+
+void Mapping::allow_only(const std::vector<std::string>& keys) const {
+  for (const auto& entry : entries_) {
+    bool known = false;
+    for (const auto& k : keys) {
+      known = known || entry.key == k;
+    }
+    if (!known) {
+      reader_.fail(entry.key_mark, where_.path,
+                   "unknown key '" + entry.key + "' (expected one of: " + join(keys) + ")");
+    }
+  }
+}
+
+const Entry* Mapping::find(std::string_view key) const {
+  for (const auto& entry : entries_) {
+    if (entry.key == key) {
+      return &entry;
+    }
+  }
+  return nullptr;
+}
+
+const Entry& Mapping::require(std::string_view key) const {
+  const Entry* entry = find(key);
+  if (entry == nullptr) {
+    reader_.fail(where_, "missing required key '" + std::string(key) + "'");
+  }
+  return *entry;
+}
+
+void Mapping::refuse_both(const Entry* first, const Entry* second,
+                          const std::string& message) const {
+  if (first != nullptr && second != nullptr) {
+    const Entry& later = first->order > second->order ? *first : *second;
+    reader_.fail(later.key_mark, where_.path, message);
+  }
+}
+
+int NameTable::add(const std::string& name, const Located& where) {
+  const auto [it, inserted] = index_.emplace(name, static_cast<int>(names_.size()));
+  if (!inserted) {
+    reader_.fail(where, "duplicate " + std::string(what_) + " '" + name + "' (first at line " +
+                            std::to_string(marks_[static_cast<std::size_t>(it->second)].line) +
+                            ")");
+  }
+  names_.push_back(name);
+  marks_.push_back(where.mark);
+  return static_cast<int>(names_.size()) - 1;
+}
+
+int NameTable::resolve(const std::string& name, const Located& where, const char* kind) const {
+  if (const auto it = index_.find(name); it != index_.end())
+    return it->second;
+  reader_.fail(where,
+               "unknown " + std::string(kind) + " '" + name + "' (known: " + join(names_) + ")");
+}
+
+// --- Reader -------------------------------------------------------------------------------------
+
+void Reader::fail(SourceMark mark, const std::string& path, const std::string& message) const {
+  throw ConfigError(file_, mark, path, message);
+}
+
+Located Reader::document(const std::string& text) const {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(text);
+  } catch (const YAML::ParserException& e) {
+    fail(to_source_mark(e.mark), "", "syntax error: " + e.msg);
+  }
+  // An empty file, or one with only comments, has no document; `---` alone or `~` has a null
+  // one. Either way there is nothing to point at but the start.
+  if (documents.empty() || documents[0].IsNull()) {
+    fail(SourceMark{1, 1}, "", "file is empty");
+  }
+  if (documents.size() > 1) {
+    fail(to_source_mark(documents[1].Mark()), "",
+         "only one YAML document is allowed (found a second one)");
+  }
+  return Located{documents[0], "", to_source_mark(documents[0].Mark())};
+}
+
+Mapping Reader::mapping(const Located& where) const {
+  if (!where.node.IsMap()) {
+    fail(where, "must be a mapping");
+  }
+  return Mapping(*this, where);
+}
+
+std::vector<Located> Reader::list(const Located& where) const {
+  if (!where.node.IsSequence()) {
+    fail(where, "must be a list");
+  }
+  std::vector<Located> items;
+  std::size_t i = 0;
+  for (auto it = where.node.begin(); it != where.node.end(); ++it, ++i) {
+    const YAML::Node item(*it);
+    items.push_back(
+        Located{item, where.path + "[" + std::to_string(i) + "]", to_source_mark(item.Mark())});
+  }
+  return items;
+}
+
+std::vector<Located> Reader::non_empty_list(const Located& where) const {
+  auto items = list(where);
+  if (items.empty()) {
+    fail(where, "must not be empty");
+  }
+  return items;
+}
+
+std::vector<Located> Reader::sized_list(const Located& where, std::size_t n,
+                                        const std::string& what) const {
+  auto items = list(where);
+  if (items.size() != n) {
+    fail(where, "must have " + std::to_string(n) + " " + what + " (got " +
+                    std::to_string(items.size()) + ")");
+  }
+  return items;
+}
+
+std::string Reader::name(const Located& where) const {
+  if (!where.node.IsScalar()) {
+    fail(where, "must be a string");
+  }
+  if (where.node.Scalar().empty()) {
+    fail(where, "must not be empty");
+  }
+  return where.node.Scalar();
+}
+
+double Reader::number(const Located& where) const {
+  if (!is_plain_scalar(where.node)) {
+    fail(where, "must be a number");
+  }
+  const auto value = detail::parse_real(where.node.Scalar());
+  if (!value) {
+    fail(where, "must be a number");
+  }
+  if (!std::isfinite(*value)) {
+    fail(where, "must be finite");
+  }
+  return *value;
+}
+
+double Reader::positive(const Located& where) const {
+  const double value = number(where);
+  if (!(value > 0.0)) {
+    fail(where, "must be > 0");
+  }
+  return value;
+}
+
+double Reader::non_negative(const Located& where) const {
+  const double value = number(where);
+  if (!(value >= 0.0)) {
+    fail(where, "must be >= 0");
+  }
+  return value;
+}
+
+double Reader::at_most_one_in_magnitude(const Located& where) const {
+  const double value = number(where);
+  if (!(std::fabs(value) <= 1.0)) {
+    fail(where, "must be between -1 and 1");
+  }
+  return value;
+}
+
+bool Reader::boolean(const Located& where) const {
+  const auto value = boolean_of(where.node);
+  if (!value) {
+    fail(where, "must be true or false");
+  }
+  return *value;
+}
+
+long long Reader::integer(const Located& where, long long lo, long long hi) const {
+  if (!is_plain_scalar(where.node)) {
+    fail(where, "must be an integer");
+  }
+  const auto checked = detail::check_integer(where.node.Scalar(), lo, hi);
+  if (!checked.value) {
+    fail(where, checked.error);
+  }
+  return *checked.value;
+}
+
+std::vector<double> Reader::increasing_times(const Located& where, const char* what) const {
+  return increasing(where, what, [this](const Located& item) { return positive(item); });
+}
+
+} // namespace pfmc::config::yaml

@@ -1,0 +1,235 @@
+#pragma once
+// The generic half of the YAML loader, internal to config/: nodes with their key path and 1-based
+// position, mappings that refuse unknown and repeated keys, typed scalar reads that refuse a value
+// of the wrong kind or out of range at the value, and the error that names file, line, column and
+// key path. The schema (schema_*.cpp) is written in these terms.
+//
+// yaml-cpp notes (0.7 and 0.8 alike):
+// - Iterating a mapping yields every pair, duplicates included: duplicate keys are found here.
+// - Node::operator= on a live node rewrites the node it refers to (it does not rebind), so
+//   config/ only ever copy-constructs YAML::Node and never indexes with operator[] (which inserts
+//   zombie nodes on misses).
+// - Mark is 0-based; an empty value (`strike:`) is a null node whose mark is that of the next
+//   token, possibly lines below, so such values are reported at their key instead.
+
+#include <yaml-cpp/yaml.h>
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "config/run_config.hpp"
+#include "config/setting_rules.hpp"
+
+namespace pfmc::config::yaml {
+
+/// yaml-cpp's 0-based mark, 1-based; no position (0:0) when yaml-cpp has none.
+SourceMark to_source_mark(const YAML::Mark& mark);
+/// The shortest text that reads back as `value`, without exponent where that is readable:
+/// `105`, `0.25`, `1e-07`.
+std::string format_number(double value);
+/// "a, b, c".
+std::string join(const std::vector<std::string>& words);
+/// "1 value", "3 values".
+std::string count_of(std::size_t n, const char* noun);
+
+/// A YAML node and where it is: key path and 1-based position (for errors about its value).
+struct Located {
+  YAML::Node node;
+  std::string path;
+  SourceMark mark;
+};
+
+/// One `key: value` pair of a mapping.
+struct Entry {
+  std::string key;
+  SourceMark key_mark; ///< for errors about the key itself
+  Located value;
+  std::size_t order; ///< position in the mapping
+};
+
+/// A scalar written without quotes. A quoted one ("100") has the non-specific tag "!": it is a
+/// string, never a number or a boolean.
+bool is_plain_scalar(const YAML::Node& node);
+/// A YAML 1.2 core schema boolean, unquoted; nullopt for anything else (`yes` and `on` are strings
+/// there, and a quoted "true" is a string everywhere).
+std::optional<bool> boolean_of(const YAML::Node& node);
+
+/// How a setting shared with the command line may be written in YAML.
+enum class Spelling {
+  integer, ///< a plain (unquoted) number
+  word,    ///< a string
+  any,     ///< either (padding: 4 / auto, max_device_memory: 1073741824 / 4GiB)
+};
+
+class Mapping;
+
+/// Reads the values of one file; every refusal is a ConfigError that names the file.
+class Reader {
+public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[nodiscard]] const std::string& file() const { return file_; }
+
+  [[noreturn]] void fail(SourceMark mark, const std::string& path,
+                         const std::string& message) const;
+  [[noreturn]] void fail(const Located& where, const std::string& message) const {
+    fail(where.mark, where.path, message);
+  }
+
+  /// The one document of `text`: refuses a syntax error, an empty file and a second document.
+  [[nodiscard]] Located document(const std::string& text) const;
+
+  [[nodiscard]] Mapping mapping(const Located& where) const;
+  [[nodiscard]] std::vector<Located> list(const Located& where) const;
+  [[nodiscard]] std::vector<Located> non_empty_list(const Located& where) const;
+  /// A list of exactly `n` items: `must have 3 values, one per tenor (got 2)`, where `what` is
+  /// "values, one per tenor".
+  [[nodiscard]] std::vector<Located> sized_list(const Located& where, std::size_t n,
+                                                const std::string& what) const;
+  [[nodiscard]] std::string name(const Located& where) const; ///< a non-empty string
+  [[nodiscard]] double number(const Located& where) const;    ///< finite
+  [[nodiscard]] double positive(const Located& where) const;
+  [[nodiscard]] double non_negative(const Located& where) const;
+  [[nodiscard]] double at_most_one_in_magnitude(const Located& where) const;
+  [[nodiscard]] bool boolean(const Located& where) const;
+  [[nodiscard]] long long integer(const Located& where, long long lo, long long hi) const;
+  /// One of `values`, spelled as to_string spells it.
+  template <class Enum, std::size_t N>
+  [[nodiscard]] Enum choice(const Located& where, const std::array<Enum, N>& values) const;
+  /// A setting shared with the command line, judged by the same `rule`.
+  template <class T>
+  [[nodiscard]] T setting(const Located& where, detail::Checked<T> (*rule)(std::string_view),
+                          Spelling spelling) const;
+  /// `field = setting(...)` when `key` is given; the entry (for its mark) or nullptr.
+  template <class T, class Field>
+  const Entry* setting_if_given(const Mapping& m, std::string_view key, Field& field,
+                                detail::Checked<T> (*rule)(std::string_view),
+                                Spelling spelling) const;
+
+  /// A non-empty, strictly increasing list whose values each pass `check` (a reader of one
+  /// value); `what` names a value in the message: `must be > the previous time 0.5`.
+  template <class Check>
+  [[nodiscard]] std::vector<double> increasing(const Located& where, const char* what,
+                                               Check check) const;
+  /// A strictly increasing, positive list of year fractions (tenors, fixing times).
+  [[nodiscard]] std::vector<double> increasing_times(const Located& where, const char* what) const;
+
+private:
+  std::string file_;
+};
+
+/// A YAML mapping's entries in document order, duplicate keys refused.
+class Mapping {
+public:
+  Mapping(const Reader& reader, const Located& where);
+
+  /// Refuses the first key not in `keys`, listing `keys`.
+  void allow_only(const std::vector<std::string>& keys) const;
+  [[nodiscard]] const Entry* find(std::string_view key) const;
+  /// Refuses a missing key at the mapping itself: `instruments[2]: missing required key 'x'`.
+  [[nodiscard]] const Entry& require(std::string_view key) const;
+  /// Refuses `first` and `second` given together, at the key written later; nothing when either
+  /// is missing.
+  void refuse_both(const Entry* first, const Entry* second, const std::string& message) const;
+  [[nodiscard]] const Located& where() const { return where_; }
+
+private:
+  const Reader& reader_;
+  Located where_;
+  std::vector<Entry> entries_;
+};
+
+/// Names that must be unique (underlyings, models, instrument ids, portfolio positions), in
+/// order, with where each was first given; also resolves references to them.
+class NameTable {
+public:
+  NameTable(const Reader& reader, const char* what) : reader_(reader), what_(what) {}
+
+  /// Adds `name`, refusing a repeat: `duplicate id 'c1' (first at line 12)`.
+  int add(const std::string& name, const Located& where);
+  /// Adds a name read (and judged unique) before, e.g. a model's, to resolve references to it.
+  int add_known(const std::string& name, SourceMark mark) {
+    return add(name, Located{YAML::Node(), "", mark});
+  }
+  /// The index of `name`, refusing an unknown one: `unknown model 'x' (known: a, b)`.
+  int resolve(const std::string& name, const Located& where, const char* kind) const;
+
+private:
+  const Reader& reader_;
+  const char* what_;
+  std::vector<std::string> names_; // in order, for the "known: ..." list
+  std::vector<SourceMark> marks_;
+  // Name -> index: books of thousands of models and instruments must not cost a quadratic scan
+  // (measured: 4,096 single-option groups took 76 s to load with linear lookups).
+  std::unordered_map<std::string, int> index_;
+};
+
+// --- templates ----------------------------------------------------------------------------------
+
+template <class Enum, std::size_t N>
+Enum Reader::choice(const Located& where, const std::array<Enum, N>& values) const {
+  if (where.node.IsScalar()) {
+    for (Enum v : values) {
+      if (where.node.Scalar() == to_string(v)) {
+        return v;
+      }
+    }
+  }
+  std::vector<std::string> spellings;
+  for (Enum v : values) {
+    spellings.emplace_back(to_string(v));
+  }
+  fail(where, "must be one of: " + join(spellings));
+}
+
+template <class T>
+T Reader::setting(const Located& where, detail::Checked<T> (*rule)(std::string_view),
+                  Spelling spelling) const {
+  const YAML::Node& node = where.node;
+  if (spelling == Spelling::integer && !is_plain_scalar(node)) {
+    fail(where, "must be an integer");
+  }
+  if (spelling == Spelling::word && !node.IsScalar()) {
+    fail(where, "must be a string");
+  }
+  // Spelling::any: a list or mapping is judged as an empty text, which every rule refuses
+  // with its own "must be ..." message.
+  auto checked = rule(node.IsScalar() ? node.Scalar() : std::string());
+  if (!checked.value) {
+    fail(where, checked.error);
+  }
+  return std::move(*checked.value);
+}
+
+template <class T, class Field>
+const Entry* Reader::setting_if_given(const Mapping& m, std::string_view key, Field& field,
+                                      detail::Checked<T> (*rule)(std::string_view),
+                                      Spelling spelling) const {
+  const Entry* entry = m.find(key);
+  if (entry != nullptr) {
+    field = setting(entry->value, rule, spelling);
+  }
+  return entry;
+}
+
+template <class Check>
+std::vector<double> Reader::increasing(const Located& where, const char* what, Check check) const {
+  std::vector<double> values;
+  for (const auto& item : non_empty_list(where)) {
+    const double v = check(item);
+    if (!values.empty() && !(v > values.back())) {
+      fail(item,
+           "must be > the previous " + std::string(what) + " " + format_number(values.back()));
+    }
+    values.push_back(v);
+  }
+  return values;
+}
+
+} // namespace pfmc::config::yaml
