@@ -1,0 +1,78 @@
+#pragma once
+// What the `pfmc` program's subcommands share: the exit statuses, the progress line, the options
+// that override a config, and the commands that sweep backends (`bench`, `tune`;
+// apps/sweep_commands.cpp). apps/pfmc.cpp declares the command line and runs the others.
+
+#include <CLI/CLI.hpp>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+#include "config/overrides.hpp"
+#include "engine/pricer.hpp"
+
+namespace pfmc::apps {
+
+constexpr int kExitRuntime = 1; ///< the run failed (CUDA, memory, files)
+constexpr int kExitUsage = 2;   ///< bad usage or config
+
+/// One updating line on stderr while a long run goes on (only when stderr is a terminal).
+class ProgressLine {
+public:
+  explicit ProgressLine(bool enabled) : enabled_(enabled && ::isatty(STDERR_FILENO) != 0) {}
+  ~ProgressLine() { clear(); }
+  engine::ProgressFn callback() {
+    if (!enabled_)
+      return {};
+    return [this](const engine::Progress& p) {
+      std::fprintf(stderr, "\r\033[Kpricing: group %d/%d (%s), chunk %llu/%llu", p.group + 1,
+                   p.groups, p.model.c_str(), static_cast<unsigned long long>(p.chunk),
+                   static_cast<unsigned long long>(p.chunks));
+      std::fflush(stderr);
+      shown_ = true;
+    };
+  }
+  void clear() {
+    if (shown_)
+      std::fprintf(stderr, "\r\033[K");
+    shown_ = false;
+  }
+
+private:
+  bool enabled_;
+  bool shown_ = false;
+};
+
+struct RunOptions {
+  std::string config_file;
+  std::string tuning_cache;
+  std::string device, backend, padding, precision, rng, paths, seed, max_device_memory,
+      draw_batch_size;
+  long long prefetch_distance = 0, block_size = 0, cpu_threads = 0;
+  std::string format = "table";
+  std::string output;
+  bool quiet = false;
+  std::string replicates, greeks;
+  bool antithetic = false, control_variate = false;
+};
+
+/// Adds the options that override the YAML, shared by the subcommands that run a config.
+void add_override_options(CLI::App* app, RunOptions& o);
+/// The overrides the command line gave (an option not given overrides nothing).
+config::Overrides overrides_from(CLI::App* app, const RunOptions& o);
+
+/// What `bench` and `tune` share: a GPU, the run's settings, and the sweep of every group.
+struct SweepOptions {
+  std::string backends = "all";
+  std::string distances = "all";
+  int repeat = 5;
+  bool exhaustive = false;
+  std::string csv, plot;
+};
+
+int command_tune(CLI::App* app, const RunOptions& o, const SweepOptions& s);
+int command_bench(CLI::App* app, const RunOptions& o, const SweepOptions& s);
+
+} // namespace pfmc::apps
