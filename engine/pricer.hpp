@@ -1,135 +1,22 @@
 #pragma once
 // Top of the engine: a validated RunConfig in, prices with standard errors and run metrics
 // out. Chooses the device, checks the backend against it, plans, runs every group on the GPU
-// or the CPU backend, and turns the reduced sums into statistics.
-
-#include <cstdint>
-#include <string>
-#include <vector>
+// or the CPU backend, and turns the reduced sums into statistics. Its stages, in order:
+// engine/run/run_setup.hpp (device, settings, checks), engine/tune/backend_choice.hpp (each
+// group's backend), engine/run/replicates.hpp (the runs, the results) and
+// engine/run/statistics.hpp (estimates from the reduced sums).
 
 #include "config/run_config.hpp"
 #include "engine/core/execution.hpp"
+#include "engine/core/pricing_types.hpp"
+#include "engine/run/statistics.hpp"
 
 namespace pfmc::engine {
-
-/// One Greek of one instrument (bump-and-revalue on common random numbers).
-struct GreekResult {
-  config::Greek greek = config::Greek::delta;
-  double value = 0.0;
-  double std_error = 0.0;
-  bool has_std_error = false;
-  bool pathwise = false; ///< delta taken pathwise (else bump-and-revalue)
-};
-
-struct InstrumentResult {
-  std::string id;
-  std::string type; ///< european, digital, asian, barrier
-  double price = 0.0;
-  double std_error = 0.0;
-  bool has_std_error = false; ///< false for quasi-random draws or a single path
-  double ci95_low = 0.0;
-  double ci95_high = 0.0;
-  std::uint64_t paths = 0;
-  bool has_control = false;        ///< priced with a control variate
-  double control_beta = 0.0;       ///< its estimated optimal coefficient (mean over replicates)
-  std::vector<GreekResult> greeks; ///< in config::Greek order, as requested
-};
-
-struct PortfolioResult {
-  bool present = false; ///< false when the config has no portfolio
-  double value = 0.0;
-  double std_error = 0.0;
-  bool has_std_error = false;
-};
-
-/// The backend one simulation group ran with, and where the choice came from.
-struct GroupBackend {
-  std::string model;
-  std::string backend;
-  int prefetch_distance = 0;
-  std::string padding;
-  std::string source; ///< "engine.backend", "tuning cache FILE", "tuned now ...", "default ..."
-};
-
-struct RunInfo {
-  std::string device; ///< GPU name, or "CPU (N threads)"
-  bool on_gpu = false;
-  std::string backend; ///< "cpu" for the CPU backend
-  int prefetch_distance = 0;
-  std::string padding;
-  std::string precision;
-  std::string rng;
-  bool antithetic = false;
-  bool control_variate = false;
-  bool brownian_bridge = false;
-  int replicates = 1; ///< randomised QMC replicates (scrambled_sobol), else 1
-  int scenarios = 1;  ///< model copies per path (the Greeks' bumps)
-  std::uint64_t seed = 0;
-  std::uint64_t paths = 0;
-  int steps = 0; ///< the longest group's grid
-  int groups = 0;
-  std::uint64_t chunks = 0;
-  int block_size = 0;
-  int threads = 0;        ///< CPU threads (CPU backend)
-  double kernel_ms = 0.0; ///< the path kernels (GPU: CUDA events; kernel loading excluded)
-  double rng_ms = 0.0;    ///< draw generation
-  double total_ms = 0.0;
-  /// Finding the device: the process's first CUDA call creates its context (`pfmc price` starts
-  /// it while the YAML is read, and adds that time here).
-  double device_ms = 0.0;
-  double config_ms = 0.0; ///< reading and checking the config (set by the caller that read it)
-  double plan_ms = 0.0;   ///< planning the groups
-  double path_steps = 0.0;
-  double path_steps_per_second = 0.0;
-  double bytes_loaded = 0.0;
-  double achieved_gbps = 0.0;
-  double copy_bandwidth_gbps = 0.0;         ///< the device's measured copy bandwidth (GPU runs)
-  double copy_bandwidth_fraction = 0.0;     ///< achieved_gbps / copy_bandwidth_gbps
-  std::vector<GroupBackend> group_backends; ///< GPU runs: one per simulation group
-  PlanStats plan_stats;             ///< launches, generation calls, host waits, kernel loading
-  std::vector<std::string> notices; ///< one-line remarks for the user (e.g. the CPU fallback)
-};
-
-struct RunResult {
-  std::vector<InstrumentResult> instruments;
-  PortfolioResult portfolio;
-  RunInfo run;
-};
-
-struct PriceOptions {
-  std::string tuning_cache;      ///< empty: engine::tuning_cache_path()'s rules
-  bool tune_when_missing = true; ///< `auto` without a cache entry: tune now (else a default)
-  /// ... when this run's launches of the shape would take at least this long (seconds; 0:
-  /// always); shorter runs take the default for the shape without tuning it.
-  double tune_worth_seconds = 0.3;
-};
 
 /// Prices every instrument of the config. Throws config::ConfigError for a config the engine
 /// cannot run as written (limits, a backend this device cannot run), RuntimeError/CudaError
 /// for failures.
 RunResult price(const config::RunConfig& config, const ProgressFn& progress = {},
                 const PriceOptions& options = {});
-
-/// Mean, standard error (0 with has_error false when fewer than 2 paths) from Σx, Σx², n.
-struct Estimate {
-  double mean = 0.0;
-  double variance = 0.0; ///< sample variance of one path's value
-  double std_error = 0.0;
-  bool has_error = false;
-};
-Estimate estimate(double sum, double sum_of_squares, std::uint64_t n);
-
-/// The estimate of E[y] with control c of known mean: y - beta (c - E[c]), beta the sample
-/// Cov(y, c) / Var(c) (written to *beta), standard error from the residual variance.
-Estimate controlled_estimate(double sum_y, double sum_yy, double sum_c, double sum_cc,
-                             double sum_yc, std::uint64_t n, double control_mean, double* beta);
-
-/// Random digital shifts of a scrambled_sobol run when simulation.replicates is not set.
-inline constexpr int kDefaultReplicates = 16;
-
-/// The default device-memory cap: this fraction of the free memory.
-inline constexpr double kDefaultMemoryFraction = 0.7;
-/// The CPU backend's cap on its draw buffers (host memory).
-inline constexpr std::uint64_t kCpuMemoryCap = 512ull << 20;
 
 } // namespace pfmc::engine

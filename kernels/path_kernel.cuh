@@ -15,6 +15,7 @@
 
 #include "kernels/block_reduce.cuh"
 #include "kernels/loader_common.cuh"
+#include "kernels/value_layout.cuh"
 #include "models/path.cuh"
 #include "models/payoff.cuh"
 #include "models/scenarios.cuh"
@@ -22,7 +23,8 @@
 namespace pfmc::kernels {
 
 inline constexpr int kMaxBlockSize = 1024;
-inline constexpr int kMaxGreeks = 5;
+/// Reduced values per instrument without control variates or Greeks: [y, y²] (pay_prices).
+inline constexpr int kPriceValues = ValueLayout{0, 0, 0, 0}.per_instrument();
 
 /// One simulation group (or one chunk of one) in a launch; launches carry a table of them in
 /// device memory (trivially copyable; pointers are device memory).
@@ -40,7 +42,7 @@ struct GroupParams {
   const models::InstrumentView* instruments; ///< [instrument][scenario]
   int instrument_count;                      ///< base instruments
   int scenarios;                             ///< 1, or the Greeks' scenarios
-  int values_per_instrument;                 ///< engine::GroupPlan::values_per_instrument()
+  int values_per_instrument;                 ///< ValueLayout::per_instrument() of the group
   int portfolio;                             ///< 1: the group holds positions: reduce their value
   int control_variate;                       ///< 1: reduce each instrument's control too
   int antithetic;                            ///< 1: paths in pairs (2k, 2k + 1)
@@ -102,8 +104,10 @@ __device__ __noinline__ void pay_prices(const Group& group,
   const int items = n + (group.portfolio ? 1 : 0); // the instruments, then the portfolio
   {
     // Prices only: values in passes; item j < n contributes (payoff, payoff²) of instrument j,
-    // item n the portfolio's (complete by then: items go in order).
-    constexpr int kItemsPerPass = P > kReduceBatch / 2 ? 1 : kReduceBatch / 2 / P;
+    // item n the portfolio's (complete by then: items go in order): the ValueLayout of
+    // kPriceValues values per item.
+    constexpr int kItemsPerPass =
+        P > kReduceBatch / kPriceValues ? 1 : kReduceBatch / kPriceValues / P;
     double portfolio[P];
 #pragma unroll
     for (int p = 0; p < P; ++p)
@@ -140,21 +144,21 @@ __device__ __noinline__ void pay_prices(const Group& group,
         for (int k = 0; k < kItemsPerPass; ++k)
           pair_means<P>(value[k]);
       }
-      sink(2 * first, 2 * count, [&](int m) {
-        const int k = m / 2;
+      sink(kPriceValues * first, kPriceValues * count, [&](int m) {
+        const int k = m / kPriceValues;
         return thread_tree_sum<P>([&](int p) {
           const double x = value[k][p];
-          return m % 2 ? math::mul_rn(x, x) : x;
+          return m % kPriceValues ? math::mul_rn(x, x) : x; // [x, x²]
         });
       });
     }
   }
 }
 
-/// Control variates and/or Greeks: per base instrument its payoff y, control c and Greek
-/// estimates g (combinations of the scenarios' payoffs on the path), then
-/// [y, y², (c, c², y c), (g, g²)...], reduced over the block's round. Dynamic indices: these
-/// arrays live in local memory, once per round. Every thread of the block must call it.
+/// Control variates and/or Greeks: per base instrument its raw estimates (payoff y, control c,
+/// Greek estimates g: models::path_estimates) and their reduced values in the ValueLayout,
+/// reduced over the block's round. Dynamic indices: these arrays live in local memory, once per
+/// round. Every thread of the block must call it.
 template <class Group, class Real, int P>
 __device__ __noinline__ void pay_estimates(const Group& group,
                                            const Real (*observed)[models::kMaxObservations],
@@ -162,8 +166,11 @@ __device__ __noinline__ void pay_estimates(const Group& group,
   const RoundSink sink{scratch, group.reduction, at};
   const int n = group.instrument_count;
   const int items = n + (group.portfolio ? 1 : 0); // the instruments, then the portfolio
-  const int K = group.values_per_instrument;
+  const ValueLayout layout{n, group.control_variate, group.greek_count, group.portfolio};
+  const int K = layout.per_instrument();
   const int S = group.scenarios;
+  const models::EstimateSpec spec{S, group.control_variate, group.greek_count, group.delta_greek,
+                                  group.greek_weights};
   const int per_pass = kReduceBatch / K;
   double portfolio[P];
   for (int p = 0; p < P; ++p)
@@ -180,41 +187,24 @@ __device__ __noinline__ void pay_estimates(const Group& group,
         ++count;
         continue;
       }
-      const models::InstrumentView& base = group.instruments[j * S];
-      const int c_at = count + 1;
-      const int g_at = count + (group.control_variate ? 2 : 1);
+      const models::InstrumentView* scenarios = group.instruments + j * S;
       for (int p = 0; p < P; ++p) {
         double y = 0.0, c = 0.0;
-        double g[kMaxGreeks];
-        for (int k = 0; k < kMaxGreeks; ++k)
+        double g[models::kMaxGreeks];
+        for (int k = 0; k < models::kMaxGreeks; ++k)
           g[k] = 0.0;
         if (p < valid) {
-          const auto observed_at = [&](int o) { return observed[p][o]; };
-          double v[models::kMaxScenarios];
-          for (int sc = 0; sc < S; ++sc)
-            v[sc] = models::discounted_payoff(group.instruments[j * S + sc], observed_at);
-          y = v[0];
-          portfolio[p] = math::add_rn(portfolio[p], math::mul_rn(y, base.quantity));
-          if (group.control_variate)
-            c = models::discounted_control(base, observed_at);
-          for (int k = 0; k < group.greek_count; ++k) {
-            double e = 0.0;
-            if (k == group.delta_greek && base.pathwise_delta != 0.0) {
-              e = models::pathwise_delta(base, observed_at);
-            } else {
-              for (int sc = 0; sc < S; ++sc)
-                e = math::add_rn(e, math::mul_rn(group.greek_weights[k * S + sc], v[sc]));
-            }
-            g[k] = e;
-          }
+          models::path_estimates(
+              scenarios, spec, [&](int o) { return observed[p][o]; }, y, c, g);
+          portfolio[p] = math::add_rn(portfolio[p], math::mul_rn(y, scenarios[0].quantity));
         }
         raw[count][p] = y;
         if (group.control_variate)
-          raw[c_at][p] = c;
+          raw[count + ValueLayout::control_estimate()][p] = c;
         for (int k = 0; k < group.greek_count; ++k)
-          raw[g_at + k][p] = g[k];
+          raw[count + layout.greek_estimate(k)][p] = g[k];
       }
-      count = g_at + group.greek_count;
+      count += layout.estimates();
     }
     if (group.antithetic) {
       for (int r = 0; r < count; ++r) {
@@ -226,28 +216,26 @@ __device__ __noinline__ void pay_estimates(const Group& group,
           raw[r][p] = x[p];
       }
     }
-    // The reduced values, in the layout of engine::GroupPlan: for each raw estimate x its x and
-    // x² (and y c after the control's square).
+    // The reduced values of the pass's items, from value layout.instrument(first) on.
     double vals[kReduceBatch][P];
-    int m = 0;
-    int r = 0;
+    int r = 0; // the item's first raw estimate
     for (int j = first; j < last; ++j) {
-      const int estimates = j == n ? 1 : 1 + (group.control_variate ? 1 : 0) + group.greek_count;
-      for (int e = 0; e < estimates; ++e, ++r) {
+      const int at_value = layout.instrument(j) - layout.instrument(first);
+      const auto store = [&](int offset, int a, int b) {
         for (int p = 0; p < P; ++p) {
-          vals[m][p] = raw[r][p];
-          vals[m + 1][p] = math::mul_rn(raw[r][p], raw[r][p]);
+          const double x = raw[r + a][p];
+          vals[at_value + offset][p] = b < 0 ? x : math::mul_rn(x, raw[r + b][p]);
         }
-        m += 2;
-        if (j < n && e == 1 && group.control_variate) { // y c after (c, c²)
-          for (int p = 0; p < P; ++p)
-            vals[m][p] = math::mul_rn(raw[r - 1][p], raw[r][p]);
-          ++m;
-        }
+      };
+      if (j == n) {
+        ValueLayout::for_each_portfolio_value(store);
+      } else {
+        layout.for_each_value(store);
       }
+      r += j == n ? 1 : layout.estimates();
     }
-    const int values_first = first * K;
-    sink(values_first, m,
+    const int m = min(layout.instrument(last), layout.size()) - layout.instrument(first);
+    sink(layout.instrument(first), m,
          [&](int k) { return thread_tree_sum<P>([&](int p) { return vals[k][p]; }); });
   }
 }
@@ -261,7 +249,7 @@ template <class Group, class Real, int P>
 __device__ __forceinline__ void pay_round(const Group& group,
                                           const Real (*observed)[models::kMaxObservations],
                                           int valid, RoundPosition at, double* scratch) {
-  if (group.values_per_instrument == 2 && group.scenarios == 1) {
+  if (group.values_per_instrument == kPriceValues && group.scenarios == 1) {
     pay_prices<Group, Real, P>(group, observed, valid, at, scratch);
   } else {
     pay_estimates<Group, Real, P>(group, observed, valid, at, scratch);

@@ -31,8 +31,8 @@ struct ExecutionSettings {
   int replicate = 0;            ///< scrambled Sobol: which randomisation (digital shift)
 };
 
-/// The reduced sums of one group (see kernels/reduction_shape.hpp for their order) and what it
-/// cost.
+/// The reduced sums of one group (laid out as kernels/value_layout.cuh says, summed in the order
+/// of kernels/reduction_shape.cuh) and what it cost.
 struct GroupOutcome {
   std::vector<double> totals;
   std::uint64_t paths = 0;

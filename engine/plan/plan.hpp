@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/run_config.hpp"
+#include "kernels/value_layout.cuh"
 #include "models/path.cuh"
 #include "models/payoff.cuh"
 
@@ -76,16 +77,28 @@ struct GroupPlan {
   [[nodiscard]] int base_instruments() const {
     return static_cast<int>(instruments.size()) / scenarios;
   }
-  /// Reduced values per base instrument: Σy, Σy² (+ Σc, Σc², Σyc with control variates)
-  /// (+ Σg, Σg² per Greek).
-  [[nodiscard]] int values_per_instrument() const {
-    return 2 + (control_variate ? 3 : 0) + 2 * static_cast<int>(greeks.size());
+  /// Base instrument j (its base scenario) as the payoff code sees it.
+  [[nodiscard]] const models::InstrumentView& base_instrument(int j) const {
+    return instruments[static_cast<std::size_t>(j) * static_cast<std::size_t>(scenarios)];
   }
-  /// Every reduced value of the group: the instruments', then (when the group holds positions)
-  /// the portfolio's Σ and Σ².
-  [[nodiscard]] int reduced_values() const {
-    return values_per_instrument() * base_instruments() + (portfolio ? 2 : 0);
+  /// Base instrument j is priced with a control variate.
+  [[nodiscard]] bool has_control(int j) const {
+    return control_variate && base_instrument(j).control != models::ControlKind::none;
   }
+  /// Where each reduced value of the group lives (kernels/value_layout.cuh: per base instrument
+  /// Σy, Σy², its control's and Greeks' sums, then the portfolio's).
+  [[nodiscard]] kernels::ValueLayout value_layout() const {
+    return kernels::ValueLayout{base_instruments(), control_variate ? 1 : 0,
+                                static_cast<int>(greeks.size()), portfolio ? 1 : 0};
+  }
+  /// The EstimateSpec of the group's base instruments (greek_weights in host memory).
+  [[nodiscard]] models::EstimateSpec estimate_spec() const {
+    return models::EstimateSpec{scenarios, control_variate ? 1 : 0, static_cast<int>(greeks.size()),
+                                delta_greek(), greek_weights.data()};
+  }
+  /// Reduced values per base instrument, and of the whole group.
+  [[nodiscard]] int values_per_instrument() const { return value_layout().per_instrument(); }
+  [[nodiscard]] int reduced_values() const { return value_layout().size(); }
 };
 
 /// The group's step series interleaved per step ([step][series]) in precision Real: what a

@@ -11,10 +11,11 @@
 #include "engine/draws/cpu_draws.hpp"
 #include "engine/draws/draw_plan.hpp"
 #include "engine/draws/draw_transform.hpp"
-#include "engine/run/model_dispatch.hpp"
 #include "engine/draws/normal_source.hpp"
+#include "engine/run/model_dispatch.hpp"
 #include "kernels/draw_layout.hpp"
 #include "kernels/reduction_shape.cuh"
+#include "kernels/value_layout.cuh"
 #include "models/path.cuh"
 
 namespace pfmc::engine {
@@ -44,46 +45,30 @@ struct DrawSource {
   BrownianBridge* bridge = nullptr; ///< Philox with a bridge: built per group
 };
 
-/// Per-path values of one path, in the layout of GroupPlan::reduced_values() before the squares:
-/// raw estimates (y, c, g...) then the portfolio's value.
+/// Raw estimates of one path at their places in the ValueLayout (their squares come after the
+/// antithetic pair means): each instrument's y, c, g... (models::path_estimates, as the kernel
+/// computes them), then the portfolio's value.
 template <class Real>
 void pay_path(const GroupPlan& group, const Real* observed, double* out) {
-  const int n = group.base_instruments();
-  const int S = group.scenarios;
-  const int K = group.values_per_instrument();
-  const int G = static_cast<int>(group.greeks.size());
-  const bool cv = group.control_variate;
-  const int c_at = 2;
-  const int g_at = cv ? 5 : 2;
+  const kernels::ValueLayout layout = group.value_layout();
+  const models::EstimateSpec spec = group.estimate_spec();
   const auto observed_at = [&](int o) { return observed[o]; };
   double portfolio = 0.0;
-  for (int j = 0; j < n; ++j) {
-    double v[models::kMaxScenarios];
-    for (int sc = 0; sc < S; ++sc) {
-      v[sc] = models::discounted_payoff(group.instruments[static_cast<std::size_t>(j * S + sc)],
-                                        observed_at);
-    }
-    const auto& base = group.instruments[static_cast<std::size_t>(j * S)];
-    portfolio = math::add_rn(portfolio, math::mul_rn(v[0], base.quantity));
-    double* o = out + static_cast<std::size_t>(j) * K;
-    o[0] = v[0];
-    if (cv)
-      o[c_at] = models::discounted_control(base, observed_at);
-    for (int k = 0; k < G; ++k) {
-      double e = 0.0;
-      if (k == group.delta_greek() && base.pathwise_delta != 0.0) {
-        e = models::pathwise_delta(base, observed_at);
-      } else {
-        for (int sc = 0; sc < S; ++sc) {
-          e = math::add_rn(
-              e, math::mul_rn(group.greek_weights[static_cast<std::size_t>(k * S + sc)], v[sc]));
-        }
-      }
-      o[g_at + 2 * k] = e;
-    }
+  for (int j = 0; j < layout.instruments; ++j) {
+    const models::InstrumentView* scenarios = &group.base_instrument(j); // [scenario]
+    double* o = out + layout.instrument(j);
+    double y = 0.0, c = 0.0;
+    double g[models::kMaxGreeks] = {};
+    models::path_estimates(scenarios, spec, observed_at, y, c, g);
+    portfolio = math::add_rn(portfolio, math::mul_rn(y, scenarios[0].quantity));
+    o[kernels::ValueLayout::kPayoff] = y;
+    if (layout.control_variate)
+      o[kernels::ValueLayout::kControl] = c;
+    for (int k = 0; k < layout.greeks; ++k)
+      o[layout.greek(k)] = g[k];
   }
-  if (group.portfolio)
-    out[static_cast<std::size_t>(n) * K] = portfolio;
+  if (layout.portfolio)
+    out[layout.portfolio_value()] = portfolio;
 }
 
 /// One block of kBlockPaths paths (the first `count` in range; the rest are +0.0), exactly as
@@ -96,14 +81,9 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
                     std::vector<Real>& draws, double* partials) {
   using PathT = models::Path<Model, Real>;
   constexpr int F = Model::factors;
-  const int n = group.base_instruments();
-  const int K = group.values_per_instrument();
-  const int G = static_cast<int>(group.greeks.size());
-  const bool cv = group.control_variate;
-  const int values = group.reduced_values();
+  const kernels::ValueLayout layout = group.value_layout();
+  const int values = layout.size();
   const int steps = group.steps();
-  const int c_at = 2;
-  const int g_at = cv ? 5 : 2;
   lane_values.assign(static_cast<std::size_t>(kBlockPaths) * values, 0.0);
 
   std::vector<std::array<Real, models::kMaxObservations>> observed(static_cast<std::size_t>(count));
@@ -162,17 +142,14 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
     pay_path(group, observed[static_cast<std::size_t>(t)].data(),
              lane_values.data() + static_cast<std::size_t>(t) * values);
   }
-  // The first value of each (value, square) pair: pair means, then the squares and products.
+  // The raw estimates' places: pair means, then the squares and products.
   std::vector<int> firsts;
-  for (int j = 0; j < n; ++j) {
-    firsts.push_back(j * K);
-    if (cv)
-      firsts.push_back(j * K + c_at);
-    for (int k = 0; k < G; ++k)
-      firsts.push_back(j * K + g_at + 2 * k);
+  for (int j = 0; j < layout.instruments; ++j) {
+    for (int e = 0; e < layout.estimates(); ++e)
+      firsts.push_back(layout.instrument(j) + layout.estimate(e));
   }
-  if (group.portfolio)
-    firsts.push_back(n * K);
+  if (layout.portfolio)
+    firsts.push_back(layout.portfolio_value());
   if (group.antithetic) {
     for (int t = 0; t < kBlockPaths; t += 2) {
       double* out = lane_values.data() + static_cast<std::size_t>(t) * values;
@@ -185,19 +162,18 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
   }
   for (int t = 0; t < kBlockPaths; ++t) {
     double* out = lane_values.data() + static_cast<std::size_t>(t) * values;
-    for (int j = 0; j < n; ++j) {
-      double* o = out + static_cast<std::size_t>(j) * K;
-      o[1] = math::mul_rn(o[0], o[0]);
-      if (cv) {
-        o[c_at + 1] = math::mul_rn(o[c_at], o[c_at]);
-        o[c_at + 2] = math::mul_rn(o[0], o[c_at]);
-      }
-      for (int k = 0; k < G; ++k)
-        o[g_at + 2 * k + 1] = math::mul_rn(o[g_at + 2 * k], o[g_at + 2 * k]);
+    double* o = nullptr; // the item's values: raw estimate e at o[layout.estimate(e)]
+    const auto store = [&](int offset, int a, int b) {
+      const double x = o[layout.estimate(a)];
+      o[offset] = b < 0 ? x : math::mul_rn(x, o[layout.estimate(b)]);
+    };
+    for (int j = 0; j < layout.instruments; ++j) {
+      o = out + layout.instrument(j);
+      layout.for_each_value(store);
     }
-    if (group.portfolio) {
-      out[static_cast<std::size_t>(n) * K + 1] =
-          math::mul_rn(out[static_cast<std::size_t>(n) * K], out[static_cast<std::size_t>(n) * K]);
+    if (layout.portfolio) {
+      o = out + layout.portfolio_value();
+      kernels::ValueLayout::for_each_portfolio_value(store);
     }
   }
   for (int v = 0; v < values; ++v) {

@@ -1,0 +1,150 @@
+#include "engine/run/replicates.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "config/config_error.hpp"
+#include "engine/run/cpu_engine.hpp"
+#include "engine/run/gpu_engine.hpp"
+
+namespace pfmc::engine {
+
+namespace {
+
+void add_plan_stats(PlanStats& total, const PlanStats& one) {
+  total.draw_units += one.draw_units;
+  total.kernel_launches += one.kernel_launches;
+  total.generation_calls += one.generation_calls;
+  total.host_syncs += one.host_syncs;
+  total.kernel_load_ms += one.kernel_load_ms;
+}
+
+void add_outcome_costs(const SimulationPlan& plan, const std::vector<GroupOutcome>& outcomes,
+                       RunInfo& run) {
+  for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+    const GroupOutcome& outcome = outcomes[g];
+    run.kernel_ms += outcome.kernel_ms;
+    run.rng_ms += outcome.rng_ms;
+    run.path_steps += static_cast<double>(outcome.path_steps);
+    run.bytes_loaded += outcome.bytes_loaded;
+    run.chunks += outcome.chunks;
+    run.steps = std::max(run.steps, plan.groups[g].steps());
+  }
+}
+
+/// Base instrument j of the group from the replicates.
+InstrumentResult instrument_result(const config::RunConfig& config, const GroupPlan& group, int j,
+                                   const ReplicatePlan& replicates,
+                                   const std::vector<ReplicateSample>& samples) {
+  const auto index = static_cast<std::size_t>(group.instrument_config_index[j]);
+  const auto& in = config.instruments[index];
+  const models::InstrumentView& base = group.base_instrument(j);
+  const Estimate e = combine_replicates(samples, replicates.plain_sobol,
+                                        [&](const ReplicateSample& s) { return s.price[index]; });
+  InstrumentResult r;
+  r.id = in.id;
+  r.type = config::to_string(in.type);
+  r.price = e.mean;
+  r.has_std_error = e.has_error;
+  r.std_error = e.std_error;
+  r.ci95_low = r.has_std_error ? e.mean - 1.96 * e.std_error : e.mean;
+  r.ci95_high = r.has_std_error ? e.mean + 1.96 * e.std_error : e.mean;
+  r.paths = replicates.paths * static_cast<std::uint64_t>(replicates.replicates);
+  r.has_control = group.has_control(j);
+  if (r.has_control) {
+    double beta = 0.0;
+    for (const ReplicateSample& s : samples)
+      beta += s.beta[index];
+    r.control_beta = beta / replicates.replicates;
+  }
+  for (std::size_t k = 0; k < group.greeks.size(); ++k) {
+    const Estimate ge =
+        combine_replicates(samples, replicates.plain_sobol,
+                           [&](const ReplicateSample& s) { return s.greeks[index][k]; });
+    const bool pathwise = static_cast<int>(k) == group.delta_greek() && base.pathwise_delta != 0.0;
+    r.greeks.push_back(GreekResult{group.greeks[k], ge.mean, ge.std_error, ge.has_error, pathwise});
+  }
+  return r;
+}
+
+} // namespace
+
+ReplicatePlan plan_replicates(const config::RunConfig& config, const ExecutionSettings& settings) {
+  ReplicatePlan plan;
+  const bool scrambled = settings.rng == config::RngType::scrambled_sobol;
+  plan.replicates = scrambled ? (config.simulation.replicates > 0 ? config.simulation.replicates
+                                                                  : kDefaultReplicates)
+                              : 1;
+  plan.paths = settings.paths / static_cast<std::uint64_t>(plan.replicates);
+  if (config.simulation.antithetic)
+    plan.paths -= plan.paths % 2; // whole pairs in every replicate
+  if (plan.replicates > 1 && plan.paths < 2) {
+    throw config::ConfigError(config.file, {}, "simulation.paths",
+                              "each of the " + std::to_string(plan.replicates) +
+                                  " replicates needs at least 2 paths");
+  }
+  plan.plain_sobol = settings.rng == config::RngType::sobol;
+  return plan;
+}
+
+std::vector<ReplicateSample> run_replicates(const SimulationPlan& plan,
+                                            const ExecutionSettings& settings,
+                                            std::vector<ExecutionSettings> group_settings,
+                                            bool on_gpu, const ReplicatePlan& replicates,
+                                            std::size_t instrument_count,
+                                            const ProgressFn& progress, RunInfo& run) {
+  std::vector<ReplicateSample> samples;
+  PlanStats stats;
+  for (int r = 0; r < replicates.replicates; ++r) {
+    for (auto& s : group_settings) {
+      s.paths = replicates.paths;
+      s.replicate = r;
+    }
+    ExecutionSettings cpu_settings = settings;
+    cpu_settings.paths = replicates.paths;
+    cpu_settings.replicate = r;
+    PlanStats replicate_stats;
+    const std::vector<GroupOutcome> outcomes =
+        on_gpu ? run_plan_on_gpu(plan, group_settings, progress, &replicate_stats)
+               : run_plan_on_cpu(plan, cpu_settings, progress, &replicate_stats);
+    add_plan_stats(stats, replicate_stats);
+    samples.push_back(sample_replicate(plan, outcomes, instrument_count));
+    add_outcome_costs(plan, outcomes, run);
+  }
+  run.plan_stats = stats;
+  return samples;
+}
+
+void fill_results(const config::RunConfig& config, const SimulationPlan& plan,
+                  const ReplicatePlan& replicates, const std::vector<ReplicateSample>& samples,
+                  RunResult& result) {
+  result.instruments.resize(config.instruments.size());
+  for (const GroupPlan& group : plan.groups) {
+    for (int j = 0; j < group.base_instruments(); ++j) {
+      result.instruments[static_cast<std::size_t>(group.instrument_config_index[j])] =
+          instrument_result(config, group, j, replicates, samples);
+    }
+  }
+  if (!config.portfolio.empty()) {
+    const Estimate e = combine_replicates(samples, replicates.plain_sobol,
+                                          [](const ReplicateSample& s) { return s.portfolio; });
+    result.portfolio.present = true;
+    result.portfolio.value = e.mean;
+    result.portfolio.has_std_error = e.has_error;
+    result.portfolio.std_error = e.std_error;
+  }
+  RunInfo& run = result.run;
+  if (replicates.plain_sobol) {
+    run.notices.push_back("sobol draws are quasi-random and not randomised: no standard error is "
+                          "estimated (rng: scrambled_sobol gives one from independent "
+                          "replicates)");
+  }
+  if (replicates.replicates > 1) {
+    run.notices.push_back("scrambled_sobol: " + std::to_string(replicates.replicates) +
+                          " independent random digital shifts of " +
+                          std::to_string(replicates.paths) +
+                          " points each; standard errors from their spread");
+  }
+}
+
+} // namespace pfmc::engine

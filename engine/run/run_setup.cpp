@@ -1,0 +1,192 @@
+#include "engine/run/run_setup.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "config/config_error.hpp"
+#include "engine/draws/draw_plan.hpp"
+#include "engine/draws/normal_source.hpp"
+#include "kernels/catalog.hpp"
+#include "kernels/error.hpp"
+#include "kernels/reduction_shape.cuh"
+
+namespace pfmc::engine {
+
+namespace {
+
+int real_bytes_of(config::Precision precision) {
+  return precision == config::Precision::float32 ? 4 : 8;
+}
+
+/// An engine.backend named in the config (not `auto`) must be known, run on this device, draw
+/// the run's generator, and read whole paths' draws when they pass through a Brownian bridge.
+void check_named_backend(const config::RunConfig& config, const ExecutionSettings& settings,
+                         const DeviceInfo& device) {
+  const kernels::BackendInfo* backend = kernels::find_backend(settings.backend);
+  if (backend == nullptr) {
+    throw config::ConfigError(config.file, config.engine.backend_mark, "engine.backend",
+                              "unknown backend '" + settings.backend +
+                                  "' (known: " + kernels::backend_name_list() + ")");
+  }
+  const std::string refusal =
+      kernels::why_backend_cannot_run(*backend, device.compute_capability, device.name);
+  if (!refusal.empty()) {
+    throw config::ConfigError(config.file, config.engine.backend_mark, "engine.backend", refusal);
+  }
+  // A backend that computes its draws in the step loop computes Philox's, one step at a time.
+  const std::string draw_refusal =
+      kernels::why_backend_cannot_draw(*backend, config::to_string(settings.rng));
+  if (!draw_refusal.empty()) {
+    throw config::ConfigError(config.file, config.engine.backend_mark, "engine.backend",
+                              draw_refusal);
+  }
+  if (!backend->reads_draws && settings.brownian_bridge) {
+    throw config::ConfigError(
+        config.file, config.engine.backend_mark, "engine.backend",
+        "backend '" + settings.backend +
+            "' computes each step's draws in the loop; a Brownian bridge needs each path's "
+            "draws together: set simulation.brownian_bridge: false, or choose another backend");
+  }
+}
+
+/// One tile of the group's paths (two draw buffers of one on the GPU, which generates the next
+/// chunk while the kernels read one; the CPU computes Philox draws block by block and keeps
+/// none) must fit under the memory cap.
+void check_group_fits(const config::RunConfig& config, const GroupPlan& group,
+                      const ExecutionSettings& settings, bool on_gpu) {
+  const int values = group.reduced_values();
+  const int real_bytes = real_bytes_of(settings.precision);
+  const bool buffers = on_gpu || settings.rng != config::RngType::philox;
+  const std::uint64_t chunk_cap = on_gpu ? settings.memory_cap / 2 : settings.memory_cap;
+  const int rows = buffers ? group.rows() : 0;
+  const ChunkPlan chunking = plan_chunks(settings.paths, rows, real_bytes, values, chunk_cap);
+  if (chunking.chunk_paths == 0) {
+    throw config::ConfigError(
+        config.file, {}, "engine.max_device_memory",
+        std::to_string(settings.memory_cap) + " bytes is too small: " +
+            (on_gpu ? "two draw buffers of one tile of " : "one tile of ") +
+            std::to_string(kernels::kTilePaths) + " paths of model '" + group.model_name +
+            "' needs " +
+            std::to_string(
+                plan_chunks(kernels::kTilePaths, rows, real_bytes, values, ~0ull).bytes_per_chunk));
+  }
+}
+
+} // namespace
+
+RunDevice choose_device(const config::RunConfig& config, RunInfo& run) {
+  const auto device_start = std::chrono::steady_clock::now();
+  RunDevice device;
+  if (config.engine.device != config::DeviceChoice::cpu)
+    device.info = query_device();
+  run.device_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - device_start)
+          .count();
+  switch (config.engine.device) {
+  case config::DeviceChoice::gpu:
+    if (!device.info.available) {
+      throw RuntimeError("no GPU to run on (" + device.info.unavailable_reason +
+                         "); use --device cpu or engine.device: auto");
+    }
+    device.on_gpu = true;
+    break;
+  case config::DeviceChoice::automatic:
+    device.on_gpu = device.info.available;
+    if (!device.on_gpu) {
+      run.notices.push_back("no GPU (" + device.info.unavailable_reason +
+                            "): running on the CPU reference backend");
+    }
+    break;
+  case config::DeviceChoice::cpu:
+    break;
+  }
+  return device;
+}
+
+ExecutionSettings make_settings(const config::RunConfig& config, const RunDevice& device) {
+  ExecutionSettings settings;
+  settings.precision = config.simulation.precision;
+  settings.rng = config.simulation.rng;
+  settings.seed = config.simulation.seed;
+  settings.paths = config.simulation.paths;
+  settings.backend = config.engine.backend;
+  settings.prefetch_distance = config.engine.prefetch_distance;
+  settings.padding = config.engine.padding;
+  settings.block_size = config.engine.block_size;
+  const unsigned hardware_threads = std::max(1u, std::thread::hardware_concurrency());
+  settings.cpu_threads = config.engine.cpu_threads > 0 ? config.engine.cpu_threads
+                                                       : static_cast<int>(hardware_threads);
+  if (device.on_gpu) {
+    settings.memory_cap =
+        config.engine.max_device_memory > 0
+            ? config.engine.max_device_memory
+            : static_cast<std::uint64_t>(kDefaultMemoryFraction *
+                                         static_cast<double>(device.info.free_memory));
+  } else {
+    settings.memory_cap =
+        config.engine.max_device_memory > 0
+            ? std::min<std::uint64_t>(config.engine.max_device_memory, kCpuMemoryCap)
+            : kCpuMemoryCap;
+  }
+  settings.draw_batch_bytes = config.engine.draw_batch_size;
+  settings.antithetic = config.simulation.antithetic;
+  settings.brownian_bridge = config.simulation.uses_brownian_bridge();
+  if (device.on_gpu && settings.backend != "auto")
+    check_named_backend(config, settings, device.info);
+  return settings;
+}
+
+void check_plan(const config::RunConfig& config, const SimulationPlan& plan,
+                const ExecutionSettings& settings, bool on_gpu) {
+  const bool quasi =
+      settings.rng == config::RngType::sobol || settings.rng == config::RngType::scrambled_sobol;
+  for (const auto& group : plan.groups) {
+    if (group.scenarios > 1 && settings.precision == config::Precision::float32) {
+      throw config::ConfigError(config.file, {}, "simulation.greeks",
+                                "Greeks need simulation.precision: double (their bumped "
+                                "scenarios are instantiated in double only)");
+    }
+    if (group.scenarios > 1 && group.assets > 1) {
+      throw config::ConfigError(config.file, {}, "simulation.greeks",
+                                "Greeks are not available for multi_black_scholes model '" +
+                                    group.model_name + "' (single-asset models only)");
+    }
+    if (quasi && group.rows() > kMaxSobolDimensions) {
+      throw config::ConfigError(config.file, {}, "simulation.rng",
+                                std::string(config::to_string(settings.rng)) +
+                                    " supports at most " + std::to_string(kMaxSobolDimensions) +
+                                    " dimensions (steps x factors); model '" + group.model_name +
+                                    "' needs " + std::to_string(group.rows()));
+    }
+    check_group_fits(config, group, settings, on_gpu);
+  }
+}
+
+void check_draw_batches(const config::RunConfig& config, const SimulationPlan& plan,
+                        const ExecutionSettings& settings,
+                        const std::vector<ExecutionSettings>& group_settings, bool on_gpu) {
+  const int real_bytes = real_bytes_of(settings.precision);
+  std::vector<bool> computes(plan.groups.size(),
+                             !on_gpu && settings.rng == config::RngType::philox);
+  for (std::size_t g = 0; on_gpu && g < plan.groups.size(); ++g) {
+    const kernels::BackendInfo* info = kernels::find_backend(group_settings[g].backend);
+    computes[g] = info != nullptr && !info->reads_draws;
+  }
+  for (const DrawUnit& unit : plan_draw_units(plan, settings.rng, settings.paths, real_bytes,
+                                              settings.draw_batch_bytes, computes)) {
+    const std::uint64_t need =
+        unit.values * static_cast<std::uint64_t>(real_bytes) * (on_gpu ? 2 : 1);
+    if (unit.batched && need > settings.memory_cap) {
+      throw config::ConfigError(
+          config.file, {}, "engine.max_device_memory",
+          std::to_string(settings.memory_cap) + " bytes cannot hold " +
+              (on_gpu ? "two draw batches" : "a draw batch") + " of " +
+              std::to_string(unit.values * static_cast<std::uint64_t>(real_bytes)) +
+              " bytes: raise it, or lower engine.draw_batch_size (0: no batches)");
+    }
+  }
+}
+
+} // namespace pfmc::engine

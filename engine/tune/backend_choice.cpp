@@ -1,0 +1,170 @@
+#include "engine/tune/backend_choice.hpp"
+
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "config/config_error.hpp"
+#include "config/overrides.hpp"
+#include "engine/run/gpu_engine.hpp"
+#include "kernels/catalog.hpp"
+
+namespace pfmc::engine {
+
+namespace {
+
+/// What `auto` has decided so far in this run, per cache key.
+struct AutoChoices {
+  std::map<std::string, int> groups_of_key;
+  std::map<std::string, GroupBackend> untuned; ///< shapes not worth tuning in this run
+};
+
+/// `auto` for one group: the tuning cache, a shape already decided in this run, a tuning now
+/// when the default's estimated time for this run's groups of the shape repays it, else the
+/// default.
+GroupBackend choose_auto_backend(const GroupPlan& group, const ExecutionSettings& settings,
+                                 const DeviceInfo& device, const PriceOptions& options,
+                                 RunTuningCache& tuning, AutoChoices& choices) {
+  TuningCache& cache = *tuning.cache;
+  const std::string key = tuning_key(device, group, settings.precision, settings.paths);
+  const BackendChoice fallback = default_backend_choice(settings.rng, settings.brownian_bridge);
+  if (const auto cached = cache.find(key)) {
+    return {group.model_name, cached->backend, cached->prefetch_distance,
+            config::to_string(cached->padding), "tuning cache " + cache.path()};
+  }
+  if (const auto known = choices.untuned.find(key); known != choices.untuned.end()) {
+    GroupBackend chosen = known->second;
+    chosen.model = group.model_name;
+    return chosen;
+  }
+  if (!options.tune_when_missing) {
+    return {group.model_name, fallback.backend, fallback.prefetch_distance,
+            config::to_string(fallback.padding), "default (no tuning cache entry)"};
+  }
+  // Worth tuning? The default's generation + kernel time on the tuning sample, scaled to this
+  // run's groups of this shape.
+  const int shape_groups = choices.groups_of_key[key];
+  const Probe probe = probe_group(group, settings, fallback);
+  const double estimate_s = probe.total_ms * 1e-3 * static_cast<double>(settings.paths) /
+                            static_cast<double>(probe.sample_paths) * shape_groups;
+  char why[256];
+  if (estimate_s < options.tune_worth_seconds) {
+    std::snprintf(why, sizeof why,
+                  "default: this run's %d group%s of this shape take about %.0f ms with it, "
+                  "less than tuning would cost (up to %.1f s; `pfmc tune` tunes ahead)",
+                  shape_groups, shape_groups > 1 ? "s" : "", estimate_s * 1e3, kTuneBudgetSeconds);
+    const GroupBackend chosen{group.model_name, fallback.backend, fallback.prefetch_distance,
+                              config::to_string(fallback.padding), why};
+    choices.untuned[key] = chosen;
+    return chosen;
+  }
+  TuneOptions quick;
+  quick.budget_seconds = kTuneBudgetSeconds;
+  const TuneResult tuned = tune_group(group, settings, quick);
+  cache.store(tuned);
+  tuning.changed = true;
+  std::snprintf(why, sizeof why,
+                "tuned now in %.2f s on %llu of %llu paths (%zu configurations; "
+                "generation + kernel %.3f ms, none %.3f ms), cached in ",
+                tuned.seconds, static_cast<unsigned long long>(tuned.sample_paths),
+                static_cast<unsigned long long>(settings.paths), tuned.all.size(),
+                tuned.best.total_ms(), tuned.baseline.total_ms());
+  return {group.model_name, tuned.best.choice.backend, tuned.best.choice.prefetch_distance,
+          config::to_string(tuned.best.choice.padding), why + cache.path()};
+}
+
+/// The group must have kernels of its backend at the chosen prefetch distance.
+void check_group_launcher(const config::RunConfig& config, const GroupPlan& group,
+                          config::Precision precision, const GroupBackend& chosen) {
+  if (has_group_launcher(group, precision, chosen.backend, chosen.prefetch_distance))
+    return;
+  std::string have;
+  for (int d : kernels::prefetch_distances()) {
+    if (has_group_launcher(group, precision, chosen.backend, d))
+      have += (have.empty() ? "" : ", ") + std::to_string(d);
+  }
+  throw config::ConfigError(
+      config.file, {}, "engine.prefetch_distance",
+      "model '" + group.model_name + "' (" + config::to_string(group.model_type) +
+          (group.scenarios > 1 ? ", with Greeks" : "") + ") has " + chosen.backend +
+          " kernels at prefetch distance " + (have.empty() ? "none" : have) + " only, not " +
+          std::to_string(chosen.prefetch_distance));
+}
+
+/// `auto`'s choices as notices: one line per distinct choice, not one per group (a run may have
+/// thousands).
+void add_auto_notices(RunInfo& run, int groups) {
+  std::map<std::string, int> lines;
+  for (const auto& b : run.group_backends) {
+    const kernels::BackendInfo* info = kernels::find_backend(b.backend);
+    std::string label = b.backend;
+    if (info != nullptr && info->uses_prefetch_distance)
+      label += " (distance " + std::to_string(b.prefetch_distance) +
+               (info->uses_padding ? ", padding " + b.padding : "") + ")";
+    ++lines["backend auto: " + label + " from " + b.source];
+  }
+  for (const auto& [line, count] : lines) {
+    run.notices.push_back(line + (groups > 1 ? " for " + std::to_string(count) + " of " +
+                                                   std::to_string(groups) + " groups"
+                                             : ""));
+  }
+}
+
+} // namespace
+
+RunTuningCache open_tuning_cache(const DeviceInfo& device, bool on_gpu, const PriceOptions& options,
+                                 RunInfo& run) {
+  RunTuningCache tuning;
+  if (on_gpu) {
+    tuning.cache.emplace(tuning_cache_path(options.tuning_cache));
+    const bool had_bandwidth = tuning.cache->copy_bandwidth(device).has_value();
+    run.copy_bandwidth_gbps = device_copy_bandwidth(device, &*tuning.cache);
+    tuning.changed = !had_bandwidth;
+  }
+  return tuning;
+}
+
+void save_tuning_cache(const RunTuningCache& tuning, RunInfo& run) {
+  if (!tuning.cache || !tuning.changed)
+    return;
+  try {
+    tuning.cache->save();
+  } catch (const std::exception& e) {
+    run.notices.push_back(std::string("tuning cache not saved: ") + e.what());
+  }
+}
+
+std::vector<ExecutionSettings>
+choose_group_backends(const config::RunConfig& config, const SimulationPlan& plan,
+                      const ExecutionSettings& settings, const DeviceInfo& device, bool on_gpu,
+                      const PriceOptions& options, RunTuningCache& tuning, RunInfo& run) {
+  std::vector<ExecutionSettings> group_settings(plan.groups.size(), settings);
+  if (!on_gpu)
+    return group_settings;
+  const bool automatic_backend = settings.backend == "auto";
+  AutoChoices choices;
+  if (automatic_backend) {
+    for (const GroupPlan& group : plan.groups)
+      ++choices.groups_of_key[tuning_key(device, group, settings.precision, settings.paths)];
+  }
+  for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+    const GroupPlan& group = plan.groups[g];
+    GroupBackend chosen{group.model_name, settings.backend, settings.prefetch_distance,
+                        config::to_string(settings.padding), "engine.backend"};
+    if (automatic_backend) {
+      chosen = choose_auto_backend(group, settings, device, options, tuning, choices);
+      const auto padding = config::parse_padding(chosen.padding);
+      ExecutionSettings& s = group_settings[g];
+      s.backend = chosen.backend;
+      s.prefetch_distance = chosen.prefetch_distance;
+      s.padding = padding ? *padding : config::Padding{};
+    }
+    check_group_launcher(config, group, settings.precision, chosen);
+    run.group_backends.push_back(chosen);
+  }
+  if (automatic_backend)
+    add_auto_notices(run, static_cast<int>(plan.groups.size()));
+  return group_settings;
+}
+
+} // namespace pfmc::engine
