@@ -99,40 +99,11 @@ bool reads_draws(const std::string& backend) {
   return info == nullptr || info->reads_draws;
 }
 
-} // namespace
-
-Probe probe_group(const GroupPlan& group, const ExecutionSettings& settings,
-                  const BackendChoice& choice) {
-  const ExecutionSettings measured =
-      measured_settings(group, settings, tune_sample_paths(settings.paths, group.steps()));
-  KernelBench bench(group, measured);
-  bench.time_launch_ms(choice.backend, choice.prefetch_distance, choice.padding); // warm-up
-  double ms = bench.time_launch_ms(choice.backend, choice.prefetch_distance, choice.padding);
-  if (reads_draws(choice.backend)) {
-    bench.time_generation_ms();
-    ms += bench.time_generation_ms();
-  }
-  return Probe{ms, measured.paths};
-}
-
-TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
-                      const TuneOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  const auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  const DeviceInfo device = query_device();
-  PFMC_EXPECTS(device.available, "tuning needs a GPU");
-
-  // Quick mode measures a sample of the paths; exhaustive mode one chunk's worth (all of them
-  // when they fit).
-  const bool quick = options.mode == TuneMode::quick;
-  const ExecutionSettings measured = measured_settings(
-      group, settings, quick ? tune_sample_paths(settings.paths, group.steps()) : settings.paths);
-  KernelBench bench(group, measured);
-
-  // The configurations this device runs with these draws, restricted to the requested backends
-  // and distances.
+/// The configurations this device runs with these draws, restricted to the requested backends
+/// and distances (`none` always: the baseline).
+std::vector<BackendChoice> tune_candidates(const GroupPlan& group,
+                                           const ExecutionSettings& settings,
+                                           const TuneOptions& options, const DeviceInfo& device) {
   std::vector<BackendChoice> candidates;
   for (const auto& b : kernels::backend_catalog()) {
     if (!kernels::why_backend_cannot_run(b, device.compute_capability, device.name).empty())
@@ -166,6 +137,61 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
         candidates.push_back(BackendChoice{b.name, d, p});
     }
   }
+  return candidates;
+}
+
+/// `finals` in screening order: the screened configurations first, so that a budget that runs
+/// out keeps the ones that matter.
+void order_by_screening(std::vector<BackendChoice>& finals,
+                        const std::vector<Measurement>& screened) {
+  std::stable_sort(
+      finals.begin(), finals.end(), [&](const BackendChoice& a, const BackendChoice& b) {
+        const auto rank = [&](const BackendChoice& c) {
+          for (std::size_t k = 0; k < screened.size(); ++k) {
+            const auto& s = screened[k].choice;
+            if (s.backend == c.backend && s.prefetch_distance == c.prefetch_distance &&
+                s.padding.mode == c.padding.mode && s.padding.amount == c.padding.amount)
+              return k;
+          }
+          return screened.size();
+        };
+        return rank(a) < rank(b);
+      });
+}
+
+} // namespace
+
+Probe probe_group(const GroupPlan& group, const ExecutionSettings& settings,
+                  const BackendChoice& choice) {
+  const ExecutionSettings measured =
+      measured_settings(group, settings, tune_sample_paths(settings.paths, group.steps()));
+  KernelBench bench(group, measured);
+  bench.time_launch_ms(choice.backend, choice.prefetch_distance, choice.padding); // warm-up
+  double ms = bench.time_launch_ms(choice.backend, choice.prefetch_distance, choice.padding);
+  if (reads_draws(choice.backend)) {
+    bench.time_generation_ms();
+    ms += bench.time_generation_ms();
+  }
+  return Probe{ms, measured.paths};
+}
+
+TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
+                      const TuneOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const DeviceInfo device = query_device();
+  PFMC_EXPECTS(device.available, "tuning needs a GPU");
+
+  // Quick mode measures a sample of the paths; exhaustive mode one chunk's worth (all of them
+  // when they fit).
+  const bool quick = options.mode == TuneMode::quick;
+  const ExecutionSettings measured = measured_settings(
+      group, settings, quick ? tune_sample_paths(settings.paths, group.steps()) : settings.paths);
+  KernelBench bench(group, measured);
+
+  const std::vector<BackendChoice> candidates = tune_candidates(group, settings, options, device);
 
   TuneResult result;
   result.key = tuning_key(device, group, settings.precision, settings.paths);
@@ -251,21 +277,7 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
         finals.push_back(c);
       }
     }
-    // The finals in screening order: the screened configurations first, so that a budget that
-    // runs out keeps the ones that matter.
-    std::stable_sort(
-        finals.begin(), finals.end(), [&](const BackendChoice& a, const BackendChoice& b) {
-          const auto rank = [&](const BackendChoice& c) {
-            for (std::size_t k = 0; k < screened.size(); ++k) {
-              const auto& s = screened[k].choice;
-              if (s.backend == c.backend && s.prefetch_distance == c.prefetch_distance &&
-                  s.padding.mode == c.padding.mode && s.padding.amount == c.padding.amount)
-                return k;
-            }
-            return screened.size();
-          };
-          return rank(a) < rank(b);
-        });
+    order_by_screening(finals, screened);
   }
   int done = 0;
   for (const auto& c : finals) {
