@@ -38,6 +38,7 @@ using namespace pfmc;
 using namespace pfmc::apps;
 
 const std::string kVersion = std::string("pfmc ") + PFMC_VERSION;
+const char* const kConfigHelp = "YAML run description (- reads it from standard input)";
 
 apps::Format parse_format(const std::string& name) {
   if (name == "json")
@@ -85,11 +86,12 @@ int command_price(CLI::App* app, const RunOptions& o) {
   result.run.config_ms = config_ms;
   result.run.device_ms += device_ms;
   progress.clear();
-  const std::string text = apps::render(result, parse_format(o.format), o.config_file);
-  if (o.output.empty()) {
-    std::cout << text;
-  } else {
-    engine::write_file_atomically(o.output, text);
+  const std::string text = apps::render(result, parse_format(o.format), config.file);
+  // Standard output goes through the same writer as a file, so that a failed write (a full
+  // disk behind `>`) is an error rather than a silent exit status 0.
+  const bool to_standard_output = o.output.empty() || o.output == "-";
+  engine::write_file_atomically(to_standard_output ? "-" : o.output, text);
+  if (!to_standard_output) {
     for (const auto& notice : result.run.notices)
       std::cerr << "note: " << notice << '\n';
   }
@@ -103,7 +105,7 @@ int command_validate(CLI::App* app, const RunOptions& o) {
   int max_steps = 0;
   for (const auto& g : plan.groups)
     max_steps = std::max(max_steps, g.steps());
-  std::cout << o.config_file << ": ok: " << config.market.underlyings.size() << " underlyings, "
+  std::cout << config.file << ": ok: " << config.market.underlyings.size() << " underlyings, "
             << config.models.size() << " models, " << config.instruments.size() << " instruments, "
             << config.portfolio.size() << " positions; " << plan.groups.size()
             << " simulation group" << (plan.groups.size() == 1 ? "" : "s") << ", up to "
@@ -165,18 +167,20 @@ int run(int argc, char** argv) {
   RunOptions price_options;
   auto* price = app.add_subcommand("price", "price every instrument of a config");
   price->set_version_flag("--version", kVersion);
-  price->add_option("config", price_options.config_file, "YAML run description")->required();
+  price->add_option("config", price_options.config_file, kConfigHelp)->required();
   add_override_options(price, price_options);
   price->add_option("--format", price_options.format, "table | json | csv")
       ->check(CLI::IsMember({"table", "json", "csv"}));
-  price->add_option("--output", price_options.output, "write the results to FILE (else stdout)");
+  price->add_option("--output", price_options.output,
+                    "write the results to FILE (- or none: stdout); a link is followed, a device "
+                    "or FIFO written to directly, a file replaced whole");
   price->add_flag("--quiet", price_options.quiet, "no progress line on stderr");
   price->add_option("--tuning-cache", price_options.tuning_cache,
                     "tuning cache for backend auto (default: $PFMC_TUNING_CACHE, else "
                     "~/.cache/pfmc/tuning.json)");
 
   auto add_sweep_options = [](CLI::App* sub, RunOptions& o, SweepOptions& s) {
-    sub->add_option("config", o.config_file, "YAML run description")->required();
+    sub->add_option("config", o.config_file, kConfigHelp)->required();
     add_override_options(sub, o);
     sub->add_option("--backends", s.backends, "backends to measure, comma-separated, or all");
     sub->add_option("--distances", s.distances,
@@ -211,7 +215,7 @@ int run(int argc, char** argv) {
   RunOptions validate_options;
   auto* validate = app.add_subcommand("validate", "check a config and its plan without pricing");
   validate->set_version_flag("--version", kVersion);
-  validate->add_option("config", validate_options.config_file, "YAML run description")->required();
+  validate->add_option("config", validate_options.config_file, kConfigHelp)->required();
   add_override_options(validate, validate_options);
 
   std::string backends_format = "table";

@@ -155,7 +155,7 @@ int command_bench(CLI::App* app, const RunOptions& o, const SweepOptions& s) {
   engine::TuningCache cache(engine::tuning_cache_path(o.tuning_cache));
   const engine::DeviceInfo device = engine::query_device();
   const double copy_gbps = engine::device_copy_bandwidth(device, &cache);
-  std::printf("%s: %s, measured copy bandwidth %.0f GB/s (read + write)\n\n", o.config_file.c_str(),
+  std::printf("%s: %s, measured copy bandwidth %.0f GB/s (read + write)\n\n", config.file.c_str(),
               device.name.c_str(), copy_gbps);
   for (const auto& sweep : sweeps)
     std::printf("%s\n", apps::sweep_table(sweep, copy_gbps).c_str());

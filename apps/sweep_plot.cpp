@@ -128,8 +128,11 @@ std::optional<std::string> find_plot_python() {
 void draw_sweep_plot(const std::string& python, const std::string& png_path,
                      const std::string& csv_path, const std::string& csv_text) {
   const std::string script = find_plot_script();
+  // The script reads the CSV again: from --csv when that left a regular file (through any link),
+  // else (no --csv, `-`, a FIFO or a device) from a temporary copy.
   std::optional<TemporaryCsv> temporary;
-  if (csv_path.empty())
+  std::error_code error;
+  if (csv_path.empty() || csv_path == "-" || !fs::is_regular_file(csv_path, error))
     temporary.emplace(csv_text);
   const std::string& csv = temporary ? temporary->path() : csv_path;
   const int status = run_program({python, script, csv, "--output", png_path}, /*quiet=*/false);

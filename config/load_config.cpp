@@ -54,9 +54,11 @@ RunConfig parse_run_config(const std::string& yaml_text, const std::string& file
 }
 
 RunConfig load_run_config(const std::string& path) {
-  std::FILE* stream = std::fopen(path.c_str(), "rb");
+  const bool standard_input = path == "-";
+  const std::string name = standard_input ? std::string(kStandardInputName) : path;
+  std::FILE* stream = standard_input ? stdin : std::fopen(path.c_str(), "rb");
   if (stream == nullptr) {
-    throw ConfigError(path, SourceMark{}, "",
+    throw ConfigError(name, SourceMark{}, "",
                       std::string("cannot open file: ") + std::strerror(errno));
   }
   std::string text;
@@ -68,12 +70,13 @@ RunConfig load_run_config(const std::string& path) {
   // A directory opens fine on Linux and fails on the first read (EISDIR).
   const bool failed = std::ferror(stream) != 0;
   const int read_errno = errno;
-  std::fclose(stream);
+  if (!standard_input)
+    std::fclose(stream);
   if (failed) {
-    throw ConfigError(path, SourceMark{}, "",
+    throw ConfigError(name, SourceMark{}, "",
                       std::string("cannot read file: ") + std::strerror(read_errno));
   }
-  return parse_run_config(text, path);
+  return parse_run_config(text, name);
 }
 
 } // namespace pfmc::config

@@ -206,6 +206,67 @@ TEST_F(Cli, CsvAndTable) {
   EXPECT_NE(r.out.find("path-steps/s"), std::string::npos);
 }
 
+TEST_F(Cli, OutputDashIsStandardOutput) {
+  const std::string file = write("ok.yaml", kSmall);
+  const auto r = run("price " + file + " --device cpu --format csv --output -");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("id,type,price,std_error,ci95_low,ci95_high,paths\natm_call,european,", 0),
+            0u)
+      << r.out;
+  EXPECT_FALSE(fs::exists("-"));
+}
+
+TEST_F(Cli, OutputToAFolderIsAnErrorAndCreatesNothing) {
+  const std::string file = write("ok.yaml", kSmall);
+  const std::string folder = path("results");
+  fs::create_directories(folder);
+  const auto r = run("price " + file + " --device cpu --output " + folder);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_EQ(r.out, "pfmc: error: cannot write " + folder + ": it is a directory\n");
+  EXPECT_TRUE(fs::is_empty(folder));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 2);
+}
+
+TEST_F(Cli, OutputToAFullDeviceNamesThePathAndTheReason) {
+  // A link made here to /dev/full: the device is written to (and refuses), never renamed over.
+  const std::string file = write("ok.yaml", kSmall);
+  const std::string link = path("full.json");
+  fs::create_symlink("/dev/full", link);
+  const auto r = run("price " + file + " --device cpu --format json --output " + link);
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("cannot write " + link + " (-> /dev/full): writing failed: No space left"),
+            std::string::npos)
+      << r.out;
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_TRUE(fs::is_character_file("/dev/full"));
+  // Standard output behind the full device: a failed write is exit status 1, not 0.
+  EXPECT_EQ(run("price " + file + " --device cpu > " + link).status, 1);
+}
+
+TEST_F(Cli, ConfigFromStandardInput) {
+  const std::string file = write("ok.yaml", kSmall);
+  auto r = run("validate - < " + file);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("<stdin>: ok: 1 underlyings, 1 models, 2 instruments", 0), 0u) << r.out;
+  r = run("price - --device cpu --format csv < " + file);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("id,type,price,std_error,ci95_low,ci95_high,paths\natm_call,european,", 0),
+            0u)
+      << r.out;
+  r = run("price - --device cpu < " + file);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("pfmc: <stdin>\n", 0), 0u) << r.out;
+
+  std::string bad = kSmall;
+  bad.replace(bad.find("strike: 90"), 10, "strike: -90");
+  r = run("price - --device cpu < " + write("bad.yaml", bad));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "<stdin>:7:56: instruments[1].strike: must be > 0\n");
+  r = run("validate - < " + write("broken.yaml", "market: [1,\n"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out.rfind("<stdin>:", 0), 0u) << r.out;
+}
+
 TEST_F(Cli, ValidateAndBackends) {
   auto r = run("validate " + kExample);
   EXPECT_EQ(r.status, 0) << r.out;
