@@ -29,12 +29,12 @@
 
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
-#include "kernels/catalog.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/core/execution.hpp"
-#include "engine/tune/kernel_bench.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
+#include "engine/tune/kernel_bench.hpp"
+#include "kernels/catalog.hpp"
 
 namespace {
 

@@ -89,7 +89,7 @@ void launch_digital_shift(const std::uint32_t* sobol, Real* out, std::size_t val
 }
 
 #define PFMC_INSTANTIATE_DRAW_TRANSFORMS(REAL)                                                     \
-  template void launch_antithetic<REAL>(REAL*, std::size_t, cudaStream_t);                        \
+  template void launch_antithetic<REAL>(REAL*, std::size_t, cudaStream_t);                         \
   template void launch_brownian_bridge<REAL>(REAL*, std::size_t, int,                              \
                                              const BrownianBridgeView<REAL>&, cudaStream_t);       \
   template void launch_digital_shift<REAL>(const std::uint32_t*, REAL*, std::size_t, std::size_t,  \

@@ -1,7 +1,7 @@
 #pragma once
 // The arithmetic of the draw transforms (engine/draws/draw_transform.hpp), shared by the device
-// kernels (kernels/draw_transform.cu) and the host loops (engine/draws/draw_transform.cpp): the same
-// operations in the same order, with explicit fused multiply-adds (correctly rounded on both
+// kernels (kernels/draw_transform.cu) and the host loops (engine/draws/draw_transform.cpp): the
+// same operations in the same order, with explicit fused multiply-adds (correctly rounded on both
 // sides), so that the GPU and the CPU backend see the same bits.
 
 #include <cmath>

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "kernels/error.hpp"
 #include "kernels/counter_draws.cuh"
 #include "kernels/draw_layout.hpp"
+#include "kernels/error.hpp"
 
 namespace pfmc::kernels {
 

@@ -121,7 +121,7 @@ const LauncherTable<Model, Real>& launcher_table() {
   return table;
 }
 
-#define PFMC_DECLARE_LAUNCHER_TABLES(NAME, TYPE, ASSETS, SCENARIOS, REAL, MODEL, DISTANCES)       \
+#define PFMC_DECLARE_LAUNCHER_TABLES(NAME, TYPE, ASSETS, SCENARIOS, REAL, MODEL, DISTANCES)        \
   template <>                                                                                      \
   const LauncherTable<model_entries::NAME::Model, REAL>&                                           \
   common_launcher_table<model_entries::NAME::Model, REAL>();                                       \
@@ -143,8 +143,7 @@ PFMC_KERNEL_MODELS(PFMC_DECLARE_LAUNCHER_TABLES)
   template <>                                                                                      \
   const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
   prefetch_launcher_table<ENTRY::Model, ENTRY::Real>() {                                           \
-    static const auto table =                                                                      \
-        make_prefetch_table<ENTRY::Model, ENTRY::Real, ENTRY::Distances>();                        \
+    static const auto table = make_prefetch_table<ENTRY::Model, ENTRY::Real, ENTRY::Distances>();  \
     return table;                                                                                  \
   }
 

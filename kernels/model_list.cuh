@@ -65,7 +65,7 @@ struct UnparenthesisedType<void(T)> {
 
 /// One struct per entry, named as the entry: its model type, precision and distances.
 namespace model_entries {
-#define PFMC_KERNEL_MODEL_ENTRY(NAME, TYPE, ASSETS, SCENARIOS, REAL, MODEL, DISTANCES)            \
+#define PFMC_KERNEL_MODEL_ENTRY(NAME, TYPE, ASSETS, SCENARIOS, REAL, MODEL, DISTANCES)             \
   struct NAME {                                                                                    \
     using Model = typename UnparenthesisedType<void MODEL>::type;                                  \
     using Real = REAL;                                                                             \

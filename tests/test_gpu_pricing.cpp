@@ -16,14 +16,14 @@
 #include <string>
 #include <vector>
 
-#include "kernels/catalog.hpp"
-#include "engine/draws/cpu_draws.hpp"
 #include "engine/core/device_info.hpp"
+#include "engine/draws/cpu_draws.hpp"
 #include "engine/draws/draw_transform.hpp"
 #include "engine/draws/normal_source.hpp"
 #include "engine/pricer.hpp"
 #include "engine/tune/tuning.hpp"
 #include "gpu_test_support.hpp"
+#include "kernels/catalog.hpp"
 #include "kernels/draw_layout.hpp"
 #include "kernels/generate_draws.hpp"
 #include "pricing_book.hpp"

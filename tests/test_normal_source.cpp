@@ -5,9 +5,9 @@
 #include <cmath>
 #include <vector>
 
-#include "kernels/error.hpp"
 #include "engine/draws/normal_source.hpp"
 #include "kernels/draw_layout.hpp"
+#include "kernels/error.hpp"
 
 namespace pfmc {
 namespace {

@@ -7,8 +7,8 @@
 #include <numeric>
 
 #include "config/config_error.hpp"
-#include "engine/draws/draw_plan.hpp"
 #include "engine/core/execution.hpp"
+#include "engine/draws/draw_plan.hpp"
 #include "engine/plan/plan.hpp"
 #include "kernels/reduction_shape.cuh"
 #include "test_support.hpp"

@@ -4,9 +4,9 @@
 #include <set>
 #include <string>
 
-#include "kernels/catalog.hpp"
 #include "engine/run/gpu_engine.hpp"
 #include "engine/run/ring_layout.hpp"
+#include "kernels/catalog.hpp"
 
 namespace pfmc {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "kernels/error.hpp"
 #include "kernels/counter_draws.cuh"
+#include "kernels/error.hpp"
 
 namespace pfmc::engine {
 

@@ -8,9 +8,9 @@
 #include <deque>
 #include <utility>
 
-#include "kernels/error.hpp"
 #include "kernels/draw_layout.hpp"
 #include "kernels/draw_transform.cuh"
+#include "kernels/error.hpp"
 
 namespace pfmc::engine {
 

@@ -30,8 +30,8 @@ void antithetic(Real* values, std::size_t count, cudaStream_t stream) {
 }
 
 template <class Real>
-void shift_to_normal(const std::uint32_t* sobol, Real* out, std::size_t values,
-                     std::size_t points, std::uint64_t seed, int replicate, cudaStream_t stream) {
+void shift_to_normal(const std::uint32_t* sobol, Real* out, std::size_t values, std::size_t points,
+                     std::uint64_t seed, int replicate, cudaStream_t stream) {
   PFMC_EXPECTS(points > 0 && values % points == 0, "a Sobol tile is dimensions x points");
   kernels::launch_digital_shift(sobol, out, values, points, seed, replicate, stream);
 }
@@ -67,8 +67,8 @@ void BrownianBridge::apply_impl(Real* tiles, std::uint64_t tile_count, int rows,
                                                static_cast<int>(cycles_.size()),
                                                steps_,
                                                factors_};
-  const std::size_t columns = tile_count * static_cast<std::size_t>(factors_) *
-                              kernels::kDrawTilePaths;
+  const std::size_t columns =
+      tile_count * static_cast<std::size_t>(factors_) * kernels::kDrawTilePaths;
   kernels::launch_brownian_bridge(tiles, columns, rows, view, stream);
 }
 

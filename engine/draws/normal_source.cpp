@@ -1,8 +1,8 @@
 #include "engine/draws/normal_source.hpp"
 
 #include "engine/draws/draw_transform.hpp"
-#include "kernels/error.hpp"
 #include "kernels/draw_layout.hpp"
+#include "kernels/error.hpp"
 
 namespace pfmc::engine {
 

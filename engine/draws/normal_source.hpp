@@ -1,8 +1,8 @@
 #pragma once
 // Standard normal draws from cuRAND's host API (MRG32k3a, Sobol, scrambled Sobol; Philox draws
 // are counter-based, kernels/counter_draws.cuh), on the device or on the host, in the calls of a
-// run's draw plan (engine/draws/draw_plan.hpp): one call for a draw batch, or one call per draw tile
-// (kernels/draw_layout.hpp) of a tiled group.
+// run's draw plan (engine/draws/draw_plan.hpp): one call for a draw batch, or one call per draw
+// tile (kernels/draw_layout.hpp) of a tiled group.
 //
 // cuRAND's output for a call depends on the call's size and on the calls before it (measured:
 // past 2^18 values neither an explicit offset nor a continued generator reproduces a larger

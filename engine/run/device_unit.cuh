@@ -1,19 +1,19 @@
 #pragma once
-// The device state of one draw unit (engine/draws/draw_plan.hpp): its groups' market data, schedules
-// and instruments in one packed upload, their reduction buffers in one allocation (the totals
-// contiguous, so that one copy brings every group's sums back), and the per-launch group table
-// of the path kernel. Used by the pricer (engine/run/gpu_engine.cu) and the benchmarks
+// The device state of one draw unit (engine/draws/draw_plan.hpp): its groups' market data,
+// schedules and instruments in one packed upload, their reduction buffers in one allocation (the
+// totals contiguous, so that one copy brings every group's sums back), and the per-launch group
+// table of the path kernel. Used by the pricer (engine/run/gpu_engine.cu) and the benchmarks
 // (engine/tune/kernel_bench.cu).
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "engine/run/backend_registry.cuh"
 #include "engine/core/cuda_resources.hpp"
-#include "engine/plan/plan.hpp"
-#include "engine/run/ring_layout.hpp"
 #include "engine/core/upload_arena.hpp"
+#include "engine/plan/plan.hpp"
+#include "engine/run/backend_registry.cuh"
+#include "engine/run/ring_layout.hpp"
 
 namespace pfmc::engine {
 

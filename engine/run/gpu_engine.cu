@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "engine/core/device_info.hpp"
-#include "engine/run/device_unit.cuh"
 #include "engine/draws/draw_plan.hpp"
 #include "engine/draws/draw_transform.hpp"
-#include "engine/run/model_dispatch.hpp"
 #include "engine/draws/normal_source.hpp"
+#include "engine/run/device_unit.cuh"
+#include "engine/run/model_dispatch.hpp"
 #include "kernels/generate_draws.hpp"
 
 namespace pfmc::engine {

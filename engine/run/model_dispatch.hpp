@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "config/run_config.hpp"
-#include "kernels/error.hpp"
 #include "engine/plan/plan.hpp"
+#include "kernels/error.hpp"
 #include "kernels/model_list.cuh"
 
 namespace pfmc::engine {
@@ -30,7 +30,7 @@ decltype(auto) dispatch_precision(config::Precision precision, F&& f) {
 /// combination reached here has kernels.
 template <class Real, class F>
 decltype(auto) dispatch_model(config::ModelType type, int assets, bool scenarios, F&& f) {
-#define PFMC_DISPATCH_ENTRY(NAME, TYPE, ASSETS, SCENARIOS, REAL, MODEL, DISTANCES)                \
+#define PFMC_DISPATCH_ENTRY(NAME, TYPE, ASSETS, SCENARIOS, REAL, MODEL, DISTANCES)                 \
   if constexpr (std::is_same_v<Real, REAL>) {                                                      \
     if (type == config::ModelType::TYPE && (ASSETS == 1 || assets == ASSETS) &&                    \
         scenarios == SCENARIOS) {                                                                  \

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "engine/core/device_info.hpp"
+#include "engine/draws/normal_source.hpp"
 #include "engine/run/device_unit.cuh"
 #include "engine/run/model_dispatch.hpp"
-#include "engine/draws/normal_source.hpp"
 #include "kernels/generate_draws.hpp"
 #include "kernels/read_ceiling.cuh"
 
