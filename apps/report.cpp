@@ -76,6 +76,8 @@ std::string render_json(const engine::RunResult& r) {
               {"device_ms", run.device_ms},
               {"config_ms", run.config_ms},
               {"plan_ms", run.plan_ms},
+              {"backends_ms", run.backends_ms},
+              {"results_ms", run.results_ms},
               {"total_ms", run.total_ms},
               {"path_steps_per_second", run.path_steps_per_second},
               {"bytes_loaded", run.bytes_loaded},

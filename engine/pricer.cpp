@@ -84,16 +84,20 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   run.plan_ms = milliseconds_since(plan_start);
   check_plan(config, plan, settings, device.on_gpu);
 
+  const auto backends_start = std::chrono::steady_clock::now();
   RunTuningCache tuning = open_tuning_cache(device.info, device.on_gpu, options, run);
   const std::vector<ExecutionSettings> group_settings = choose_group_backends(
       config, plan, settings, device.info, device.on_gpu, options, tuning, run);
+  run.backends_ms = milliseconds_since(backends_start);
   check_draw_batches(config, plan, settings, group_settings, device.on_gpu);
 
   const ReplicatePlan replicates = plan_replicates(config, settings);
   const std::vector<ReplicateSample> samples =
       run_replicates(plan, settings, group_settings, device.on_gpu, replicates,
                      config.instruments.size(), progress, run);
+  const auto results_start = std::chrono::steady_clock::now();
   fill_results(config, plan, replicates, samples, result);
+  run.results_ms = milliseconds_since(results_start);
   save_tuning_cache(tuning, run);
 
   describe_run(config, plan, settings, device, replicates.replicates, run);

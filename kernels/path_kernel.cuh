@@ -1,13 +1,15 @@
 #pragma once
-// The path kernel: a block simulates `rounds` rounds of block size × P consecutive paths of one
-// simulation group (P = the loader's paths per thread: 1, or the paths of one generator call for
-// `inline`); in each round a thread owns P consecutive paths. The loader runs the step loop and
-// hands each step's draws to the paths; observations are updated at their dates; at the end of
-// the round every instrument of the group is paid off on each path (a runtime switch over payoff
-// kinds) and the per-path values are reduced in the fixed order of
-// kernels/reduction_shape.cuh. A short-path group thus runs few blocks — one per tile of paths
-// when it has many — and one reduction ticket per block, while the prices do not depend on the
-// rounds, P or the block size.
+// The path kernel: a block simulates `rounds` rounds of block size × passes × P consecutive
+// paths of one simulation group (P = the loader's paths per thread: 1, or the paths of one
+// generator call for `inline`); in each round a thread owns passes × P consecutive paths, which
+// it simulates P at a time. The loader runs the step loop and hands each step's draws to the
+// paths; observations are updated at their dates; after each pass every instrument of the
+// group is paid off on the pass's paths (a runtime switch over payoff kinds). A group of one
+// instrument's price folds its passes' [y, y²] in registers and reduces once per round; any
+// other group runs one pass and reduces its values per round. Values are reduced in the fixed
+// order of kernels/reduction_shape.cuh. A short-path group thus runs few blocks — one per tile
+// of paths when it has many — and one reduction ticket per block, while the prices do not
+// depend on the passes, the rounds, P or the block size.
 
 #include <cstddef>
 #include <cstdint>
@@ -23,8 +25,6 @@
 namespace pfmc::kernels {
 
 inline constexpr int kMaxBlockSize = 1024;
-/// Reduced values per instrument without control variates or Greeks: [y, y²] (pay_prices).
-inline constexpr int kPriceValues = ValueLayout{0, 0, 0, 0}.per_instrument();
 
 /// One simulation group (or one chunk of one) in a launch; launches carry a table of them in
 /// device memory (trivially copyable; pointers are device memory).
@@ -240,6 +240,72 @@ __device__ __noinline__ void pay_estimates(const Group& group,
   }
 }
 
+/// A pass's reduced values of a group of one instrument's price: the thread's subtrees of y and
+/// y² over its P paths (the first `valid` in range; the others are +0.0).
+struct PriceLeaf {
+  double y;
+  double y2;
+};
+
+/// The group's one instrument paid off on the thread's P paths (pair means with antithetic).
+/// Never inlined, as pay_prices (measured inlined: the book's kernels as fast, 14.18 against
+/// 14.10 ms, but the multi-step `inline` kernels in double spilled 2-3× more: Heston 1,964/2,560
+/// bytes of spill stores/loads against 640/1,080). Every lane of the warp must call it (antithetic
+/// pairs of one path per thread are neighbouring lanes).
+template <class Group, class Real, int P>
+__device__ __noinline__ PriceLeaf pay_single(const Group& group,
+                                             const Real (*observed)[models::kMaxObservations],
+                                             int valid) {
+  double value[P];
+  models::discounted_payoffs<P>(
+      group.instruments[0], [&](int p, int o) { return observed[p][o]; }, value);
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    if (p >= valid)
+      value[p] = 0.0;
+  }
+  if (group.antithetic)
+    pair_means<P>(value);
+  return PriceLeaf{thread_tree_sum<P>([&](int p) { return value[p]; }),
+                   thread_tree_sum<P>([&](int p) { return math::mul_rn(value[p], value[p]); })};
+}
+
+/// A thread's passes folded into the pairwise tree of its round (kernels/reduction_shape.cuh)
+/// as they come, in registers: level l holds the pending subtree of 2^l passes to the left of
+/// the next one (a binary counter), so that after 2^k passes level k holds their sum.
+struct PassFold {
+  double y[4];
+  double y2[4];
+  static_assert(kMaxPasses <= 8, "levels 0..3");
+
+  /// Pass `i` (0, 1, ..., in order; uniform across the block).
+  __device__ __forceinline__ void add(int i, PriceLeaf x) {
+#pragma unroll
+    for (int l = 0; l < 4; ++l) {
+      if ((i >> l) & 1) {
+        x.y = math::add_rn(y[l], x.y);
+        x.y2 = math::add_rn(y2[l], x.y2);
+      } else {
+        y[l] = x.y;
+        y2[l] = x.y2;
+        return;
+      }
+    }
+  }
+  /// The sum of all `passes` (a power of two up to kMaxPasses) passes.
+  __device__ __forceinline__ PriceLeaf total(int passes) const {
+    const int k = passes >= 8 ? 3 : passes >= 4 ? 2 : passes >= 2 ? 1 : 0;
+    return PriceLeaf{k == 3   ? y[3]
+                     : k == 2 ? y[2]
+                     : k == 1 ? y[1]
+                              : y[0],
+                     k == 3   ? y2[3]
+                     : k == 2 ? y2[2]
+                     : k == 1 ? y2[1]
+                              : y2[0]};
+  }
+};
+
 /// After a round's step loop: the group's instruments paid off on the thread's paths and their
 /// values reduced (pay_prices, or pay_estimates with control variates or Greeks).
 /// The group's reduction target is read by the callee from the group (shared memory): built in
@@ -266,10 +332,11 @@ struct PathKernelParams {
   int scratch_offset;    ///< bytes of dynamic shared memory before the reduction's scratch
   int round_sums_offset; ///< bytes of dynamic shared memory before the rounds' sums
   int reduce;            ///< 0: stop after the step loop (to measure the reduction's cost)
-  int rounds;            ///< rounds of block size × paths per thread paths per block
-  int round_values;      ///< the most values of a group of the launch (sizes the rounds' sums)
-  int blocks_per_tile;   ///< kTilePaths / paths per block
-  std::uint64_t seed;    ///< the counter-based generator's key (inline)
+  int passes; ///< passes of paths per thread per round (> 1: every group is one instrument's price)
+  int rounds; ///< rounds of block size × passes × paths per thread paths per block
+  int round_values;    ///< the most values of a group of the launch (sizes the rounds' sums)
+  int blocks_per_tile; ///< kTilePaths / paths per block
+  std::uint64_t seed;  ///< the counter-based generator's key (inline)
 };
 
 template <class Model>
@@ -324,7 +391,13 @@ __global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model
   }
   __syncthreads();
   const int block = static_cast<int>(blockIdx.x) - group.first_block;
-  const int round_paths = static_cast<int>(blockDim.x) * P;
+  // Passes > 1 only where every group of the launch is one instrument's price (the engine's
+  // round shape); such a group folds its passes in registers (loaders of P > 1 only: the others
+  // keep one code path).
+  const int passes = P == 1 ? 1 : p.passes;
+  const bool single = P > 1 && group.instrument_count == 1 && !group.portfolio &&
+                      group.scenarios == 1 && group.values_per_instrument == kPriceValues;
+  const int round_paths = static_cast<int>(blockDim.x) * P * passes;
   const int block_first = block * p.rounds * round_paths;
   // Rounds past the end of the chunk are skipped (their sums count as +0.0); uniform. Loaders of
   // one path per thread run one round: a loop around their step loop cost them registers
@@ -338,10 +411,9 @@ __global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model
 
   Loader loader(shared);
   Real observed[P][models::kMaxObservations];
-  for (int round = 0; round < rounds; ++round) {
-    const int round_first = block_first + round * round_paths;
-    const int first = round_first + static_cast<int>(threadIdx.x) * P; // the thread's first path
-    const int valid = max(0, min(P, group.chunk_paths - first));
+  // Simulates the thread's P paths from `first` (the round's first path: round_first) into
+  // `observed`; false where the kernel only measures the step loop (reduce == 0).
+  const auto simulate = [&](int round_first, int first, int valid) {
     LoaderInputs<Real> inputs{};
     if (group.normals != nullptr) {
       const int path = valid > 0 ? first : group.chunk_paths - 1;
@@ -365,11 +437,39 @@ __global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model
       // the path alive (never taken for a finite path).
       if (simulated.is_nan())
         group.reduction.totals[0] = 1.0;
-      continue;
+      return false;
     }
     simulated.finish();
-    pay_round<GroupParams<Model, Real>, Real, P>(
-        group, observed, valid, RoundPosition{block, round, p.rounds, round_sums}, scratch);
+    return true;
+  };
+  if (!single && passes > 1) // the engine shapes passes only for launches of single prices
+    __trap();
+  for (int round = 0; round < rounds; ++round) {
+    const int round_first = block_first + round * round_paths;
+    const RoundPosition at{block, round, p.rounds, round_sums};
+    // The thread's passes × P consecutive paths, P at a time (one step loop in the code: a
+    // second copy for the single prices doubled the `inline` kernels' spills). A single price
+    // folds its passes in registers and reduces once per round; other groups run one pass and
+    // reduce all their values.
+    const int thread_first = round_first + static_cast<int>(threadIdx.x) * P * passes;
+    PassFold fold;
+#pragma unroll 1
+    for (int pass = 0; pass < passes; ++pass) {
+      const int first = thread_first + pass * P;
+      const int valid = max(0, min(P, group.chunk_paths - first));
+      if (!simulate(round_first, first, valid))
+        continue;
+      if (single) {
+        fold.add(pass, pay_single<GroupParams<Model, Real>, Real, P>(group, observed, valid));
+      } else {
+        pay_round<GroupParams<Model, Real>, Real, P>(group, observed, valid, at, scratch);
+      }
+    }
+    if (single && p.reduce) {
+      const PriceLeaf sum = fold.total(passes);
+      round_partials(scratch, group.reduction, at, 0, kPriceValues,
+                     [&](int k) { return k == 0 ? sum.y : sum.y2; });
+    }
   }
   if (!p.reduce)
     return;

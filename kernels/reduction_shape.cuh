@@ -9,10 +9,11 @@
 // "Pairwise" is the balanced binary tree over the tile's kTilePaths paths in which every node
 // is left + right: paths 2k and 2k + 1 first, then pairs of pairs, and so on; paths past the end
 // of the group count as +0.0. Any split of a tile into aligned runs of a power of two paths
-// computes the same tree: a thread's paths, a warp's 32 lanes, a block's round, a block's
-// rounds, the blocks of a tile. So the sums — the prices — do not depend on the block size, the
-// paths a thread simulates, the rounds of a block, the chunking (chunks start on tile
-// boundaries) or the backend; only on the seed, the paths and the config.
+// computes the same tree: a pass of a thread's paths, a thread's passes, a warp's 32 lanes, a
+// block's round, a block's rounds, the blocks of a tile. So the sums — the prices — do not
+// depend on the block size, the paths a thread simulates, its passes, the rounds of a block,
+// the chunking (chunks start on tile boundaries) or the backend; only on the seed, the paths
+// and the config.
 
 #include <cstddef>
 #include <cstdint>
@@ -61,10 +62,15 @@ constexpr std::size_t round_sums_bytes(int rounds, int values) {
 /// The most shared memory the rounds' sums may take (the engine picks the rounds under it).
 inline constexpr std::size_t kMaxRoundSumsBytes = 16 * 1024;
 
+/// Passes of the loader's paths a thread runs per round at most (kernels/path_kernel.cuh): its
+/// pending subtrees live in registers, one per level below kMaxPasses.
+inline constexpr int kMaxPasses = 8;
+
 /// The paths a thread block covers per round and in all (kernels/path_kernel.cuh): block size ×
-/// paths per thread per round, times the rounds; a power of two that divides kTilePaths.
-constexpr int block_paths(int block_size, int paths_per_thread, int rounds) {
-  return block_size * paths_per_thread * rounds;
+/// paths per thread per pass × passes per round, times the rounds; a power of two that divides
+/// kTilePaths.
+constexpr int block_paths(int block_size, int paths_per_thread, int passes, int rounds) {
+  return block_size * paths_per_thread * passes * rounds;
 }
 
 } // namespace pfmc::kernels

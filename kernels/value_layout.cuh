@@ -70,4 +70,8 @@ struct ValueLayout {
   }
 };
 
+/// Reduced values per instrument without control variates or Greeks: [y, y²] (a group of one
+/// such instrument and no portfolio reduces exactly these).
+inline constexpr int kPriceValues = ValueLayout{0, 0, 0, 0}.per_instrument();
+
 } // namespace pfmc::kernels

@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [bench] [cli]
-# [e2e] [peers] [ncu] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [quick] [e2e] [peers] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -105,12 +105,15 @@ if has sanitize; then
     fi
   done
   # Short paths: 64 one-step groups in one launch, 32-thread blocks, 20,000 paths each: inline's
-  # blocks of several rounds, and the Philox generation kernel for the others.
+  # threads run two passes of their paths (engine::round_shape), the others read the Philox
+  # generation kernel's draws. Then inline alone on 140,000 paths each: 8 passes and 2 rounds.
   python3 scripts/make-mc-sample-book.py --options 64 --paths 20000 --output "$LOG/short_book.yaml"
   paths=20000
   for backend in ${PFMC_SANITIZE_SHORT_BACKENDS:-none scalar_batched tma inline}; do
     sanitize short_paths "$backend" "$LOG/short_book.yaml" --block-size 32
   done
+  paths=140000
+  sanitize passes inline "$LOG/short_book.yaml" --block-size 32
   paths=3000
   clean=$(printf '%s\n' "${sanitize_results[@]}" | grep -c "rc=0 .*0 errors\|rc=0 .*0 hazards")
   note "sanitizers: $clean of ${#sanitize_results[@]} runs clean (memcheck, racecheck, synccheck x backends)"
@@ -131,6 +134,35 @@ if has bench; then
   head -4 "$LOG/bench.txt"
   python3 scripts/bench-table.py "$LOG/bench.json" | tee "$LOG/bench_table.txt"
   keep bench.json
+fi
+
+if has quick; then
+  # The reference workloads with the default backends and the best of v7 (pfmc bench, median of
+  # 5 in one warm process): what a change to the path kernel must not slow down.
+  start=$SECONDS
+  for w in latency_bound bandwidth_bound heston; do
+    limit 120 "./$B/pfmc" bench "config/examples/$w.yaml" --backends none,scalar_batched,inline \
+      --distances 8 --repeat 5 > "$LOG/quick_$w.txt" 2>&1
+    note "quick $w: rc=$?"
+    cat "$LOG/quick_$w.txt"
+  done
+  keep quick_latency_bound.txt quick_bandwidth_bound.txt quick_heston.txt
+  note "quick: $((SECONDS - start)) s"
+fi
+
+if has book-source; then
+  # Where the book's `inline` kernel spends its instructions: ncu's executed-instruction count
+  # per SASS line of the path kernel on 512 of the sample's options (one launch).
+  start=$SECONDS
+  python3 scripts/make-mc-sample-book.py --options 512 --output "$LOG/book512.yaml"
+  limit 180 ncu --clock-control none -k regex:path_kernel -c 1 --section SourceCounters \
+    --section SpeedOfLight -f -o "$LOG/book512" "./$B/pfmc" price "$LOG/book512.yaml" --quiet \
+    --backend inline > "$LOG/book_source.log" 2>&1
+  ncu -i "$LOG/book512.ncu-rep" --page source --csv --print-source sass \
+    > "$LOG/book_source.csv" 2>> "$LOG/book_source.log"
+  gzip -f "$LOG/book_source.csv"
+  keep book_source.csv.gz
+  note "book-source: $(wc -c < "$LOG/book_source.csv.gz") bytes in $((SECONDS - start)) s"
 fi
 
 if has cli; then

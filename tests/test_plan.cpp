@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "config/config_error.hpp"
 #include "engine/core/execution.hpp"
@@ -421,17 +422,32 @@ TEST(Chunking, WithoutDrawsOnlyThePartialSumsCount) {
   EXPECT_EQ(big.chunks, 3u);
 }
 
-TEST(Rounds, LongPathsRunOneRoundShortPathsFillTheDeviceThenATile) {
-  // 365 steps: one round, whatever the paths.
-  EXPECT_EQ(engine::rounds_per_block(8'192'000, 365, 1, 1, 128, 4, 132), 1);
-  // The 8,192-option book: 2^31 paths of one step; blocks of 128 threads × 4 paths: rounds up to
-  // a tile (16 rounds of 512 paths).
-  EXPECT_EQ(engine::rounds_per_block(8192ull * 262144, 1, 1, 4, 128, 2, 132), 16);
-  // Few paths: keep 32 blocks per multiprocessor before taking rounds.
-  EXPECT_EQ(engine::rounds_per_block(100'000, 1, 1, 4, 128, 2, 132), 1);
-  EXPECT_EQ(engine::rounds_per_block(4 * 32 * 132 * 512, 1, 1, 4, 128, 2, 132), 4);
+TEST(Rounds, LongPathsRunOnePassShortPathsFillTheDeviceThenATile) {
+  const auto shape = [](std::uint64_t paths, int steps, int paths_per_thread, int block_size,
+                        int values) {
+    const engine::RoundShape r =
+        engine::round_shape(paths, steps, 1, paths_per_thread, block_size, values, 132);
+    return std::make_pair(r.passes, r.rounds);
+  };
+  using Shape = std::pair<int, int>; // passes, rounds
+  // 365 steps: one pass of one round, whatever the paths.
+  EXPECT_EQ(shape(8'192'000, 365, 1, 128, 4), Shape(1, 1));
+  EXPECT_EQ(shape(8'192'000, 365, 4, 128, 2), Shape(1, 1));
+  // One path per thread: one pass, one round.
+  EXPECT_EQ(shape(8192ull * 262144, 1, 1, 128, 2), Shape(1, 1));
+  // The 8,192-option book: 2^31 paths of one step, one price per group; blocks of 128 threads ×
+  // 4 paths: 8 passes (4,096 paths a round), then rounds up to a tile.
+  EXPECT_EQ(shape(8192ull * 262144, 1, 4, 128, 2), Shape(8, 2));
+  // Blocks of 1,024 threads: 2 passes fill the tile.
+  EXPECT_EQ(shape(8192ull * 262144, 1, 4, 1024, 2), Shape(2, 1));
+  // More values than one price (a portfolio, Greeks): no passes, rounds only.
+  EXPECT_EQ(shape(8192ull * 262144, 1, 4, 128, 4), Shape(1, 16));
+  // Few paths: keep 32 blocks per multiprocessor before taking passes or rounds.
+  EXPECT_EQ(shape(100'000, 1, 4, 128, 2), Shape(1, 1));
+  EXPECT_EQ(shape(4 * 32 * 132 * 512, 1, 4, 128, 2), Shape(4, 1));
+  EXPECT_EQ(shape(4 * 32 * 132 * 512, 1, 4, 128, 4), Shape(1, 4));
   // Many values: the rounds' sums stay under kMaxRoundSumsBytes.
-  EXPECT_EQ(engine::rounds_per_block(8192ull * 262144, 1, 1, 4, 128, 1000, 132), 2);
+  EXPECT_EQ(shape(8192ull * 262144, 1, 4, 128, 1000), Shape(1, 2));
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 
 #include "kernels/draw_layout.hpp"
 #include "kernels/reduction_shape.cuh"
+#include "kernels/value_layout.cuh"
 
 namespace pfmc::engine {
 
@@ -43,24 +44,29 @@ ChunkPlan plan_chunks(std::uint64_t paths, int rows, int real_bytes, int values,
   return plan;
 }
 
-int rounds_per_block(std::uint64_t launch_paths, int steps, int factors, int paths_per_thread,
-                     int block_size, int values, int multiprocessors) {
+RoundShape round_shape(std::uint64_t launch_paths, int steps, int factors, int paths_per_thread,
+                       int block_size, int values, int multiprocessors) {
+  RoundShape shape;
   if (steps * factors >= kLongPathRows || paths_per_thread == 1)
-    return 1;
-  const std::uint64_t round_paths =
-      static_cast<std::uint64_t>(block_size) * static_cast<std::uint64_t>(paths_per_thread);
+    return shape;
+  const std::uint64_t thread_paths = static_cast<std::uint64_t>(paths_per_thread);
   const std::uint64_t min_blocks =
       static_cast<std::uint64_t>(kMinBlocksPerMultiprocessor) * std::max(1, multiprocessors);
-  int rounds = 1;
-  while (true) {
-    const int next = rounds * 2;
-    const bool fits_tile = round_paths * next <= static_cast<std::uint64_t>(kernels::kTilePaths);
-    const bool fits_shared = kernels::round_sums_bytes(next, values) <= kernels::kMaxRoundSumsBytes;
-    const std::uint64_t blocks = (launch_paths + round_paths * next - 1) / (round_paths * next);
-    if (!fits_tile || !fits_shared || blocks < min_blocks)
-      return rounds;
-    rounds = next;
+  // Whether blocks of `paths` paths fit a tile and leave enough blocks.
+  const auto fits = [&](std::uint64_t paths) {
+    const std::uint64_t blocks = (launch_paths + paths - 1) / paths;
+    return paths <= static_cast<std::uint64_t>(kernels::kTilePaths) && blocks >= min_blocks;
+  };
+  const std::uint64_t block = static_cast<std::uint64_t>(block_size) * thread_paths;
+  if (values == kernels::kPriceValues) {
+    while (shape.passes < kernels::kMaxPasses && fits(block * 2 * shape.passes))
+      shape.passes *= 2;
   }
+  const std::uint64_t round_paths = block * static_cast<std::uint64_t>(shape.passes);
+  while (fits(round_paths * 2 * shape.rounds) &&
+         kernels::round_sums_bytes(2 * shape.rounds, values) <= kernels::kMaxRoundSumsBytes)
+    shape.rounds *= 2;
+  return shape;
 }
 
 } // namespace pfmc::engine

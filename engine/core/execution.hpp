@@ -78,15 +78,27 @@ ChunkPlan plan_chunks(std::uint64_t paths, int rows, int real_bytes, int values,
                       std::uint64_t memory_cap);
 inline constexpr std::uint64_t kMaxChunkPaths = std::uint64_t(1) << 30;
 
-/// Rounds per block of a launch of `launch_paths` paths (all its groups) of `steps` steps and
+/// How a block of a short-path launch covers its paths (kernels/path_kernel.cuh): each thread
+/// runs `passes` passes of the loader's paths one after another within a round, folding their
+/// values in registers, and the block runs `rounds` rounds, each ending in one block reduction.
+/// Both powers of two; neither changes a result.
+struct RoundShape {
+  int passes = 1;
+  int rounds = 1;
+};
+
+/// The round shape of a launch of `launch_paths` paths (all its groups) of `steps` steps and
 /// `factors` factors, for a loader of `paths_per_thread`, blocks of `block_size` and groups of at
-/// most `values` reduced values: a power of two. Long paths run one round (a block's setup and
+/// most `values` reduced values. Long paths run one pass of one round (a block's setup and
 /// ticket are nothing next to them), and so do the loaders of one path per thread (the kernel
 /// compiles their round loop away: kernels/path_kernel.cuh says why). Short paths take as many
-/// rounds as keep at least kMinBlocksPerMultiprocessor blocks per multiprocessor, up to a tile
-/// of paths per block and kernels::kMaxRoundSumsBytes of round sums.
-int rounds_per_block(std::uint64_t launch_paths, int steps, int factors, int paths_per_thread,
-                     int block_size, int values, int multiprocessors);
+/// passes as keep at least kMinBlocksPerMultiprocessor blocks per multiprocessor, up to
+/// kMaxPasses — only where every group reduces one instrument's price (`values` is
+/// kernels::kPriceValues: the kernel folds passes in registers for those) — then as many rounds
+/// as keep that many blocks, up to a tile of paths per block and kernels::kMaxRoundSumsBytes of
+/// round sums.
+RoundShape round_shape(std::uint64_t launch_paths, int steps, int factors, int paths_per_thread,
+                       int block_size, int values, int multiprocessors);
 /// Steps × factors from which a path is long enough for one round.
 inline constexpr int kLongPathRows = 64;
 /// Blocks per multiprocessor that short-path launches keep (several waves, for balance).

@@ -77,8 +77,10 @@ struct RunInfo {
   /// Finding the device: the process's first CUDA call creates its context (`pfmc price` starts
   /// it while the YAML is read, and adds that time here).
   double device_ms = 0.0;
-  double config_ms = 0.0; ///< reading and checking the config (set by the caller that read it)
-  double plan_ms = 0.0;   ///< planning the groups
+  double config_ms = 0.0;   ///< reading and checking the config (set by the caller that read it)
+  double plan_ms = 0.0;     ///< planning the groups
+  double backends_ms = 0.0; ///< choosing each group's backend (tuning cache, `auto`, tuning)
+  double results_ms = 0.0;  ///< statistics and results from the groups' sums
   double path_steps = 0.0;
   double path_steps_per_second = 0.0;
   double bytes_loaded = 0.0;

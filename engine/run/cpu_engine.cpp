@@ -209,8 +209,13 @@ void simulate_chunk(const GroupPlan& group, const DrawSource<Real>& source, std:
           partials.data() + b * values);
     }
   };
+  // No more threads than blocks: a group of few paths (a book of thousands of them) runs on
+  // this thread instead of starting and joining workers per group (measured: 8,192 groups of 8
+  // paths took 5.6 s, mostly thread starts).
+  const std::size_t threads =
+      std::min<std::size_t>(static_cast<std::size_t>(std::max(1, settings.cpu_threads)), blocks);
   std::vector<std::thread> pool;
-  for (int t = 1; t < std::max(1, settings.cpu_threads); ++t)
+  for (std::size_t t = 1; t < threads; ++t)
     pool.emplace_back(worker);
   worker();
   for (auto& t : pool)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/core/cuda_resources.hpp"
+#include "engine/core/execution.hpp"
 #include "engine/core/upload_arena.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/backend_registry.cuh"
@@ -17,14 +18,15 @@
 
 namespace pfmc::engine {
 
-/// How a unit's launches are shaped: threads per block, paths a thread simulates per round (the
-/// loader's), rounds per block (engine::rounds_per_block). None of it changes a result.
+/// How a unit's launches are shaped: threads per block, paths a thread simulates per pass (the
+/// loader's), passes per round and rounds per block (engine::round_shape). None of it changes a
+/// result.
 struct LaunchShape {
   int block_size = 128;
   int paths_per_thread = 1;
-  int rounds = 1;
+  RoundShape rounds;
   [[nodiscard]] int block_paths() const {
-    return kernels::block_paths(block_size, paths_per_thread, rounds);
+    return kernels::block_paths(block_size, paths_per_thread, rounds.passes, rounds.rounds);
   }
 };
 
@@ -79,6 +81,8 @@ public:
     std::size_t tickets = 0;
     for (const GroupPlan* g : groups_) {
       const int values = g->reduced_values();
+      PFMC_EXPECTS(shape.rounds.passes == 1 || values == kernels::kPriceValues,
+                   "passes fold one instrument's price: every group must reduce only that");
       values_.push_back(values);
       max_values_ = std::max(max_values_, values);
       doubles += (max_blocks + tiles) * static_cast<std::size_t>(values);
@@ -167,7 +171,8 @@ public:
     params.ring = ring_layout(padding, prefetch_distance, shape_.block_size);
     params.prefetch_distance = prefetch_distance;
     params.reduce = reduce ? 1 : 0;
-    params.rounds = shape_.rounds;
+    params.passes = shape_.rounds.passes;
+    params.rounds = shape_.rounds.rounds;
     params.round_values = max_values_;
     params.blocks_per_tile = kernels::kTilePaths / shape_.block_paths();
 

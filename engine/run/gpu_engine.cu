@@ -133,7 +133,7 @@ public:
 
 private:
   /// The launch shape of a unit: the settings' block size, the loader's paths per thread, and
-  /// the rounds for the unit's paths per launch.
+  /// the passes and rounds for the unit's paths per launch.
   template <class Model>
   LaunchShape shape_for(const typename DeviceUnit<Model, Real>::Entry& entry,
                         const std::vector<const GroupPlan*>& groups,
@@ -146,8 +146,8 @@ private:
     LaunchShape shape;
     shape.block_size = run_.block_size;
     shape.paths_per_thread = entry.paths_per_thread;
-    shape.rounds = rounds_per_block(launch_paths, steps, Model::factors, entry.paths_per_thread,
-                                    run_.block_size, values, multiprocessors_);
+    shape.rounds = round_shape(launch_paths, steps, Model::factors, entry.paths_per_thread,
+                               run_.block_size, values, multiprocessors_);
     return shape;
   }
 

@@ -13,29 +13,23 @@ namespace pfmc::engine {
 
 namespace {
 
-/// What `auto` has decided so far in this run, per cache key.
+/// What `auto` has decided so far in this run, per cache key: each shape is decided once (a
+/// book of 8,192 groups has one or a few shapes).
 struct AutoChoices {
   std::map<std::string, int> groups_of_key;
-  std::map<std::string, GroupBackend> untuned; ///< shapes not worth tuning in this run
+  std::map<std::string, GroupBackend> decided;
 };
 
-/// `auto` for one group: the tuning cache, a shape already decided in this run, a tuning now
-/// when the default's estimated time for this run's groups of the shape repays it, else the
-/// default.
-GroupBackend choose_auto_backend(const GroupPlan& group, const ExecutionSettings& settings,
-                                 const DeviceInfo& device, const PriceOptions& options,
+/// `auto` for the first group of a shape (`key`): the tuning cache, a tuning now when the
+/// default's estimated time for this run's groups of the shape repays it, else the default.
+GroupBackend choose_auto_backend(const GroupPlan& group, const std::string& key,
+                                 const ExecutionSettings& settings, const PriceOptions& options,
                                  RunTuningCache& tuning, AutoChoices& choices) {
   TuningCache& cache = *tuning.cache;
-  const std::string key = tuning_key(device, group, settings.precision, settings.paths);
   const BackendChoice fallback = default_backend_choice(settings.rng, settings.brownian_bridge);
   if (const auto cached = cache.find(key)) {
     return {group.model_name, cached->backend, cached->prefetch_distance,
             config::to_string(cached->padding), "tuning cache " + cache.path()};
-  }
-  if (const auto known = choices.untuned.find(key); known != choices.untuned.end()) {
-    GroupBackend chosen = known->second;
-    chosen.model = group.model_name;
-    return chosen;
   }
   if (!options.tune_when_missing) {
     return {group.model_name, fallback.backend, fallback.prefetch_distance,
@@ -53,10 +47,8 @@ GroupBackend choose_auto_backend(const GroupPlan& group, const ExecutionSettings
                   "default: this run's %d group%s of this shape take about %.0f ms with it, "
                   "less than tuning would cost (up to %.1f s; `pfmc tune` tunes ahead)",
                   shape_groups, shape_groups > 1 ? "s" : "", estimate_s * 1e3, kTuneBudgetSeconds);
-    const GroupBackend chosen{group.model_name, fallback.backend, fallback.prefetch_distance,
-                              config::to_string(fallback.padding), why};
-    choices.untuned[key] = chosen;
-    return chosen;
+    return {group.model_name, fallback.backend, fallback.prefetch_distance,
+            config::to_string(fallback.padding), why};
   }
   TuneOptions quick;
   quick.budget_seconds = kTuneBudgetSeconds;
@@ -143,16 +135,26 @@ choose_group_backends(const config::RunConfig& config, const SimulationPlan& pla
     return group_settings;
   const bool automatic_backend = settings.backend == "auto";
   AutoChoices choices;
+  std::vector<std::string> keys;
   if (automatic_backend) {
-    for (const GroupPlan& group : plan.groups)
-      ++choices.groups_of_key[tuning_key(device, group, settings.precision, settings.paths)];
+    for (const GroupPlan& group : plan.groups) {
+      keys.push_back(tuning_key(device, group, settings.precision, settings.paths));
+      ++choices.groups_of_key[keys.back()];
+    }
   }
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {
     const GroupPlan& group = plan.groups[g];
     GroupBackend chosen{group.model_name, settings.backend, settings.prefetch_distance,
                         config::to_string(settings.padding), "engine.backend"};
     if (automatic_backend) {
-      chosen = choose_auto_backend(group, settings, device, options, tuning, choices);
+      const auto known = choices.decided.find(keys[g]);
+      if (known == choices.decided.end()) {
+        chosen = choose_auto_backend(group, keys[g], settings, options, tuning, choices);
+        choices.decided.emplace(keys[g], chosen);
+      } else {
+        chosen = known->second;
+        chosen.model = group.model_name;
+      }
       const auto padding = config::parse_padding(chosen.padding);
       ExecutionSettings& s = group_settings[g];
       s.backend = chosen.backend;

@@ -98,9 +98,8 @@ struct BenchImpl final : KernelBench::Impl {
       LaunchShape shape;
       shape.block_size = run.block_size;
       shape.paths_per_thread = entry.paths_per_thread;
-      shape.rounds =
-          rounds_per_block(paths, group_plan.steps(), Model::factors, entry.paths_per_thread,
-                           run.block_size, group_plan.reduced_values(), multiprocessors);
+      shape.rounds = round_shape(paths, group_plan.steps(), Model::factors, entry.paths_per_thread,
+                                 run.block_size, group_plan.reduced_values(), multiprocessors);
       unit = std::make_unique<Unit>(std::vector<const GroupPlan*>{&group_plan}, paths, shape,
                                     stream.get());
     }
