@@ -9,7 +9,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -247,26 +246,14 @@ int run(int argc, char** argv) {
 
 } // namespace
 
-/// Ends the process once everything it writes is written: the streams are flushed (their
-/// errors turn into exit status 1), then the process exits without running static destructors,
-/// where the CUDA runtime would tear its context down — the operating system releases the
-/// device's memory either way, and a fresh `pfmc price` spends no time on it.
-[[noreturn]] void finish(int status) {
-  std::cout.flush();
-  std::cerr.flush();
-  if (std::fflush(nullptr) != 0 || !std::cout.good())
-    status = status == 0 ? kExitRuntime : status;
-  std::_Exit(status);
-}
-
 int main(int argc, char** argv) {
   try {
-    finish(run(argc, argv));
+    return run(argc, argv);
   } catch (const config::ConfigError& e) {
     std::cerr << e.what() << '\n';
-    finish(kExitUsage);
+    return kExitUsage;
   } catch (const std::exception& e) {
     std::cerr << "pfmc: error: " << e.what() << '\n';
-    finish(kExitRuntime);
+    return kExitRuntime;
   }
 }

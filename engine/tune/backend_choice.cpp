@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include "config/config_error.hpp"
 #include "config/overrides.hpp"
@@ -87,13 +88,23 @@ void check_group_launcher(const config::RunConfig& config, const GroupPlan& grou
 /// thousands).
 void add_auto_notices(RunInfo& run, int groups) {
   std::map<std::string, int> lines;
+  const GroupBackend* previous = nullptr; // groups in a row with the same choice: one line
+  std::map<std::string, int>::iterator current;
   for (const auto& b : run.group_backends) {
+    if (previous != nullptr && b.backend == previous->backend &&
+        b.prefetch_distance == previous->prefetch_distance && b.padding == previous->padding &&
+        b.source == previous->source) {
+      ++current->second;
+      continue;
+    }
+    previous = &b;
     const kernels::BackendInfo* info = kernels::find_backend(b.backend);
     std::string label = b.backend;
     if (info != nullptr && info->uses_prefetch_distance)
       label += " (distance " + std::to_string(b.prefetch_distance) +
                (info->uses_padding ? ", padding " + b.padding : "") + ")";
-    ++lines["backend auto: " + label + " from " + b.source];
+    current = lines.try_emplace("backend auto: " + label + " from " + b.source, 0).first;
+    ++current->second;
   }
   for (const auto& [line, count] : lines) {
     run.notices.push_back(line + (groups > 1 ? " for " + std::to_string(count) + " of " +
@@ -137,8 +148,19 @@ choose_group_backends(const config::RunConfig& config, const SimulationPlan& pla
   AutoChoices choices;
   std::vector<std::string> keys;
   if (automatic_backend) {
+    // The key of each group, formatted once per distinct (model, factors, scenarios, steps): a
+    // book of 8,192 groups spent 13 ms choosing backends while each group formatted its own.
+    std::map<std::tuple<config::ModelType, int, int, int>, std::string> formatted;
     for (const GroupPlan& group : plan.groups) {
-      keys.push_back(tuning_key(device, group, settings.precision, settings.paths));
+      const auto shape =
+          std::make_tuple(group.model_type, group.factors, group.scenarios, group.steps());
+      auto known = formatted.find(shape);
+      if (known == formatted.end()) {
+        known =
+            formatted.emplace(shape, tuning_key(device, group, settings.precision, settings.paths))
+                .first;
+      }
+      keys.push_back(known->second);
       ++choices.groups_of_key[keys.back()];
     }
   }
