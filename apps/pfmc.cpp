@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -22,6 +23,7 @@
 #include "config/overrides.hpp"
 #include "engine/core/atomic_file.hpp"
 #include "engine/core/device_info.hpp"
+#include "engine/core/interrupt.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
 #include "engine/tune/tuning.hpp"
@@ -86,6 +88,7 @@ int command_price(CLI::App* app, const RunOptions& o) {
   result.run.config_ms = config_ms;
   result.run.device_ms += device_ms;
   progress.clear();
+  engine::throw_if_stopped(); // asked to stop after the last launch: still nothing is written
   const std::string text = apps::render(result, parse_format(o.format), config.file);
   // Standard output goes through the same writer as a file, so that a failed write (a full
   // disk behind `>`) is an error rather than a silent exit status 0.
@@ -244,11 +247,30 @@ int run(int argc, char** argv) {
   return kExitUsage;
 }
 
+/// SIGINT and SIGTERM ask the run to stop (engine/core/interrupt.hpp); a second one ends the
+/// process at once (the handler resets itself to the default action).
+extern "C" void on_stop_signal(int signal) {
+  engine::request_stop(signal);
+}
+
+void install_stop_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESETHAND;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
+  install_stop_handlers();
   try {
     return run(argc, argv);
+  } catch (const engine::Interrupted& e) {
+    std::cerr << "pfmc: " << e.what() << '\n';
+    return 128 + e.signal();
   } catch (const config::ConfigError& e) {
     std::cerr << e.what() << '\n';
     return kExitUsage;

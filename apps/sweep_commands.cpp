@@ -11,6 +11,7 @@
 #include "config/load_config.hpp"
 #include "engine/core/atomic_file.hpp"
 #include "engine/core/device_info.hpp"
+#include "engine/core/interrupt.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/tune/tuning.hpp"
 #include "kernels/catalog.hpp"
@@ -126,7 +127,10 @@ int command_tune(CLI::App* app, const RunOptions& o, const SweepOptions& s) {
   const auto options =
       tune_options_from(s, s.exhaustive ? engine::TuneMode::exhaustive : engine::TuneMode::quick);
   const auto sweeps = sweep_groups(config, plan, options, o.quiet);
+  engine::throw_if_stopped(); // an interrupted tuning leaves the cache as it was
   engine::TuningCache cache(engine::tuning_cache_path(o.tuning_cache));
+  if (!cache.recovered().empty())
+    std::cerr << "note: " << cache.recovered() << '\n';
   const engine::DeviceInfo device = engine::query_device();
   const double copy_gbps = engine::device_copy_bandwidth(device, &cache);
   for (const auto& sweep : sweeps) {
@@ -152,7 +156,10 @@ int command_bench(CLI::App* app, const RunOptions& o, const SweepOptions& s) {
   const engine::SimulationPlan plan = engine::make_plan(config);
   const auto sweeps =
       sweep_groups(config, plan, tune_options_from(s, engine::TuneMode::exhaustive), o.quiet);
+  engine::throw_if_stopped();
   engine::TuningCache cache(engine::tuning_cache_path(o.tuning_cache));
+  if (!cache.recovered().empty())
+    std::cerr << "note: " << cache.recovered() << '\n';
   const engine::DeviceInfo device = engine::query_device();
   const double copy_gbps = engine::device_copy_bandwidth(device, &cache);
   std::printf("%s: %s, measured copy bandwidth %.0f GB/s (read + write)\n\n", config.file.c_str(),

@@ -3,10 +3,15 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 #include <cstdio>
 #include <filesystem>
@@ -241,6 +246,53 @@ TEST_F(Cli, OutputToAFullDeviceNamesThePathAndTheReason) {
   EXPECT_TRUE(fs::is_character_file("/dev/full"));
   // Standard output behind the full device: a failed write is exit status 1, not 0.
   EXPECT_EQ(run("price " + file + " --device cpu > " + link).status, 1);
+}
+
+TEST_F(Cli, SignalsStopTheRunWriteNothingAndExit128PlusTheSignal) {
+  // A CPU run of about a minute on two cores, asked to stop a second after it started.
+  using Clock = std::chrono::steady_clock;
+  for (const int signal : {SIGINT, SIGTERM}) {
+    const std::string out = path("big.json");
+    const std::string err = path("stderr.txt");
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd >= 0)
+        ::dup2(fd, STDERR_FILENO);
+      ::execl(PFMC_BINARY, PFMC_BINARY, "price", kExample.c_str(), "--device", "cpu", "--paths",
+              "2000000", "--output", out.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    ASSERT_EQ(::kill(pid, signal), 0);
+    const auto sent = Clock::now();
+    int status = 0;
+    pid_t done = 0;
+    while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 &&
+           Clock::now() - sent < std::chrono::seconds(20)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    const double seconds = std::chrono::duration<double>(Clock::now() - sent).count();
+    if (done == 0) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      FAIL() << "signal " << signal << ": still running after 20 s";
+    }
+    EXPECT_LT(seconds, 2.0) << "signal " << signal;
+    ASSERT_TRUE(WIFEXITED(status)) << "signal " << signal << ": ended by a signal";
+    EXPECT_EQ(WEXITSTATUS(status), 128 + signal);
+    EXPECT_FALSE(fs::exists(out));
+    std::ifstream stream(err);
+    const std::string message((std::istreambuf_iterator<char>(stream)),
+                              std::istreambuf_iterator<char>());
+    const std::string expected =
+        signal == SIGINT ? "pfmc: interrupted (SIGINT): " : "pfmc: terminated (SIGTERM): ";
+    EXPECT_EQ(message, expected + "the run stopped, nothing was written\n");
+    // Nothing else in the folder: no output, no temporary file.
+    fs::remove(err);
+    EXPECT_TRUE(fs::is_empty(dir_)) << "signal " << signal;
+  }
 }
 
 TEST_F(Cli, ConfigFromStandardInput) {

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/core/interrupt.hpp"
 #include "engine/draws/cpu_draws.hpp"
 #include "engine/draws/draw_plan.hpp"
 #include "engine/draws/draw_transform.hpp"
@@ -201,7 +202,8 @@ void simulate_chunk(const GroupPlan& group, const DrawSource<Real>& source, std:
   auto worker = [&] {
     std::vector<double> lane_values;
     std::vector<Real> draws;
-    for (std::size_t b = next_block++; b < blocks; b = next_block++) {
+    // A stop request ends the workers after their block (128 paths: well under a second).
+    for (std::size_t b = next_block++; b < blocks && !stop_requested(); b = next_block++) {
       const std::size_t first = b * kBlockPaths;
       simulate_block<Model, Real>(
           params, schedule, group, source, source.chunk_first + first,
@@ -220,6 +222,7 @@ void simulate_chunk(const GroupPlan& group, const DrawSource<Real>& source, std:
   worker();
   for (auto& t : pool)
     t.join();
+  throw_if_stopped();
 
   // Tiles pairwise over their blocks (missing blocks are +0.0), then the totals carried across
   // chunks, tile after tile (the kernel's last blocks).
@@ -265,6 +268,7 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
                                      settings.draw_batch_bytes, computes);
   std::vector<Real> normals;
   for (std::size_t u = 0; u < units.size(); ++u) {
+    throw_if_stopped();
     const DrawUnit& unit = units[u];
     const GroupPlan& first = plan.groups[static_cast<std::size_t>(unit.groups.front())];
     dispatch_model<Real>(first, [&](auto model_tag) {

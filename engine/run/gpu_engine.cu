@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/core/device_info.hpp"
+#include "engine/core/interrupt.hpp"
 #include "engine/draws/draw_plan.hpp"
 #include "engine/draws/draw_transform.hpp"
 #include "engine/draws/normal_source.hpp"
@@ -104,6 +105,7 @@ public:
     const auto units = plan_draw_units(plan_, run_.rng, run_.paths, sizeof(Real),
                                        run_.draw_batch_bytes, computes_draws_);
     for (std::size_t u = 0; u < units.size(); ++u) {
+      throw_if_stopped(); // no new generation or launch once asked to stop
       const DrawUnit& unit = units[u];
       const GroupPlan& first = plan_.groups[static_cast<std::size_t>(unit.groups.front())];
       dispatch_model<Real>(first, [&](auto model_tag) {
@@ -191,6 +193,7 @@ private:
                                    shape_for<Model>(entry, groups, chunk_paths * groups.size()),
                                    compute_stream_.get());
     for (std::uint64_t c = 0; c < chunks; ++c) {
+      throw_if_stopped(); // no new launch once asked to stop
       const std::uint64_t first = c * chunk_paths;
       const int count = static_cast<int>(std::min(chunk_paths, run_.paths - first));
       std::vector<typename DeviceUnit<Model, Real>::Chunk> launch_chunks;
@@ -294,6 +297,7 @@ private:
     marks.groups = {g};
     marks.weights = {1.0};
     for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
+      throw_if_stopped(); // no new launch once asked to stop
       const std::uint64_t first = chunk * chunking.chunk_paths;
       const std::size_t count =
           static_cast<std::size_t>(std::min(chunking.chunk_paths, run_.paths - first));

@@ -120,6 +120,8 @@ RunTuningCache open_tuning_cache(const DeviceInfo& device, bool on_gpu, const Pr
   RunTuningCache tuning;
   if (on_gpu) {
     tuning.cache.emplace(tuning_cache_path(options.tuning_cache));
+    if (!tuning.cache->recovered().empty())
+      run.notices.push_back(tuning.cache->recovered());
     const bool had_bandwidth = tuning.cache->copy_bandwidth(device).has_value();
     run.copy_bandwidth_gbps = device_copy_bandwidth(device, &*tuning.cache);
     tuning.changed = !had_bandwidth;

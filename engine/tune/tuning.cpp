@@ -4,17 +4,25 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #include "config/overrides.hpp"
 #include "engine/core/atomic_file.hpp"
+#include "engine/core/interrupt.hpp"
 #include "engine/tune/kernel_bench.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/error.hpp"
@@ -212,6 +220,7 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
     generation_ms = g[1];
   }
   const auto time = [&](const BackendChoice& c, int repeats) {
+    throw_if_stopped(); // an interrupted tuning stores nothing
     bench.time_launch_ms(c.backend, c.prefetch_distance, c.padding); // warm-up
     std::vector<double> ms;
     for (int r = 0; r < repeats; ++r) {
@@ -317,21 +326,80 @@ std::string tuning_cache_path(const std::string& override_path) {
 
 struct TuningCache::Document {
   Json json = load_json("");
+  /// What this process stored: merged over the file as it is when saving.
+  std::set<std::string> entries, devices;
 };
+
+namespace {
+
+/// The cache's JSON when `text` is a cache (an object whose `entries` and `devices`, where
+/// present, are objects); else the reason it is not.
+std::optional<Json> parse_cache(const std::string& text, std::string& why) {
+  try {
+    Json j = load_json(text);
+    const bool objects = j.is_object() && (!j.contains("entries") || j["entries"].is_object()) &&
+                         (!j.contains("devices") || j["devices"].is_object());
+    if (objects)
+      return j;
+    why = "not a tuning cache: `entries` and `devices` must be objects";
+  } catch (const std::exception& e) {
+    why = std::string("not valid JSON: ") + e.what();
+  }
+  return std::nullopt;
+}
+
+std::string read_text(const std::string& path, bool& exists) {
+  std::ifstream in(path);
+  exists = static_cast<bool>(in);
+  std::stringstream text;
+  if (exists)
+    text << in.rdbuf();
+  return text.str();
+}
+
+/// An exclusive lock on `path`.lock for the scope (flock; released on close): savers of one
+/// cache take turns to re-read, merge and rename. Without the lock file (a read-only folder)
+/// the save goes on unlocked.
+class CacheLock {
+public:
+  explicit CacheLock(const std::string& path)
+      : fd_(::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666)) {
+    if (fd_ >= 0)
+      while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+  }
+  ~CacheLock() {
+    if (fd_ >= 0)
+      ::close(fd_);
+  }
+  CacheLock(const CacheLock&) = delete;
+  CacheLock& operator=(const CacheLock&) = delete;
+
+private:
+  int fd_;
+};
+
+} // namespace
 
 TuningCache::TuningCache(std::string path)
     : path_(std::move(path)), document_(std::make_unique<Document>()) {
-  std::ifstream in(path_);
-  if (!in)
+  bool exists = false;
+  const std::string text = read_text(path_, exists);
+  if (!exists)
     return; // no cache yet
-  std::stringstream text;
-  text << in.rdbuf();
-  try {
-    document_->json = load_json(text.str());
-  } catch (const std::exception& e) {
-    throw RuntimeError("tuning cache " + path_ + " is not valid JSON (" + e.what() +
-                       "); delete it or point --tuning-cache elsewhere");
+  std::string why;
+  if (auto json = parse_cache(text, why)) {
+    document_->json = std::move(*json);
+    return;
   }
+  // A corrupt cache is set aside (once: the next run finds no file there) and rebuilt.
+  const std::string aside = path_ + ".corrupt";
+  std::error_code error;
+  std::filesystem::rename(path_, aside, error);
+  recovered_ =
+      "tuning cache " + path_ + " is " + why + "; " +
+      (error ? "it could not be set aside (" + error.message() + ")" : "set aside as " + aside) +
+      ", starting an empty one";
 }
 
 TuningCache::~TuningCache() = default;
@@ -358,6 +426,7 @@ std::optional<BackendChoice> TuningCache::find(const std::string& key) const {
 }
 
 void TuningCache::store(const TuneResult& result) {
+  document_->entries.insert(result.key);
   document_->json["entries"][result.key] = {
       {"backend", result.best.choice.backend},
       {"prefetch_distance", result.best.choice.prefetch_distance},
@@ -380,6 +449,7 @@ std::optional<double> TuningCache::copy_bandwidth(const DeviceInfo& device) cons
 }
 
 void TuningCache::store_copy_bandwidth(const DeviceInfo& device, double gbps) {
+  document_->devices.insert(device_key(device));
   document_->json["devices"][device_key(device)] = {{"copy_bandwidth_gbps", gbps},
                                                     {"measured", now_utc()}};
 }
@@ -390,9 +460,20 @@ void TuningCache::save() const {
   std::error_code error;
   if (target.has_parent_path())
     fs::create_directories(target.parent_path(), error);
-  // A uniquely named temporary file: two `pfmc tune` runs at once each write a whole cache, and
-  // the last rename wins.
-  write_file_atomically(path_, document_->json.dump(2) + '\n');
+  // Two `pfmc tune` runs at once: each, under the lock, re-reads the file as the other left it
+  // and writes it back with its own entries added, so neither loses the other's.
+  const CacheLock lock(path_);
+  bool exists = false;
+  std::string why;
+  std::optional<Json> merged = parse_cache(read_text(path_, exists), why);
+  if (!merged)
+    merged = load_json(""); // none yet, or corrupt since this run read it: ours alone
+  const Json& ours = document_->json;
+  for (const auto& key : document_->entries)
+    (*merged)["entries"][key] = ours["entries"][key];
+  for (const auto& key : document_->devices)
+    (*merged)["devices"][key] = ours["devices"][key];
+  write_file_atomically(path_, merged->dump(2) + '\n');
 }
 
 double device_copy_bandwidth(const DeviceInfo& device, TuningCache* cache) {

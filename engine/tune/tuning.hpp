@@ -100,16 +100,21 @@ std::string tuning_cache_path(const std::string& override_path = {});
 
 class TuningCache {
 public:
-  /// Reads the file if it exists (a missing file is an empty cache; a corrupt one is an error
-  /// naming the file).
+  /// Reads the file if it exists (a missing file is an empty cache). A corrupt one (not JSON,
+  /// or not shaped as a cache) is set aside as `path`.corrupt and the cache starts empty;
+  /// recovered() says so, for the run's notices.
   explicit TuningCache(std::string path);
+  /// Empty, or the one line saying that the file was corrupt and set aside.
+  [[nodiscard]] const std::string& recovered() const { return recovered_; }
 
   [[nodiscard]] std::optional<BackendChoice> find(const std::string& key) const;
   void store(const TuneResult& result);
   /// The device's measured copy bandwidth (GB/s, read + write), if cached.
   [[nodiscard]] std::optional<double> copy_bandwidth(const DeviceInfo& device) const;
   void store_copy_bandwidth(const DeviceInfo& device, double gbps);
-  /// Writes the file (engine/core/atomic_file.hpp: never half-written), creating its directory.
+  /// Writes the file (engine/core/atomic_file.hpp: never half-written), creating its directory:
+  /// under an exclusive lock on `path`.lock, the file as it is now (another process may have
+  /// saved since this one read it) with what this object stored added over it.
   void save() const;
   [[nodiscard]] const std::string& path() const { return path_; }
 
@@ -121,6 +126,7 @@ private:
   struct Document; // the parsed JSON (kept out of this header)
   std::string path_;
   std::unique_ptr<Document> document_;
+  std::string recovered_;
 };
 
 /// The measured copy bandwidth of the device: from the cache when it has it, else measured
