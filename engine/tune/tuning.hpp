@@ -95,6 +95,9 @@ std::string tuning_key(const DeviceInfo& device, const GroupPlan& group,
 TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
                       const TuneOptions& options);
 
+/// The device's part of every key of the cache: its name and multiprocessors.
+std::string device_key(const DeviceInfo& device);
+
 /// Where the cache lives (the rules above); `override_path` wins when not empty.
 std::string tuning_cache_path(const std::string& override_path = {});
 
