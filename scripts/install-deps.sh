@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what pfmc needs to build on Debian/Ubuntu, beyond the CUDA toolkit (expected at
 # /usr/local/cuda), python3-matplotlib, with which `pfmc bench --plot` draws its PNG
-# (bench/plot_sweep.py), and clang-tidy, which the tests' function-length audit runs
-# (scripts/function-sizes.sh): only the packages that are missing. Safe to run again.
+# (bench/plot_sweep.py), clang-tidy, which the tests' function-length audit runs
+# (scripts/function-sizes.sh), and clang with its sanitizer and libFuzzer runtimes, which
+# scripts/fuzz.sh builds with: only the packages that are missing. Safe to run again.
 set -euo pipefail
 
 packages=(cmake g++ make libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libgtest-dev
-          libbenchmark-dev librandom123-dev libsleef-dev python3-matplotlib clang-tidy)
+          libbenchmark-dev librandom123-dev libsleef-dev python3-matplotlib clang-tidy
+          clang)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -15,10 +15,17 @@
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
+#include "fuzz_corpus.hpp"
 #include "kernels/catalog.hpp"
 
 namespace pfmc::config {
 namespace {
+
+/// The YAML loader, the config also kept as a fuzzing seed (tests/fuzz_corpus.hpp).
+RunConfig parse_kept(const std::string& yaml, const std::string& name) {
+  testing::keep_for_fuzzing(yaml);
+  return parse_run_config(yaml, name);
+}
 
 // Lines 1-9 of every test document; instruments follow from line 10.
 const std::string kHeader =
@@ -57,7 +64,7 @@ std::string replace_line(const std::string& doc, int line, const std::string& te
 /// escapes and fails the test: bad input must only ever raise ConfigError.
 std::string error_of(const std::string& yaml) {
   try {
-    (void)parse_run_config(yaml, "t.yaml");
+    (void)parse_kept(yaml, "t.yaml");
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -65,7 +72,7 @@ std::string error_of(const std::string& yaml) {
 }
 
 std::string override_error(const Overrides& overrides) {
-  RunConfig config = parse_run_config(valid_doc(), "t.yaml");
+  RunConfig config = parse_kept(valid_doc(), "t.yaml");
   try {
     apply_overrides(config, overrides);
   } catch (const ConfigError& e) {
@@ -218,7 +225,7 @@ TEST(ExampleConfig, BasketYamlHasTheTwoAssetCase) {
 // --- good input ----------------------------------------------------------------------------------
 
 TEST(LoadConfig, DefaultsAreApplied) {
-  const RunConfig c = parse_run_config(valid_doc(), "t.yaml");
+  const RunConfig c = parse_kept(valid_doc(), "t.yaml");
   EXPECT_EQ(c.file, "t.yaml");
   EXPECT_EQ(c.market.underlyings[0].dividend_yield, 0.0);
   EXPECT_TRUE(c.market.zero_rates.is_flat());
@@ -243,18 +250,18 @@ TEST(LoadConfig, DefaultsAreApplied) {
                    "model: spx_bs}\n"
                    "  - {id: b1, type: barrier, option: call, strike: 100, barrier: 120, "
                    "barrier_type: up_and_out, monitoring: 2, maturity: 1.0, model: spx_bs}\n";
-  const RunConfig d = parse_run_config(doc, "t.yaml");
+  const RunConfig d = parse_kept(doc, "t.yaml");
   EXPECT_EQ(d.instruments[0].cash, 1.0);
   EXPECT_EQ(d.instruments[1].rebate, 0.0);
 }
 
 TEST(LoadConfig, MarksAndIndicesAreFilled) {
-  const RunConfig c = parse_run_config(kHeader + kCall +
-                                           "  - {id: x, type: european, option: put, strike: 50, "
-                                           "maturity: 2, model: sx5e_bs}\n"
-                                           "portfolio:\n"
-                                           "  - {instrument: x, quantity: -2.5}\n",
-                                       "t.yaml");
+  const RunConfig c = parse_kept(kHeader + kCall +
+                                     "  - {id: x, type: european, option: put, strike: 50, "
+                                     "maturity: 2, model: sx5e_bs}\n"
+                                     "portfolio:\n"
+                                     "  - {instrument: x, quantity: -2.5}\n",
+                                 "t.yaml");
   EXPECT_EQ(c.market.underlyings[1].mark.line, 4);
   EXPECT_EQ(c.market.underlyings[1].mark.column, 7);
   EXPECT_EQ(c.models[1].mark.line, 8);
@@ -275,7 +282,7 @@ TEST(LoadConfig, FixingsResolveToEquallySpacedTimes) {
                    "maturity: 0.1, fixings: 3, model: spx_bs}\n"
                    "  - {id: a3, type: asian, average: geometric, option: put, strike: 100, "
                    "maturity: 2, fixing_times: [0.5, 1.25, 2], model: spx_bs}\n";
-  const RunConfig c = parse_run_config(doc, "t.yaml");
+  const RunConfig c = parse_kept(doc, "t.yaml");
   EXPECT_EQ(c.instruments[0].fixing_times, (std::vector<double>{0.25, 0.5, 0.75, 1.0}));
   EXPECT_EQ(c.instruments[0].average, AverageType::arithmetic);
   // 0.1 * 3 / 3 is not 0.1 in binary: the last fixing must still be the maturity exactly.
@@ -294,7 +301,7 @@ TEST(LoadConfig, BarrierAndTermStructuresAreRead) {
                      "volatility: {tenors: [1, 2], vols: [0.3, 0.3]}}");
   doc += "  - {id: b1, type: barrier, option: put, strike: 50, barrier: 40, barrier_type: "
          "down_and_in, rebate: 1.5, monitoring_times: [0.5, 1], maturity: 1, model: sx5e_bs}\n";
-  const RunConfig c = parse_run_config(doc, "t.yaml");
+  const RunConfig c = parse_kept(doc, "t.yaml");
   EXPECT_EQ(c.market.zero_rates.tenors, (std::vector<double>{0.5, 1.0, 2.0}));
   EXPECT_EQ(c.market.zero_rates.values, (std::vector<double>{0.04, -0.01, 0.05}));
   EXPECT_EQ(c.models[1].volatility.values, (std::vector<double>{0.3, 0.3}));
@@ -313,7 +320,7 @@ TEST(LoadConfig, SimulationAndEngineSettingsAreRead) {
                    "rng: scrambled_sobol, precision: float}\n"
                    "engine: {device: gpu, backend: none, prefetch_distance: 8, padding: "
                    "slot_major, block_size: 256, max_device_memory: 4GiB, cpu_threads: 8}\n";
-  const RunConfig c = parse_run_config(doc, "t.yaml");
+  const RunConfig c = parse_kept(doc, "t.yaml");
   EXPECT_EQ(c.simulation.paths, 1000000u); // a float spelling of an exact integer
   EXPECT_EQ(c.simulation.steps_per_year, 365);
   EXPECT_EQ(c.simulation.seed, std::numeric_limits<std::uint64_t>::max());
@@ -330,7 +337,7 @@ TEST(LoadConfig, SimulationAndEngineSettingsAreRead) {
   EXPECT_EQ(c.engine.cpu_threads, 8);
 
   const RunConfig d =
-      parse_run_config(valid_doc() + "engine: {padding: 3, max_device_memory: 1000}\n", "t.yaml");
+      parse_kept(valid_doc() + "engine: {padding: 3, max_device_memory: 1000}\n", "t.yaml");
   EXPECT_EQ(d.engine.padding.mode, Padding::Mode::fixed);
   EXPECT_EQ(d.engine.padding.amount, 3);
   EXPECT_EQ(d.engine.max_device_memory, 1000u);
@@ -341,18 +348,17 @@ TEST(LoadConfig, ZeroStepsPerYearIsTheEventGridAndItsPositionIsKept) {
   // is for planning to judge (engine/plan/step_data.cpp), which needs this position to name the
   // line.
   const RunConfig c =
-      parse_run_config(valid_doc() + "simulation: {paths: 1000, steps_per_year: 0}\n", "t.yaml");
+      parse_kept(valid_doc() + "simulation: {paths: 1000, steps_per_year: 0}\n", "t.yaml");
   EXPECT_EQ(c.simulation.steps_per_year, 0);
   EXPECT_EQ(c.simulation.steps_per_year_mark.line, 11);
   EXPECT_EQ(c.simulation.steps_per_year_mark.column, 43);
   // Not written: the default, and no position.
-  const RunConfig d = parse_run_config(valid_doc(), "t.yaml");
+  const RunConfig d = parse_kept(valid_doc(), "t.yaml");
   EXPECT_EQ(d.simulation.steps_per_year_mark.line, 0);
 }
 
 TEST(LoadConfig, EmptyOptionalSectionsMeanDefaults) {
-  const RunConfig c =
-      parse_run_config(valid_doc() + "portfolio:\nsimulation:\nengine:\n", "t.yaml");
+  const RunConfig c = parse_kept(valid_doc() + "portfolio:\nsimulation:\nengine:\n", "t.yaml");
   EXPECT_TRUE(c.portfolio.empty());
   EXPECT_EQ(c.simulation.paths, 100000u);
   EXPECT_EQ(c.engine.block_size, 128);
@@ -721,7 +727,7 @@ std::string models_doc() {
 }
 
 TEST(LoadConfig, HestonModelIsRead) {
-  const RunConfig c = parse_run_config(models_doc(), "t.yaml");
+  const RunConfig c = parse_kept(models_doc(), "t.yaml");
   const ModelConfig& h = c.models[1];
   EXPECT_EQ(h.type, ModelType::heston);
   EXPECT_EQ(h.underlying, "SPX");
@@ -735,7 +741,7 @@ TEST(LoadConfig, HestonModelIsRead) {
   EXPECT_EQ(h.assets(), 1);
   EXPECT_EQ(c.instruments[0].model_index, 1);
 
-  const RunConfig d = parse_run_config(
+  const RunConfig d = parse_kept(
       replace_line(models_doc(), 9,
                    "  - {name: spx_h, type: heston, underlying: SPX, v0: 0, kappa: 1, theta: 0.04, "
                    "xi: 0.5, rho: 1, scheme: full_truncation}"),
@@ -746,7 +752,7 @@ TEST(LoadConfig, HestonModelIsRead) {
 }
 
 TEST(LoadConfig, LocalVolSurfaceIsRead) {
-  const RunConfig c = parse_run_config(models_doc(), "t.yaml");
+  const RunConfig c = parse_kept(models_doc(), "t.yaml");
   const ModelConfig& lv = c.models[2];
   EXPECT_EQ(lv.type, ModelType::local_vol);
   EXPECT_EQ(lv.underlying_index, 0);
@@ -757,7 +763,7 @@ TEST(LoadConfig, LocalVolSurfaceIsRead) {
   EXPECT_EQ(lv.surface.vols[1], (std::vector<double>{0.28, 0.2, 0.22}));
 
   // One time (at 0) and one knot: a flat surface.
-  const RunConfig d = parse_run_config(
+  const RunConfig d = parse_kept(
       replace_line(models_doc(), 10,
                    "  - {name: spx_lv, type: local_vol, underlying: SPX, surface: {times: [0], "
                    "log_moneyness: [0], vols: [[0.2]]}}"),
@@ -767,7 +773,7 @@ TEST(LoadConfig, LocalVolSurfaceIsRead) {
 }
 
 TEST(LoadConfig, CorrelatedModelAndItsCholeskyFactorAreRead) {
-  const RunConfig c = parse_run_config(models_doc(), "t.yaml");
+  const RunConfig c = parse_kept(models_doc(), "t.yaml");
   const ModelConfig& m = c.models[3];
   EXPECT_EQ(m.type, ModelType::multi_black_scholes);
   EXPECT_EQ(m.assets(), 3);
@@ -807,7 +813,7 @@ TEST(LoadConfig, BasketInstrumentsAreRead) {
       "weights: [1, 2, 0.25], model: bask}\n"
       "  - {id: spread, type: basket, payoff: weighted, option: call, strike: 1, maturity: 1, "
       "weights: [1, -2, 0], model: bask}\n";
-  const RunConfig c = parse_run_config(doc, "t.yaml");
+  const RunConfig c = parse_kept(doc, "t.yaml");
   const auto& weighted = c.instruments[1];
   EXPECT_EQ(weighted.type, InstrumentType::basket);
   EXPECT_EQ(weighted.basket, BasketPayoff::weighted);
@@ -822,31 +828,31 @@ TEST(LoadConfig, BasketInstrumentsAreRead) {
 }
 
 TEST(LoadConfig, SimulationOptionsAreRead) {
-  const RunConfig c = parse_run_config(
-      valid_doc() + "simulation: {paths: 4096, rng: scrambled_sobol, antithetic: true, "
-                    "control_variate: True, brownian_bridge: false, replicates: 8, "
-                    "greeks: [vega, theta, delta]}\n",
-      "t.yaml");
+  const RunConfig c =
+      parse_kept(valid_doc() + "simulation: {paths: 4096, rng: scrambled_sobol, antithetic: true, "
+                               "control_variate: True, brownian_bridge: false, replicates: 8, "
+                               "greeks: [vega, theta, delta]}\n",
+                 "t.yaml");
   EXPECT_TRUE(c.simulation.antithetic);
   EXPECT_TRUE(c.simulation.control_variate);
   EXPECT_EQ(c.simulation.brownian_bridge, 0);
   EXPECT_EQ(c.simulation.replicates, 8);
   EXPECT_EQ(c.simulation.greeks, (std::vector<Greek>{Greek::delta, Greek::vega, Greek::theta}));
 
-  const RunConfig d = parse_run_config(valid_doc(), "t.yaml"); // the defaults
+  const RunConfig d = parse_kept(valid_doc(), "t.yaml"); // the defaults
   EXPECT_FALSE(d.simulation.antithetic);
   EXPECT_FALSE(d.simulation.control_variate);
   EXPECT_EQ(d.simulation.brownian_bridge, -1);
   EXPECT_EQ(d.simulation.replicates, 0);
   EXPECT_TRUE(d.simulation.greeks.empty());
 
-  const RunConfig e = parse_run_config(
-      valid_doc() + "simulation: {rng: sobol, replicates: 1, brownian_bridge: true, "
-                    "greeks: []}\n",
-      "t.yaml");
+  const RunConfig e =
+      parse_kept(valid_doc() + "simulation: {rng: sobol, replicates: 1, brownian_bridge: true, "
+                               "greeks: []}\n",
+                 "t.yaml");
   EXPECT_EQ(e.simulation.replicates, 1);
   EXPECT_EQ(e.simulation.brownian_bridge, 1);
-  EXPECT_EQ(parse_run_config(valid_doc() + "simulation: {brownian_bridge: auto}\n", "t.yaml")
+  EXPECT_EQ(parse_kept(valid_doc() + "simulation: {brownian_bridge: auto}\n", "t.yaml")
                 .simulation.brownian_bridge,
             -1);
 }
@@ -1113,7 +1119,7 @@ TEST(LoadConfig, EveryNewModelBadCaseStartsFromAValidDocument) {
 // --- command-line overrides ---------------------------------------------------------------------
 
 TEST(Overrides, GoodValuesAreApplied) {
-  RunConfig c = parse_run_config(valid_doc() + "engine: {backend: none}\n", "t.yaml");
+  RunConfig c = parse_kept(valid_doc() + "engine: {backend: none}\n", "t.yaml");
   ASSERT_GT(c.engine.backend_mark.line, 0);
   Overrides o;
   o.device = "cpu";
@@ -1144,7 +1150,7 @@ TEST(Overrides, GoodValuesAreApplied) {
 }
 
 TEST(Overrides, NothingGivenChangesNothing) {
-  RunConfig c = parse_run_config(valid_doc(), "t.yaml");
+  RunConfig c = parse_kept(valid_doc(), "t.yaml");
   apply_overrides(c, Overrides{});
   EXPECT_EQ(c.simulation.paths, 100000u);
   EXPECT_EQ(c.engine.backend, "auto");
@@ -1194,7 +1200,7 @@ TEST(Overrides, BadValuesUseTheYamlRulesAndTheFlagName) {
 }
 
 TEST(Overrides, ABadFlagLeavesTheConfigUntouched) {
-  RunConfig c = parse_run_config(valid_doc(), "t.yaml");
+  RunConfig c = parse_kept(valid_doc(), "t.yaml");
   Overrides o;
   o.device = "cpu"; // valid, but must not be applied alone
   o.paths = "0";
@@ -1204,9 +1210,9 @@ TEST(Overrides, ABadFlagLeavesTheConfigUntouched) {
 }
 
 TEST(Overrides, SimulationOptionFlagsAreApplied) {
-  RunConfig c = parse_run_config(valid_doc() + "simulation: {rng: scrambled_sobol, paths: 4096, "
-                                               "greeks: [delta]}\n",
-                                 "t.yaml");
+  RunConfig c = parse_kept(valid_doc() + "simulation: {rng: scrambled_sobol, paths: 4096, "
+                                         "greeks: [delta]}\n",
+                           "t.yaml");
   Overrides o;
   o.greeks = "vega,delta,rho";
   o.antithetic = true;
@@ -1225,7 +1231,7 @@ TEST(Overrides, SimulationOptionFlagsAreApplied) {
   EXPECT_TRUE(c.simulation.antithetic); // not given: left alone
 
   // A flag may also mend what the file got wrong together with it: the result is judged.
-  RunConfig d = parse_run_config(valid_doc() + "simulation: {paths: 1000}\n", "t.yaml");
+  RunConfig d = parse_kept(valid_doc() + "simulation: {paths: 1000}\n", "t.yaml");
   Overrides mend;
   mend.antithetic = true;
   mend.paths = "1e6";
@@ -1274,7 +1280,7 @@ TEST(Overrides, SimulationOptionFlagsUseTheYamlRules) {
 
 /// The error of applying `overrides` to the config read from `doc`, which must load.
 std::string override_error_on(const std::string& doc, const Overrides& overrides) {
-  RunConfig config = parse_run_config(doc, "t.yaml");
+  RunConfig config = parse_kept(doc, "t.yaml");
   const RunConfig before = config;
   try {
     apply_overrides(config, overrides);
@@ -1460,7 +1466,7 @@ TEST(ToString, InstrumentSpellingsRoundTripThroughTheLoader) {
                               ", strike: 100, barrier: " + (down ? "80" : "120") +
                               ", barrier_type: " + to_string(barrier_type) +
                               ", monitoring: 4, maturity: 1, model: spx_bs}\n";
-      const RunConfig c = parse_run_config(doc, "t.yaml");
+      const RunConfig c = parse_kept(doc, "t.yaml");
       EXPECT_EQ(c.instruments[0].barrier_type, barrier_type);
       EXPECT_EQ(c.instruments[0].option, option);
     }
@@ -1469,7 +1475,7 @@ TEST(ToString, InstrumentSpellingsRoundTripThroughTheLoader) {
     const std::string doc =
         kHeader + "  - {id: a, type: asian, average: " + to_string(average) +
         ", option: call, strike: 100, maturity: 1, fixings: 2, model: spx_bs}\n";
-    EXPECT_EQ(parse_run_config(doc, "t.yaml").instruments[0].average, average);
+    EXPECT_EQ(parse_kept(doc, "t.yaml").instruments[0].average, average);
   }
 }
 

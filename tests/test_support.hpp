@@ -9,6 +9,7 @@
 #include "config/load_config.hpp"
 #include "config/run_config.hpp"
 #include "engine/pricer.hpp"
+#include "fuzz_corpus.hpp"
 
 namespace pfmc::testing {
 
@@ -38,6 +39,7 @@ inline std::string yaml_run(const Market& m, const std::string& instruments, std
 }
 
 inline config::RunConfig load(const std::string& yaml) {
+  keep_for_fuzzing(yaml);
   return config::parse_run_config(yaml, "test.yaml");
 }
 

@@ -1,0 +1,38 @@
+# The host-only libraries: plain C++, built by the main project and, with AddressSanitizer,
+# UndefinedBehaviorSanitizer and libFuzzer, by tests/fuzz/CMakeLists.txt alike. The includer
+# sets PFMC_SOURCE_ROOT, RANDOM123_INCLUDE_DIR, PFMC_YAML_TARGET and PFMC_WARNINGS.
+
+# pfmc_add_host_library(NAME SOURCES...): a static library of sources named from the root.
+function(pfmc_add_host_library name)
+  list(TRANSFORM ARGN PREPEND "${PFMC_SOURCE_ROOT}/")
+  add_library(${name} STATIC ${ARGN})
+  target_compile_options(${name} PRIVATE ${PFMC_WARNINGS})
+endfunction()
+
+# The error vocabulary and the catalogue of backends and distances (host data).
+pfmc_add_host_library(pfmc_common kernels/error.cpp kernels/catalog.cpp)
+target_include_directories(pfmc_common PUBLIC ${PFMC_SOURCE_ROOT})
+target_include_directories(pfmc_common SYSTEM PUBLIC ${RANDOM123_INCLUDE_DIR})
+
+# The value rules shared by the YAML and the command line (number_syntax, setting_rules,
+# overrides); the loader: a generic YAML reader, the schema by section, the entry point.
+pfmc_add_host_library(pfmc_config
+  config/config_error.cpp config/run_config.cpp
+  config/number_syntax.cpp config/setting_rules.cpp config/overrides.cpp
+  config/yaml_reader.cpp config/schema_market.cpp config/schema_products.cpp
+  config/schema_run.cpp config/load_config.cpp)
+target_link_libraries(pfmc_config PUBLIC pfmc_common PRIVATE ${PFMC_YAML_TARGET})
+
+# Closed-form prices: the tests' references and the planner's control-variate means.
+pfmc_add_host_library(pfmc_analytic
+  engine/analytic/checks.cpp engine/analytic/quadrature.cpp engine/analytic/normal.cpp
+  engine/analytic/black_scholes.cpp engine/analytic/asian.cpp engine/analytic/barrier.cpp
+  engine/analytic/heston.cpp engine/analytic/two_asset.cpp)
+target_include_directories(pfmc_analytic PUBLIC ${PFMC_SOURCE_ROOT})
+
+# The planner (config → simulation groups): host C++ over the models' headers.
+pfmc_add_host_library(pfmc_plan
+  engine/plan/plan.cpp engine/plan/time_grid.cpp engine/plan/scenarios.cpp
+  engine/plan/step_data.cpp engine/plan/instruments.cpp engine/plan/controls.cpp
+  engine/plan/observations.cpp)
+target_link_libraries(pfmc_plan PUBLIC pfmc_config pfmc_analytic)

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The host-only code under AddressSanitizer + UndefinedBehaviorSanitizer, and the config fuzzer
+# (tests/fuzz): builds tests/fuzz with clang into build-fuzz/, runs the sanitized suites
+# (test_config, test_analytic), replays the committed crash corpus (tests/fuzz/crashes/: each
+# input that once failed must now pass), then fuzzes for SECONDS from config/examples/ and any
+# corpus folders given (CI passes the configs its suites wrote: tests/fuzz_corpus.hpp).
+# Usage: scripts/fuzz.sh [--seconds N] [--runs N] [CORPUS_DIR...]
+# Exit status: 0 clean; non-zero when a suite fails or the fuzzer finds a crash, a leak, a
+# sanitizer report, an exception other than ConfigError, a timeout or an out-of-memory (the
+# input is left in build-fuzz/ as crash-*, leak-*, timeout-* or oom-*).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=120
+runs=-1
+corpora=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+  --seconds) seconds=$2; shift 2 ;;
+  --runs) runs=$2; shift 2 ;;
+  *) corpora+=("$1"); shift ;;
+  esac
+done
+cxx=$(command -v clang++ || command -v clang++-16 || command -v clang++-15 || command -v clang++-14 || true)
+[ -n "$cxx" ] || { echo "fuzz: clang++ not found (Debian: clang)" >&2; exit 2; }
+B=build-fuzz
+mkdir -p "$B"
+CXX=$cxx cmake -S tests/fuzz -B "$B" > "$B/configure.log" 2>&1 \
+  || { cat "$B/configure.log"; exit 2; }
+cmake --build "$B" -j "$(nproc)" > "$B/build.log" 2>&1 || { tail -30 "$B/build.log"; exit 2; }
+echo "fuzz: sanitized suites"
+(cd "$B" && ctest --output-on-failure)
+shopt -s nullglob
+replays=(tests/fuzz/crashes/*)
+if [ ${#replays[@]} -gt 0 ]; then
+  echo "fuzz: replaying ${#replays[@]} committed crash input(s)"
+  "./$B/fuzz_config" "${replays[@]}"
+fi
+corpus="$B/corpus"
+mkdir -p "$corpus"
+cp config/examples/*.yaml "$corpus/"
+for c in "${corpora[@]}"; do
+  [ -d "$c" ] && cp "$c"/* "$corpus/" 2>/dev/null || true
+done
+echo "fuzz: $(ls "$corpus" | wc -l) seeds, ${seconds} s"
+rm -f "$B"/crash-* "$B"/timeout-* "$B"/oom-* "$B"/leak-*
+# Fork mode: an input that hangs or exhausts memory (yaml-cpp 0.7 does on a document that starts
+# with `,`: tests/fuzz/known/) is kept and counted, and the fuzzing goes on; a crash, a
+# sanitizer report or an exception other than ConfigError stops it and fails.
+"./$B/fuzz_config" -fork=1 -ignore_timeouts=1 -ignore_ooms=1 -ignore_crashes=0 \
+  -max_total_time="$seconds" -runs="$runs" -rss_limit_mb=2048 -timeout=5 -max_len=65536 \
+  -artifact_prefix="$B/" -print_final_stats=1 "$corpus" > "$B/fuzz.log" 2>&1 || true
+last=$(grep -E "^#[0-9]+: cov:" "$B/fuzz.log" | tail -1)
+echo "fuzz: ${last:-no status line}"
+counts=$(printf '%s' "$last" | sed -nE 's#.*oom/timeout/crash: ([0-9]+)/([0-9]+)/([0-9]+).*#\1 \2 \3#p')
+read -r ooms timeouts crashes <<< "${counts:-0 0 0}"
+executed=$(printf '%s' "$last" | sed -nE 's/^#([0-9]+):.*/\1/p')
+echo "fuzz: ${executed:-0} executions; ${timeouts} timeout(s), ${ooms} out-of-memory (kept in $B/)"
+found=("$B"/crash-*)
+if [ "${crashes}" != 0 ] || [ ${#found[@]} -gt 0 ] \
+  || grep -qE "ERROR: (AddressSanitizer|UndefinedBehaviorSanitizer|LeakSanitizer)|runtime error:|uncaught exception|deadly signal" "$B/fuzz.log"; then
+  echo "fuzz: FAILED: a crash, a sanitizer report or an uncaught exception (log: $B/fuzz.log)"
+  grep -E -A25 "ERROR: |runtime error:|uncaught exception|deadly signal" "$B/fuzz.log" | head -60
+  exit 1
+fi
