@@ -1,6 +1,7 @@
 // pfmc: price option portfolios by Monte Carlo on the GPU (or the CPU reference backend).
 // This file only parses arguments, calls the engine and prints; exit status 0 on success,
-// 2 for bad usage or config, 1 for runtime failures.
+// 2 for bad usage or config, 1 for runtime failures, 128 + the signal when SIGINT or SIGTERM
+// stopped the run.
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -163,6 +164,8 @@ int command_backends(const std::string& format) {
 
 int run(int argc, char** argv) {
   CLI::App app{"pfmc: GPU Monte Carlo pricing of option portfolios described in YAML", "pfmc"};
+  app.footer("Exit status: 0 success, 1 runtime failure, 2 bad usage or config, 130 / 143 "
+             "stopped by SIGINT (Ctrl-C) / SIGTERM (nothing written).");
   app.set_version_flag("--version", kVersion);
   app.require_subcommand(1);
   app.fallthrough(false);

@@ -1,6 +1,21 @@
 # The host-only libraries: plain C++, built by the main project and, with AddressSanitizer,
-# UndefinedBehaviorSanitizer and libFuzzer, by tests/fuzz/CMakeLists.txt alike. The includer
-# sets PFMC_SOURCE_ROOT, RANDOM123_INCLUDE_DIR, PFMC_YAML_TARGET and PFMC_WARNINGS.
+# UndefinedBehaviorSanitizer and libFuzzer, by tests/fuzz/CMakeLists.txt alike, with the
+# packages they need. The includer sets PFMC_SOURCE_ROOT, PFMC_DEPS_ROOT and PFMC_WARNINGS.
+
+find_package(yaml-cpp REQUIRED)
+# yaml-cpp 0.7 (Debian 12) exports `yaml-cpp`; 0.8 exports `yaml-cpp::yaml-cpp`.
+if(TARGET yaml-cpp::yaml-cpp)
+  set(PFMC_YAML_TARGET yaml-cpp::yaml-cpp)
+else()
+  set(PFMC_YAML_TARGET yaml-cpp)
+endif()
+# Random123 (header-only; Debian librandom123-dev): the counter-based Philox generator, the same
+# code on the host and the device.
+find_path(RANDOM123_INCLUDE_DIR Random123/philox.h HINTS "${PFMC_DEPS_ROOT}/usr/include")
+if(NOT RANDOM123_INCLUDE_DIR)
+  message(FATAL_ERROR "RANDOM123_INCLUDE_DIR not found: run scripts/install-deps.sh (Random123 "
+                      "comes from Debian's librandom123-dev)")
+endif()
 
 # pfmc_add_host_library(NAME SOURCES...): a static library of sources named from the root.
 function(pfmc_add_host_library name)
