@@ -16,6 +16,13 @@ if(NOT RANDOM123_INCLUDE_DIR)
   message(FATAL_ERROR "RANDOM123_INCLUDE_DIR not found: run scripts/install-deps.sh (Random123 "
                       "comes from Debian's librandom123-dev)")
 endif()
+# libcsv (Debian libcsv-dev): the RFC 4180 reader behind `instruments: {csv: FILE}` and
+# `portfolio: {csv: FILE}` (config/csv_table.cpp).
+find_path(CSV_INCLUDE_DIR csv.h HINTS "${PFMC_DEPS_ROOT}/usr/include")
+find_library(CSV_LIBRARY NAMES csv HINTS "${PFMC_DEPS_ROOT}/usr/lib/x86_64-linux-gnu")
+if(NOT CSV_INCLUDE_DIR OR NOT CSV_LIBRARY)
+  message(FATAL_ERROR "libcsv not found: run scripts/install-deps.sh (Debian's libcsv-dev)")
+endif()
 
 # pfmc_add_host_library(NAME SOURCES...): a static library of sources named from the root.
 function(pfmc_add_host_library name)
@@ -35,8 +42,9 @@ pfmc_add_host_library(pfmc_config
   config/config_error.cpp config/run_config.cpp
   config/number_syntax.cpp config/setting_rules.cpp config/overrides.cpp
   config/yaml_reader.cpp config/schema_market.cpp config/schema_products.cpp
-  config/schema_run.cpp config/load_config.cpp)
-target_link_libraries(pfmc_config PUBLIC pfmc_common PRIVATE ${PFMC_YAML_TARGET})
+  config/schema_run.cpp config/load_config.cpp config/csv_table.cpp config/fields.cpp)
+target_link_libraries(pfmc_config PUBLIC pfmc_common PRIVATE ${PFMC_YAML_TARGET} ${CSV_LIBRARY})
+target_include_directories(pfmc_config SYSTEM PRIVATE ${CSV_INCLUDE_DIR})
 
 # Closed-form prices: the tests' references and the planner's control-variate means.
 pfmc_add_host_library(pfmc_analytic

@@ -12,7 +12,10 @@ std::string format_config_error(const std::string& file, SourceMark mark,
     if (!location.empty()) {
       location += ':';
     }
-    location += std::to_string(mark.line) + ':' + std::to_string(mark.column);
+    location += std::to_string(mark.line);
+    if (mark.column > 0) { // a whole line of a CSV file has no column
+      location += ':' + std::to_string(mark.column);
+    }
   }
   std::string text;
   if (!location.empty()) {

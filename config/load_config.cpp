@@ -26,13 +26,15 @@ RunConfig load(const yaml::Reader& reader, const std::string& text) {
     config.file = reader.file();
     config.market = schema::market(reader, top.require("market").value);
     config.models = schema::models(reader, top.require("models").value, config.market);
-    config.instruments = schema::instruments(reader, top.require("instruments").value, config);
+    yaml::NameTable ids(reader, "id");
+    config.instruments =
+        schema::instruments(reader, top.require("instruments").value, config, ids);
     const auto given = [&top](const char* key) {
       const yaml::Entry* entry = top.find(key);
       return entry != nullptr && !entry->value.node.IsNull() ? entry : nullptr;
     };
     if (const yaml::Entry* e = given("portfolio")) {
-      config.portfolio = schema::portfolio(reader, e->value, config.instruments);
+      config.portfolio = schema::portfolio(reader, e->value, ids);
     }
     if (const yaml::Entry* e = given("simulation")) {
       config.simulation = schema::simulation(reader, e->value);
@@ -53,9 +55,8 @@ RunConfig parse_run_config(const std::string& yaml_text, const std::string& file
   return load(yaml::Reader(file_name), yaml_text);
 }
 
-RunConfig load_run_config(const std::string& path) {
+std::string read_source_file(const std::string& path, const std::string& name) {
   const bool standard_input = path == "-";
-  const std::string name = standard_input ? std::string(kStandardInputName) : path;
   std::FILE* stream = standard_input ? stdin : std::fopen(path.c_str(), "rb");
   if (stream == nullptr) {
     throw ConfigError(name, SourceMark{}, "",
@@ -67,7 +68,6 @@ RunConfig load_run_config(const std::string& path) {
   while ((got = std::fread(buffer, 1, sizeof buffer, stream)) > 0) {
     text.append(buffer, got);
   }
-  // A directory opens fine on Linux and fails on the first read (EISDIR).
   const bool failed = std::ferror(stream) != 0;
   const int read_errno = errno;
   if (!standard_input)
@@ -76,7 +76,12 @@ RunConfig load_run_config(const std::string& path) {
     throw ConfigError(name, SourceMark{}, "",
                       std::string("cannot read file: ") + std::strerror(read_errno));
   }
-  return parse_run_config(text, name);
+  return text;
+}
+
+RunConfig load_run_config(const std::string& path) {
+  const std::string name = path == "-" ? std::string(kStandardInputName) : path;
+  return parse_run_config(read_source_file(path, name), name);
 }
 
 } // namespace pfmc::config

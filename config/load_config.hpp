@@ -12,15 +12,20 @@ namespace pfmc::config {
 inline constexpr const char* kStandardInputName = "<stdin>";
 
 /// Reads and validates the run described by the YAML file at `path`, or by standard input when
-/// `path` is `-` (named kStandardInputName; nothing in a config is a path, so nothing is resolved
-/// against the file's folder). Throws ConfigError, and only ConfigError, for anything wrong with
+/// `path` is `-` (named kStandardInputName). The paths a config names (`instruments: {csv: F}`,
+/// `portfolio: {csv: F}`) are relative to the YAML file's folder, or to the current directory
+/// for standard input. Throws ConfigError, and only ConfigError, for anything wrong with
 /// the file: it cannot be read, it is not YAML, a key is unknown, missing or repeated, a value is
 /// out of range or refers to something that does not exist. The error names the file, the
 /// 1-based line and column, and the key path.
 RunConfig load_run_config(const std::string& path);
 
 /// The same, from text already in memory; `file_name` is what errors (and RunConfig::file) call
-/// it.
+/// it, and its folder is where the paths it names are found.
 RunConfig parse_run_config(const std::string& yaml_text, const std::string& file_name);
+
+/// The bytes of the file at `path` (standard input for `-`); ConfigError naming `name` when it
+/// cannot be opened or read (a directory opens on Linux and fails on the first read).
+std::string read_source_file(const std::string& path, const std::string& name);
 
 } // namespace pfmc::config

@@ -16,10 +16,12 @@ std::vector<ModelConfig> models(const yaml::Reader& reader, const yaml::Located&
                                 const Market& market);
 
 // schema_products.cpp
+/// The instruments, from a YAML list or `{csv: FILE}`; `ids` (empty) is filled with their ids.
 std::vector<InstrumentConfig> instruments(const yaml::Reader& reader, const yaml::Located& where,
-                                          const RunConfig& config);
+                                          const RunConfig& config, yaml::NameTable& ids);
+/// The positions, from a YAML list or `{csv: FILE}`; `ids` are the instruments'.
 std::vector<Position> portfolio(const yaml::Reader& reader, const yaml::Located& where,
-                                const std::vector<InstrumentConfig>& instruments);
+                                yaml::NameTable& ids);
 
 // schema_run.cpp
 SimulationConfig simulation(const yaml::Reader& reader, const yaml::Located& where);

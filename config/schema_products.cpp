@@ -1,15 +1,18 @@
 // The `instruments` and `portfolio` sections.
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "config/csv_table.hpp"
+#include "config/fields.hpp"
+#include "config/load_config.hpp"
 #include "config/schema.hpp"
 
 namespace pfmc::config::schema {
 
-using yaml::Entry;
 using yaml::Located;
 using yaml::Mapping;
 using yaml::NameTable;
@@ -30,7 +33,7 @@ constexpr std::array<BasketPayoff, 3> basket_payoffs = {BasketPayoff::weighted, 
                                                         BasketPayoff::min};
 
 /// The keys an instrument of each type may have, in the order the error message lists them.
-std::vector<std::string> instrument_keys(std::optional<InstrumentType> type) {
+std::vector<std::string> make_instrument_keys(std::optional<InstrumentType> type) {
   std::vector<std::string> keys = {"id", "type", "option", "strike", "maturity", "model"};
   const auto add = [&](std::initializer_list<const char*> more) {
     keys.insert(keys.end(), more.begin(), more.end());
@@ -51,19 +54,33 @@ std::vector<std::string> instrument_keys(std::optional<InstrumentType> type) {
   return keys;
 }
 
+/// make_instrument_keys, made once per type (a book reads it once per instrument).
+const std::vector<std::string>& instrument_keys(std::optional<InstrumentType> type) {
+  static const std::array<std::vector<std::string>, instrument_types.size() + 1> keys = [] {
+    std::array<std::vector<std::string>, instrument_types.size() + 1> k;
+    for (std::size_t i = 0; i < instrument_types.size(); ++i) {
+      k[i] = make_instrument_keys(instrument_types[i]);
+    }
+    k.back() = make_instrument_keys(std::nullopt);
+    return k;
+  }();
+  return type ? keys[static_cast<std::size_t>(*type)] : keys.back();
+}
+
 /// `count_key: N` (N equally spaced times up to the maturity) or `list_key: [...]`.
-std::vector<double> schedule(const Reader& reader, const Mapping& m, const char* count_key,
-                             const char* list_key, double maturity) {
-  const Entry* count = m.find(count_key);
-  const Entry* list = m.find(list_key);
-  m.refuse_both(count, list,
+template <class Fields>
+std::vector<double> schedule(const Fields& f, const char* count_key, const char* list_key,
+                             double maturity) {
+  const auto count = f.find(count_key);
+  const auto list = f.find(list_key);
+  f.refuse_both(count_key, list_key,
                 "give either " + std::string(count_key) + " or " + list_key + ", not both");
-  if (count == nullptr && list == nullptr) {
-    reader.fail(m.where(),
-                "missing required key '" + std::string(count_key) + "' (or '" + list_key + "')");
+  if (!count && !list) {
+    f.fail_here("missing required " + std::string(f.kind_of_key()) + " '" + count_key + "' (or '" +
+                list_key + "')");
   }
-  if (count != nullptr) {
-    const auto n = static_cast<int>(reader.integer(count->value, 1, 100'000));
+  if (count) {
+    const auto n = static_cast<int>(f.integer(*count, 1, 100'000));
     std::vector<double> times(n);
     for (int i = 1; i <= n; ++i) {
       // The last time is the maturity itself, not T*n/n rounded: it must land on the grid's end.
@@ -71,11 +88,11 @@ std::vector<double> schedule(const Reader& reader, const Mapping& m, const char*
     }
     return times;
   }
-  std::vector<double> times = reader.increasing_times(list->value, "time");
-  const auto items = reader.list(list->value);
+  std::vector<double> times = f.increasing_times(*list, "time");
+  const auto items = f.list(*list);
   for (std::size_t i = 0; i < times.size(); ++i) {
     if (times[i] > maturity) {
-      reader.fail(items[i], "must be <= the maturity " + yaml::format_number(maturity));
+      f.fail(items[i], "must be <= the maturity " + yaml::format_number(maturity));
     }
   }
   return times;
@@ -83,158 +100,247 @@ std::vector<double> schedule(const Reader& reader, const Mapping& m, const char*
 
 /// The keys of a barrier; the level must be on the far side of the spot from its direction (a
 /// barrier already crossed at the start is a different product: knocked at inception).
-void barrier(const Reader& reader, const Mapping& m, const Underlying& underlying,
-             InstrumentConfig& inst) {
-  const Located& barrier_at = m.require("barrier").value;
-  inst.barrier = reader.positive(barrier_at);
-  inst.barrier_type = reader.choice(m.require("barrier_type").value, barrier_types);
-  if (const Entry* rebate = m.find("rebate")) {
-    inst.rebate = reader.non_negative(rebate->value);
+template <class Fields>
+void barrier(const Fields& f, const Underlying& underlying, InstrumentConfig& inst) {
+  const auto barrier_at = f.require("barrier");
+  inst.barrier = f.positive(barrier_at);
+  inst.barrier_type = f.choice(f.require("barrier_type"), barrier_types);
+  if (const auto rebate = f.find("rebate")) {
+    inst.rebate = f.non_negative(*rebate);
   }
-  inst.monitoring_times = schedule(reader, m, "monitoring", "monitoring_times", inst.maturity);
+  inst.monitoring_times = schedule(f, "monitoring", "monitoring_times", inst.maturity);
   const bool down = inst.barrier_type == BarrierType::down_and_in ||
                     inst.barrier_type == BarrierType::down_and_out;
   if (down && !(inst.barrier < underlying.spot)) {
-    reader.fail(barrier_at, "down barrier " + yaml::format_number(inst.barrier) +
-                                " must be below the spot " + yaml::format_number(underlying.spot) +
-                                " of " + underlying.name);
+    f.fail(barrier_at, "down barrier " + yaml::format_number(inst.barrier) +
+                           " must be below the spot " + yaml::format_number(underlying.spot) +
+                           " of " + underlying.name);
   }
   if (!down && !(inst.barrier > underlying.spot)) {
-    reader.fail(barrier_at, "up barrier " + yaml::format_number(inst.barrier) +
-                                " must be above the spot " + yaml::format_number(underlying.spot) +
-                                " of " + underlying.name);
+    f.fail(barrier_at, "up barrier " + yaml::format_number(inst.barrier) +
+                           " must be above the spot " + yaml::format_number(underlying.spot) +
+                           " of " + underlying.name);
   }
 }
 
-void basket(const Reader& reader, const Mapping& m, const ModelConfig& model,
-            InstrumentConfig& inst) {
-  inst.basket = reader.choice(m.require("payoff").value, basket_payoffs);
+template <class Fields>
+void basket(const Fields& f, const ModelConfig& model, InstrumentConfig& inst) {
+  inst.basket = f.choice(f.require("payoff"), basket_payoffs);
   const bool weighted = inst.basket == BasketPayoff::weighted;
   const auto n = static_cast<std::size_t>(model.assets());
-  const Entry* weights = m.find("weights");
-  if (weights == nullptr) {
+  const auto weights = f.find("weights");
+  if (!weights) {
     inst.weights.assign(n, weighted ? 1.0 / static_cast<double>(n) : 1.0);
     return;
   }
   bool any_non_zero = false;
   for (const auto& item :
-       reader.sized_list(weights->value, n, "values, one per underlying of '" + model.name + "'")) {
+       f.sized_list(*weights, n, "values, one per underlying of '" + model.name + "'")) {
     // A short leg makes sense in a weighted sum (a spread); in a max or min it would make the
     // best of the assets the one that fell the most.
-    inst.weights.push_back(weighted ? reader.number(item) : reader.positive(item));
+    inst.weights.push_back(weighted ? f.number(item) : f.positive(item));
     any_non_zero = any_non_zero || inst.weights.back() != 0.0;
   }
   if (!any_non_zero) {
-    reader.fail(weights->value, "must not all be 0");
+    f.fail(*weights, "must not all be 0");
   }
 }
 
 /// The model an instrument prices on: a multi_black_scholes model for a basket, and only then.
-int model_of(const Reader& reader, const Located& model_at, const RunConfig& config,
-             const NameTable& model_names, InstrumentConfig& inst) {
-  inst.model = reader.name(model_at);
-  const int index = model_names.resolve(inst.model, model_at, "model");
+template <class Fields>
+int model_of(const Fields& f, const RunConfig& config, const NameTable& model_names,
+             InstrumentConfig& inst) {
+  const auto model_at = f.require("model");
+  inst.model = f.name(model_at);
+  const int index = f.resolve(model_names, model_at, inst.model, "model");
   const ModelConfig& model = config.models[index];
   const bool multi_asset = model.type == ModelType::multi_black_scholes;
   if (inst.type == InstrumentType::basket && !multi_asset) {
-    reader.fail(model_at, "'" + inst.model + "' is a " + to_string(model.type) +
-                              " model; basket instruments need a multi_black_scholes model");
+    f.fail(model_at, "'" + inst.model + "' is a " + to_string(model.type) +
+                         " model; basket instruments need a multi_black_scholes model");
   }
   if (inst.type != InstrumentType::basket && multi_asset) {
-    reader.fail(model_at, "'" + inst.model +
-                              "' is a multi_black_scholes model; only basket instruments price on "
-                              "it");
+    f.fail(model_at, "'" + inst.model +
+                         "' is a multi_black_scholes model; only basket instruments price on it");
   }
   return index;
 }
 
-InstrumentConfig instrument(const Reader& reader, const Located& where, const RunConfig& config,
+/// One instrument from a YAML mapping or a CSV row (config/fields.hpp).
+template <class Fields>
+InstrumentConfig instrument(const Fields& f, const RunConfig& config,
                             const NameTable& model_names) {
-  const Mapping m = reader.mapping(where);
   InstrumentConfig inst;
-  inst.mark = where.mark;
+  inst.mark = f.mark();
   // The valid keys depend on the type; while it is missing, judge keys against all types so that
   // a misspelt `tpye` is reported as such.
-  if (m.find("type") == nullptr) {
-    m.allow_only(instrument_keys(std::nullopt));
+  if (!f.find("type")) {
+    f.allow_only(instrument_keys(std::nullopt));
   }
-  inst.type = reader.choice(m.require("type").value, instrument_types);
-  m.allow_only(instrument_keys(inst.type));
+  inst.type = f.choice(f.require("type"), instrument_types);
+  f.allow_only(instrument_keys(inst.type));
 
-  inst.id = reader.name(m.require("id").value);
-  inst.option = reader.choice(m.require("option").value, option_types);
-  inst.strike = reader.positive(m.require("strike").value);
-  const Located& maturity_at = m.require("maturity").value;
-  inst.maturity = reader.positive(maturity_at);
+  inst.id = f.name(f.require("id"));
+  inst.option = f.choice(f.require("option"), option_types);
+  inst.strike = f.positive(f.require("strike"));
+  const auto maturity_at = f.require("maturity");
+  inst.maturity = f.positive(maturity_at);
   if (inst.maturity > 100.0) {
-    reader.fail(maturity_at, "must be <= 100");
+    f.fail(maturity_at, "must be <= 100");
   }
-  inst.model_index = model_of(reader, m.require("model").value, config, model_names, inst);
+  inst.model_index = model_of(f, config, model_names, inst);
   const ModelConfig& model = config.models[inst.model_index];
 
   switch (inst.type) {
   case InstrumentType::european:
     break;
   case InstrumentType::digital:
-    if (const Entry* cash = m.find("cash")) {
-      inst.cash = reader.positive(cash->value);
+    if (const auto cash = f.find("cash")) {
+      inst.cash = f.positive(*cash);
     }
     break;
   case InstrumentType::asian:
-    inst.average = reader.choice(m.require("average").value, average_types);
-    inst.fixing_times = schedule(reader, m, "fixings", "fixing_times", inst.maturity);
+    inst.average = f.choice(f.require("average"), average_types);
+    inst.fixing_times = schedule(f, "fixings", "fixing_times", inst.maturity);
     break;
   case InstrumentType::barrier:
-    barrier(reader, m, config.market.underlyings[model.underlying_index], inst);
+    barrier(f, config.market.underlyings[model.underlying_index], inst);
     break;
   case InstrumentType::basket:
-    basket(reader, m, model, inst);
+    basket(f, model, inst);
     break;
   }
   return inst;
 }
 
-} // namespace
+/// One position from a YAML mapping or a CSV row.
+template <class Fields>
+Position position(const Fields& f, const NameTable& ids, NameTable& held) {
+  f.allow_only({"instrument", "quantity"});
+  Position position;
+  position.mark = f.mark();
+  const auto instrument_at = f.require("instrument");
+  position.instrument = f.name(instrument_at);
+  position.instrument_index = f.resolve(ids, instrument_at, position.instrument, "instrument");
+  f.add(held, instrument_at, position.instrument);
+  const auto quantity_at = f.require("quantity");
+  position.quantity = f.number(quantity_at);
+  if (position.quantity == 0.0) {
+    f.fail(quantity_at, "must not be 0");
+  }
+  return position;
+}
 
-std::vector<InstrumentConfig> instruments(const Reader& reader, const Located& where,
-                                          const RunConfig& config) {
-  std::vector<InstrumentConfig> result;
-  NameTable ids(reader, "id");
+/// The CSV file a section names (`instruments: {csv: trades.csv}`), relative to the YAML
+/// file's folder; nullopt when the section is a list.
+std::optional<csv::Table> csv_section(const Reader& reader, const Located& where) {
+  if (where.node.IsSequence()) {
+    return std::nullopt;
+  }
+  const bool names_a_file = where.node.IsMap() && Mapping(reader, where).find("csv") != nullptr;
+  if (!names_a_file) {
+    reader.fail(where, "must be a list, or {csv: FILE}");
+  }
+  const Mapping m = reader.mapping(where);
+  m.allow_only({"csv"});
+  const Located& file_at = m.require("csv").value;
+  const std::string file = reader.name(file_at);
+  const std::string& yaml_file = reader.file();
+  const std::size_t slash = yaml_file.rfind('/');
+  const bool relative = file.front() != '/' && slash != std::string::npos &&
+                        yaml_file != kStandardInputName;
+  const std::string path = relative ? yaml_file.substr(0, slash + 1) + file : file;
+  try {
+    return csv::Table::read(path, path);
+  } catch (const ConfigError& e) {
+    if (e.mark().line > 0) {
+      throw; // in the CSV file
+    }
+    reader.fail(file_at, e.message() + " (" + path + ")"); // it could not be read: say who named it
+  }
+}
+
+/// Refuses a header that lacks a required column or has one no record may have.
+void check_header(const Reader& csv_reader, const csv::Table& table,
+                  const std::vector<std::string>& allowed,
+                  const std::vector<std::string>& required) {
+  for (std::size_t c = 0; c < table.columns().size(); ++c) {
+    const std::string& name = table.columns()[c];
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+      csv_reader.fail(table.mark(-1, static_cast<int>(c)), "",
+                      "unknown column '" + name + "' (expected some of: " + yaml::join(allowed) +
+                          ")");
+    }
+  }
+  for (const auto& name : required) {
+    if (table.column(name) < 0) {
+      csv_reader.fail(table.mark(-1, 0), "",
+                      "missing required column '" + name + "' (the header has: " +
+                          yaml::join(table.columns()) + ")");
+    }
+  }
+}
+
+NameTable known_models(const Reader& reader, const RunConfig& config) {
   NameTable model_names(reader, "name");
   for (const auto& model : config.models) {
     model_names.add_known(model.name, model.mark);
   }
+  return model_names;
+}
+
+} // namespace
+
+std::vector<InstrumentConfig> instruments(const Reader& reader, const Located& where,
+                                          const RunConfig& config, NameTable& ids) {
+  std::vector<InstrumentConfig> result;
+  if (const auto table = csv_section(reader, where)) {
+    const Reader csv_reader(table->file());
+    check_header(csv_reader, *table, instrument_keys(std::nullopt),
+                 {"id", "type", "option", "strike", "maturity", "model"});
+    if (table->rows() == 0) {
+      csv_reader.fail(table->mark(-1, 0), "", "no instruments (the file has only a header)");
+    }
+    const NameTable model_names = known_models(csv_reader, config);
+    ids.report_with(csv_reader);
+    ids.reserve(table->rows());
+    result.reserve(table->rows());
+    for (std::size_t row = 0; row < table->rows(); ++row) {
+      const csv::RowFields f(*table, csv_reader, row);
+      result.push_back(instrument(f, config, model_names));
+      f.add(ids, f.require("id"), result.back().id);
+    }
+    ids.report_with(reader); // csv_reader ends here
+    return result;
+  }
+  const NameTable model_names = known_models(reader, config);
   for (const auto& item : reader.non_empty_list(where)) {
-    InstrumentConfig instrument = schema::instrument(reader, item, config, model_names);
-    ids.add(instrument.id, reader.mapping(item).require("id").value);
-    result.push_back(std::move(instrument));
+    const YamlFields f(reader, item);
+    result.push_back(instrument(f, config, model_names));
+    f.add(ids, f.require("id"), result.back().id);
   }
   return result;
 }
 
-std::vector<Position> portfolio(const Reader& reader, const Located& where,
-                                const std::vector<InstrumentConfig>& instruments) {
-  NameTable ids(reader, "id");
-  for (const auto& inst : instruments) {
-    ids.add_known(inst.id, inst.mark);
-  }
+std::vector<Position> portfolio(const Reader& reader, const Located& where, NameTable& ids) {
   std::vector<Position> result;
+  if (const auto table = csv_section(reader, where)) {
+    const Reader csv_reader(table->file());
+    check_header(csv_reader, *table, {"instrument", "quantity"}, {"instrument", "quantity"});
+    ids.report_with(csv_reader);
+    NameTable held(csv_reader, "instrument");
+    held.reserve(table->rows());
+    result.reserve(table->rows());
+    for (std::size_t row = 0; row < table->rows(); ++row) {
+      result.push_back(position(csv::RowFields(*table, csv_reader, row), ids, held));
+    }
+    ids.report_with(reader);
+    return result;
+  }
+  ids.report_with(reader);
   NameTable held(reader, "instrument");
   for (const auto& item : reader.list(where)) {
-    const Mapping m = reader.mapping(item);
-    m.allow_only({"instrument", "quantity"});
-    Position position;
-    position.mark = item.mark;
-    const Located& instrument_at = m.require("instrument").value;
-    position.instrument = reader.name(instrument_at);
-    position.instrument_index = ids.resolve(position.instrument, instrument_at, "instrument");
-    held.add(position.instrument, instrument_at);
-    const Located& quantity_at = m.require("quantity").value;
-    position.quantity = reader.number(quantity_at);
-    if (position.quantity == 0.0) {
-      reader.fail(quantity_at, "must not be 0");
-    }
-    result.push_back(std::move(position));
+    result.push_back(position(YamlFields(reader, item), ids, held));
   }
   return result;
 }

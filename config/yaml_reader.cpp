@@ -1,5 +1,6 @@
 #include "config/yaml_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -126,23 +127,53 @@ void Mapping::refuse_both(const Entry* first, const Entry* second,
   }
 }
 
-int NameTable::add(const std::string& name, const Located& where) {
-  const auto [it, inserted] = index_.emplace(name, static_cast<int>(names_.size()));
-  if (!inserted) {
-    reader_.fail(where, "duplicate " + std::string(what_) + " '" + name + "' (first at line " +
-                            std::to_string(marks_[static_cast<std::size_t>(it->second)].line) +
-                            ")");
+namespace {
+constexpr std::size_t kListedNames = 20; // of a long list, enough to show the spelling
+constexpr std::size_t kNameBlock = 1 << 16;
+} // namespace
+
+std::string_view NameTable::keep(std::string_view name) {
+  if (name.size() > block_left_) {
+    const std::size_t size = std::max(kNameBlock, name.size());
+    blocks_.push_back(std::make_unique<char[]>(size));
+    next_ = blocks_.back().get();
+    block_left_ = size;
   }
-  names_.push_back(name);
-  marks_.push_back(where.mark);
-  return static_cast<int>(names_.size()) - 1;
+  char* at = next_;
+  std::copy(name.begin(), name.end(), at);
+  next_ += name.size();
+  block_left_ -= name.size();
+  return {at, name.size()};
 }
 
-int NameTable::resolve(const std::string& name, const Located& where, const char* kind) const {
+int NameTable::add(const std::string& name, SourceMark mark, const std::string& path) {
+  const auto index = static_cast<int>(index_.size());
+  // Kept first and hashed once: a repeat (an error) wastes its copy.
+  const std::string_view kept = keep(name);
+  const auto [it, inserted] = index_.try_emplace(kept, Known{index, mark});
+  if (!inserted) {
+    reader_->fail(mark, path, "duplicate " + std::string(what_) + " '" + name + "' (first at line " +
+                                  std::to_string(it->second.mark.line) + ")");
+  }
+  if (first_.size() < kListedNames) {
+    first_.push_back(kept);
+  }
+  return index;
+}
+
+int NameTable::resolve(const std::string& name, SourceMark mark, const std::string& path,
+                       const char* kind) const {
   if (const auto it = index_.find(name); it != index_.end())
-    return it->second;
-  reader_.fail(where,
-               "unknown " + std::string(kind) + " '" + name + "' (known: " + join(names_) + ")");
+    return it->second.index;
+  // A book of 100,000 ids would make a message of megabytes: the first few tell the spelling.
+  std::string known;
+  for (const auto& n : first_) {
+    known += (known.empty() ? "" : ", ") + std::string(n);
+  }
+  if (index_.size() > first_.size()) {
+    known += ", and " + std::to_string(index_.size() - first_.size()) + " more";
+  }
+  reader_->fail(mark, path, "unknown " + std::string(kind) + " '" + name + "' (known: " + known + ")");
 }
 
 // --- Reader -------------------------------------------------------------------------------------
@@ -233,30 +264,6 @@ double Reader::number(const Located& where) const {
   return *value;
 }
 
-double Reader::positive(const Located& where) const {
-  const double value = number(where);
-  if (!(value > 0.0)) {
-    fail(where, "must be > 0");
-  }
-  return value;
-}
-
-double Reader::non_negative(const Located& where) const {
-  const double value = number(where);
-  if (!(value >= 0.0)) {
-    fail(where, "must be >= 0");
-  }
-  return value;
-}
-
-double Reader::at_most_one_in_magnitude(const Located& where) const {
-  const double value = number(where);
-  if (!(std::fabs(value) <= 1.0)) {
-    fail(where, "must be between -1 and 1");
-  }
-  return value;
-}
-
 bool Reader::boolean(const Located& where) const {
   const auto value = boolean_of(where.node);
   if (!value) {
@@ -274,10 +281,6 @@ long long Reader::integer(const Located& where, long long lo, long long hi) cons
     fail(where, checked.error);
   }
   return *checked.value;
-}
-
-std::vector<double> Reader::increasing_times(const Located& where, const char* what) const {
-  return increasing(where, what, [this](const Located& item) { return positive(item); });
 }
 
 } // namespace pfmc::config::yaml

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Unpacks the Debian packages that the GPU machine lacks (it reaches no package registry) into
 # .deps/root/ (ignored by git), from which CMake takes them (PFMC_DEPS_ROOT): Random123's headers
-# and SLEEF's headers and library. Run on the development machine before a GPU call, and carry
-# .deps/root with it.
+# and the headers and libraries of SLEEF and libcsv. Run on the development machine before a
+# GPU call, and carry .deps/root with it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(librandom123-dev libsleef3 libsleef-dev)
+packages=(librandom123-dev libsleef3 libsleef-dev libcsv3 libcsv-dev)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 (cd "$work" && apt-get download "${packages[@]}" >/dev/null)

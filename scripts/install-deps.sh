@@ -7,8 +7,8 @@
 set -euo pipefail
 
 packages=(cmake g++ make libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libgtest-dev
-          libbenchmark-dev librandom123-dev libsleef-dev python3-matplotlib clang-tidy
-          clang)
+          libbenchmark-dev librandom123-dev libsleef-dev libcsv-dev python3-matplotlib
+          clang-tidy clang)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

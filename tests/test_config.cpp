@@ -547,7 +547,7 @@ std::vector<BadConfig> bad_configs() {
                     "model: spx_bs}"),
        "t.yaml:10:10: instruments[0].id: must be a string"},
       {"instruments_not_a_list", replace_line(kHeader, 9, "instruments: {c1: 1}"),
-       "t.yaml:9:14: instruments: must be a list"},
+       "t.yaml:9:14: instruments: must be a list, or {csv: FILE}"},
       {"empty_value_points_at_its_key",
        kHeader + "  - id: c1\n    type: european\n    option: call\n    strike:\n    maturity: "
                  "1.0\n    model: spx_bs\n",
@@ -634,7 +634,7 @@ std::vector<BadConfig> bad_configs() {
       {"zero_quantity", with_tail("portfolio:\n  - {instrument: c1, quantity: 0}\n"),
        "t.yaml:12:32: portfolio[0].quantity: must not be 0"},
       {"portfolio_not_a_list", with_tail("portfolio: {c1: 1}\n"),
-       "t.yaml:11:12: portfolio: must be a list"},
+       "t.yaml:11:12: portfolio: must be a list, or {csv: FILE}"},
 
       // simulation
       {"zero_paths", with_tail("simulation: {paths: 0}\n"),

@@ -1,0 +1,165 @@
+#include "config/csv_table.hpp"
+
+#include <csv.h>
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <unordered_set>
+
+#include "config/config_error.hpp"
+#include "config/load_config.hpp"
+
+namespace pfmc::config::csv {
+
+// What libcsv's callbacks build: cells appended as they end, rows closed by the row callback.
+struct Builder {
+  explicit Builder(Table& t) : table(t) {}
+
+  Table& table;
+  int line = 0;                      // the line being fed to the parser
+  std::vector<std::string> header;   // while the header row is read
+  std::vector<Table::Span> row;      // the row being read (after the header)
+  int row_line = 0;                  // the line its first cell ended on
+  bool header_done = false;
+  bool failed = false;
+  std::string error;
+  int error_line = 0;
+  int error_column = 0;
+
+  void fail(int at_line, int column, std::string message) {
+    if (!failed) {
+      failed = true;
+      error = std::move(message);
+      error_line = at_line;
+      error_column = column;
+    }
+  }
+
+  void cell(const char* data, std::size_t length) {
+    if (!header_done) {
+      if (header.empty()) {
+        table.header_line_ = line;
+      }
+      header.emplace_back(data == nullptr ? "" : std::string(data, length));
+      return;
+    }
+    if (row.empty()) {
+      row_line = line;
+    }
+    if (table.text_.size() + length > std::numeric_limits<std::uint32_t>::max()) {
+      fail(line, static_cast<int>(row.size()) + 1, "the file is too large (over 4 GiB of cells)");
+      return;
+    }
+    row.push_back(Table::Span{static_cast<std::uint32_t>(table.text_.size()),
+                              static_cast<std::uint32_t>(length)});
+    table.text_.append(data == nullptr ? "" : data, length);
+  }
+
+  void end_row() {
+    if (failed) {
+      return;
+    }
+    if (!header_done) {
+      header_done = true;
+      close_header();
+      return;
+    }
+    const std::size_t expected = table.columns_.size();
+    if (row.size() != expected) {
+      fail(row_line, static_cast<int>(std::min(row.size(), expected)) + 1,
+           "the row has " + std::to_string(row.size()) + " cells, the header " +
+               std::to_string(expected));
+      return;
+    }
+    table.cells_.insert(table.cells_.end(), row.begin(), row.end());
+    table.row_lines_.push_back(row_line);
+    row.clear();
+  }
+
+  void close_header() {
+    std::unordered_set<std::string> seen;
+    for (std::size_t c = 0; c < header.size(); ++c) {
+      const int column = static_cast<int>(c) + 1;
+      if (header[c].empty()) {
+        fail(table.header_line_, column, "column names must not be empty");
+        return;
+      }
+      if (!seen.insert(header[c]).second) {
+        fail(table.header_line_, column, "duplicate column '" + header[c] + "'");
+        return;
+      }
+    }
+    table.columns_ = std::move(header);
+  }
+};
+
+namespace {
+
+extern "C" void on_cell(void* data, std::size_t length, void* builder) {
+  static_cast<Builder*>(builder)->cell(static_cast<const char*>(data), length);
+}
+
+extern "C" void on_row(int /*terminator*/, void* builder) {
+  static_cast<Builder*>(builder)->end_row();
+}
+
+struct ParserDeleter {
+  void operator()(csv_parser* p) const {
+    csv_free(p);
+    delete p;
+  }
+};
+
+} // namespace
+
+int Table::column(std::string_view name) const {
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    if (columns_[c] == name) {
+      return static_cast<int>(c);
+    }
+  }
+  return -1;
+}
+
+Table Table::parse(std::string_view text, const std::string& file) {
+  Table table;
+  table.file_ = file;
+  table.text_.reserve(text.size());
+  Builder builder(table);
+  std::unique_ptr<csv_parser, ParserDeleter> parser(new csv_parser);
+  if (csv_init(parser.get(), CSV_STRICT | CSV_STRICT_FINI) != 0) {
+    throw ConfigError(file, {}, "", "cannot start the CSV reader (out of memory)");
+  }
+  // Fed a line at a time, so that each cell knows the line it ends on (libcsv keeps no count).
+  std::size_t at = 0;
+  while (at < text.size() && !builder.failed) {
+    const std::size_t newline = text.find('\n', at);
+    const std::size_t end = newline == std::string_view::npos ? text.size() : newline + 1;
+    ++builder.line;
+    const std::size_t length = end - at;
+    if (csv_parse(parser.get(), text.data() + at, length, on_cell, on_row, &builder) != length) {
+      builder.fail(builder.line, 0,
+                   std::string("malformed CSV: ") + csv_strerror(csv_error(parser.get())) +
+                       " (a quote inside a cell must be doubled, and a quoted cell closed)");
+    }
+    at = end;
+  }
+  if (!builder.failed && csv_fini(parser.get(), on_cell, on_row, &builder) != 0) {
+    builder.fail(builder.line, 0, "malformed CSV: a quoted cell is not closed at the end of the file");
+  }
+  if (!builder.failed && !builder.header_done) {
+    builder.fail(1, 0, "file is empty (expected a header row of column names)");
+  }
+  if (builder.failed) {
+    throw ConfigError(file, SourceMark{builder.error_line, builder.error_column}, "",
+                      builder.error);
+  }
+  return table;
+}
+
+Table Table::read(const std::string& path, const std::string& file) {
+  return parse(read_source_file(path, file), file);
+}
+
+} // namespace pfmc::config::csv

@@ -1,0 +1,56 @@
+#pragma once
+// A CSV file read whole (RFC 4180, through libcsv in strict mode), internal to config/: a header
+// row of column names and rows of cells, each cell with the file line it ends on and its 1-based
+// column, for errors written `FILE:LINE:COLUMN: column: what is wrong` as the YAML loader writes
+// them. Blank lines are skipped; spaces around an unquoted cell are not part of it.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/run_config.hpp"
+
+namespace pfmc::config::csv {
+
+class Table {
+public:
+  /// Reads `path`; `file` names it in errors (as the YAML file wrote it, or resolved). Refuses,
+  /// as ConfigError: a file that cannot be read, a malformed quote, an empty file, an empty or
+  /// repeated column name, and a row whose number of cells is not the header's.
+  static Table read(const std::string& path, const std::string& file);
+  /// The same, from text in memory (tests, fuzzing).
+  static Table parse(std::string_view text, const std::string& file);
+
+  [[nodiscard]] const std::string& file() const { return file_; }
+  [[nodiscard]] const std::vector<std::string>& columns() const { return columns_; }
+  /// The column named `name`, or -1.
+  [[nodiscard]] int column(std::string_view name) const;
+  [[nodiscard]] std::size_t rows() const { return row_lines_.size(); }
+  [[nodiscard]] std::string_view cell(std::size_t row, int column) const {
+    const Span& s = cells_[row * columns_.size() + static_cast<std::size_t>(column)];
+    return {text_.data() + s.offset, s.length};
+  }
+  /// Where a cell is: the line its row ends on (rows with quoted line breaks span lines) and its
+  /// column, both 1-based. The header is row -1.
+  [[nodiscard]] SourceMark mark(std::ptrdiff_t row, int column) const {
+    return {row < 0 ? header_line_ : row_lines_[static_cast<std::size_t>(row)], column + 1};
+  }
+
+private:
+  struct Span {
+    std::uint32_t offset;
+    std::uint32_t length;
+  };
+  friend struct Builder;
+
+  std::string file_;
+  std::vector<std::string> columns_;
+  int header_line_ = 1;
+  std::string text_;          // every cell's bytes, one after another
+  std::vector<Span> cells_;   // row-major, columns_.size() per row
+  std::vector<int> row_lines_;
+};
+
+} // namespace pfmc::config::csv

@@ -1,0 +1,280 @@
+// Trade lists and positions as CSV (`instruments: {csv: FILE}`, `portfolio: {csv: FILE}`): the
+// same book read from CSV and from YAML is the same RunConfig, CSV syntax (quotes, CRLF, blank
+// lines, list cells), and one test per kind of bad input, each asserting the whole message
+// (`FILE:LINE:COLUMN: column: what is wrong`). Lines and columns were counted by hand.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "config/load_config.hpp"
+
+namespace pfmc::config {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kMarket =
+    "market:\n"
+    "  underlyings: [{name: SPX, spot: 100}, {name: SX5E, spot: 50}]\n"
+    "  rates: {zero_rate: 0.05}\n"
+    "models:\n"
+    "  - {name: spx_bs, type: black_scholes, underlying: SPX, volatility: 0.2}\n"
+    "  - name: pair\n"
+    "    type: multi_black_scholes\n"
+    "    underlyings: [SPX, SX5E]\n"
+    "    volatilities: [0.2, 0.25]\n"
+    "    correlation: [[1, 0.5], [0.5, 1]]\n";
+
+// One instrument of every type, with every optional field somewhere.
+const std::string kTradesCsv =
+    "id,type,option,strike,maturity,model,cash,average,fixings,fixing_times,barrier,"
+    "barrier_type,rebate,monitoring,monitoring_times,payoff,weights\n"
+    "c1,european,call,100,1,spx_bs,,,,,,,,,,,\n"
+    "d1,digital,put,95,0.5,spx_bs,10,,,,,,,,,,\n"
+    "a1,asian,call,100,1,spx_bs,,arithmetic,,0.25 0.5;0.75 1,,,,,,,\n"
+    "g1,asian,put,100,1,spx_bs,,geometric,12,,,,,,,,\n"
+    "b1,barrier,call,100,1,spx_bs,,,,,80,down_and_out,1.5,52,,,\n"
+    "b2,barrier,put,100,0.5,spx_bs,,,,,120,up_and_in,,,0.25;0.5,,\n"
+    "k1,basket,call,100,1,pair,,,,,,,,,,weighted,0.5 -0.25\n"
+    "k2,basket,call,100,1,pair,,,,,,,,,,max,\n";
+
+const std::string kTradesYaml =
+    "instruments:\n"
+    "  - {id: c1, type: european, option: call, strike: 100, maturity: 1, model: spx_bs}\n"
+    "  - {id: d1, type: digital, option: put, strike: 95, maturity: 0.5, model: spx_bs, cash: 10}\n"
+    "  - {id: a1, type: asian, option: call, strike: 100, maturity: 1, model: spx_bs,\n"
+    "     average: arithmetic, fixing_times: [0.25, 0.5, 0.75, 1]}\n"
+    "  - {id: g1, type: asian, option: put, strike: 100, maturity: 1, model: spx_bs,\n"
+    "     average: geometric, fixings: 12}\n"
+    "  - {id: b1, type: barrier, option: call, strike: 100, maturity: 1, model: spx_bs,\n"
+    "     barrier: 80, barrier_type: down_and_out, rebate: 1.5, monitoring: 52}\n"
+    "  - {id: b2, type: barrier, option: put, strike: 100, maturity: 0.5, model: spx_bs,\n"
+    "     barrier: 120, barrier_type: up_and_in, monitoring_times: [0.25, 0.5]}\n"
+    "  - {id: k1, type: basket, option: call, strike: 100, maturity: 1, model: pair,\n"
+    "     payoff: weighted, weights: [0.5, -0.25]}\n"
+    "  - {id: k2, type: basket, option: call, strike: 100, maturity: 1, model: pair,\n"
+    "     payoff: max}\n"
+    "portfolio:\n"
+    "  - {instrument: c1, quantity: 10}\n"
+    "  - {instrument: k1, quantity: -2.5}\n";
+
+class CsvBooks : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("pfmc_csv_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) const {
+    const fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+  }
+  /// The book with trades (and positions, when given) from CSV files beside it.
+  std::string book(const std::string& trades, const std::string& positions = "") const {
+    write("trades.csv", trades);
+    std::string yaml = kMarket + "instruments: {csv: trades.csv}\n";
+    if (!positions.empty()) {
+      write("positions.csv", positions);
+      yaml += "portfolio: {csv: positions.csv}\n";
+    }
+    return write("book.yaml", yaml);
+  }
+  /// The ConfigError message of loading `path`, with the test's folder written as `D/`.
+  std::string error_of(const std::string& path) const {
+    try {
+      (void)load_run_config(path);
+    } catch (const ConfigError& e) {
+      std::string text = e.what();
+      const std::string folder = dir_.string() + "/";
+      for (std::size_t at = text.find(folder); at != std::string::npos; at = text.find(folder))
+        text.replace(at, folder.size(), "D/");
+      return text;
+    }
+    return "no error";
+  }
+  std::string trades_error(const std::string& trades) const { return error_of(book(trades)); }
+  fs::path dir_;
+};
+
+const std::string kHeader = "id,type,option,strike,maturity,model\n";
+
+TEST_F(CsvBooks, ReadsTheSameBookAsYaml) {
+  const RunConfig from_csv =
+      load_run_config(book(kTradesCsv, "instrument,quantity\nc1,10\nk1,-2.5\n"));
+  const RunConfig from_yaml = load_run_config(write("yaml_book.yaml", kMarket + kTradesYaml));
+  ASSERT_EQ(from_csv.instruments.size(), 8u);
+  ASSERT_EQ(from_csv.instruments.size(), from_yaml.instruments.size());
+  for (std::size_t i = 0; i < from_yaml.instruments.size(); ++i) {
+    const auto& c = from_csv.instruments[i];
+    const auto& y = from_yaml.instruments[i];
+    SCOPED_TRACE(y.id);
+    EXPECT_EQ(c.id, y.id);
+    EXPECT_EQ(c.type, y.type);
+    EXPECT_EQ(c.option, y.option);
+    EXPECT_EQ(c.strike, y.strike);
+    EXPECT_EQ(c.maturity, y.maturity);
+    EXPECT_EQ(c.model_index, y.model_index);
+    EXPECT_EQ(c.cash, y.cash);
+    EXPECT_EQ(c.average, y.average);
+    EXPECT_EQ(c.fixing_times, y.fixing_times);
+    EXPECT_EQ(c.barrier, y.barrier);
+    EXPECT_EQ(c.barrier_type, y.barrier_type);
+    EXPECT_EQ(c.rebate, y.rebate);
+    EXPECT_EQ(c.monitoring_times, y.monitoring_times);
+    EXPECT_EQ(c.basket, y.basket);
+    EXPECT_EQ(c.weights, y.weights);
+    EXPECT_EQ(c.mark.line, static_cast<int>(i) + 2) << "the CSV row's line";
+  }
+  ASSERT_EQ(from_csv.portfolio.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(from_csv.portfolio[i].instrument, from_yaml.portfolio[i].instrument);
+    EXPECT_EQ(from_csv.portfolio[i].instrument_index, from_yaml.portfolio[i].instrument_index);
+    EXPECT_EQ(from_csv.portfolio[i].quantity, from_yaml.portfolio[i].quantity);
+  }
+}
+
+TEST_F(CsvBooks, ReadsQuotesCrLfBlankLinesAndSpaces) {
+  // A quoted id with a comma and a doubled quote, CRLF endings, a blank line, spaces around
+  // cells, columns in another order, and a quoted cell spanning two lines (the error below
+  // points at the line its row ends on).
+  const RunConfig c = load_run_config(book("model, strike ,id,type,option,maturity\r\n"
+                                           "spx_bs,100,\"c,1 \"\"x\"\"\",european,call,1\r\n"
+                                           "\r\n"
+                                           "  spx_bs , 90 , p1 , european , put , 0.5 \r\n"));
+  ASSERT_EQ(c.instruments.size(), 2u);
+  EXPECT_EQ(c.instruments[0].id, "c,1 \"x\"");
+  EXPECT_EQ(c.instruments[1].id, "p1");
+  EXPECT_EQ(c.instruments[1].strike, 90.0);
+  EXPECT_EQ(c.instruments[1].mark.line, 4);
+  EXPECT_EQ(trades_error(kHeader + "\"c\n1\",european,call,-1,1,spx_bs\n"),
+            "D/trades.csv:3:4: strike: must be > 0");
+}
+
+TEST_F(CsvBooks, PathsAreRelativeToTheYamlFile) {
+  fs::create_directories(dir_ / "books");
+  write("books/t.csv", kHeader + "c1,european,call,100,1,spx_bs\n");
+  EXPECT_EQ(load_run_config(write("books/b.yaml", kMarket + "instruments: {csv: t.csv}\n"))
+                .instruments.size(),
+            1u);
+  const std::string absolute = (dir_ / "books" / "t.csv").string();
+  EXPECT_EQ(load_run_config(write("abs.yaml", kMarket + "instruments: {csv: " + absolute + "}\n"))
+                .instruments.size(),
+            1u);
+  // A file that is not there is reported at the YAML key that names it (line 11, column 19).
+  EXPECT_EQ(error_of(write("missing.yaml", kMarket + "instruments: {csv: nope.csv}\n")),
+            "D/missing.yaml:11:20: instruments.csv: cannot open file: No such file or directory "
+            "(D/nope.csv)");
+  EXPECT_EQ(error_of(write("extra.yaml", kMarket + "instruments: {csv: t.csv, sep: ';'}\n")),
+            "D/extra.yaml:11:27: instruments: unknown key 'sep' (expected one of: csv)");
+}
+
+TEST_F(CsvBooks, RefusesBadFilesWithTheirLineAndColumn) {
+  EXPECT_EQ(trades_error(""), "D/trades.csv:1: file is empty (expected a header row of column names)");
+  EXPECT_EQ(trades_error(kHeader), "D/trades.csv:1:1: no instruments (the file has only a header)");
+  EXPECT_EQ(trades_error("id,type,option,strike,maturity,modl\n"),
+            "D/trades.csv:1:6: unknown column 'modl' (expected some of: id, type, option, strike, "
+            "maturity, model, cash, average, fixings, fixing_times, barrier, barrier_type, "
+            "rebate, monitoring, monitoring_times, payoff, weights)");
+  EXPECT_EQ(trades_error("id,type,option,strike,maturity\nc1,european,call,100,1\n"),
+            "D/trades.csv:1:1: missing required column 'model' (the header has: id, type, "
+            "option, strike, maturity)");
+  EXPECT_EQ(trades_error("id,type,id\n"), "D/trades.csv:1:3: duplicate column 'id'");
+  EXPECT_EQ(trades_error("id,,type\n"), "D/trades.csv:1:2: column names must not be empty");
+  EXPECT_EQ(trades_error(kHeader + "c1,european,call,100,1\n"),
+            "D/trades.csv:2:6: the row has 5 cells, the header 6");
+  EXPECT_EQ(trades_error(kHeader + "c1,european,call,100,1,spx_bs,x\n"),
+            "D/trades.csv:2:7: the row has 7 cells, the header 6");
+  EXPECT_EQ(trades_error(kHeader + "c1,european,\"call,100,1,spx_bs\n"),
+            "D/trades.csv:2: malformed CSV: a quoted cell is not closed at the end of the file");
+  EXPECT_EQ(trades_error(kHeader + "c1,european,\"call\"x,100,1,spx_bs\n"),
+            "D/trades.csv:2: malformed CSV: error parsing data while strict checking enabled (a "
+            "quote inside a cell must be doubled, and a quoted cell closed)");
+}
+
+TEST_F(CsvBooks, RefusesBadCellsAsYamlRefusesBadValues) {
+  const auto row = [&](const std::string& header, const std::string& cells) {
+    return trades_error(header + cells + "\n");
+  };
+  EXPECT_EQ(row(kHeader, "c1,european,call,-100,1,spx_bs"), "D/trades.csv:2:4: strike: must be > 0");
+  EXPECT_EQ(row(kHeader, "c1,european,call,1e400,1,spx_bs"),
+            "D/trades.csv:2:4: strike: must be finite");
+  EXPECT_EQ(row(kHeader, "c1,european,call,1;2,1,spx_bs"),
+            "D/trades.csv:2:4: strike: must be a number");
+  EXPECT_EQ(row(kHeader, "c1,europan,call,100,1,spx_bs"),
+            "D/trades.csv:2:2: type: must be one of: european, digital, asian, barrier, basket");
+  EXPECT_EQ(row(kHeader, "c1,european,call,,1,spx_bs"),
+            "D/trades.csv:2:4: strike: must not be empty on this row");
+  EXPECT_EQ(row(kHeader, "c1,european,call,100,1,spx"),
+            "D/trades.csv:2:6: model: unknown model 'spx' (known: spx_bs, pair)");
+  EXPECT_EQ(row(kHeader, "k1,european,call,100,1,pair"),
+            "D/trades.csv:2:6: model: 'pair' is a multi_black_scholes model; only basket "
+            "instruments price on it");
+  EXPECT_EQ(row(kHeader + "c1,european,call,100,1,spx_bs\n", "c1,european,put,100,1,spx_bs"),
+            "D/trades.csv:3:1: id: duplicate id 'c1' (first at line 2)");
+  EXPECT_EQ(row("id,type,option,strike,maturity,model,cash\n", "c1,european,call,100,1,spx_bs,5"),
+            "D/trades.csv:2:7: cash: must be empty on this row (its fields are: id, type, option, "
+            "strike, maturity, model)");
+  EXPECT_EQ(row("id,type,option,strike,maturity,model,fixings\n", "a1,asian,call,100,1,spx_bs,4"),
+            "D/trades.csv:2: missing required column 'average'");
+  EXPECT_EQ(row("id,type,option,strike,maturity,model,average,fixings,fixing_times\n",
+                "a1,asian,call,100,1,spx_bs,arithmetic,,"),
+            "D/trades.csv:2: missing required column 'fixings' (or 'fixing_times')");
+  EXPECT_EQ(row("id,type,option,strike,maturity,model,average,fixings,fixing_times\n",
+                "a1,asian,call,100,1,spx_bs,arithmetic,4,0.5 1"),
+            "D/trades.csv:2:9: fixing_times: give either fixings or fixing_times, not both");
+  EXPECT_EQ(row("id,type,option,strike,maturity,model,average,fixing_times\n",
+                "a1,asian,call,100,1,spx_bs,arithmetic,0.5 0.25"),
+            "D/trades.csv:2:8: fixing_times[1]: must be > the previous time 0.5");
+  EXPECT_EQ(row("id,type,option,strike,maturity,model,average,fixing_times\n",
+                "a1,asian,call,100,1,spx_bs,arithmetic,0.5 2"),
+            "D/trades.csv:2:8: fixing_times[1]: must be <= the maturity 1");
+  EXPECT_EQ(row("id,type,option,strike,maturity,model,average,fixing_times\n",
+                "a1,asian,call,100,1,spx_bs,arithmetic, ; "),
+            "D/trades.csv:2:8: fixing_times: must list at least one value (separated by spaces "
+            "or ';')");
+  EXPECT_EQ(row("id,type,option,strike,maturity,model,payoff,weights\n",
+                "k1,basket,call,100,1,pair,weighted,1 2 3"),
+            "D/trades.csv:2:8: weights: must have 2 values, one per underlying of 'pair' (got 3)");
+  EXPECT_EQ(row("id,type,option,strike,maturity,model,barrier,barrier_type,monitoring\n",
+                "b1,barrier,call,100,1,spx_bs,120,down_and_out,12"),
+            "D/trades.csv:2:7: barrier: down barrier 120 must be below the spot 100 of SPX");
+}
+
+TEST_F(CsvBooks, PositionsResolveAgainstTheTrades) {
+  const std::string trades = kHeader + "c1,european,call,100,1,spx_bs\n";
+  EXPECT_EQ(book(trades, "instrument,quantity\n\"c1\",-2.5\n").empty(), false);
+  EXPECT_EQ(load_run_config(book(trades, "instrument,quantity\n\"c1\",-2.5\n")).portfolio[0].quantity,
+            -2.5);
+  EXPECT_EQ(error_of(book(trades, "instrument,quantity\nc2,1\n")),
+            "D/positions.csv:2:1: instrument: unknown instrument 'c2' (known: c1)");
+  EXPECT_EQ(error_of(book(trades, "instrument,quantity\nc1,0\n")),
+            "D/positions.csv:2:2: quantity: must not be 0");
+  EXPECT_EQ(error_of(book(trades, "instrument,quantity\nc1,1\nc1,2\n")),
+            "D/positions.csv:3:1: instrument: duplicate instrument 'c1' (first at line 2)");
+  EXPECT_EQ(error_of(book(trades, "instrument,qty\nc1,1\n")),
+            "D/positions.csv:1:2: unknown column 'qty' (expected some of: instrument, quantity)");
+  // YAML positions on CSV trades, reported in the YAML file.
+  write("trades.csv", trades);
+  EXPECT_EQ(error_of(write("mixed.yaml", kMarket + "instruments: {csv: trades.csv}\n"
+                                                   "portfolio: [{instrument: c9, quantity: 1}]\n")),
+            "D/mixed.yaml:12:26: portfolio[0].instrument: unknown instrument 'c9' (known: c1)");
+}
+
+TEST_F(CsvBooks, UnknownNamesListTheFirstTwentyOfALongBook) {
+  std::string trades = kHeader;
+  for (int i = 0; i < 25; ++i) {
+    trades += "c" + std::to_string(i) + ",european,call,100,1,spx_bs\n";
+  }
+  EXPECT_EQ(error_of(book(trades, "instrument,quantity\nx,1\n")),
+            "D/positions.csv:2:1: instrument: unknown instrument 'x' (known: c0, c1, c2, c3, c4, "
+            "c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, and 5 more)");
+}
+
+} // namespace
+} // namespace pfmc::config
