@@ -72,6 +72,10 @@ struct SweepOptions {
   std::string csv, plot;
 };
 
+/// `pfmc bench`'s measurements of every group of `config`, as its CSV (sweep_report.hpp's
+/// columns), without the tables; throws RuntimeError without a GPU.
+std::string bench_csv(const config::RunConfig& config, const SweepOptions& s, bool quiet);
+
 int command_tune(CLI::App* app, const RunOptions& o, const SweepOptions& s);
 int command_bench(CLI::App* app, const RunOptions& o, const SweepOptions& s);
 

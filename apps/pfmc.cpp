@@ -129,20 +129,7 @@ int command_backends(const std::string& format) {
   };
 
   if (format == "json") {
-    nlohmann::json j;
-    j["device"] = device.available ? nlohmann::json(device.name) : nlohmann::json(nullptr);
-    j["prefetch_distances"] = kernels::prefetch_distances();
-    for (const auto& b : kernels::backend_catalog()) {
-      j["backends"].push_back({{"name", b.name},
-                               {"description", b.description},
-                               {"requires", b.min_compute_capability > 0
-                                                ? "sm_" + std::to_string(b.min_compute_capability)
-                                                : std::string("any CUDA GPU")},
-                               {"uses_prefetch_distance", b.uses_prefetch_distance},
-                               {"uses_padding", b.uses_padding},
-                               {"runs_here", runnable(b) == "yes"}});
-    }
-    std::cout << j.dump(2) << '\n';
+    std::cout << apps::backends_json(device).dump(2) << '\n';
     return 0;
   }
   std::cout << "device: "

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <vector>
 
+#include "kernels/catalog.hpp"
+
 namespace pfmc::apps {
 
 namespace {
@@ -15,9 +17,10 @@ nlohmann::json number_or_null(bool present, double x) {
   return present ? nlohmann::json(x) : nlohmann::json(nullptr);
 }
 
-std::string render_json(const engine::RunResult& r) {
-  nlohmann::json j;
-  j["instruments"] = nlohmann::json::array();
+} // namespace
+
+nlohmann::json instruments_json(const engine::RunResult& r) {
+  nlohmann::json instruments = nlohmann::json::array();
   for (const auto& in : r.instruments) {
     nlohmann::json item = {{"id", in.id},
                            {"type", in.type},
@@ -43,8 +46,14 @@ std::string render_json(const engine::RunResult& r) {
       item["greeks_std_error"] = errors;
       item["greeks_method"] = methods;
     }
-    j["instruments"].push_back(item);
+    instruments.push_back(item);
   }
+  return instruments;
+}
+
+nlohmann::json result_json(const engine::RunResult& r, bool with_instruments) {
+  nlohmann::json j;
+  j["instruments"] = with_instruments ? instruments_json(r) : nlohmann::json::array();
   if (r.portfolio.present) {
     j["portfolio"] = {
         {"value", r.portfolio.value},
@@ -98,8 +107,30 @@ std::string render_json(const engine::RunResult& r) {
                                           {"padding", g.padding},
                                           {"source", g.source}});
   }
-  return j.dump(2) + "\n";
+  return j;
 }
+
+nlohmann::json backends_json(const engine::DeviceInfo& device) {
+  nlohmann::json j;
+  j["device"] = device.available ? nlohmann::json(device.name) : nlohmann::json(nullptr);
+  j["prefetch_distances"] = kernels::prefetch_distances();
+  for (const auto& b : kernels::backend_catalog()) {
+    const bool runs_here =
+        device.available &&
+        kernels::why_backend_cannot_run(b, device.compute_capability, device.name).empty();
+    j["backends"].push_back({{"name", b.name},
+                             {"description", b.description},
+                             {"requires", b.min_compute_capability > 0
+                                              ? "sm_" + std::to_string(b.min_compute_capability)
+                                              : std::string("any CUDA GPU")},
+                             {"uses_prefetch_distance", b.uses_prefetch_distance},
+                             {"uses_padding", b.uses_padding},
+                             {"runs_here", runs_here}});
+  }
+  return j;
+}
+
+namespace {
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos)
@@ -257,7 +288,7 @@ std::string group_thousands(unsigned long long n) {
 std::string render(const engine::RunResult& result, Format format, const std::string& config_file) {
   switch (format) {
   case Format::json:
-    return render_json(result);
+    return result_json(result).dump(2) + "\n";
   case Format::csv:
     return render_csv(result);
   case Format::table:

@@ -1,8 +1,11 @@
 #pragma once
 // Rendering of a run's results: a table for people, JSON and CSV for programs.
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
+#include "engine/core/device_info.hpp"
 #include "engine/pricer.hpp"
 
 namespace pfmc::apps {
@@ -10,6 +13,16 @@ namespace pfmc::apps {
 enum class Format { table, json, csv };
 
 std::string render(const engine::RunResult& result, Format format, const std::string& config_file);
+
+/// The run as `pfmc price --format json` writes it (`instruments` an empty list without
+/// `with_instruments`: the Python package reads them apart, when asked for).
+nlohmann::json result_json(const engine::RunResult& result, bool with_instruments = true);
+/// Its `instruments` list.
+nlohmann::json instruments_json(const engine::RunResult& result);
+
+/// The backends, their needs and whether each runs on `device`, as `pfmc backends --format json`
+/// writes them.
+nlohmann::json backends_json(const engine::DeviceInfo& device);
 
 /// Thousands separators for counts: 1,234,567.
 std::string group_thousands(unsigned long long n);

@@ -120,6 +120,15 @@ std::vector<apps::GroupSweep> sweep_groups(const config::RunConfig& config,
 
 } // namespace
 
+std::string bench_csv(const config::RunConfig& config, const SweepOptions& s, bool quiet) {
+  const engine::SimulationPlan plan = engine::make_plan(config);
+  const auto sweeps =
+      sweep_groups(config, plan, tune_options_from(s, engine::TuneMode::exhaustive), quiet);
+  engine::throw_if_stopped();
+  engine::TuningCache cache(engine::tuning_cache_path(""));
+  return apps::sweep_csv(sweeps, engine::device_copy_bandwidth(engine::query_device(), &cache));
+}
+
 int command_tune(CLI::App* app, const RunOptions& o, const SweepOptions& s) {
   config::RunConfig config = config::load_run_config(o.config_file);
   config::apply_overrides(config, overrides_from(app, o));

@@ -6,7 +6,7 @@
 //
 //   pfmc_bench [--workloads=latency_bound,bandwidth_bound] [--block-sizes=128,512]
 //              [--precisions=float,double] [--path-scales=0.25,1] [--end-to-end]
-//              [--book=FILE] [google-benchmark flags]
+//              [--book=FILE] [--books=FILE,...] [google-benchmark flags]
 //
 // Axes: backend, prefetch distance, padding (always); block size, precision, paths (the flags
 // above make variants of each workload); model (Black-Scholes, the only model of the reference
@@ -14,6 +14,10 @@
 // to results in a warm process, and, with --book=FILE, a book such as NVIDIA's MonteCarloMultiGPU
 // sample's (8,192 single-underlying European calls, 262,144 paths each, one step, float:
 // scripts/make-mc-sample-book.py writes it) from config to results and for generation + kernels.
+// --books=FILE,... times each book's stages apart — books/NAME/load (read and validate the YAML
+// and its CSV files), books/NAME/plan, books/NAME/priced (the engine on the loaded config) —
+// and books/NAME/end_to_end (all of them): `scripts/make-portfolio.py --instruments N --csv`
+// writes books of 1k, 10k and 100k instruments.
 
 #include <benchmark/benchmark.h>
 
@@ -176,6 +180,47 @@ void run_end_to_end(benchmark::State& state, const config::RunConfig& config, bo
   state.counters["host_syncs"] = static_cast<double>(last.run.plan_stats.host_syncs);
 }
 
+/// One stage of a book per iteration, wall time; counter `instruments_per_s`.
+template <class Stage>
+void run_book_stage(benchmark::State& state, const config::RunConfig& config, Stage stage) {
+  stage(); // warm-up (the tuning cache, the kernels' modules, the page cache)
+  double seconds = 0.0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    stage();
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(s);
+    seconds += s;
+  }
+  state.counters["instruments"] = static_cast<double>(config.instruments.size());
+  state.counters["instruments_per_s"] = static_cast<double>(config.instruments.size()) *
+                                        static_cast<double>(state.iterations()) / seconds;
+}
+
+void register_book(const std::string& file) {
+  static std::vector<std::unique_ptr<config::RunConfig>> books; // alive while benchmarks run
+  books.push_back(std::make_unique<config::RunConfig>(config::load_run_config(file)));
+  config::RunConfig& book = *books.back();
+  book.engine.device = config::DeviceChoice::gpu;
+  std::string name = file.substr(file.find_last_of('/') + 1);
+  name = "books/" + name.substr(0, name.find('.')) + "/";
+  const auto add = [&](const std::string& stage, auto fn) {
+    benchmark::RegisterBenchmark((name + stage).c_str(),
+                                 [&book, fn](benchmark::State& s) { run_book_stage(s, book, fn); })
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+  };
+  add("load", [&book] { benchmark::DoNotOptimize(config::load_run_config(book.file)); });
+  add("plan", [&book] { benchmark::DoNotOptimize(engine::make_plan(book)); });
+  add("priced", [&book] { benchmark::DoNotOptimize(engine::price(book)); });
+  add("end_to_end", [&book] {
+    config::RunConfig loaded = config::load_run_config(book.file);
+    loaded.engine.device = book.engine.device;
+    benchmark::DoNotOptimize(engine::price(loaded));
+  });
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -185,6 +230,7 @@ int main(int argc, char** argv) {
   std::string path_scales; // empty: 1
   bool end_to_end = false;
   std::string book;
+  std::string books;
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     if (std::strncmp(argv[i], "--workloads=", 12) == 0) {
@@ -199,6 +245,8 @@ int main(int argc, char** argv) {
       end_to_end = true;
     } else if (std::strncmp(argv[i], "--book=", 7) == 0) {
       book = argv[i] + 7;
+    } else if (std::strncmp(argv[i], "--books=", 8) == 0) {
+      books = argv[i] + 8;
     } else {
       args.push_back(argv[i]);
     }
@@ -300,6 +348,11 @@ int main(int argc, char** argv) {
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
     }
+  }
+  for (std::size_t at = 0; at < books.size();) {
+    const std::size_t comma = std::min(books.find(',', at), books.size());
+    register_book(books.substr(at, comma - at));
+    at = comma + 1;
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

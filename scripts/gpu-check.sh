@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [bench] [cli]
-# [quick] [e2e] [peers] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [quick] [e2e] [books] [peers] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -213,6 +213,36 @@ if has e2e; then
   done
   keep e2e.json e2e_table.txt
   note "e2e: $((SECONDS - start)) s"
+fi
+
+if has books; then
+  # CSV books of 1k, 10k and 100k instruments (scripts/make-portfolio.py): load, plan, priced
+  # and end to end in a warm process (pfmc_bench, median of 3), `pfmc validate` in a fresh
+  # process (wall time, max RSS), and what pfmc.price() from Python costs over C++.
+  start=$SECONDS
+  list=""
+  for n in 1000 10000 100000; do
+    python3 scripts/make-portfolio.py --instruments $n --csv "$LOG/book$n.yaml"
+    list="$list${list:+,}$LOG/book$n.yaml"
+    limit 60 python3 scripts/measure.py "./$B/pfmc" validate "$LOG/book$n.yaml" > /dev/null 2> "$LOG/validate_$n.txt"
+    note "validate $n: $(tail -1 "$LOG/validate_$n.txt")"
+  done
+  limit 400 "./$B/pfmc_bench" --workloads= --books="$list" --benchmark_repetitions=3 \
+    --benchmark_report_aggregates_only=true --benchmark_out="$LOG/books.json" \
+    --benchmark_out_format=json > "$LOG/books.txt" 2>&1
+  note "books: rc=$?"
+  grep -E "median" "$LOG/books.txt" | tee -a "$OUT/summary.txt"
+  if [ -d "$B/python/pfmc" ]; then
+    for n in 1000 100000; do
+      PYTHONPATH="$B/python" limit 300 python3 scripts/python-overhead.py "./$B/pfmc_bench" \
+        "$LOG/book$n.yaml" --repeat 5 > "$LOG/python_$n.txt" 2>&1
+      note "python $n: $(tail -1 "$LOG/python_$n.txt")"
+    done
+  else
+    note "python: not built here ($(python3 --version 2>&1); no headers or pybind11)"
+  fi
+  keep books.json
+  note "books: $((SECONDS - start)) s"
 fi
 
 if has peers; then

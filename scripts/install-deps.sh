@@ -3,12 +3,13 @@
 # /usr/local/cuda), python3-matplotlib, with which `pfmc bench --plot` draws its PNG
 # (bench/plot_sweep.py), clang-tidy, which the tests' function-length audit runs
 # (scripts/function-sizes.sh), and clang with its sanitizer and libFuzzer runtimes, which
-# scripts/fuzz.sh builds with: only the packages that are missing. Safe to run again.
+# scripts/fuzz.sh builds with, and pybind11, Python's headers and pytest for the Python package
+# (apps/python) and its tests: only the packages that are missing. Safe to run again.
 set -euo pipefail
 
 packages=(cmake g++ make libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libgtest-dev
           libbenchmark-dev librandom123-dev libsleef-dev libcsv-dev python3-matplotlib
-          clang-tidy clang)
+          clang-tidy clang pybind11-dev python3-dev python3-pytest)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

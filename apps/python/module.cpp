@@ -1,0 +1,257 @@
+// pfmc._pfmc: the engine for Python (pybind11). The same loader, overrides, engine and JSON
+// report as the command line; apps/python/pfmc/__init__.py shapes the answers. Pricing runs
+// with the GIL released and with SIGINT routed to the engine's stop request, so that Ctrl-C in
+// a notebook stops a long run between launches and raises KeyboardInterrupt.
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <signal.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "apps/cli.hpp"
+#include "apps/report.hpp"
+#include "config/config_error.hpp"
+#include "config/load_config.hpp"
+#include "config/overrides.hpp"
+#include "engine/core/device_info.hpp"
+#include "engine/core/interrupt.hpp"
+#include "engine/plan/plan.hpp"
+#include "engine/pricer.hpp"
+#include "kernels/error.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+using namespace pfmc;
+
+// The package's exception classes (set by __init__.py before any call).
+py::object config_error_class;
+py::object runtime_error_class;
+
+/// A config given as a file path (`is_path`) or as YAML text named `name`.
+config::RunConfig load(const std::string& source, bool is_path, const std::string& name) {
+  return is_path ? config::load_run_config(source) : config::parse_run_config(source, name);
+}
+
+config::Overrides overrides_from(const py::dict& kw) {
+  config::Overrides o;
+  const auto text = [&](const char* key, std::optional<std::string>& field) {
+    if (kw.contains(key))
+      field = py::str(kw[key]).cast<std::string>();
+  };
+  const auto integer = [&](const char* key, std::optional<long long>& field) {
+    if (kw.contains(key))
+      field = kw[key].cast<long long>();
+  };
+  const auto flag = [&](const char* key, std::optional<bool>& field) {
+    if (kw.contains(key))
+      field = kw[key].cast<bool>();
+  };
+  text("device", o.device);
+  text("backend", o.backend);
+  text("padding", o.padding);
+  text("precision", o.precision);
+  text("rng", o.rng);
+  integer("prefetch_distance", o.prefetch_distance);
+  integer("block_size", o.block_size);
+  integer("cpu_threads", o.cpu_threads);
+  text("paths", o.paths);
+  text("seed", o.seed);
+  text("max_device_memory", o.max_device_memory);
+  text("draw_batch_size", o.draw_batch_size);
+  text("replicates", o.replicates);
+  text("greeks", o.greeks);
+  flag("antithetic", o.antithetic);
+  flag("control_variate", o.control_variate);
+  return o;
+}
+
+/// SIGINT and SIGTERM ask the engine to stop while it runs; Python's handlers come back after.
+class StopOnSignals {
+public:
+  StopOnSignals() {
+    engine::clear_stop_request();
+    struct sigaction action {};
+    action.sa_handler = [](int signal) { engine::request_stop(signal); };
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~StopOnSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopOnSignals(const StopOnSignals&) = delete;
+  StopOnSignals& operator=(const StopOnSignals&) = delete;
+
+private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+/// Runs `work` without the GIL and with signals routed to the engine; C++ errors become the
+/// package's exceptions (ConfigError, RuntimeError) or KeyboardInterrupt.
+template <class Work>
+auto guarded(Work&& work) -> decltype(work()) {
+  std::optional<config::ConfigError> config_error;
+  std::string runtime_error;
+  bool interrupted = false;
+  std::optional<decltype(work())> value;
+  {
+    py::gil_scoped_release release;
+    StopOnSignals stop;
+    try {
+      value.emplace(work());
+    } catch (const config::ConfigError& e) {
+      config_error.emplace(e);
+    } catch (const engine::Interrupted&) {
+      interrupted = true;
+    } catch (const std::exception& e) {
+      runtime_error = e.what();
+      if (runtime_error.empty())
+        runtime_error = "unknown failure";
+    }
+  }
+  if (config_error) {
+    const auto& e = *config_error;
+    PyErr_SetObject(config_error_class.ptr(),
+                    config_error_class(e.what(), e.file(), e.mark().line, e.mark().column,
+                                       e.key_path(), e.message())
+                        .ptr());
+    throw py::error_already_set();
+  }
+  if (interrupted) {
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
+  }
+  if (!runtime_error.empty()) {
+    PyErr_SetObject(runtime_error_class.ptr(), runtime_error_class(runtime_error).ptr());
+    throw py::error_already_set();
+  }
+  return std::move(*value);
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// A priced run, kept in C++: the instruments' JSON is made when Python first asks for them (a
+/// book of 100,000 instruments makes 20 MB of it).
+struct PricedRun {
+  engine::RunResult result;
+  /// The portfolio and the run (`pfmc price --format json` without the instruments).
+  [[nodiscard]] std::string summary_json() const { return apps::result_json(result, false).dump(); }
+  [[nodiscard]] std::string instruments_json() const {
+    return apps::instruments_json(result).dump();
+  }
+  [[nodiscard]] std::size_t instrument_count() const { return result.instruments.size(); }
+};
+
+PricedRun price(const std::string& source, bool is_path, const std::string& name,
+                const py::dict& kw, const std::string& tuning_cache) {
+  const config::Overrides overrides = overrides_from(kw);
+  return guarded([&] {
+    const auto start = std::chrono::steady_clock::now();
+    config::RunConfig config = load(source, is_path, name);
+    config::apply_overrides(config, overrides);
+    const double config_ms = ms_since(start);
+    engine::PriceOptions options;
+    options.tuning_cache = tuning_cache;
+    engine::RunResult result = engine::price(config, {}, options);
+    result.run.config_ms = config_ms;
+    engine::throw_if_stopped();
+    return PricedRun{std::move(result)};
+  });
+}
+
+/// What `pfmc validate` prints, as a dict's fields.
+py::dict validate(const std::string& source, bool is_path, const std::string& name,
+                  const py::dict& kw) {
+  const config::Overrides overrides = overrides_from(kw);
+  struct Summary {
+    std::string file;
+    std::size_t underlyings, models, instruments, positions, groups;
+    int max_steps;
+    unsigned long long paths;
+  };
+  const Summary s = guarded([&] {
+    config::RunConfig config = load(source, is_path, name);
+    config::apply_overrides(config, overrides);
+    const engine::SimulationPlan plan = engine::make_plan(config);
+    int max_steps = 0;
+    for (const auto& g : plan.groups)
+      max_steps = std::max(max_steps, g.steps());
+    return Summary{config.file,
+                   config.market.underlyings.size(),
+                   config.models.size(),
+                   config.instruments.size(),
+                   config.portfolio.size(),
+                   plan.groups.size(),
+                   max_steps,
+                   static_cast<unsigned long long>(config.simulation.paths)};
+  });
+  py::dict d;
+  d["file"] = s.file;
+  d["underlyings"] = s.underlyings;
+  d["models"] = s.models;
+  d["instruments"] = s.instruments;
+  d["positions"] = s.positions;
+  d["groups"] = s.groups;
+  d["max_steps"] = s.max_steps;
+  d["paths"] = s.paths;
+  return d;
+}
+
+/// The sweep's CSV text (`pfmc bench --csv`).
+std::string bench(const std::string& source, bool is_path, const std::string& name,
+                  const py::dict& kw, const std::string& backends, const std::string& distances,
+                  int repeat) {
+  const config::Overrides overrides = overrides_from(kw);
+  return guarded([&] {
+    config::RunConfig config = load(source, is_path, name);
+    config::apply_overrides(config, overrides);
+    apps::SweepOptions s;
+    s.backends = backends;
+    s.distances = distances;
+    s.repeat = repeat;
+    if (repeat < 1 || repeat > 1000)
+      throw config::ConfigError("", {}, "repeat", "must be in 1..1000");
+    return apps::bench_csv(config, s, true);
+  });
+}
+
+std::string backends() {
+  return guarded([] { return apps::backends_json(engine::query_device()).dump(); });
+}
+
+} // namespace
+
+PYBIND11_MODULE(_pfmc, m) {
+  m.doc() = "pfmc's engine (use the pfmc package, not this module)";
+  m.def("_set_exceptions", [](py::object config_error, py::object runtime_error) {
+    config_error_class = std::move(config_error);
+    runtime_error_class = std::move(runtime_error);
+  });
+  py::class_<PricedRun>(m, "PricedRun")
+      .def("summary_json", &PricedRun::summary_json)
+      .def("instruments_json", &PricedRun::instruments_json)
+      .def("instrument_count", &PricedRun::instrument_count);
+  m.def("price", &price, py::arg("source"), py::arg("is_path"), py::arg("name"),
+        py::arg("overrides"), py::arg("tuning_cache"));
+  m.def("validate", &validate, py::arg("source"), py::arg("is_path"), py::arg("name"),
+        py::arg("overrides"));
+  m.def("bench", &bench, py::arg("source"), py::arg("is_path"), py::arg("name"),
+        py::arg("overrides"), py::arg("backends"), py::arg("distances"), py::arg("repeat"));
+  m.def("backends", &backends);
+  // The exception objects must go before the interpreter's teardown, not after it.
+  m.add_object("_cleanup", py::capsule([] {
+                 config_error_class = py::object();
+                 runtime_error_class = py::object();
+               }));
+}

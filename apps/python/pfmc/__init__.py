@@ -1,0 +1,165 @@
+"""pfmc: Monte Carlo pricing of option portfolios on the GPU (or the CPU), from Python.
+
+The same engine as the `pfmc` command line, called in-process:
+
+    import pfmc
+    result = pfmc.price("config/examples/book.yaml", paths=100_000, device="cpu")
+    result.instruments[0]["price"], result.portfolio["value"], result.run["kernel_ms"]
+    result.to_pandas()                      # one row per instrument (needs pandas)
+
+A config is a path (str or os.PathLike), YAML text, or a dict of the YAML's structure. The
+keyword arguments are the command line's flags by name (`--paths` is `paths=`, `--control-variate`
+is `control_variate=True`, `--greeks delta,vega` is `greeks=["delta", "vega"]`). Errors in a
+config raise ConfigError (with .file, .line, .column, .key); failures of the run raise
+RuntimeError; Ctrl-C stops a run between launches and raises KeyboardInterrupt.
+"""
+
+import builtins
+import csv as _csv
+import io as _io
+import json as _json
+import os as _os
+
+__all__ = ["price", "validate", "backends", "bench", "Result", "ConfigError", "RuntimeError",
+           "OVERRIDES"]
+
+
+class ConfigError(ValueError):
+    """A config (file, text, dict or keyword argument) that must be fixed. str(e) is the
+    command line's one line: `FILE:LINE:COLUMN: key.path: what is wrong`."""
+
+    def __init__(self, text, file="", line=0, column=0, key="", message=""):
+        super().__init__(text)
+        self.file = file
+        self.line = line
+        self.column = column
+        self.key = key
+        self.message = message
+
+
+class RuntimeError(builtins.RuntimeError):  # noqa: A001 (pfmc.RuntimeError, as the issue names it)
+    """The run failed (no GPU where one was asked for, CUDA, memory, files)."""
+
+
+from . import _pfmc  # noqa: E402  (the exception classes first: the module raises them)
+
+_pfmc._set_exceptions(ConfigError, RuntimeError)
+
+#: The keyword arguments price(), validate() and bench() take: the command line's overrides.
+OVERRIDES = ("device", "backend", "padding", "precision", "rng", "prefetch_distance",
+             "block_size", "cpu_threads", "paths", "seed", "max_device_memory",
+             "draw_batch_size", "replicates", "greeks", "antithetic", "control_variate")
+
+
+class Result:
+    """A priced run: .instruments (a list of dicts: id, type, price, std_error, ci95, paths and,
+    when asked for, greeks), .portfolio (value and std_error, or None without positions) and
+    .run (device, backend, timings, ...), as `pfmc price --format json` writes them."""
+
+    def __init__(self, priced):
+        summary = _json.loads(priced.summary_json())
+        self.portfolio = summary["portfolio"]
+        self.run = summary["run"]
+        self._priced = priced
+        self._instruments = None
+
+    @property
+    def instruments(self):
+        # Made on first use: a book of 100,000 instruments is 20 MB of JSON.
+        if self._instruments is None:
+            self._instruments = _json.loads(self._priced.instruments_json())
+        return self._instruments
+
+    def to_pandas(self):
+        """The instruments as a pandas DataFrame indexed by id (greeks as columns)."""
+        import pandas
+        rows = []
+        for item in self.instruments:
+            row = {k: v for k, v in item.items() if not isinstance(v, (dict, list))}
+            if item.get("ci95"):
+                row["ci95_low"], row["ci95_high"] = item["ci95"]
+            for greek, value in (item.get("greeks") or {}).items():
+                row[greek] = value
+            rows.append(row)
+        return pandas.DataFrame(rows).set_index("id")
+
+    def __repr__(self):
+        value = self.portfolio["value"] if self.portfolio else None
+        return (f"<pfmc.Result: {self._priced.instrument_count()} instruments, portfolio value {value}, "
+                f"{self.run['device']} {self.run['backend']}, {self.run['total_ms']:.1f} ms>")
+
+
+def _source(config):
+    """(text or path, is_path, name) for the engine."""
+    if isinstance(config, dict):
+        # JSON is YAML: the loader judges a dict as it judges a file (paths in it, such as
+        # `instruments: {csv: ...}`, are relative to the current directory).
+        return _json.dumps(config), False, "<dict>"
+    if isinstance(config, _os.PathLike):
+        return _os.fspath(config), True, ""
+    if not isinstance(config, str):
+        raise TypeError(f"config must be a path, YAML text or a dict, not {type(config).__name__}")
+    if "\n" in config or (":" in config and not _os.path.exists(config)):
+        return config, False, "<string>"
+    return config, True, ""
+
+
+def _overrides(kwargs):
+    unknown = sorted(set(kwargs) - set(OVERRIDES))
+    if unknown:
+        raise TypeError(f"unknown option {', '.join(map(repr, unknown))} "
+                        f"(known: {', '.join(OVERRIDES)})")
+    result = {}
+    for key, value in kwargs.items():
+        if value is None:
+            continue
+        if key == "greeks" and not isinstance(value, str):
+            value = ",".join(value) if value else "none"
+        if key == "device" and hasattr(value, "lower"):
+            value = value.lower()
+        result[key] = value
+    return result
+
+
+def price(config, *, tuning_cache="", **overrides):
+    """Prices `config` (a path, YAML text or a dict) with the command line's overrides as
+    keyword arguments; returns a Result. The GIL is released while it runs."""
+    text, is_path, name = _source(config)
+    return Result(_pfmc.price(text, is_path, name, _overrides(overrides), tuning_cache))
+
+
+def validate(config, **overrides):
+    """Loads and plans `config` without pricing it; returns what `pfmc validate` prints as a
+    dict (file, underlyings, models, instruments, positions, groups, max_steps, paths), or
+    raises ConfigError."""
+    text, is_path, name = _source(config)
+    return _pfmc.validate(text, is_path, name, _overrides(overrides))
+
+
+def backends():
+    """The prefetch backends: a dict with the device (or None), the prefetch distances and one
+    entry per backend (name, description, requires, runs_here, ...)."""
+    return _json.loads(_pfmc.backends())
+
+
+def bench(config, *, backends="all", distances="all", repeat=5, **overrides):
+    """`pfmc bench`: every group of `config` timed over backends and prefetch distances on the
+    GPU; returns the sweep's rows (dicts, numbers as numbers). Needs a GPU (RuntimeError)."""
+    if not isinstance(backends, str):
+        backends = ",".join(backends)
+    if not isinstance(distances, str):
+        distances = ",".join(str(d) for d in distances)
+    text, is_path, name = _source(config)
+    table = _pfmc.bench(text, is_path, name, _overrides(overrides), backends, distances, repeat)
+    rows = []
+    for row in _csv.DictReader(_io.StringIO(table)):
+        for key, value in row.items():
+            try:
+                row[key] = int(value)
+            except ValueError:
+                try:
+                    row[key] = float(value)
+                except ValueError:
+                    pass
+        rows.append(row)
+    return rows

@@ -1,0 +1,169 @@
+"""The Python package (apps/python): the same engine as the command line, on the CPU here (CI has
+no GPU; the GPU's cases skip without one). Run by ctest (test_python) with PYTHONPATH set to the
+build's python/ folder; prices are checked against the command line's bit for bit and against
+Black-Scholes within 4 standard errors."""
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import pfmc
+
+SOURCE = os.environ.get("PFMC_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+BINARY = os.environ.get("PFMC_BINARY", "")
+BOOK = os.path.join(SOURCE, "config", "examples", "book.yaml")
+
+SMALL = {
+    "market": {"underlyings": [{"name": "S", "spot": 100}], "rates": {"zero_rate": 0.05}},
+    "models": [{"name": "bs", "type": "black_scholes", "underlying": "S", "volatility": 0.2}],
+    "instruments": [
+        {"id": "atm_call", "type": "european", "option": "call", "strike": 100, "maturity": 1.0,
+         "model": "bs"},
+        {"id": "otm_put", "type": "european", "option": "put", "strike": 90, "maturity": 1.0,
+         "model": "bs"},
+    ],
+    "portfolio": [{"instrument": "atm_call", "quantity": 10},
+                  {"instrument": "otm_put", "quantity": -5}],
+    "simulation": {"paths": 20000, "seed": 7},
+}
+
+
+def black_scholes_call(s, k, r, sigma, t):
+    d1 = (math.log(s / k) + (r + sigma * sigma / 2) * t) / (sigma * math.sqrt(t))
+    d2 = d1 - sigma * math.sqrt(t)
+    n = lambda x: 0.5 * math.erfc(-x / math.sqrt(2))  # noqa: E731
+    return s * n(d1) - k * math.exp(-r * t) * n(d2)
+
+
+def test_prices_a_dict_against_black_scholes():
+    result = pfmc.price(SMALL, device="cpu")
+    call = result.instruments[0]
+    assert call["id"] == "atm_call" and call["paths"] == 20000
+    reference = black_scholes_call(100, 100, 0.05, 0.2, 1.0)
+    assert abs(call["price"] - reference) < 4 * call["std_error"]
+    assert result.portfolio["value"] == pytest.approx(
+        10 * call["price"] - 5 * result.instruments[1]["price"], rel=1e-12)
+    assert result.run["device"].startswith("CPU")
+    assert "pfmc.Result: 2 instruments" in repr(result)
+
+
+def test_same_prices_as_the_command_line_bit_for_bit(tmp_path):
+    if not BINARY:
+        pytest.skip("PFMC_BINARY not set")
+    path = tmp_path / "small.yaml"
+    path.write_text(json.dumps(SMALL))
+    cli = json.loads(subprocess.run([BINARY, "price", str(path), "--device", "cpu", "--paths",
+                                     "4096", "--format", "json", "--quiet"],
+                                    check=True, capture_output=True, text=True).stdout)
+    for config in (str(path), path, path.read_text(), SMALL):
+        py = pfmc.price(config, device="cpu", paths=4096)
+        assert [i["price"] for i in py.instruments] == [i["price"] for i in cli["instruments"]]
+        assert py.portfolio == cli["portfolio"]
+
+
+def test_overrides_are_the_flags_by_name():
+    result = pfmc.price(BOOK, device="cpu", paths=2_000, seed=11, greeks=["delta"],
+                        control_variate=True)
+    assert result.run["paths"] == 2000 and result.run["seed"] == 11
+    assert result.run["control_variate"] and "delta" in result.instruments[0]["greeks"]
+    assert pfmc.price(BOOK, device="cpu", paths=1000, precision="float").run["precision"] == "float"
+    with pytest.raises(pfmc.ConfigError, match="Greeks need simulation.precision: double"):
+        pfmc.price(BOOK, device="cpu", paths=1000, precision="float", greeks=["delta"])
+    with pytest.raises(TypeError, match="unknown option 'path'"):
+        pfmc.price(BOOK, path=10)
+
+
+def test_config_errors_carry_file_line_column_and_key(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    text = json.dumps(SMALL, indent=1).replace('"strike": 90', '"strike": -90')
+    bad.write_text(text)
+    with pytest.raises(pfmc.ConfigError) as caught:
+        pfmc.validate(str(bad))
+    e = caught.value
+    line = next(n for n, s in enumerate(text.splitlines(), 1) if '"strike": -90' in s)
+    assert (e.file, e.line, e.key, e.message) == (str(bad), line, "instruments[1].strike",
+                                                  "must be > 0")
+    assert e.column > 0 and str(e).startswith(f"{bad}:{line}:{e.column}: instruments[1].strike")
+    with pytest.raises(pfmc.ConfigError, match="--paths: must be >= 1"):
+        pfmc.price(SMALL, device="cpu", paths=0)
+    with pytest.raises(pfmc.ConfigError, match="cannot open file"):
+        pfmc.price(str(tmp_path / "missing.yaml"))
+    assert isinstance(e, ValueError)
+
+
+def test_validate_and_backends():
+    summary = pfmc.validate(BOOK)
+    assert summary["file"] == BOOK and summary["instruments"] > 10 and summary["groups"] >= 3
+    listed = pfmc.backends()
+    names = [b["name"] for b in listed["backends"]]
+    assert "none" in names and "inline" in names
+    if listed["device"] is None:
+        assert not any(b["runs_here"] for b in listed["backends"])
+
+
+def test_no_gpu_is_a_runtime_error_and_bench_needs_one():
+    if pfmc.backends()["device"] is not None:
+        # In a child interpreter: inside pytest's process on the H100 machine this call ended in
+        # a segmentation fault (not understood yet; bench/NOTES.md), while the same call in a
+        # plain python3 passed in every order tried.
+        code = ("import json, sys, pfmc; rows = pfmc.bench(json.loads(sys.argv[1]), "
+                "backends=['none', 'inline'], distances=[8], repeat=2); "
+                "print(json.dumps(sorted({r['backend'] for r in rows})))")
+        out = subprocess.run([sys.executable, "-c", code, json.dumps(SMALL)], check=True,
+                             capture_output=True, text=True).stdout
+        assert json.loads(out) == ["inline", "none"]
+        return
+    with pytest.raises(pfmc.RuntimeError):
+        pfmc.price(SMALL, device="gpu")
+    with pytest.raises(pfmc.RuntimeError, match="need a GPU"):
+        pfmc.bench(SMALL)
+
+
+def test_to_pandas():
+    pandas = pytest.importorskip("pandas")
+    frame = pfmc.price(BOOK, device="cpu", paths=1000).to_pandas()
+    assert isinstance(frame, pandas.DataFrame) and "price" in frame.columns
+    assert frame.index[0] == "spx_c100_1y"
+
+
+def test_sigint_stops_a_long_run_with_keyboard_interrupt():
+    # A run of many seconds on the CPU; SIGINT after 0.5 s must stop it well before its end.
+    big = dict(SMALL, simulation={"paths": 200_000_000, "seed": 1})
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        pfmc.price(big, device="cpu", cpu_threads=1)
+    assert time.monotonic() - start < 10
+    # Python's own handler is back: the next run works, and a later Ctrl-C is Python's again.
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert pfmc.price(SMALL, device="cpu", paths=1000).instruments
+
+
+def test_the_gil_is_released_while_pricing():
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.005)
+
+    thread = threading.Thread(target=tick)
+    thread.start()
+    try:
+        start = time.monotonic()
+        pfmc.price(dict(SMALL, simulation={"paths": 4_000_000}), device="cpu", cpu_threads=1)
+        elapsed = time.monotonic() - start
+    finally:
+        stop.set()
+        thread.join()
+    during = [t for t in ticks if start <= t <= start + elapsed]
+    assert elapsed > 0.1 and len(during) >= 0.5 * elapsed / 0.005 * 0.5
