@@ -141,14 +141,49 @@ double ms_since(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-/// A priced run, kept in C++: the instruments' JSON is made when Python first asks for them (a
-/// book of 100,000 instruments makes 20 MB of it).
+/// A JSON value as Python objects (no text in between: a book's 100,000 instruments took 0.34 s
+/// to dump and 0.21 s to parse back).
+py::object to_python(const nlohmann::json& j) {
+  switch (j.type()) {
+  case nlohmann::json::value_t::object: {
+    py::dict d;
+    for (const auto& [key, value] : j.items())
+      d[py::str(key)] = to_python(value);
+    return std::move(d);
+  }
+  case nlohmann::json::value_t::array: {
+    py::list l(j.size());
+    for (std::size_t i = 0; i < j.size(); ++i)
+      l[i] = to_python(j[i]);
+    return std::move(l);
+  }
+  case nlohmann::json::value_t::string:
+    return py::str(j.get_ref<const std::string&>());
+  case nlohmann::json::value_t::boolean:
+    return py::bool_(j.get<bool>());
+  case nlohmann::json::value_t::number_integer:
+    return py::int_(j.get<long long>());
+  case nlohmann::json::value_t::number_unsigned:
+    return py::int_(j.get<unsigned long long>());
+  case nlohmann::json::value_t::number_float:
+    return py::float_(j.get<double>());
+  default:
+    return py::none();
+  }
+}
+
+/// A priced run, kept in C++: the instruments' list is made when Python first asks for it.
 struct PricedRun {
   engine::RunResult result;
   /// The portfolio and the run (`pfmc price --format json` without the instruments).
   [[nodiscard]] std::string summary_json() const { return apps::result_json(result, false).dump(); }
-  [[nodiscard]] std::string instruments_json() const {
-    return apps::instruments_json(result).dump();
+  [[nodiscard]] py::object instruments() const {
+    nlohmann::json list;
+    {
+      py::gil_scoped_release release;
+      list = apps::instruments_json(result);
+    }
+    return to_python(list);
   }
   [[nodiscard]] std::size_t instrument_count() const { return result.instruments.size(); }
 };
@@ -240,7 +275,7 @@ PYBIND11_MODULE(_pfmc, m) {
   });
   py::class_<PricedRun>(m, "PricedRun")
       .def("summary_json", &PricedRun::summary_json)
-      .def("instruments_json", &PricedRun::instruments_json)
+      .def("instruments", &PricedRun::instruments)
       .def("instrument_count", &PricedRun::instrument_count);
   m.def("price", &price, py::arg("source"), py::arg("is_path"), py::arg("name"),
         py::arg("overrides"), py::arg("tuning_cache"));

@@ -65,9 +65,9 @@ class Result:
 
     @property
     def instruments(self):
-        # Made on first use: a book of 100,000 instruments is 20 MB of JSON.
+        # Made on first use (a book of 100,000 instruments takes a good part of a second).
         if self._instruments is None:
-            self._instruments = _json.loads(self._priced.instruments_json())
+            self._instruments = self._priced.instruments()
         return self._instruments
 
     def to_pandas(self):
