@@ -236,7 +236,7 @@ if has books; then
     for n in 1000 100000; do
       PYTHONPATH="$B/python" limit 300 python3 scripts/python-overhead.py "./$B/pfmc_bench" \
         "$LOG/book$n.yaml" --repeat 5 > "$LOG/python_$n.txt" 2>&1
-      note "python $n: $(tail -1 "$LOG/python_$n.txt")"
+      note "python $n: $(tail -2 "$LOG/python_$n.txt" | tr -s ' \n' ' ')"
     done
   else
     note "python: not built here ($(python3 --version 2>&1); no headers or pybind11)"
