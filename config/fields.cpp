@@ -77,16 +77,6 @@ std::vector<Cell> RowFields::list(const Cell& cell) const {
   return items;
 }
 
-std::vector<Cell> RowFields::sized_list(const Cell& cell, std::size_t n,
-                                        const std::string& what) const {
-  auto items = list(cell);
-  if (items.size() != n) {
-    fail(cell, "must have " + std::to_string(n) + " " + what + " (got " +
-                   std::to_string(items.size()) + ")");
-  }
-  return items;
-}
-
 double RowFields::number(const Cell& cell) const {
   const auto value = detail::parse_real(cell.text);
   if (!value) {

@@ -126,8 +126,6 @@ public:
 
   [[nodiscard]] std::vector<Cell> list(const Cell& cell) const;
   [[nodiscard]] std::vector<Cell> non_empty_list(const Cell& cell) const { return list(cell); }
-  [[nodiscard]] std::vector<Cell> sized_list(const Cell& cell, std::size_t n,
-                                             const std::string& what) const;
   [[nodiscard]] std::string name(const Cell& cell) const { return std::string(cell.text); }
   [[nodiscard]] double number(const Cell& cell) const;
   [[nodiscard]] long long integer(const Cell& cell, long long lo, long long hi) const;

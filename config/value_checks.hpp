@@ -1,9 +1,11 @@
 #pragma once
 // The range checks on numbers that every source of values shares, internal to config/: a YAML
 // node (yaml::Reader) and a CSV cell (csv_fields.hpp) refuse a value out of range with the same
-// words. `Self` supplies number(where), non_empty_list(where) and fail(where, message).
+// words. `Self` supplies number(where), list(where), non_empty_list(where) and
+// fail(where, message).
 
 #include <cmath>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -52,6 +54,16 @@ public:
       values.push_back(v);
     }
     return values;
+  }
+  /// A list of exactly `n` items: `must have 3 values, one per tenor (got 2)`, where `what` is
+  /// "values, one per tenor".
+  [[nodiscard]] auto sized_list(const Where& where, std::size_t n, const std::string& what) const {
+    auto items = self().list(where);
+    if (items.size() != n) {
+      self().fail(where, "must have " + std::to_string(n) + " " + what + " (got " +
+                             std::to_string(items.size()) + ")");
+    }
+    return items;
   }
   /// A strictly increasing, positive list of year fractions (tenors, fixing times).
   [[nodiscard]] std::vector<double> increasing_times(const Where& where, const char* what) const {

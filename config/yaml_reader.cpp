@@ -230,16 +230,6 @@ std::vector<Located> Reader::non_empty_list(const Located& where) const {
   return items;
 }
 
-std::vector<Located> Reader::sized_list(const Located& where, std::size_t n,
-                                        const std::string& what) const {
-  auto items = list(where);
-  if (items.size() != n) {
-    fail(where, "must have " + std::to_string(n) + " " + what + " (got " +
-                    std::to_string(items.size()) + ")");
-  }
-  return items;
-}
-
 std::string Reader::name(const Located& where) const {
   if (!where.node.IsScalar()) {
     fail(where, "must be a string");

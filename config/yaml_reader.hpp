@@ -72,8 +72,8 @@ enum class Spelling {
 class Mapping;
 
 /// Reads the values of one file; every refusal is a ConfigError that names the file. The range
-/// checks (positive, non_negative, at_most_one_in_magnitude, increasing, increasing_times) come
-/// from ValueChecks.
+/// checks (positive, non_negative, at_most_one_in_magnitude, increasing, increasing_times) and
+/// sized_list come from ValueChecks.
 class Reader : public ValueChecks<Reader, Located> {
 public:
   explicit Reader(std::string file) : file_(std::move(file)) {}
@@ -92,10 +92,6 @@ public:
   [[nodiscard]] Mapping mapping(const Located& where) const;
   [[nodiscard]] std::vector<Located> list(const Located& where) const;
   [[nodiscard]] std::vector<Located> non_empty_list(const Located& where) const;
-  /// A list of exactly `n` items: `must have 3 values, one per tenor (got 2)`, where `what` is
-  /// "values, one per tenor".
-  [[nodiscard]] std::vector<Located> sized_list(const Located& where, std::size_t n,
-                                                const std::string& what) const;
   [[nodiscard]] std::string name(const Located& where) const; ///< a non-empty string
   [[nodiscard]] double number(const Located& where) const;    ///< finite
   [[nodiscard]] bool boolean(const Located& where) const;
