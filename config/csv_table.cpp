@@ -17,10 +17,10 @@ struct Builder {
   explicit Builder(Table& t) : table(t) {}
 
   Table& table;
-  int line = 0;                      // the line being fed to the parser
-  std::vector<std::string> header;   // while the header row is read
-  std::vector<Table::Span> row;      // the row being read (after the header)
-  int row_line = 0;                  // the line its first cell ended on
+  int line = 0;                    // the line being fed to the parser
+  std::vector<std::string> header; // while the header row is read
+  std::vector<Table::Span> row;    // the row being read (after the header)
+  int row_line = 0;                // the line its first cell ended on
   bool header_done = false;
   bool failed = false;
   std::string error;
@@ -146,7 +146,8 @@ Table Table::parse(std::string_view text, const std::string& file) {
     at = end;
   }
   if (!builder.failed && csv_fini(parser.get(), on_cell, on_row, &builder) != 0) {
-    builder.fail(builder.line, 0, "malformed CSV: a quoted cell is not closed at the end of the file");
+    builder.fail(builder.line, 0,
+                 "malformed CSV: a quoted cell is not closed at the end of the file");
   }
   if (!builder.failed && !builder.header_done) {
     builder.fail(1, 0, "file is empty (expected a header row of column names)");

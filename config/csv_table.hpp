@@ -48,8 +48,8 @@ private:
   std::string file_;
   std::vector<std::string> columns_;
   int header_line_ = 1;
-  std::string text_;          // every cell's bytes, one after another
-  std::vector<Span> cells_;   // row-major, columns_.size() per row
+  std::string text_;        // every cell's bytes, one after another
+  std::vector<Span> cells_; // row-major, columns_.size() per row
   std::vector<int> row_lines_;
 };
 

@@ -68,7 +68,8 @@ std::vector<Cell> RowFields::list(const Cell& cell) const {
     }
     std::size_t end = text.find_first_of(" \t;", begin);
     end = end == std::string_view::npos ? text.size() : end;
-    items.push_back(Cell{text.substr(begin, end - begin), cell.column, static_cast<int>(items.size())});
+    items.push_back(
+        Cell{text.substr(begin, end - begin), cell.column, static_cast<int>(items.size())});
     at = end;
   }
   if (items.empty()) {

@@ -27,8 +27,7 @@ RunConfig load(const yaml::Reader& reader, const std::string& text) {
     config.market = schema::market(reader, top.require("market").value);
     config.models = schema::models(reader, top.require("models").value, config.market);
     yaml::NameTable ids(reader, "id");
-    config.instruments =
-        schema::instruments(reader, top.require("instruments").value, config, ids);
+    config.instruments = schema::instruments(reader, top.require("instruments").value, config, ids);
     const auto given = [&top](const char* key) {
       const yaml::Entry* entry = top.find(key);
       return entry != nullptr && !entry->value.node.IsNull() ? entry : nullptr;

@@ -247,8 +247,8 @@ std::optional<csv::Table> csv_section(const Reader& reader, const Located& where
   const std::string file = reader.name(file_at);
   const std::string& yaml_file = reader.file();
   const std::size_t slash = yaml_file.rfind('/');
-  const bool relative = file.front() != '/' && slash != std::string::npos &&
-                        yaml_file != kStandardInputName;
+  const bool relative =
+      file.front() != '/' && slash != std::string::npos && yaml_file != kStandardInputName;
   const std::string path = relative ? yaml_file.substr(0, slash + 1) + file : file;
   try {
     return csv::Table::read(path, path);
@@ -275,8 +275,8 @@ void check_header(const Reader& csv_reader, const csv::Table& table,
   for (const auto& name : required) {
     if (table.column(name) < 0) {
       csv_reader.fail(table.mark(-1, 0), "",
-                      "missing required column '" + name + "' (the header has: " +
-                          yaml::join(table.columns()) + ")");
+                      "missing required column '" + name +
+                          "' (the header has: " + yaml::join(table.columns()) + ")");
     }
   }
 }

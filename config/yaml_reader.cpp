@@ -152,8 +152,9 @@ int NameTable::add(const std::string& name, SourceMark mark, const std::string& 
   const std::string_view kept = keep(name);
   const auto [it, inserted] = index_.try_emplace(kept, Known{index, mark});
   if (!inserted) {
-    reader_->fail(mark, path, "duplicate " + std::string(what_) + " '" + name + "' (first at line " +
-                                  std::to_string(it->second.mark.line) + ")");
+    reader_->fail(mark, path,
+                  "duplicate " + std::string(what_) + " '" + name + "' (first at line " +
+                      std::to_string(it->second.mark.line) + ")");
   }
   if (first_.size() < kListedNames) {
     first_.push_back(kept);
@@ -173,7 +174,8 @@ int NameTable::resolve(const std::string& name, SourceMark mark, const std::stri
   if (index_.size() > first_.size()) {
     known += ", and " + std::to_string(index_.size() - first_.size()) + " more";
   }
-  reader_->fail(mark, path, "unknown " + std::string(kind) + " '" + name + "' (known: " + known + ")");
+  reader_->fail(mark, path,
+                "unknown " + std::string(kind) + " '" + name + "' (known: " + known + ")");
 }
 
 // --- Reader -------------------------------------------------------------------------------------

@@ -150,7 +150,9 @@ public:
   /// Adds `name`, refusing a repeat at `mark` and `path`: `duplicate id 'c1' (first at line
   /// 12)`.
   int add(const std::string& name, SourceMark mark, const std::string& path);
-  int add(const std::string& name, const Located& where) { return add(name, where.mark, where.path); }
+  int add(const std::string& name, const Located& where) {
+    return add(name, where.mark, where.path);
+  }
   /// Adds a name read (and judged unique) before, e.g. a model's, to resolve references to it.
   int add_known(const std::string& name, SourceMark mark) { return add(name, mark, ""); }
   /// The index of `name`, refusing an unknown one: `unknown model 'x' (known: a, b)` (the first

@@ -65,8 +65,8 @@ class CsvBooks : public ::testing::Test {
 protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("pfmc_csv_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("pfmc_csv_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -175,7 +175,8 @@ TEST_F(CsvBooks, PathsAreRelativeToTheYamlFile) {
 }
 
 TEST_F(CsvBooks, RefusesBadFilesWithTheirLineAndColumn) {
-  EXPECT_EQ(trades_error(""), "D/trades.csv:1: file is empty (expected a header row of column names)");
+  EXPECT_EQ(trades_error(""),
+            "D/trades.csv:1: file is empty (expected a header row of column names)");
   EXPECT_EQ(trades_error(kHeader), "D/trades.csv:1:1: no instruments (the file has only a header)");
   EXPECT_EQ(trades_error("id,type,option,strike,maturity,modl\n"),
             "D/trades.csv:1:6: unknown column 'modl' (expected some of: id, type, option, strike, "
@@ -201,7 +202,8 @@ TEST_F(CsvBooks, RefusesBadCellsAsYamlRefusesBadValues) {
   const auto row = [&](const std::string& header, const std::string& cells) {
     return trades_error(header + cells + "\n");
   };
-  EXPECT_EQ(row(kHeader, "c1,european,call,-100,1,spx_bs"), "D/trades.csv:2:4: strike: must be > 0");
+  EXPECT_EQ(row(kHeader, "c1,european,call,-100,1,spx_bs"),
+            "D/trades.csv:2:4: strike: must be > 0");
   EXPECT_EQ(row(kHeader, "c1,european,call,1e400,1,spx_bs"),
             "D/trades.csv:2:4: strike: must be finite");
   EXPECT_EQ(row(kHeader, "c1,european,call,1;2,1,spx_bs"),
@@ -249,8 +251,9 @@ TEST_F(CsvBooks, RefusesBadCellsAsYamlRefusesBadValues) {
 TEST_F(CsvBooks, PositionsResolveAgainstTheTrades) {
   const std::string trades = kHeader + "c1,european,call,100,1,spx_bs\n";
   EXPECT_EQ(book(trades, "instrument,quantity\n\"c1\",-2.5\n").empty(), false);
-  EXPECT_EQ(load_run_config(book(trades, "instrument,quantity\n\"c1\",-2.5\n")).portfolio[0].quantity,
-            -2.5);
+  EXPECT_EQ(
+      load_run_config(book(trades, "instrument,quantity\n\"c1\",-2.5\n")).portfolio[0].quantity,
+      -2.5);
   EXPECT_EQ(error_of(book(trades, "instrument,quantity\nc2,1\n")),
             "D/positions.csv:2:1: instrument: unknown instrument 'c2' (known: c1)");
   EXPECT_EQ(error_of(book(trades, "instrument,quantity\nc1,0\n")),
