@@ -160,7 +160,8 @@ Table Table::parse(std::string_view text, const std::string& file) {
 }
 
 Table Table::read(const std::string& path, const std::string& file) {
-  return parse(read_source_file(path, file), file);
+  // read_source_file takes `-` for standard input; a CSV file so named is a file.
+  return parse(read_source_file(path == "-" ? "./-" : path, file), file);
 }
 
 } // namespace pfmc::config::csv
