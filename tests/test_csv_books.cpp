@@ -171,7 +171,7 @@ TEST_F(CsvBooks, PathsAreRelativeToTheYamlFile) {
   EXPECT_EQ(load_run_config(write("books/dash.yaml", kMarket + "instruments: {csv: \"-\"}\n"))
                 .instruments.size(),
             1u);
-  // A file that is not there is reported at the YAML key that names it (line 11, column 19).
+  // A file that is not there is reported at the YAML key that names it (line 11, column 20).
   EXPECT_EQ(error_of(write("missing.yaml", kMarket + "instruments: {csv: nope.csv}\n")),
             "D/missing.yaml:11:20: instruments.csv: cannot open file: No such file or directory "
             "(D/nope.csv)");
