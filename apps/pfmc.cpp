@@ -139,12 +139,13 @@ int command_backends(const std::string& format) {
                     : "none (" + device.unavailable_reason + ")")
             << "\nprefetch distances: " << kernels::prefetch_distance_list() << "\n\n";
   for (const auto& b : kernels::backend_catalog()) {
-    std::printf("%-20s %s\n%-20s requires %s; %s%s; runs here: %s\n", b.name, b.description, "",
+    std::printf("%-20s %s\n%-20s requires %s; %s%s%s; runs here: %s\n", b.name, b.description, "",
                 b.min_compute_capability > 0
                     ? ("sm_" + std::to_string(b.min_compute_capability)).c_str()
                     : "any CUDA GPU",
                 b.uses_prefetch_distance ? "takes a prefetch distance" : "no prefetch distance",
-                b.uses_padding ? ", takes a padding" : "", runnable(b).c_str());
+                b.uses_padding ? ", takes a padding" : "",
+                b.bench_only ? "; `pfmc bench` only" : "", runnable(b).c_str());
   }
   return 0;
 }

@@ -125,6 +125,7 @@ nlohmann::json backends_json(const engine::DeviceInfo& device) {
                                               : std::string("any CUDA GPU")},
                              {"uses_prefetch_distance", b.uses_prefetch_distance},
                              {"uses_padding", b.uses_padding},
+                             {"bench_only", b.bench_only},
                              {"runs_here", runs_here}});
   }
   return j;

@@ -75,6 +75,14 @@ engine::TuneOptions tune_options_from(const SweepOptions& s, engine::TuneMode mo
   return t;
 }
 
+/// `pfmc bench` measures every configuration and the `ideal` (free draws) it reports them
+/// against; `pfmc tune` never measures the ideal.
+engine::TuneOptions bench_options_from(const SweepOptions& s) {
+  engine::TuneOptions t = tune_options_from(s, engine::TuneMode::exhaustive);
+  t.ideal = true;
+  return t;
+}
+
 /// Sweeps every simulation group of the config on the GPU.
 std::vector<apps::GroupSweep> sweep_groups(const config::RunConfig& config,
                                            const engine::SimulationPlan& plan,
@@ -122,8 +130,7 @@ std::vector<apps::GroupSweep> sweep_groups(const config::RunConfig& config,
 
 std::string bench_csv(const config::RunConfig& config, const SweepOptions& s, bool quiet) {
   const engine::SimulationPlan plan = engine::make_plan(config);
-  const auto sweeps =
-      sweep_groups(config, plan, tune_options_from(s, engine::TuneMode::exhaustive), quiet);
+  const auto sweeps = sweep_groups(config, plan, bench_options_from(s), quiet);
   engine::throw_if_stopped();
   engine::TuningCache cache(engine::tuning_cache_path(""));
   return apps::sweep_csv(sweeps, engine::device_copy_bandwidth(engine::query_device(), &cache));
@@ -163,8 +170,7 @@ int command_bench(CLI::App* app, const RunOptions& o, const SweepOptions& s) {
   config::RunConfig config = config::load_run_config(o.config_file);
   config::apply_overrides(config, overrides_from(app, o));
   const engine::SimulationPlan plan = engine::make_plan(config);
-  const auto sweeps =
-      sweep_groups(config, plan, tune_options_from(s, engine::TuneMode::exhaustive), o.quiet);
+  const auto sweeps = sweep_groups(config, plan, bench_options_from(s), o.quiet);
   engine::throw_if_stopped();
   engine::TuningCache cache(engine::tuning_cache_path(o.tuning_cache));
   if (!cache.recovered().empty())

@@ -121,6 +121,12 @@ def draw(groups, output):
         ax.set_xlabel("prefetch distance")
         ax.set_ylabel("speedup over none")
         ax.axhline(1.0, color="#5a5a5a", linestyle=(0, (6, 4)), linewidth=1, zorder=1.8)
+        # `ideal` (the bench's free-draws kernel): the ceiling every loader is measured against.
+        for backend, _, _, speedup in group.rows:
+            if backend == "ideal" and math.isfinite(speedup):
+                ax.axhline(speedup, color="#000000", linestyle=(0, (1, 2)), linewidth=1.2,
+                           zorder=1.9, label="ideal (free draws)")
+                break
         distances = sorted({d for points in lines.values() for d, _ in points})
         for index, (label, points) in enumerate(lines.items()):
             x = [d for d, _ in points]

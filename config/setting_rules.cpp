@@ -151,8 +151,15 @@ Checked<std::string> check_backend(std::string_view text) {
   // `auto`: the tuner's cached choice for this GPU and workload (engine/tune/tuning.hpp).
   if (text == "auto")
     return Checked<std::string>::ok("auto");
-  if (kernels::find_backend(text) == nullptr) {
+  const kernels::BackendInfo* backend = kernels::find_backend(text);
+  if (backend == nullptr) {
     return Checked<std::string>::fail("unknown backend '" + std::string(text) + "' (known: auto, " +
+                                      kernels::backend_name_list() + ")");
+  }
+  if (backend->bench_only) {
+    return Checked<std::string>::fail("'" + std::string(text) +
+                                      "' is a diagnostic of `pfmc bench` (free draws, prices that "
+                                      "mean nothing), not a backend to price with (known: auto, " +
                                       kernels::backend_name_list() + ")");
   }
   return Checked<std::string>::ok(std::string(text));

@@ -6,7 +6,8 @@
 namespace pfmc::kernels {
 
 const std::vector<BackendInfo>& backend_catalog() {
-  // name, description, minimum compute capability, takes a distance, takes a padding
+  // name, description, minimum compute capability, takes a distance, takes a padding, reads
+  // draws, bench only
   static const std::vector<BackendInfo> catalog = {
       {"none", "plain load of each step's draws inside the step loop (baseline)", 0, false, false},
       {"unroll", "the step loop unrolled PDIST times by the compiler: loads issued together", 0,
@@ -19,8 +20,12 @@ const std::vector<BackendInfo>& backend_catalog() {
        true, false},
       {"smem_rolling", "per-thread shared-memory ring: step s loads step s + PDIST", 0, true, true},
       {"smem_rolling_async",
-       "block-wide shared-memory ring filled by 16-byte cp.async, PDIST steps ahead", 80, true,
-       false},
+       "per-thread shared-memory ring filled by 4/8-byte cp.async, PDIST steps ahead, no barrier",
+       80, true, true},
+      {"smem_block_async",
+       "block-wide shared-memory ring filled by 16-byte cp.async, PDIST steps ahead, a barrier "
+       "per step",
+       80, true, false},
       {"l2_prefetch", "prefetch.global.L2 of step s + PDIST, plain loads", 0, true, false},
       {"l2_prefetch_evict_last", "prefetch.global.L2::evict_last of step s + PDIST, plain loads",
        80, true, false},
@@ -32,6 +37,10 @@ const std::vector<BackendInfo>& backend_catalog() {
        true, false},
       {"inline", "no draw buffer: each step's Philox draws computed in registers in the step loop",
        0, false, false, false},
+      {"ideal",
+       "bench only: the step loop with free draws (a few instructions from thread and step), "
+       "the ceiling of every loader; its prices mean nothing",
+       0, false, false, false, true},
   };
   return catalog;
 }
@@ -46,7 +55,8 @@ const BackendInfo* find_backend(std::string_view name) {
 std::string backend_name_list() {
   std::string list;
   for (const auto& b : backend_catalog()) {
-    list += (list.empty() ? "" : ", ") + std::string(b.name);
+    if (!b.bench_only)
+      list += (list.empty() ? "" : ", ") + std::string(b.name);
   }
   return list;
 }
@@ -65,7 +75,7 @@ std::string why_backend_cannot_run(const BackendInfo& backend, int device_cc,
 }
 
 std::string why_backend_cannot_draw(const BackendInfo& backend, const std::string& rng) {
-  if (backend.reads_draws || rng == "philox")
+  if (backend.reads_draws || backend.bench_only || rng == "philox")
     return {};
   return "backend '" + std::string(backend.name) +
          "' computes Philox draws in the step loop; rng '" + rng +

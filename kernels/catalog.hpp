@@ -17,6 +17,9 @@ struct BackendInfo {
   bool uses_prefetch_distance; ///< false: the distance is ignored
   bool uses_padding;           ///< true for shared-memory rings
   bool reads_draws = true;     ///< false: computes its draws in the step loop (`inline`)
+  /// A diagnostic of `pfmc bench` (`ideal`): refused by `price` and `tune`, not in the tuner's
+  /// candidates, not compared with `none` (its draws are not the run's).
+  bool bench_only = false;
 };
 
 /// Every backend, in the order `pfmc backends` lists them.
@@ -25,7 +28,7 @@ const std::vector<BackendInfo>& backend_catalog();
 /// nullptr when no backend has that name.
 const BackendInfo* find_backend(std::string_view name);
 
-/// "none, unroll, ..." for error messages.
+/// "none, unroll, ..." for error messages: the backends a run may name (not the bench-only).
 std::string backend_name_list();
 
 /// Why a device of compute capability `device_cc` (major*10+minor) cannot run `backend`, or an

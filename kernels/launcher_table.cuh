@@ -10,6 +10,7 @@
 #include "kernels/launch.cuh"
 #include "kernels/loaders/async_ring.cuh"
 #include "kernels/loaders/batched.cuh"
+#include "kernels/loaders/ideal.cuh"
 #include "kernels/loaders/inline.cuh"
 #include "kernels/loaders/l2_prefetch.cuh"
 #include "kernels/loaders/none.cuh"
@@ -84,7 +85,7 @@ LauncherTable<Model, Real> make_common_table() {
 }
 
 /// Every other backend at the given distances: the prefetch matrix that `pfmc bench`, the tuner
-/// and named backends use.
+/// and named backends use, and the bench's `ideal`.
 template <class Model, class Real, class Distances>
 LauncherTable<Model, Real> make_prefetch_table() {
   LauncherTable<Model, Real> table;
@@ -94,11 +95,13 @@ LauncherTable<Model, Real> make_prefetch_table() {
   add_loader<ScalarRollingLoader, Model, Real>(table, Distances{});
   add_loader<SmemRollingLoader, Model, Real>(table, Distances{});
   add_loader<SmemRollingAsyncLoader, Model, Real>(table, Distances{});
+  add_loader<SmemBlockAsyncLoader, Model, Real>(table, Distances{});
   add_loader<L2PrefetchLoader, Model, Real>(table);
   add_loader<L2PrefetchEvictLastLoader, Model, Real>(table);
   add_loader<L2Hint256Loader, Model, Real>(table, Distances{});
   add_loader<BulkL2Loader, Model, Real>(table);
   add_loader<TmaLoader, Model, Real>(table);
+  add_loader<IdealLoader, Model, Real>(table); // bench only (kernels/catalog.cpp)
   return table;
 }
 

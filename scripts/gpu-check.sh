@@ -2,8 +2,8 @@
 # The GPU check, run on a machine with a CUDA GPU (e.g. through the device tool):
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
-# Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [bench] [cli]
-# [quick] [e2e] [books] [peers] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
+# [cli] [quick] [e2e] [books] [peers] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -89,12 +89,12 @@ if has sanitize; then
     done
   }
   # The example book on every backend this GPU runs.
-  for backend in ${PFMC_SANITIZE_BACKENDS:-$(./$B/pfmc backends --format json | python3 -c 'import json,sys; print(" ".join(b["name"] for b in json.load(sys.stdin)["backends"] if b["runs_here"]))')}; do
+  for backend in ${PFMC_SANITIZE_BACKENDS:-$(./$B/pfmc backends --format json | python3 -c 'import json,sys; print(" ".join(b["name"] for b in json.load(sys.stdin)["backends"] if b["runs_here"] and not b["bench_only"]))')}; do
     sanitize book "$backend" config/examples/book.yaml
   done
   # The models and methods of issue 5: Heston with the Greeks' scenario kernels, antithetic
   # pairs and control variates; the correlated baskets; local vol with scrambled Sobol.
-  for backend in ${PFMC_SANITIZE_MODEL_BACKENDS:-none smem_rolling_async tma inline}; do
+  for backend in ${PFMC_SANITIZE_MODEL_BACKENDS:-none smem_rolling_async smem_block_async tma inline}; do
     sanitize heston "$backend" config/examples/heston.yaml \
       --greeks delta,gamma,vega,rho,theta --antithetic --control-variate
     sanitize basket "$backend" config/examples/basket.yaml
@@ -122,6 +122,30 @@ fi
 if has sass; then
   cuobjdump -sass "$B/libpfmc_kernels.a" > "$LOG/sass.txt" 2>&1
   note "sass: $(grep -c 'Function :' "$LOG/sass.txt") kernels; LDGSTS $(grep -c LDGSTS "$LOG/sass.txt"), UBLKCP $(grep -c UBLKCP "$LOG/sass.txt"), CCTL/prefetch $(grep -c -E 'CCTL|UBLKPF' "$LOG/sass.txt"), LDL $(grep -c 'LDL' "$LOG/sass.txt"), STL $(grep -c 'STL' "$LOG/sass.txt")"
+fi
+
+if has prefetch; then
+  # Issue 11: the prefetching post's figure (config/examples/post_figure.yaml, the post's five
+  # loaders and the block-wide cp.async ring) and both reference workloads with every backend
+  # and distance, each against the ideal (pfmc bench, median of 5, warm); then the SASS of the
+  # cp.async loaders (LDGSTS present, no BAR.SYNC beyond none's).
+  start=$SECONDS
+  post_backends=scalar_batched,smem_batched,scalar_rolling,smem_rolling,smem_rolling_async,smem_block_async
+  : > "$LOG/prefetch_tables.txt"
+  for w in post_figure latency_bound bandwidth_bound; do
+    backends=all
+    [ $w = post_figure ] && backends=$post_backends
+    limit 150 "./$B/pfmc" bench "config/examples/$w.yaml" --quiet --repeat 5 --backends $backends \
+      --csv "$LOG/prefetch_$w.csv" --plot "$LOG/prefetch_$w.png" > "$LOG/prefetch_$w.txt" 2>&1
+    note "prefetch $w: rc=$? $(grep 'ideal (free draws)' "$LOG/prefetch_$w.txt")"
+    cat "$LOG/prefetch_$w.txt" >> "$LOG/prefetch_tables.txt"
+  done
+  [ -f "$LOG/sass.txt" ] || cuobjdump -sass "$B/libpfmc_kernels.a" > "$LOG/sass.txt" 2>&1
+  python3 scripts/sass-loaders.py "$LOG/sass.txt" | tee "$LOG/sass_loaders.txt" >> "$LOG/prefetch_tables.txt"
+  cat "$LOG/sass_loaders.txt"
+  keep prefetch_tables.txt prefetch_post_figure.csv prefetch_latency_bound.csv \
+    prefetch_bandwidth_bound.csv prefetch_post_figure.png prefetch_latency_bound.png prefetch_bandwidth_bound.png
+  note "prefetch: $((SECONDS - start)) s"
 fi
 
 if has bench; then

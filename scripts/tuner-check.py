@@ -12,7 +12,8 @@ for arg in sys.argv[1:]:
     rows = list(csv.DictReader(open(bench_csv)))
     by_model = {}
     for r in rows:
-        by_model.setdefault(r["model"], []).append(r)
+        if r["backend"] != "ideal":  # the bench's free-draws diagnostic, never a choice
+            by_model.setdefault(r["model"], []).append(r)
     for line in open(tune_log):
         m = re.match(r"model '([^']+)': (\S+)(?: d(\d+))?(?: (\S+))?, ([0-9.]+) ms .* in ([0-9.]+) s", line)
         if not m or m.group(1) not in by_model:

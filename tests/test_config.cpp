@@ -660,6 +660,10 @@ std::vector<BadConfig> bad_configs() {
       // engine
       {"unknown_backend", with_tail("engine: {backend: nope}\n"),
        "t.yaml:11:19: engine.backend: unknown backend 'nope' (known: auto, " + backends + ")"},
+      {"bench_only_backend", with_tail("engine: {backend: ideal}\n"),
+       "t.yaml:11:19: engine.backend: 'ideal' is a diagnostic of `pfmc bench` (free draws, prices "
+       "that mean nothing), not a backend to price with (known: auto, " +
+           backends + ")"},
       {"prefetch_distance_not_instantiated", with_tail("engine: {prefetch_distance: 5}\n"),
        "t.yaml:11:29: engine.prefetch_distance: 5 is not an instantiated distance (valid: " +
            distances + ")"},
@@ -1174,6 +1178,11 @@ TEST(Overrides, BadValuesUseTheYamlRulesAndTheFlagName) {
   EXPECT_EQ(with([](Overrides& o) { o.backend = "nope"; }),
             "--backend: unknown backend 'nope' (known: auto, " + kernels::backend_name_list() +
                 ")");
+  EXPECT_EQ(with([](Overrides& o) { o.backend = "ideal"; }),
+            "--backend: 'ideal' is a diagnostic of `pfmc bench` (free draws, prices that mean "
+            "nothing), not a backend to price with (known: auto, " +
+                kernels::backend_name_list() + ")");
+  EXPECT_EQ(kernels::backend_name_list().find("ideal"), std::string::npos) << "not offered to runs";
   EXPECT_EQ(with([](Overrides& o) { o.prefetch_distance = 5; }),
             "--prefetch-distance: 5 is not an instantiated distance (valid: " +
                 kernels::prefetch_distance_list() + ")");

@@ -25,7 +25,7 @@ int real_bytes_of(config::Precision precision) {
 void check_named_backend(const config::RunConfig& config, const ExecutionSettings& settings,
                          const DeviceInfo& device) {
   const kernels::BackendInfo* backend = kernels::find_backend(settings.backend);
-  if (backend == nullptr) {
+  if (backend == nullptr || backend->bench_only) { // config::check_backend refuses both first
     throw config::ConfigError(config.file, config.engine.backend_mark, "engine.backend",
                               "unknown backend '" + settings.backend +
                                   "' (known: " + kernels::backend_name_list() + ")");

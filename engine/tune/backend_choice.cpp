@@ -1,7 +1,9 @@
 #include "engine/tune/backend_choice.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -66,22 +68,49 @@ GroupBackend choose_auto_backend(const GroupPlan& group, const std::string& key,
           config::to_string(tuned.best.choice.padding), why + cache.path()};
 }
 
-/// The group must have kernels of its backend at the chosen prefetch distance.
-void check_group_launcher(const config::RunConfig& config, const GroupPlan& group,
-                          config::Precision precision, const GroupBackend& chosen) {
+/// The instantiated distance nearest to `wanted` among those the group has kernels of its backend
+/// at (a tie goes to the longer look-ahead), or 0 when it has none.
+int nearest_distance(const GroupPlan& group, config::Precision precision,
+                     const std::string& backend, int wanted) {
+  int nearest = 0;
+  for (int d : kernels::prefetch_distances()) {
+    if (!has_group_launcher(group, precision, backend, d))
+      continue;
+    if (nearest == 0 || std::abs(d - wanted) <= std::abs(nearest - wanted))
+      nearest = d;
+  }
+  return nearest;
+}
+
+/// The group must have kernels of its backend at the chosen prefetch distance; a model that is
+/// instantiated at fewer distances (kernels/model_list.cuh) takes its nearest one, and the run
+/// says so once per (model, backend, distance asked, distance taken).
+void resolve_group_distance(const config::RunConfig& config, const GroupPlan& group,
+                            config::Precision precision, GroupBackend& chosen,
+                            std::set<std::string>& notices, RunInfo& run) {
   if (has_group_launcher(group, precision, chosen.backend, chosen.prefetch_distance))
     return;
+  const int nearest = nearest_distance(group, precision, chosen.backend, chosen.prefetch_distance);
+  const std::string model = "model '" + group.model_name + "' (" +
+                            config::to_string(group.model_type) +
+                            (group.scenarios > 1 ? ", with Greeks" : "") + ")";
+  if (nearest == 0) {
+    throw config::ConfigError(config.file, {}, "engine.backend",
+                              model + " has no " + chosen.backend + " kernels");
+  }
   std::string have;
   for (int d : kernels::prefetch_distances()) {
     if (has_group_launcher(group, precision, chosen.backend, d))
       have += (have.empty() ? "" : ", ") + std::to_string(d);
   }
-  throw config::ConfigError(
-      config.file, {}, "engine.prefetch_distance",
-      "model '" + group.model_name + "' (" + config::to_string(group.model_type) +
-          (group.scenarios > 1 ? ", with Greeks" : "") + ") has " + chosen.backend +
-          " kernels at prefetch distance " + (have.empty() ? "none" : have) + " only, not " +
-          std::to_string(chosen.prefetch_distance));
+  const std::string notice = "prefetch distance " + std::to_string(chosen.prefetch_distance) +
+                             " asked, " + std::to_string(nearest) + " taken for " + chosen.backend +
+                             " on " + config::to_string(group.model_type) +
+                             (group.scenarios > 1 ? " with Greeks" : "") + " groups (kernels at " +
+                             have + " only)";
+  if (notices.insert(notice).second)
+    run.notices.push_back(notice);
+  chosen.prefetch_distance = nearest;
 }
 
 /// `auto`'s choices as notices: one line per distinct choice, not one per group (a run may have
@@ -148,6 +177,7 @@ choose_group_backends(const config::RunConfig& config, const SimulationPlan& pla
     return group_settings;
   const bool automatic_backend = settings.backend == "auto";
   AutoChoices choices;
+  std::set<std::string> distance_notices;
   std::vector<std::string> keys;
   if (automatic_backend) {
     // The key of each group, formatted once per distinct (model, factors, scenarios, steps): a
@@ -185,7 +215,8 @@ choose_group_backends(const config::RunConfig& config, const SimulationPlan& pla
       s.prefetch_distance = chosen.prefetch_distance;
       s.padding = padding ? *padding : config::Padding{};
     }
-    check_group_launcher(config, group, settings.precision, chosen);
+    resolve_group_distance(config, group, settings.precision, chosen, distance_notices, run);
+    group_settings[g].prefetch_distance = chosen.prefetch_distance;
     run.group_backends.push_back(chosen);
   }
   if (automatic_backend)

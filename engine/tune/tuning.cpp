@@ -84,14 +84,16 @@ std::vector<BackendChoice> tune_candidates(const GroupPlan& group,
   for (const auto& b : kernels::backend_catalog()) {
     if (!kernels::why_backend_cannot_run(b, device.compute_capability, device.name).empty())
       continue;
+    if (b.bench_only && !options.ideal)
+      continue;
     if (!kernels::why_backend_cannot_draw(b, config::to_string(settings.rng)).empty() ||
-        (!b.reads_draws && settings.brownian_bridge)) {
+        (!b.reads_draws && !b.bench_only && settings.brownian_bridge)) {
       continue;
     }
     if (!options.backends.empty() &&
         std::find(options.backends.begin(), options.backends.end(), b.name) ==
             options.backends.end() &&
-        std::string(b.name) != "none") {
+        std::string(b.name) != "none" && !b.bench_only) {
       continue;
     }
     std::vector<int> distances{0};
@@ -273,10 +275,17 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
     result.all.push_back(time(c, options.repeats));
   }
   std::sort(result.all.begin(), result.all.end(), by_total);
-  result.best = result.all.front();
+  bool have_best = false;
   for (const auto& m : result.all) {
     if (m.choice.backend == "none")
       result.baseline = m;
+    const kernels::BackendInfo* info = kernels::find_backend(m.choice.backend);
+    if (info != nullptr && info->bench_only) {
+      result.ideal = m;
+    } else if (!have_best) {
+      result.best = m;
+      have_best = true;
+    }
   }
   result.seconds = elapsed();
   return result;

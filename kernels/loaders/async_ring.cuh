@@ -1,12 +1,27 @@
 #pragma once
-// `smem_rolling_async`: a block-wide ring of Distance + 1 stages in shared memory, each holding
-// one step's draws of the whole block (every factor), filled with 16-byte cp.async.cg copies:
-// the block's draws of one row are contiguous (kernels/draw_layout.hpp), so each copy moves 4
-// floats or 2 doubles of consecutive paths and the block shares the work. Because a thread
-// reads values other threads copied, the step loop has a __syncthreads(): after this thread's
-// wait_group (its own copies of the step have landed) the barrier makes everyone's visible,
-// and it also guarantees that the slot refilled next was read by everyone one step earlier.
-// Padding does not apply: the stages are slot-major by construction (conflict-free).
+// The cp.async rings: the draws of step s + Distance are copied global → shared asynchronously
+// (LDGSTS: no register holds them on the way) while step s is computed.
+//
+// `smem_rolling_async` is the loader of NVIDIA's prefetching post: each thread owns a ring of
+// Distance slots per factor in shared memory (the thread-major or slot-major layouts of the other
+// per-thread rings, engine/run/ring_layout.hpp, padded so that a thread-major stride is 2^k + 1).
+// Every step it waits until its own copy of the step has landed (cp.async.wait_group
+// Distance - 1), reads the slot, refills that slot with the step Distance ahead (one 4- or
+// 8-byte __pipeline_memcpy_async per factor) and commits one group: a thread only ever reads
+// what it copied itself, so the step loop has no block barrier. The slot is read before its
+// refill is issued; the refill's shared-memory write lands only after its global read returns,
+// and a thread's LDS and LDGSTS leave in program order, as in the post's loop.
+//
+// `smem_block_async` (called smem_rolling_async before v13) is a block-wide ring of Distance + 1
+// stages, each holding one step's draws of the whole block (every factor), filled with 16-byte
+// cp.async.cg copies: the block's draws of one row are contiguous (kernels/draw_layout.hpp), so
+// each copy moves 4 floats or 2 doubles of consecutive paths and the block shares the work.
+// Because a thread reads values other threads copied, its step loop has a __syncthreads(): after
+// this thread's wait_group (its own copies of the step have landed) the barrier makes everyone's
+// visible, and it also guarantees that the slot refilled next was read by everyone one step
+// earlier. Padding does not apply: the stages are slot-major by construction (conflict-free).
+
+#include <cuda_pipeline_primitives.h>
 
 #include "kernels/loader_common.cuh"
 #include "kernels/ptx.cuh"
@@ -14,12 +29,12 @@
 namespace pfmc::kernels {
 
 template <class Real, int Factors, int Distance>
-class SmemRollingAsyncLoader {
+class SmemBlockAsyncLoader {
   static constexpr int kSlots = Distance + 1;
   static constexpr int kPerCopy = 16 / static_cast<int>(sizeof(Real));
 
 public:
-  static constexpr const char* name = "smem_rolling_async";
+  static constexpr const char* name = "smem_block_async";
   static constexpr int register_budget =
       40; ///< look-ahead outside registers: 40 registers, occupancy 75% (no spills)
   static std::size_t shared_bytes(int block_size, const RingLayout&, int) {
@@ -28,7 +43,7 @@ public:
 
   static constexpr int paths_per_thread = 1;
 
-  __device__ explicit SmemRollingAsyncLoader(unsigned char* shared)
+  __device__ explicit SmemBlockAsyncLoader(unsigned char* shared)
       : stages_(reinterpret_cast<Real*>(shared)) {}
 
   template <class Body>
@@ -79,6 +94,62 @@ private:
 
   LoaderInputs<Real> in_;
   Real* stages_;
+};
+
+template <class Real, int Factors, int Distance>
+class SmemRollingAsyncLoader {
+  static_assert(sizeof(Real) == 4 || sizeof(Real) == 8, "cp.async copies 4 or 8 bytes here");
+
+public:
+  static constexpr const char* name = "smem_rolling_async";
+  /// Look-ahead in shared memory: 40 registers, occupancy 75%, as `none`.
+  static constexpr int register_budget = 40;
+  static std::size_t shared_bytes(int, const RingLayout& ring, int) {
+    return per_thread_ring_bytes<Real, Factors>(ring);
+  }
+
+  static constexpr int paths_per_thread = 1;
+
+  __device__ explicit SmemRollingAsyncLoader(unsigned char* shared)
+      : ring_(reinterpret_cast<Real*>(shared)) {}
+
+  /// The ring is the thread's own: no barrier anywhere, and every copy has landed on return
+  /// (the next round may reuse the slots at once).
+  template <class Body>
+  __device__ __forceinline__ void run(const LoaderInputs<Real>& in, Body&& body) {
+#pragma unroll
+    for (int k = 0; k < Distance; ++k)
+      copy(in, k, k);
+    int slot = 0;
+#pragma unroll 1
+    for (int step = 0; step < in.steps; ++step) {
+      ptx::cp_async_wait<Distance - 1>(); // this thread's group of `step` has landed
+      Real z[Factors];
+#pragma unroll
+      for (int f = 0; f < Factors; ++f)
+        z[f] = ring_[ring_index(in.ring, slot, f)];
+      copy(in, step + Distance, slot);
+      body(step, z);
+      slot = slot + 1 == Distance ? 0 : slot + 1;
+    }
+    ptx::cp_async_wait<0>();
+  }
+
+private:
+  /// This thread's copies of one step into a slot, then a commit (an empty group past the last
+  /// step, so that wait_group counts the same groups every step).
+  __device__ __forceinline__ void copy(const LoaderInputs<Real>& in, int step, int slot) {
+    if (step < in.steps) {
+#pragma unroll
+      for (int f = 0; f < Factors; ++f) {
+        __pipeline_memcpy_async(&ring_[ring_index(in.ring, slot, f)],
+                                draw_address<Factors>(in, step, f), sizeof(Real));
+      }
+    }
+    ptx::cp_async_commit();
+  }
+
+  Real* ring_;
 };
 
 } // namespace pfmc::kernels

@@ -118,7 +118,7 @@ def test_no_gpu_is_a_runtime_error_and_bench_needs_one():
                 "print(json.dumps(sorted({r['backend'] for r in rows})))")
         out = subprocess.run([sys.executable, "-c", code, json.dumps(SMALL)], check=True,
                              capture_output=True, text=True).stdout
-        assert json.loads(out) == ["inline", "none"]
+        assert json.loads(out) == ["ideal", "inline", "none"]  # the ideal: always, as none
         return
     with pytest.raises(pfmc.RuntimeError):
         pfmc.price(SMALL, device="gpu")
