@@ -38,9 +38,9 @@ const std::vector<BackendInfo>& backend_catalog() {
       {"inline", "no draw buffer: each step's Philox draws computed in registers in the step loop",
        0, false, false, false},
       {"ideal",
-       "bench only: the step loop with free draws (a few instructions from thread and step), "
-       "the ceiling of every loader; its prices mean nothing",
-       0, false, false, false, true},
+       "bench only: scalar_batched's loop with free draws (a few instructions from thread and "
+       "step), PDIST steps a batch: the ceiling of every loader; its prices mean nothing",
+       0, true, false, false, true},
   };
   return catalog;
 }

@@ -101,7 +101,7 @@ LauncherTable<Model, Real> make_prefetch_table() {
   add_loader<L2Hint256Loader, Model, Real>(table, Distances{});
   add_loader<BulkL2Loader, Model, Real>(table);
   add_loader<TmaLoader, Model, Real>(table);
-  add_loader<IdealLoader, Model, Real>(table); // bench only (kernels/catalog.cpp)
+  add_loader<IdealLoader, Model, Real>(table, Distances{}); // bench only (kernels/catalog.cpp)
   return table;
 }
 

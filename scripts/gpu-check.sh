@@ -21,9 +21,10 @@ summary=()
 # Each line of the summary is also appended to $OUT/summary.txt at once: a run cut short still
 # brings back what it had found.
 note() {
-  summary+=("$1")
-  echo "== $1"
-  echo "$1" >> "$OUT/summary.txt"
+  local line="[${SECONDS}s] $1" # seconds since the check began: where a cut-short call spent them
+  summary+=("$line")
+  echo "== $line"
+  echo "$line" >> "$OUT/summary.txt"
 }
 # Runs a stage's command under a time limit (seconds): a stall costs that stage, not the run.
 limit() {
@@ -135,16 +136,16 @@ if has prefetch; then
   for w in post_figure latency_bound bandwidth_bound; do
     backends=all
     [ $w = post_figure ] && backends=$post_backends
-    limit 150 "./$B/pfmc" bench "config/examples/$w.yaml" --quiet --repeat 5 --backends $backends \
+    limit 120 "./$B/pfmc" bench "config/examples/$w.yaml" --quiet --repeat 5 --backends $backends \
       --csv "$LOG/prefetch_$w.csv" --plot "$LOG/prefetch_$w.png" > "$LOG/prefetch_$w.txt" 2>&1
     note "prefetch $w: rc=$? $(grep 'ideal (free draws)' "$LOG/prefetch_$w.txt")"
     cat "$LOG/prefetch_$w.txt" >> "$LOG/prefetch_tables.txt"
+    keep prefetch_tables.txt "prefetch_$w.csv" "prefetch_$w.png" # now: a call cut short keeps them
   done
   [ -f "$LOG/sass.txt" ] || cuobjdump -sass "$B/libpfmc_kernels.a" > "$LOG/sass.txt" 2>&1
   python3 scripts/sass-loaders.py "$LOG/sass.txt" | tee "$LOG/sass_loaders.txt" >> "$LOG/prefetch_tables.txt"
   cat "$LOG/sass_loaders.txt"
-  keep prefetch_tables.txt prefetch_post_figure.csv prefetch_latency_bound.csv \
-    prefetch_bandwidth_bound.csv prefetch_post_figure.png prefetch_latency_bound.png prefetch_bandwidth_bound.png
+  keep prefetch_tables.txt
   note "prefetch: $((SECONDS - start)) s"
 fi
 

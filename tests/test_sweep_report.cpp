@@ -25,20 +25,23 @@ struct Sweep {
 };
 
 /// none 4 ms, scalar_batched 2 / 1.6 ms at d4 / d8, smem_rolling_async 2.5 (auto) and 3.2 (none)
-/// at d4, the ideal 1 ms; ordered fastest first as the tuner leaves them.
+/// at d4, the ideal 1 ms at d4 (its fastest distance) and 4.4 ms at d8; ordered fastest first as
+/// the tuner leaves them.
 Sweep made_up_sweep(bool with_ideal) {
   Sweep s;
   s.group.model_name = "m";
   s.group.times = {0.0, 0.5, 1.0};
   auto& r = s.sweep.result;
   if (with_ideal)
-    r.all.push_back(measured("ideal", 0, 1.0));
+    r.all.push_back(measured("ideal", 4, 1.0));
   r.all.push_back(measured("scalar_batched", 8, 1.6));
   r.all.push_back(measured("scalar_batched", 4, 2.0));
   r.all.push_back(measured("smem_rolling_async", 4, 2.5));
   r.all.push_back(measured("smem_rolling_async", 4, 3.2, config::Padding::Mode::none));
   r.all.push_back(measured("none", 0, 4.0));
-  r.baseline = r.all.back();
+  if (with_ideal)
+    r.all.push_back(measured("ideal", 8, 4.4));
+  r.baseline = r.all[with_ideal ? r.all.size() - 2 : r.all.size() - 1];
   r.best = r.all[with_ideal ? 1 : 0];
   if (with_ideal)
     r.ideal = r.all.front();
@@ -62,7 +65,8 @@ TEST(SweepReport, EveryConfigurationAsAFractionOfTheIdeal) {
   // scalar_batched d8: 1 / 1.6 = 62.5% of the ideal; none: 25%; the ideal itself 100%.
   EXPECT_NE(line_of(table, "  scalar_batched d8 ").find(" 62.5"), std::string::npos) << table;
   EXPECT_NE(line_of(table, "  none ").find(" 25.0"), std::string::npos) << table;
-  EXPECT_NE(line_of(table, "  ideal ").find(" 100.0"), std::string::npos) << table;
+  EXPECT_NE(line_of(table, "  ideal d4 ").find(" 100.0"), std::string::npos) << table;
+  EXPECT_NE(line_of(table, "  ideal d8 ").find(" 22.7"), std::string::npos) << table;
   EXPECT_EQ(line_of(table, "  ideal (free draws)"),
             "  ideal (free draws): 1.0000 ms; the fastest kernel, scalar_batched d8, is 62.5% of "
             "it; none 25.0%");
@@ -78,10 +82,12 @@ TEST(SweepReport, SpeedupByDistanceTableHasOneRowPerBackendAndPadding) {
             "  smem_rolling_async (auto)          1.60      -");
   EXPECT_EQ(line_of(table, "  smem_rolling_async (none)"),
             "  smem_rolling_async (none)          1.25      -");
-  // Catalogue order: scalar_batched before smem_rolling_async; neither none nor ideal (no
-  // distance) has a row.
-  EXPECT_LT(table.find("  scalar_batched  "), table.find("  smem_rolling_async (auto)"));
-  EXPECT_EQ(line_of(table, "  none   "), "(no line starting '  none   ')");
+  EXPECT_EQ(line_of(table, "  ideal  "), "  ideal                              4.00   0.91");
+  // Catalogue order: scalar_batched, smem_rolling_async, ideal; none (no distance) has no row.
+  const std::string rows = table.substr(table.find("by prefetch distance"));
+  EXPECT_LT(rows.find("  scalar_batched  "), rows.find("  smem_rolling_async (auto)"));
+  EXPECT_LT(rows.find("  smem_rolling_async (none)"), rows.find("  ideal  "));
+  EXPECT_EQ(rows.find("  none "), std::string::npos) << rows;
 }
 
 TEST(SweepReport, WithoutAnIdealNoFractionIsInvented) {

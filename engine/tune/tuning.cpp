@@ -281,7 +281,8 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
       result.baseline = m;
     const kernels::BackendInfo* info = kernels::find_backend(m.choice.backend);
     if (info != nullptr && info->bench_only) {
-      result.ideal = m;
+      if (!result.ideal) // the fastest distance of the ideal
+        result.ideal = m;
     } else if (!have_best) {
       result.best = m;
       have_best = true;

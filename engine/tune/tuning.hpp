@@ -42,11 +42,12 @@ struct Measurement {
 
 struct TuneResult {
   std::string key;
-  Measurement best;                 ///< the least generation + kernel time (not `ideal`)
-  Measurement baseline;             ///< `none`
-  std::vector<Measurement> all;     ///< by generation + kernel time, fastest first
-  std::optional<Measurement> ideal; ///< `ideal`, where TuneOptions::ideal asked for it
-  double seconds = 0.0;             ///< time the tuning took
+  Measurement best;             ///< the least generation + kernel time (not `ideal`)
+  Measurement baseline;         ///< `none`
+  std::vector<Measurement> all; ///< by generation + kernel time, fastest first
+  /// `ideal` at its fastest distance, where TuneOptions::ideal asked for it.
+  std::optional<Measurement> ideal;
+  double seconds = 0.0; ///< time the tuning took
   double bytes_per_launch = 0.0;
   double path_steps_per_launch = 0.0;
   std::uint64_t paths = 0;        ///< the group's paths (of one chunk)
@@ -68,7 +69,8 @@ struct TuneOptions {
   /// Backends and distances to try (empty: all that this device runs / all instantiated).
   std::vector<std::string> backends;
   std::vector<int> distances;
-  /// Measure the bench's `ideal` too (kernels/catalog.hpp: bench only): in `all`, never `best`.
+  /// Measure the bench's `ideal` too, at every distance (kernels/catalog.hpp: bench only): in
+  /// `all`, never `best`.
   bool ideal = false;
   /// Called before each measured configuration (for progress lines).
   std::function<void(const BackendChoice&, int done, int total)> progress;
