@@ -22,6 +22,10 @@ const std::vector<BackendInfo>& backend_catalog() {
       {"smem_rolling_async",
        "per-thread shared-memory ring filled by 4/8-byte cp.async, PDIST steps ahead, no barrier",
        80, true, true},
+      {"smem_batched_async",
+       "per-thread shared-memory ring, a lap of PDIST steps at a time: the lap goes to the path as "
+       "a batch, the next lap's cp.async copies are issued before it runs",
+       80, true, true},
       {"smem_block_async",
        "block-wide shared-memory ring filled by 16-byte cp.async, PDIST steps ahead, a barrier "
        "per step",

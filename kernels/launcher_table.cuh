@@ -95,6 +95,7 @@ LauncherTable<Model, Real> make_prefetch_table() {
   add_loader<ScalarRollingLoader, Model, Real>(table, Distances{});
   add_loader<SmemRollingLoader, Model, Real>(table, Distances{});
   add_loader<SmemRollingAsyncLoader, Model, Real>(table, Distances{});
+  add_loader<SmemBatchedAsyncLoader, Model, Real>(table, Distances{});
   add_loader<SmemBlockAsyncLoader, Model, Real>(table, Distances{});
   add_loader<L2PrefetchLoader, Model, Real>(table);
   add_loader<L2PrefetchEvictLastLoader, Model, Real>(table);

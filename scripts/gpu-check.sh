@@ -95,7 +95,7 @@ if has sanitize; then
   done
   # The models and methods of issue 5: Heston with the Greeks' scenario kernels, antithetic
   # pairs and control variates; the correlated baskets; local vol with scrambled Sobol.
-  for backend in ${PFMC_SANITIZE_MODEL_BACKENDS:-none smem_rolling_async smem_block_async tma inline}; do
+  for backend in ${PFMC_SANITIZE_MODEL_BACKENDS:-none smem_rolling_async smem_batched_async smem_block_async tma inline}; do
     sanitize heston "$backend" config/examples/heston.yaml \
       --greeks delta,gamma,vega,rho,theta --antithetic --control-variate
     sanitize basket "$backend" config/examples/basket.yaml
@@ -131,7 +131,7 @@ if has prefetch; then
   # and distance, each against the ideal (pfmc bench, median of 5, warm); then the SASS of the
   # cp.async loaders (LDGSTS present, no BAR.SYNC beyond none's).
   start=$SECONDS
-  post_backends=scalar_batched,smem_batched,scalar_rolling,smem_rolling,smem_rolling_async,smem_block_async
+  post_backends=scalar_batched,smem_batched,scalar_rolling,smem_rolling,smem_rolling_async,smem_batched_async,smem_block_async
   : > "$LOG/prefetch_tables.txt"
   for w in post_figure latency_bound bandwidth_bound; do
     backends=all
@@ -142,8 +142,11 @@ if has prefetch; then
     cat "$LOG/prefetch_$w.txt" >> "$LOG/prefetch_tables.txt"
     keep prefetch_tables.txt "prefetch_$w.csv" "prefetch_$w.png" # now: a call cut short keeps them
   done
-  [ -f "$LOG/sass.txt" ] || cuobjdump -sass "$B/libpfmc_kernels.a" > "$LOG/sass.txt" 2>&1
-  python3 scripts/sass-loaders.py "$LOG/sass.txt" | tee "$LOG/sass_loaders.txt" >> "$LOG/prefetch_tables.txt"
+  # One module's SASS (Black-Scholes float, every prefetch loader at every distance): the whole
+  # library's took minutes to dump and read.
+  cuobjdump -sass "$B/CMakeFiles/pfmc_kernels.dir/generated/kernels/instantiate_black_scholes_f32_prefetch.cu.o" \
+    > "$LOG/sass_bs_f32.txt" 2>&1
+  limit 60 python3 scripts/sass-loaders.py "$LOG/sass_bs_f32.txt" | tee "$LOG/sass_loaders.txt" >> "$LOG/prefetch_tables.txt"
   cat "$LOG/sass_loaders.txt"
   keep prefetch_tables.txt
   note "prefetch: $((SECONDS - start)) s"

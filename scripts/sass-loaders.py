@@ -9,8 +9,8 @@ import sys
 from collections import defaultdict
 
 path = sys.argv[1]
-wanted = sys.argv[2:] or ["NoneLoader", "SmemRollingAsyncLoader", "SmemBlockAsyncLoader",
-                          "SmemRollingLoader", "IdealLoader"]
+wanted = sys.argv[2:] or ["NoneLoader", "SmemRollingAsyncLoader", "SmemBatchedAsyncLoader",
+                          "SmemBlockAsyncLoader", "SmemRollingLoader", "IdealLoader"]
 counts = defaultdict(list)  # loader -> [(function, ldgsts, bar, ldl, stl)]
 current = None
 tally = None

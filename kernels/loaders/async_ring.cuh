@@ -12,6 +12,10 @@
 // refill is issued; the refill's shared-memory write lands only after its global read returns,
 // and a thread's LDS and LDGSTS leave in program order, as in the post's loop.
 //
+// `smem_batched_async` keeps that ring but works a lap of Distance steps at a time: the lap's
+// values go to the path as one batch, and the next lap's copies are issued before it runs (see
+// the class).
+//
 // `smem_block_async` (called smem_rolling_async before v13) is a block-wide ring of Distance + 1
 // stages, each holding one step's draws of the whole block (every factor), filled with 16-byte
 // cp.async.cg copies: the block's draws of one row are contiguous (kernels/draw_layout.hpp), so
@@ -144,6 +148,76 @@ private:
       for (int f = 0; f < Factors; ++f) {
         __pipeline_memcpy_async(&ring_[ring_index(in.ring, slot, f)],
                                 draw_address<Factors>(in, step, f), sizeof(Real));
+      }
+    }
+    ptx::cp_async_commit();
+  }
+
+  Real* ring_;
+};
+
+/// `smem_batched_async`: the same per-thread ring, consumed a lap at a time. At the start of each
+/// lap of Distance steps the thread waits for the lap's copies (issued a whole lap earlier), reads
+/// the lap's Distance slots into registers, refills every slot with the step Distance ahead (one
+/// commit for the lap) and hands the lap to the path as one batch (models::Path::advance_batch,
+/// the dependent chain that batching shortens). The copies land while a lap computes; nothing
+/// holds them in registers on the way.
+template <class Real, int Factors, int Distance>
+class SmemBatchedAsyncLoader {
+  static_assert(sizeof(Real) == 4 || sizeof(Real) == 8, "cp.async copies 4 or 8 bytes here");
+
+public:
+  static constexpr const char* name = "smem_batched_async";
+  /// The lap's values go to the path in registers: up to 64, as scalar_batched.
+  static constexpr int register_budget = 64;
+  static std::size_t shared_bytes(int, const RingLayout& ring, int) {
+    return per_thread_ring_bytes<Real, Factors>(ring);
+  }
+
+  static constexpr int paths_per_thread = 1;
+
+  __device__ explicit SmemBatchedAsyncLoader(unsigned char* shared)
+      : ring_(reinterpret_cast<Real*>(shared)) {}
+
+  template <class Body>
+  __device__ __forceinline__ void run(const LoaderInputs<Real>& in, Body&& body) {
+    copy_lap(in, 0);
+#pragma unroll 1
+    for (int base = 0; base < in.steps; base += Distance) {
+      ptx::cp_async_wait<0>(); // the lap's copies have landed
+      Real z[Distance][Factors];
+#pragma unroll
+      for (int k = 0; k < Distance; ++k) {
+#pragma unroll
+        for (int f = 0; f < Factors; ++f)
+          z[k][f] = ring_[ring_index(in.ring, k, f)];
+      }
+      copy_lap(in, base + Distance);
+      if (base + Distance <= in.steps) {
+        body.template batch<Distance>(base, z);
+      } else {
+#pragma unroll
+        for (int k = 0; k < Distance; ++k) {
+          if (base + k < in.steps)
+            body(base + k, z[k]);
+        }
+      }
+    }
+    ptx::cp_async_wait<0>();
+  }
+
+private:
+  /// The copies of steps first .. first + Distance - 1 (those that exist) into slots 0 ..
+  /// Distance - 1, one commit.
+  __device__ __forceinline__ void copy_lap(const LoaderInputs<Real>& in, int first) {
+#pragma unroll
+    for (int k = 0; k < Distance; ++k) {
+      if (first + k < in.steps) {
+#pragma unroll
+        for (int f = 0; f < Factors; ++f) {
+          __pipeline_memcpy_async(&ring_[ring_index(in.ring, k, f)],
+                                  draw_address<Factors>(in, first + k, f), sizeof(Real));
+        }
       }
     }
     ptx::cp_async_commit();
