@@ -14,10 +14,19 @@ __device__ __forceinline__ std::uint32_t shared_address(const void* p) {
 
 // --- loads and L2 prefetches ----------------------------------------------------------------
 
-/// Read-only load (LDG.E.CONSTANT).
-template <class Real>
-__device__ __forceinline__ Real load(const Real* p) {
-  return __ldg(p);
+/// Read-only load of a draw that does not allocate in L1 (ld.global.nc.L1::no_allocate): each
+/// draw is read once, and streaming them through L1 evicted the path's local memory (its
+/// observation arrays and spills), which the ideal loader — no loads — keeps there (v13). Not
+/// volatile: like __ldg, the compiler may schedule it (the draws do not change during a launch).
+__device__ __forceinline__ float load(const float* p) {
+  float v;
+  asm("ld.global.nc.L1::no_allocate.f32 %0, [%1];" : "=f"(v) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ double load(const double* p) {
+  double v;
+  asm("ld.global.nc.L1::no_allocate.f64 %0, [%1];" : "=d"(v) : "l"(p));
+  return v;
 }
 
 /// Read-only load asking L2 to fetch the whole 256-byte block around the line (.L2::256B).
