@@ -13,6 +13,7 @@
 #include "engine/core/device_info.hpp"
 #include "engine/core/interrupt.hpp"
 #include "engine/plan/plan.hpp"
+#include "engine/run/run_setup.hpp"
 #include "engine/tune/tuning.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/error.hpp"
@@ -92,18 +93,12 @@ std::vector<apps::GroupSweep> sweep_groups(const config::RunConfig& config,
     throw pfmc::RuntimeError("benchmarking and tuning need a GPU (" + device.unavailable_reason +
                              ")");
   }
-  engine::ExecutionSettings settings;
-  settings.precision = config.simulation.precision;
-  settings.rng = config.simulation.rng;
-  settings.seed = config.simulation.seed;
-  settings.paths = config.simulation.paths;
-  settings.block_size = config.engine.block_size;
-  settings.antithetic = config.simulation.antithetic;
-  settings.brownian_bridge = config.simulation.uses_brownian_bridge();
-  settings.memory_cap = config.engine.max_device_memory > 0
-                            ? config.engine.max_device_memory
-                            : static_cast<std::uint64_t>(engine::kDefaultMemoryFraction *
-                                                         static_cast<double>(device.free_memory));
+  // The run's settings as `price` makes them (one home: engine::make_settings); the sweep
+  // measures every backend, so the config's own engine.backend is not checked here.
+  config::RunConfig swept = config;
+  swept.engine.backend = "auto";
+  const engine::ExecutionSettings settings =
+      engine::make_settings(swept, engine::RunDevice{device, true});
   const bool show = !quiet && ::isatty(STDERR_FILENO) != 0;
   std::vector<apps::GroupSweep> sweeps;
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {
