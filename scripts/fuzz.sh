@@ -2,8 +2,10 @@
 # The host-only code under AddressSanitizer + UndefinedBehaviorSanitizer, and the config fuzzer
 # (tests/fuzz): builds tests/fuzz with clang into build-fuzz/, runs the sanitized suites
 # (test_config, test_analytic), replays the committed crash corpus (tests/fuzz/crashes/: each
-# input that once failed must now pass), then fuzzes for SECONDS from config/examples/ and any
-# corpus folders given (CI passes the configs its suites wrote: tests/fuzz_corpus.hpp).
+# input that once failed must now pass), then fuzzes for SECONDS: two thirds on YAML configs from
+# config/examples/ and any corpus folders given (CI passes the configs its suites wrote:
+# tests/fuzz_corpus.hpp), one third on CSV trade lists and positions (tests/fuzz/fuzz_csv.cpp,
+# seeds in tests/fuzz/csv_seeds/).
 # Usage: scripts/fuzz.sh [--seconds N] [--runs N] [CORPUS_DIR...]
 # Exit status: 0 clean; non-zero when a suite fails or the fuzzer finds a crash, a leak, a
 # sanitizer report, an exception other than ConfigError, a timeout or an out-of-memory (the
@@ -41,24 +43,35 @@ cp config/examples/*.yaml "$corpus/"
 for c in "${corpora[@]}"; do
   [ -d "$c" ] && cp "$c"/* "$corpus/" 2>/dev/null || true
 done
-echo "fuzz: $(ls "$corpus" | wc -l) seeds, ${seconds} s"
 rm -f "$B"/crash-* "$B"/timeout-* "$B"/oom-* "$B"/leak-*
-# Fork mode: an input that hangs or exhausts memory (yaml-cpp 0.7 does on a document that starts
-# with `,`: tests/fuzz/known/) is kept and counted, and the fuzzing goes on; a crash, a
-# sanitizer report or an exception other than ConfigError stops it and fails.
-"./$B/fuzz_config" -fork=1 -ignore_timeouts=1 -ignore_ooms=1 -ignore_crashes=0 \
-  -max_total_time="$seconds" -runs="$runs" -rss_limit_mb=2048 -timeout=5 -max_len=65536 \
-  -artifact_prefix="$B/" -print_final_stats=1 "$corpus" > "$B/fuzz.log" 2>&1 || true
-last=$(grep -E "^#[0-9]+: cov:" "$B/fuzz.log" | tail -1)
-echo "fuzz: ${last:-no status line}"
-counts=$(printf '%s' "$last" | sed -nE 's#.*oom/timeout/crash: ([0-9]+)/([0-9]+)/([0-9]+).*#\1 \2 \3#p')
-read -r ooms timeouts crashes <<< "${counts:-0 0 0}"
-executed=$(printf '%s' "$last" | sed -nE 's/^#([0-9]+):.*/\1/p')
-echo "fuzz: ${executed:-0} executions; ${timeouts} timeout(s), ${ooms} out-of-memory (kept in $B/)"
-found=("$B"/crash-*)
-if [ "${crashes}" != 0 ] || [ ${#found[@]} -gt 0 ] \
-  || grep -qE "ERROR: (AddressSanitizer|UndefinedBehaviorSanitizer|LeakSanitizer)|runtime error:|uncaught exception|deadly signal" "$B/fuzz.log"; then
-  echo "fuzz: FAILED: a crash, a sanitizer report or an uncaught exception (log: $B/fuzz.log)"
-  grep -E -A25 "ERROR: |runtime error:|uncaught exception|deadly signal" "$B/fuzz.log" | head -60
-  exit 1
-fi
+csv_corpus="$B/csv_corpus"
+mkdir -p "$csv_corpus"
+cp tests/fuzz/csv_seeds/* "$csv_corpus/"
+# fuzz TARGET CORPUS SECONDS: one target in fork mode. An input that hangs or exhausts memory
+# (yaml-cpp 0.7 does on a document that starts with `,`: tests/fuzz/known/) is kept and counted,
+# and the fuzzing goes on; a crash, a sanitizer report or an exception other than ConfigError
+# stops it and fails the script.
+fuzz() {
+  local target=$1 seeds=$2 budget=$3
+  echo "fuzz: $target: $(ls "$seeds" | wc -l) seeds, ${budget} s"
+  "./$B/$target" -fork=1 -ignore_timeouts=1 -ignore_ooms=1 -ignore_crashes=0 \
+    -max_total_time="$budget" -runs="$runs" -rss_limit_mb=2048 -timeout=5 -max_len=65536 \
+    -artifact_prefix="$B/" -print_final_stats=1 "$seeds" > "$B/$target.log" 2>&1 || true
+  local last counts ooms timeouts crashes executed found
+  last=$(grep -E "^#[0-9]+: cov:" "$B/$target.log" | tail -1)
+  echo "fuzz: $target: ${last:-no status line}"
+  counts=$(printf '%s' "$last" | sed -nE 's#.*oom/timeout/crash: ([0-9]+)/([0-9]+)/([0-9]+).*#\1 \2 \3#p')
+  read -r ooms timeouts crashes <<< "${counts:-0 0 0}"
+  executed=$(printf '%s' "$last" | sed -nE 's/^#([0-9]+):.*/\1/p')
+  echo "fuzz: $target: ${executed:-0} executions; ${timeouts} timeout(s), ${ooms} out-of-memory (kept in $B/)"
+  found=("$B"/crash-*)
+  if [ "${crashes}" != 0 ] || [ ${#found[@]} -gt 0 ] \
+    || grep -qE "ERROR: (AddressSanitizer|UndefinedBehaviorSanitizer|LeakSanitizer)|runtime error:|uncaught exception|deadly signal" "$B/$target.log"; then
+    echo "fuzz: $target: FAILED: a crash, a sanitizer report or an uncaught exception (log: $B/$target.log)"
+    grep -E -A25 "ERROR: |runtime error:|uncaught exception|deadly signal" "$B/$target.log" | head -60
+    exit 1
+  fi
+}
+# Two thirds of the time to the YAML configs, one third to the CSV trade lists.
+fuzz fuzz_config "$corpus" $((seconds * 2 / 3))
+fuzz fuzz_csv "$csv_corpus" $((seconds - seconds * 2 / 3))
