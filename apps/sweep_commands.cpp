@@ -137,6 +137,12 @@ int command_tune(CLI::App* app, const RunOptions& o, const SweepOptions& s) {
   const engine::SimulationPlan plan = engine::make_plan(config);
   const auto options =
       tune_options_from(s, s.exhaustive ? engine::TuneMode::exhaustive : engine::TuneMode::quick);
+  for (const auto& b : options.backends) {
+    if (kernels::find_backend(b)->bench_only) {
+      throw config::ConfigError("", {}, "--backends",
+                                "'" + b + "' is measured by `pfmc bench` only, never chosen");
+    }
+  }
   const auto sweeps = sweep_groups(config, plan, options, o.quiet);
   engine::throw_if_stopped(); // an interrupted tuning leaves the cache as it was
   engine::TuningCache cache(engine::tuning_cache_path(o.tuning_cache));

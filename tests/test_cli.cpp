@@ -100,6 +100,18 @@ TEST_F(Cli, BenchAndTuneNeedAGpuAndSaySo) {
   EXPECT_EQ(run("tune --help").status, 0);
 }
 
+TEST_F(Cli, TheIdealIsBenchOnly) {
+  // Checked before any GPU is looked for: the same answer with or without one.
+  auto r = run("tune " + kExample + " --quiet --backends none,ideal");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "--backends: 'ideal' is measured by `pfmc bench` only, never chosen\n");
+  r = run("price " + kExample + " --backend ideal --device cpu");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("'ideal' is a diagnostic of `pfmc bench`"), std::string::npos) << r.out;
+  r = run("backends");
+  EXPECT_NE(r.out.find("`pfmc bench` only"), std::string::npos) << r.out;
+}
+
 TEST_F(Cli, BadUsageExitsTwo) {
   EXPECT_EQ(run("").status, 2);
   EXPECT_EQ(run("frobnicate").status, 2);
