@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <sys/stat.h>
+
 #include "config/schema.hpp"
 #include "config/yaml_reader.hpp"
 
@@ -60,6 +62,15 @@ std::string read_source_file(const std::string& path, const std::string& name) {
   if (stream == nullptr) {
     throw ConfigError(name, SourceMark{}, "",
                       std::string("cannot open file: ") + std::strerror(errno));
+  }
+  // A device never ends (a config or CSV naming /dev/zero would be read until memory ran out);
+  // standard input is `-`, and a pipe or FIFO is read to its end.
+  struct stat status {};
+  if (!standard_input && ::fstat(::fileno(stream), &status) == 0 &&
+      (S_ISCHR(status.st_mode) || S_ISBLK(status.st_mode))) {
+    std::fclose(stream);
+    throw ConfigError(name, SourceMark{}, "",
+                      "cannot read file: it is a device, not a file (- reads standard input)");
   }
   std::string text;
   char buffer[65536];

@@ -375,6 +375,17 @@ TEST(LoadConfig, MissingFileNamesTheFileAndTheReason) {
   }
 }
 
+TEST(LoadConfig, ADeviceIsRefusedNotReadForever) {
+  try {
+    (void)load_run_config("/dev/zero");
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(
+        e.what(),
+        "/dev/zero: cannot read file: it is a device, not a file (- reads standard input)");
+  }
+}
+
 // --- bad input: one case per kind of mistake ----------------------------------------------------
 
 struct BadConfig {

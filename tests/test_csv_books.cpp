@@ -175,6 +175,10 @@ TEST_F(CsvBooks, PathsAreRelativeToTheYamlFile) {
   EXPECT_EQ(error_of(write("missing.yaml", kMarket + "instruments: {csv: nope.csv}\n")),
             "D/missing.yaml:11:20: instruments.csv: cannot open file: No such file or directory "
             "(D/nope.csv)");
+  // A device would never end: refused where the YAML names it.
+  EXPECT_EQ(error_of(write("device.yaml", kMarket + "instruments: {csv: /dev/zero}\n")),
+            "D/device.yaml:11:20: instruments.csv: cannot read file: it is a device, not a file "
+            "(- reads standard input) (/dev/zero)");
   EXPECT_EQ(error_of(write("extra.yaml", kMarket + "instruments: {csv: t.csv, sep: ';'}\n")),
             "D/extra.yaml:11:27: instruments: unknown key 'sep' (expected one of: csv)");
 }
