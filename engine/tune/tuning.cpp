@@ -147,6 +147,24 @@ double median_generation_ms(KernelBench& bench) {
   return g[1];
 }
 
+/// From `all`, fastest first: the best configuration that prices (never the bench's ideal),
+/// `none`, and the ideal at its fastest distance where it was measured.
+void pick_best_baseline_and_ideal(TuneResult& result) {
+  bool have_best = false;
+  for (const auto& m : result.all) {
+    if (m.choice.backend == "none")
+      result.baseline = m;
+    const kernels::BackendInfo* info = kernels::find_backend(m.choice.backend);
+    if (info != nullptr && info->bench_only) {
+      if (!result.ideal)
+        result.ideal = m;
+    } else if (!have_best) {
+      result.best = m;
+      have_best = true;
+    }
+  }
+}
+
 } // namespace
 
 Probe probe_group(const GroupPlan& group, const ExecutionSettings& settings,
@@ -275,19 +293,7 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
     result.all.push_back(time(c, options.repeats));
   }
   std::sort(result.all.begin(), result.all.end(), by_total);
-  bool have_best = false;
-  for (const auto& m : result.all) {
-    if (m.choice.backend == "none")
-      result.baseline = m;
-    const kernels::BackendInfo* info = kernels::find_backend(m.choice.backend);
-    if (info != nullptr && info->bench_only) {
-      if (!result.ideal) // the fastest distance of the ideal
-        result.ideal = m;
-    } else if (!have_best) {
-      result.best = m;
-      have_best = true;
-    }
-  }
+  pick_best_baseline_and_ideal(result);
   result.seconds = elapsed();
   return result;
 }
