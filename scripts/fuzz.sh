@@ -47,10 +47,10 @@ rm -f "$B"/crash-* "$B"/timeout-* "$B"/oom-* "$B"/leak-*
 csv_corpus="$B/csv_corpus"
 mkdir -p "$csv_corpus"
 cp tests/fuzz/csv_seeds/* "$csv_corpus/"
-# fuzz TARGET CORPUS SECONDS: one target in fork mode. An input that hangs or exhausts memory
-# (yaml-cpp 0.7 does on a document that starts with `,`: tests/fuzz/known/) is kept and counted,
-# and the fuzzing goes on; a crash, a sanitizer report or an exception other than ConfigError
-# stops it and fails the script.
+# fuzz TARGET CORPUS SECONDS: one target in fork mode. An input that hangs or exhausts memory is
+# kept and counted, and the fuzzing goes on (yaml-cpp 0.7's LoadAll did on a stray `,`, no longer
+# called: tests/fuzz/known/README.md); a crash, a sanitizer report or an exception other than
+# ConfigError stops it and fails the script.
 fuzz() {
   local target=$1 seeds=$2 budget=$3
   echo "fuzz: $target: $(ls "$seeds" | wc -l) seeds, ${budget} s"

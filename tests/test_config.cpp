@@ -408,11 +408,18 @@ std::vector<BadConfig> bad_configs() {
       // The document as a whole.
       {"empty_file", "", "t.yaml:1:1: file is empty"},
       {"only_comments", "# nothing yet\n\n   # really\n", "t.yaml:1:1: file is empty"},
+      {"only_a_marker", "# a header\n---\n", "t.yaml:1:1: file is empty"},
+      {"top_level_null", "~\n", "t.yaml:1:1: top level must be a mapping"},
+      // yaml-cpp 0.7's LoadAll loops for ever on these (tests/fuzz/known/): refused at once.
+      {"leading_comma", ",\n", "t.yaml:1:1: top level must be a mapping"},
+      {"comma_after_a_flow_list", "[1, 2]\n,\n", "t.yaml:1:1: top level must be a mapping"},
+      {"comma_then_a_document", ",\n---\nmarket: {}\n",
+       "t.yaml:1:1: top level must be a mapping"},
       {"syntax_error", "market: spot: 1\n", "t.yaml:1:13: syntax error: illegal map value"},
       {"top_level_list", "- market\n- models\n", "t.yaml:1:1: top level must be a mapping"},
       {"top_level_scalar", "hello\n", "t.yaml:1:1: top level must be a mapping"},
       {"two_documents", doc + "---\nmarket: {}\n",
-       "t.yaml:12:1: only one YAML document is allowed (found a second one)"},
+       "t.yaml:11:1: only one YAML document is allowed (found a second one)"},
       {"unknown_top_level_key", with_tail("engines: {block_size: 128}\n"),
        "t.yaml:11:1: unknown key 'engines' (expected one of: market, models, instruments, "
        "portfolio, simulation, engine)"},
