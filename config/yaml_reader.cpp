@@ -190,14 +190,19 @@ void Reader::fail(SourceMark mark, const std::string& path, const std::string& m
 
 namespace {
 
-/// Whether a line of the text starts with a document marker (`---` or `...`): a YAML stream has
-/// a second document only after one.
-bool has_document_marker(const std::string& text) {
-  for (std::size_t at = 0; at < text.size(); at = text.find('\n', at) + 1) {
-    if (text.compare(at, 3, "---") == 0 || text.compare(at, 3, "...") == 0)
+/// Whether a line starting with a document marker (`---` or `...`) follows a line of content: a
+/// YAML stream has a second document only after one (a leading `---` starts the first).
+bool marker_after_content(const std::string& text) {
+  bool content = false;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const bool marker = text.compare(at, 3, "---") == 0 || text.compare(at, 3, "...") == 0;
+    if (marker && content)
       return true;
-    if (text.find('\n', at) == std::string::npos)
-      break;
+    const std::size_t first = text.find_first_not_of(" \t\r", at);
+    content = content || (!marker && first < end && text[first] != '#');
+    at = end + 1;
   }
   return false;
 }
@@ -243,15 +248,15 @@ public:
 
 Located Reader::document(const std::string& text) const {
   // Not YAML::LoadAll: in yaml-cpp 0.7 it loops for ever, taking memory, on a stream whose next
-  // token starts no node (a lone `,`: tests/fuzz/known/). The first document is loaded alone;
-  // a second one can only follow a `---` or `...` line, and only then are the documents counted,
-  // two at the most.
+  // token starts no node (a lone `,`: tests/fuzz/known/README.md). The first document is loaded
+  // alone; a second one can only follow a `---` or `...` line after content, and only then are
+  // the documents counted, two at the most (one more parse of the first: rare).
   YAML::Node root;
   int documents = 1;
   YAML::Mark second;
   try {
     root = YAML::Load(text);
-    if (has_document_marker(text)) {
+    if (marker_after_content(text)) {
       std::istringstream stream(text);
       YAML::Parser parser(stream);
       DocumentCounter counter;

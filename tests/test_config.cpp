@@ -375,6 +375,12 @@ TEST(LoadConfig, MissingFileNamesTheFileAndTheReason) {
   }
 }
 
+TEST(LoadConfig, DocumentMarkersAroundOneDocumentAreFine) {
+  // A leading `---` starts the first document and a closing `...` ends it: one document.
+  EXPECT_EQ(parse_run_config("# header\n---\n" + valid_doc() + "...\n", "t.yaml").simulation.paths,
+            100000u);
+}
+
 TEST(LoadConfig, ADeviceIsRefusedNotReadForever) {
   try {
     (void)load_run_config("/dev/zero");
@@ -413,8 +419,7 @@ std::vector<BadConfig> bad_configs() {
       // yaml-cpp 0.7's LoadAll loops for ever on these (tests/fuzz/known/): refused at once.
       {"leading_comma", ",\n", "t.yaml:1:1: top level must be a mapping"},
       {"comma_after_a_flow_list", "[1, 2]\n,\n", "t.yaml:1:1: top level must be a mapping"},
-      {"comma_then_a_document", ",\n---\nmarket: {}\n",
-       "t.yaml:1:1: top level must be a mapping"},
+      {"comma_then_a_document", ",\n---\nmarket: {}\n", "t.yaml:1:1: top level must be a mapping"},
       {"syntax_error", "market: spot: 1\n", "t.yaml:1:13: syntax error: illegal map value"},
       {"top_level_list", "- market\n- models\n", "t.yaml:1:1: top level must be a mapping"},
       {"top_level_scalar", "hello\n", "t.yaml:1:1: top level must be a mapping"},
