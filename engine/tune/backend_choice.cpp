@@ -1,11 +1,13 @@
 #include "engine/tune/backend_choice.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
-#include <set>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "config/config_error.hpp"
 #include "config/overrides.hpp"
@@ -68,48 +70,61 @@ GroupBackend choose_auto_backend(const GroupPlan& group, const std::string& key,
           config::to_string(tuned.best.choice.padding), why + cache.path()};
 }
 
-/// The instantiated distance nearest to `wanted` among those the group has kernels of its backend
-/// at (a tie goes to the longer look-ahead), or 0 when it has none.
-int nearest_distance(const GroupPlan& group, config::Precision precision,
-                     const std::string& backend, int wanted) {
-  int nearest = 0;
+/// The kernels a group's (model, assets, Greeks, backend, asked distance) has: the distance
+/// resolved once per such shape (a book of 8,192 groups has a few), not once per group.
+using DistanceShape = std::tuple<config::ModelType, int, int, std::string, int>;
+
+/// The distances the group has kernels of its backend at, in the catalogue's order.
+std::vector<int> instantiated_distances(const GroupPlan& group, config::Precision precision,
+                                        const std::string& backend) {
+  std::vector<int> have;
   for (int d : kernels::prefetch_distances()) {
-    if (!has_group_launcher(group, precision, backend, d))
-      continue;
-    if (nearest == 0 || std::abs(d - wanted) <= std::abs(nearest - wanted))
-      nearest = d;
+    if (has_group_launcher(group, precision, backend, d))
+      have.push_back(d);
   }
-  return nearest;
+  return have;
 }
 
 /// The group must have kernels of its backend at the chosen prefetch distance; a model that is
-/// instantiated at fewer distances (kernels/model_list.cuh) takes its nearest one, and the run
-/// says so once per (model, backend, distance asked, distance taken).
+/// instantiated at fewer distances (kernels/model_list.cuh) takes the nearest one (a tie goes to
+/// the longer look-ahead), and the run says so once per shape.
 void resolve_group_distance(const config::RunConfig& config, const GroupPlan& group,
                             config::Precision precision, GroupBackend& chosen,
-                            std::set<std::string>& notices, RunInfo& run) {
-  if (has_group_launcher(group, precision, chosen.backend, chosen.prefetch_distance))
+                            std::map<DistanceShape, int>& resolved, RunInfo& run) {
+  const DistanceShape shape{group.model_type, group.assets, group.scenarios, chosen.backend,
+                            chosen.prefetch_distance};
+  const auto known = resolved.find(shape);
+  if (known != resolved.end()) {
+    chosen.prefetch_distance = known->second;
     return;
-  const int nearest = nearest_distance(group, precision, chosen.backend, chosen.prefetch_distance);
-  const std::string model = "model '" + group.model_name + "' (" +
-                            config::to_string(group.model_type) +
-                            (group.scenarios > 1 ? ", with Greeks" : "") + ")";
-  if (nearest == 0) {
+  }
+  if (has_group_launcher(group, precision, chosen.backend, chosen.prefetch_distance)) {
+    resolved.emplace(shape, chosen.prefetch_distance);
+    return;
+  }
+  const std::vector<int> have = instantiated_distances(group, precision, chosen.backend);
+  if (have.empty()) {
     throw config::ConfigError(config.file, {}, "engine.backend",
-                              model + " has no " + chosen.backend + " kernels");
+                              "model '" + group.model_name + "' (" +
+                                  config::to_string(group.model_type) + ") has no " +
+                                  chosen.backend + " kernels");
   }
-  std::string have;
-  for (int d : kernels::prefetch_distances()) {
-    if (has_group_launcher(group, precision, chosen.backend, d))
-      have += (have.empty() ? "" : ", ") + std::to_string(d);
+  const int wanted = chosen.prefetch_distance;
+  int nearest = have.front();
+  std::string list;
+  for (int d : have) {
+    if (std::abs(d - wanted) <= std::abs(nearest - wanted))
+      nearest = d;
+    list += (list.empty() ? "" : ", ") + std::to_string(d);
   }
-  const std::string notice = "prefetch distance " + std::to_string(chosen.prefetch_distance) +
-                             " asked, " + std::to_string(nearest) + " taken for " + chosen.backend +
-                             " on " + config::to_string(group.model_type) +
-                             (group.scenarios > 1 ? " with Greeks" : "") + " groups (kernels at " +
-                             have + " only)";
-  if (notices.insert(notice).second)
-    run.notices.push_back(notice);
+  std::string notice =
+      "prefetch distance " + std::to_string(wanted) + " asked, " + std::to_string(nearest) +
+      " taken for " + chosen.backend + " on " + config::to_string(group.model_type) +
+      (group.scenarios > 1 ? " with Greeks" : "") + " groups (kernels at " + list + " only)";
+  // Baskets of 2, 3 and 4 assets are shapes of their own and one line.
+  if (std::find(run.notices.begin(), run.notices.end(), notice) == run.notices.end())
+    run.notices.push_back(std::move(notice));
+  resolved.emplace(shape, nearest);
   chosen.prefetch_distance = nearest;
 }
 
@@ -177,7 +192,7 @@ choose_group_backends(const config::RunConfig& config, const SimulationPlan& pla
     return group_settings;
   const bool automatic_backend = settings.backend == "auto";
   AutoChoices choices;
-  std::set<std::string> distance_notices;
+  std::map<DistanceShape, int> resolved_distances;
   std::vector<std::string> keys;
   if (automatic_backend) {
     // The key of each group, formatted once per distinct (model, factors, scenarios, steps): a
@@ -215,7 +230,7 @@ choose_group_backends(const config::RunConfig& config, const SimulationPlan& pla
       s.prefetch_distance = chosen.prefetch_distance;
       s.padding = padding ? *padding : config::Padding{};
     }
-    resolve_group_distance(config, group, settings.precision, chosen, distance_notices, run);
+    resolve_group_distance(config, group, settings.precision, chosen, resolved_distances, run);
     group_settings[g].prefetch_distance = chosen.prefetch_distance;
     run.group_backends.push_back(chosen);
   }
