@@ -188,7 +188,8 @@ int run(int argc, char** argv) {
   RunOptions bench_options;
   SweepOptions bench_sweep;
   auto* bench = app.add_subcommand(
-      "bench", "time the path kernel of every simulation group for every backend and distance");
+      "bench", "time the path kernel of every simulation group for every backend and distance, "
+               "each against the bench-only `ideal` (the same loop with free draws)");
   bench->set_version_flag("--version", kVersion);
   add_sweep_options(bench, bench_options, bench_sweep);
   bench->add_option("--csv", bench_sweep.csv, "write every measurement to FILE as CSV");
