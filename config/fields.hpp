@@ -13,6 +13,8 @@
 //   fail(f, message), fail_here(message), mark()          errors; where the record is
 //   kind_of_key()          "key" or "column", for messages
 //   add(table, f, name), resolve(table, f, name, kind)    unique names and references to them
+//   flat_knock             true: a knock is `knock_*` columns; false: a `knock` mapping, read
+//                          through nested(f)
 
 #include <array>
 #include <cstddef>
@@ -33,8 +35,14 @@ class YamlFields {
 public:
   using Field = yaml::Located;
 
+  /// A knock is a nested mapping (`knock: {type: ..., level: ...}`), not `knock_*` keys.
+  static constexpr bool flat_knock = false;
+
   YamlFields(const yaml::Reader& reader, const yaml::Located& where)
       : reader_(reader), m_(reader.mapping(where)) {}
+
+  /// The fields of a mapping-valued field (refused, where it is, when it is not a mapping).
+  [[nodiscard]] YamlFields nested(const Field& f) const { return YamlFields(reader_, f); }
 
   [[nodiscard]] const Field* find(std::string_view key) const {
     const yaml::Entry* e = m_.find(key);
@@ -99,6 +107,8 @@ struct Cell {
 class RowFields : public ValueChecks<RowFields, Cell> {
 public:
   using Field = Cell;
+  /// A cell holds no mapping: a knock is given in `knock_*` columns.
+  static constexpr bool flat_knock = true;
 
   RowFields(const Table& table, const yaml::Reader& reader, std::size_t row)
       : table_(table), reader_(reader), row_(row) {}

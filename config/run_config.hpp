@@ -109,10 +109,14 @@ struct InstrumentConfig {
   AverageType average = AverageType::arithmetic; ///< asian
   std::vector<double> fixing_times;              ///< asian: resolved list, increasing, last <= T
 
-  double barrier = 0.0; ///< barrier level
+  /// A knock on the payoff: the `barrier` type (a European with one), or `knock:` on a
+  /// European, digital, Asian or basket. The level is on the spot, or on a basket's level as
+  /// its payoff combines the legs (Σ w S, max w S, min w S).
+  bool knock = false;
+  double barrier = 0.0; ///< knock level
   BarrierType barrier_type = BarrierType::down_and_out;
   double rebate = 0.0;                  ///< paid at maturity when knocked out / never knocked in
-  std::vector<double> monitoring_times; ///< barrier: resolved list, increasing, last <= T
+  std::vector<double> monitoring_times; ///< knock: resolved list, increasing, last <= T
 
   BasketPayoff basket = BasketPayoff::weighted; ///< basket (on a multi_black_scholes model)
   std::vector<double> weights; ///< basket: one per model underlying (default: 1/n weighted,

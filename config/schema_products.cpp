@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <utility>
@@ -32,8 +33,21 @@ constexpr std::array<BarrierType, 4> barrier_types = {
 constexpr std::array<BasketPayoff, 3> basket_payoffs = {BasketPayoff::weighted, BasketPayoff::max,
                                                         BasketPayoff::min};
 
-/// The keys an instrument of each type may have, in the order the error message lists them.
-std::vector<std::string> make_instrument_keys(std::optional<InstrumentType> type) {
+/// The names of a knock's fields: the keys of a YAML `knock` mapping, or a CSV row's columns.
+struct KnockKeys {
+  const char* type;
+  const char* level;
+  const char* monitoring;
+  const char* monitoring_times;
+  const char* rebate;
+};
+constexpr KnockKeys kNestedKnock = {"type", "level", "monitoring", "monitoring_times", "rebate"};
+constexpr KnockKeys kFlatKnock = {"knock_type", "knock_level", "knock_monitoring",
+                                  "knock_monitoring_times", "knock_rebate"};
+
+/// The keys an instrument of each type may have, in the order the error message lists them;
+/// `flat_knock`: a CSV row's (knock_* columns), else a YAML mapping's (a `knock` mapping).
+std::vector<std::string> make_instrument_keys(std::optional<InstrumentType> type, bool flat_knock) {
   std::vector<std::string> keys = {"id", "type", "option", "strike", "maturity", "model"};
   const auto add = [&](std::initializer_list<const char*> more) {
     keys.insert(keys.end(), more.begin(), more.end());
@@ -51,20 +65,33 @@ std::vector<std::string> make_instrument_keys(std::optional<InstrumentType> type
   if (all || type == InstrumentType::basket) {
     add({"payoff", "weights"});
   }
+  if (all || type != InstrumentType::barrier) { // a barrier is a European with a knock already
+    if (flat_knock) {
+      const KnockKeys& k = kFlatKnock;
+      add({k.type, k.level, k.monitoring, k.monitoring_times, k.rebate});
+    } else {
+      add({"knock"});
+    }
+  }
   return keys;
 }
 
-/// make_instrument_keys, made once per type (a book reads it once per instrument).
-const std::vector<std::string>& instrument_keys(std::optional<InstrumentType> type) {
-  static const std::array<std::vector<std::string>, instrument_types.size() + 1> keys = [] {
-    std::array<std::vector<std::string>, instrument_types.size() + 1> k;
-    for (std::size_t i = 0; i < instrument_types.size(); ++i) {
-      k[i] = make_instrument_keys(instrument_types[i]);
+/// make_instrument_keys, made once per type and source (a book reads it once per instrument).
+const std::vector<std::string>& instrument_keys(std::optional<InstrumentType> type,
+                                                bool flat_knock) {
+  using Keys = std::array<std::vector<std::string>, instrument_types.size() + 1>;
+  static const std::array<Keys, 2> keys = [] {
+    std::array<Keys, 2> k;
+    for (int flat = 0; flat < 2; ++flat) {
+      for (std::size_t i = 0; i < instrument_types.size(); ++i) {
+        k[flat][i] = make_instrument_keys(instrument_types[i], flat != 0);
+      }
+      k[flat].back() = make_instrument_keys(std::nullopt, flat != 0);
     }
-    k.back() = make_instrument_keys(std::nullopt);
     return k;
   }();
-  return type ? keys[static_cast<std::size_t>(*type)] : keys.back();
+  const Keys& of_source = keys[flat_knock ? 1 : 0];
+  return type ? of_source[static_cast<std::size_t>(*type)] : of_source.back();
 }
 
 /// `count_key: N` (N equally spaced times up to the maturity) or `list_key: [...]`.
@@ -98,28 +125,81 @@ std::vector<double> schedule(const Fields& f, const char* count_key, const char*
   return times;
 }
 
-/// The keys of a barrier; the level must be on the far side of the spot from its direction (a
+/// The level a knock is set against at the start, and what it is called in messages: the
+/// spot of a single-asset model's underlying, or a basket's level as its payoff combines the
+/// legs (Σ w S0, max w S0, min w S0).
+struct StartLevel {
+  double value;
+  std::string what;
+};
+
+StartLevel start_level(const RunConfig& config, const ModelConfig& model,
+                       const InstrumentConfig& inst) {
+  const auto& underlyings = config.market.underlyings;
+  if (model.type != ModelType::multi_black_scholes) {
+    const Underlying& u = underlyings[static_cast<std::size_t>(model.underlying_index)];
+    return {u.spot, "the spot " + yaml::format_number(u.spot) + " of " + u.name};
+  }
+  double level = 0.0;
+  for (std::size_t a = 0; a < model.underlying_indices.size(); ++a) {
+    const double leg =
+        inst.weights[a] * underlyings[static_cast<std::size_t>(model.underlying_indices[a])].spot;
+    level = a == 0                                  ? leg
+            : inst.basket == BasketPayoff::weighted ? level + leg
+            : inst.basket == BasketPayoff::max      ? std::max(level, leg)
+                                                    : std::min(level, leg);
+  }
+  const char* how = inst.basket == BasketPayoff::weighted ? "the weighted sum of the spots"
+                    : inst.basket == BasketPayoff::max    ? "the largest weighted spot"
+                                                          : "the smallest weighted spot";
+  char shown[32]; // a derived figure: six significant digits say which side it is on
+  std::snprintf(shown, sizeof shown, "%.6g", level);
+  return {level, std::string("the basket's starting level ") + shown + " (" + how + ")"};
+}
+
+/// A knock's fields, named by `keys` in `f` (the barrier type's own keys, a `knock` mapping or
+/// knock_* columns). The level must be on the far side of the start from its direction (a
 /// barrier already crossed at the start is a different product: knocked at inception).
 template <class Fields>
-void barrier(const Fields& f, const Underlying& underlying, InstrumentConfig& inst) {
-  const auto barrier_at = f.require("barrier");
-  inst.barrier = f.positive(barrier_at);
-  inst.barrier_type = f.choice(f.require("barrier_type"), barrier_types);
-  if (const auto rebate = f.find("rebate")) {
+void knock(const Fields& f, const KnockKeys& keys, const StartLevel& start,
+           InstrumentConfig& inst) {
+  inst.knock = true;
+  const auto level_at = f.require(keys.level);
+  // A basket's level may be <= 0 (a spread), so only a spot's level must be positive.
+  const bool on_basket = inst.type == InstrumentType::basket;
+  inst.barrier = on_basket ? f.number(level_at) : f.positive(level_at);
+  inst.barrier_type = f.choice(f.require(keys.type), barrier_types);
+  if (const auto rebate = f.find(keys.rebate)) {
     inst.rebate = f.non_negative(*rebate);
   }
-  inst.monitoring_times = schedule(f, "monitoring", "monitoring_times", inst.maturity);
+  inst.monitoring_times = schedule(f, keys.monitoring, keys.monitoring_times, inst.maturity);
   const bool down = inst.barrier_type == BarrierType::down_and_in ||
                     inst.barrier_type == BarrierType::down_and_out;
-  if (down && !(inst.barrier < underlying.spot)) {
-    f.fail(barrier_at, "down barrier " + yaml::format_number(inst.barrier) +
-                           " must be below the spot " + yaml::format_number(underlying.spot) +
-                           " of " + underlying.name);
+  if (down && !(inst.barrier < start.value)) {
+    f.fail(level_at,
+           "down barrier " + yaml::format_number(inst.barrier) + " must be below " + start.what);
   }
-  if (!down && !(inst.barrier > underlying.spot)) {
-    f.fail(barrier_at, "up barrier " + yaml::format_number(inst.barrier) +
-                           " must be above the spot " + yaml::format_number(underlying.spot) +
-                           " of " + underlying.name);
+  if (!down && !(inst.barrier > start.value)) {
+    f.fail(level_at,
+           "up barrier " + yaml::format_number(inst.barrier) + " must be above " + start.what);
+  }
+}
+
+/// The `knock` of a non-barrier instrument, if it has one: a mapping in YAML, knock_* columns
+/// in a CSV row (there a knock is there when any of its columns is filled).
+template <class Fields>
+void optional_knock(const Fields& f, const StartLevel& start, InstrumentConfig& inst) {
+  if constexpr (Fields::flat_knock) {
+    const KnockKeys& k = kFlatKnock;
+    if (f.find(k.type) || f.find(k.level) || f.find(k.monitoring) || f.find(k.monitoring_times) ||
+        f.find(k.rebate)) {
+      knock(f, k, start, inst);
+    }
+  } else if (const auto at = f.find("knock")) {
+    const Fields nested = f.nested(*at);
+    const KnockKeys& k = kNestedKnock;
+    nested.allow_only({k.type, k.level, k.monitoring, k.monitoring_times, k.rebate});
+    knock(nested, k, start, inst);
   }
 }
 
@@ -175,10 +255,10 @@ InstrumentConfig instrument(const Fields& f, const RunConfig& config,
   // The valid keys depend on the type; while it is missing, judge keys against all types so that
   // a misspelt `tpye` is reported as such.
   if (!f.find("type")) {
-    f.allow_only(instrument_keys(std::nullopt));
+    f.allow_only(instrument_keys(std::nullopt, Fields::flat_knock));
   }
   inst.type = f.choice(f.require("type"), instrument_types);
-  f.allow_only(instrument_keys(inst.type));
+  f.allow_only(instrument_keys(inst.type, Fields::flat_knock));
 
   inst.id = f.name(f.require("id"));
   inst.option = f.choice(f.require("option"), option_types);
@@ -204,11 +284,15 @@ InstrumentConfig instrument(const Fields& f, const RunConfig& config,
     inst.fixing_times = schedule(f, "fixings", "fixing_times", inst.maturity);
     break;
   case InstrumentType::barrier:
-    barrier(f, config.market.underlyings[model.underlying_index], inst);
+    knock(f, {"barrier_type", "barrier", "monitoring", "monitoring_times", "rebate"},
+          start_level(config, model, inst), inst);
     break;
   case InstrumentType::basket:
     basket(f, model, inst);
     break;
+  }
+  if (inst.type != InstrumentType::barrier) {
+    optional_knock(f, start_level(config, model, inst), inst); // after the basket's weights
   }
   return inst;
 }
@@ -296,7 +380,7 @@ std::vector<InstrumentConfig> instruments(const Reader& reader, const Located& w
   std::vector<InstrumentConfig> result;
   if (const auto table = csv_section(reader, where)) {
     const Reader csv_reader(table->file());
-    check_header(csv_reader, *table, instrument_keys(std::nullopt),
+    check_header(csv_reader, *table, instrument_keys(std::nullopt, true),
                  {"id", "type", "option", "strike", "maturity", "model"});
     if (table->rows() == 0) {
       csv_reader.fail(table->mark(-1, 0), "", "no instruments (the file has only a header)");

@@ -83,6 +83,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   const SimulationPlan plan = make_plan(config);
   run.plan_ms = milliseconds_since(plan_start);
   check_plan(config, plan, settings, device.on_gpu);
+  run.notices.insert(run.notices.end(), plan.notices.begin(), plan.notices.end());
 
   const auto backends_start = std::chrono::steady_clock::now();
   RunTuningCache tuning = open_tuning_cache(device.info, device.on_gpu, options, run);

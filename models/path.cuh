@@ -30,7 +30,7 @@
 namespace pfmc::models {
 
 inline constexpr int kRegisterObservations = 4;
-inline constexpr int kObservationKinds = 5;
+inline constexpr int kObservationKinds = 7;
 
 /// Consecutive kernel steps [first, last] after each of which the same observations are taken.
 struct alignas(16) ObservationRun {
@@ -168,17 +168,20 @@ public:
     PFMC_UNROLL
     for (int k = 0; k < kRegisterObservations; ++k) {
       if (k < schedule_.observation_count) {
-        const ObservationView o = schedule_.observations[k]; // once for all the paths
+        // Read once for all the paths (not the basket fields: the loads are what counts).
+        const ObservationKind kind = schedule_.observations[k].kind;
+        const int count = schedule_.observations[k].count;
         PFMC_UNROLL
         for (int p = 0; p < P; ++p)
-          observed_[p][k] = observation_finish(registers_[p][k], o);
+          observed_[p][k] = observation_finish(registers_[p][k], kind, count);
       }
     }
     for (int k = kRegisterObservations; k < schedule_.observation_count; ++k) {
-      const ObservationView o = schedule_.observations[k];
+      const ObservationKind kind = schedule_.observations[k].kind;
+      const int count = schedule_.observations[k].count;
       PFMC_UNROLL
       for (int p = 0; p < P; ++p)
-        observed_[p][k] = observation_finish(observed_[p][k], o);
+        observed_[p][k] = observation_finish(observed_[p][k], kind, count);
     }
   }
 
@@ -203,13 +206,13 @@ private:
     PFMC_UNROLL
     for (int k = 0; k < kRegisterObservations; ++k) {
       if (slots & (1u << k)) {
-        const int asset = schedule_.observations[k].asset;
+        const ObservationView& o = schedule_.observations[k];
         PFMC_UNROLL
         for (int p = 0; p < P; ++p) {
           Real inputs[D];
           PFMC_UNROLL
           for (int d = 0; d < D; ++d) {
-            inputs[d] = observation_input(Kind, Model::log_spot(states[d][p], asset));
+            inputs[d] = input<Kind>(states[d][p], o);
           }
           PFMC_UNROLL
           for (int d = 0; d < D; ++d) {
@@ -220,6 +223,16 @@ private:
     }
   }
 
+  /// What observation o (of kind Kind) takes from a state.
+  template <ObservationKind Kind>
+  PFMC_HD_INLINE static Real input(const typename Model::State& state, const ObservationView& o) {
+    if constexpr (is_basket_observation(Kind)) {
+      return basket_level<Real>(o, [&](int asset) { return Model::log_spot(state, asset); });
+    } else {
+      return observation_input(Kind, Model::log_spot(state, o.asset));
+    }
+  }
+
   template <int D>
   PFMC_HD_INLINE void take(unsigned int masks, const typename Model::State (&states)[D][P]) {
     take_kind<ObservationKind::terminal>(masks, states);
@@ -227,6 +240,11 @@ private:
     take_kind<ObservationKind::log_sum>(masks, states);
     take_kind<ObservationKind::running_min>(masks, states);
     take_kind<ObservationKind::running_max>(masks, states);
+    // Basket levels exist only on multi-asset models: single-asset kernels carry no code for them.
+    if constexpr (Model::assets > 1) {
+      take_kind<ObservationKind::basket_min>(masks, states);
+      take_kind<ObservationKind::basket_max>(masks, states);
+    }
   }
 
   PFMC_HD_INLINE void take_spilled(int spill) {
@@ -236,7 +254,13 @@ private:
       const auto kind = static_cast<ObservationKind>(event.kind);
       PFMC_UNROLL
       for (int p = 0; p < P; ++p) {
-        const Real x = observation_input(kind, Model::log_spot(state_[p], event.asset));
+        Real x;
+        if (Model::assets > 1 && is_basket_observation(kind)) {
+          x = input<ObservationKind::basket_min>(state_[p],
+                                                 schedule_.observations[event.observation]);
+        } else {
+          x = observation_input(kind, Model::log_spot(state_[p], event.asset));
+        }
         Real& slot = observed_[p][event.observation];
         slot = observation_combine(kind, slot, x);
       }

@@ -7,6 +7,8 @@
 // observation (e.g. every strike of one Asian schedule), so the per-path state does not grow
 // with the number of instruments. At maturity each observation is finalised once (spot,
 // average, extreme), and each instrument's payoff is a small function of one or two of them.
+// Any payoff may carry a knock (a barrier feature): the running extreme of the spot, or of a
+// basket's level, over a monitoring schedule decides whether the payoff or the rebate is paid.
 
 #include <type_traits>
 
@@ -24,21 +26,51 @@ enum class ObservationKind : int {
   log_sum,        ///< Σ log-spot over fixings; finalised to the geometric average
   running_min,    ///< min log-spot over monitoring dates; kept in log space
   running_max,    ///< max log-spot over monitoring dates; kept in log space
+  basket_min,     ///< min basket level (not its log: a spread may be <= 0) over monitoring dates
+  basket_max,     ///< max basket level over monitoring dates
 };
+
+inline constexpr int kMaxBasketAssets = 4;
+enum class BasketKind : int { weighted, max, min };
+
+/// True for the observations of a basket's level, which read every leg of a multi-asset state.
+PFMC_HD_INLINE constexpr bool is_basket_observation(ObservationKind kind) {
+  return kind == ObservationKind::basket_min || kind == ObservationKind::basket_max;
+}
 
 struct ObservationView {
   ObservationKind kind;
-  int asset; ///< which asset of the model
+  int asset; ///< which asset of the model (a basket level: its first leg)
   int count; ///< number of dates in the schedule (for averages)
+  // A basket level only: legs asset .. asset + legs - 1, combined as the basket's payoff does.
+  int legs;
+  BasketKind basket;
+  double weights[kMaxBasketAssets];
 };
 static_assert(std::is_trivially_copyable_v<ObservationView>);
+
+/// A basket's level in a state: Σ w_a S_a (weighted), max_a w_a S_a or min_a w_a S_a, where
+/// log_spot(a) is the log-spot of the model's asset a.
+template <class Real, class LogSpot>
+PFMC_HD_INLINE Real basket_level(const ObservationView& o, const LogSpot& log_spot) {
+  Real b = static_cast<Real>(o.weights[0]) * math::exp(log_spot(o.asset));
+  for (int a = 1; a < o.legs; ++a) {
+    const Real leg = static_cast<Real>(o.weights[a]) * math::exp(log_spot(o.asset + a));
+    b = o.basket == BasketKind::weighted ? b + leg
+        : o.basket == BasketKind::max    ? math::max(b, leg)
+                                         : math::min(b, leg);
+  }
+  return b;
+}
 
 template <class Real>
 PFMC_HD_INLINE Real observation_start(ObservationKind kind) {
   switch (kind) {
   case ObservationKind::running_min:
+  case ObservationKind::basket_min:
     return math::infinity<Real>();
   case ObservationKind::running_max:
+  case ObservationKind::basket_max:
     return -math::infinity<Real>();
   default:
     return Real(0);
@@ -46,7 +78,7 @@ PFMC_HD_INLINE Real observation_start(ObservationKind kind) {
 }
 
 /// What an observation of `kind` takes from the path at a date: the spot for arithmetic sums,
-/// else the log-spot.
+/// else the log-spot (basket levels: basket_level).
 template <class Real>
 PFMC_HD_INLINE Real observation_input(ObservationKind kind, Real log_spot) {
   return kind == ObservationKind::arithmetic_sum ? math::exp(log_spot) : log_spot;
@@ -62,8 +94,10 @@ PFMC_HD_INLINE Real observation_combine(ObservationKind kind, Real value, Real x
   case ObservationKind::log_sum:
     return value + x;
   case ObservationKind::running_min:
+  case ObservationKind::basket_min:
     return math::min(value, x);
   case ObservationKind::running_max:
+  case ObservationKind::basket_max:
     return math::max(value, x);
   }
   return value;
@@ -80,41 +114,42 @@ struct EventCode {
 static_assert(sizeof(EventCode) == 4 && std::is_trivially_copyable_v<EventCode>);
 
 template <class Real>
-PFMC_HD_INLINE Real observation_finish(Real value, const ObservationView& o) {
-  switch (o.kind) {
+PFMC_HD_INLINE Real observation_finish(Real value, ObservationKind kind, int count) {
+  switch (kind) {
   case ObservationKind::terminal:
     return math::exp(value);
   case ObservationKind::arithmetic_sum:
-    return value / Real(o.count);
+    return value / Real(count);
   case ObservationKind::log_sum:
-    return math::exp(value / Real(o.count));
+    return math::exp(value / Real(count));
   default:
     return value;
   }
 }
 
-enum class PayoffKind : int { european, digital, asian, barrier, basket };
-enum class BasketKind : int { weighted, max, min };
+/// The payoff before any knock: `barrier` instruments are Europeans with a knock.
+enum class PayoffKind : int { european, digital, asian, basket };
 /// What an instrument's control variate is (simulation.control_variate).
 enum class ControlKind : int {
   none,
   terminal_spot,   ///< discounted S_T (Europeans): mean S0 e^{-qT}, any model
   geometric_asian, ///< the geometric Asian of the same schedule and strike (arithmetic Asians)
 };
-inline constexpr int kMaxBasketAssets = 4;
 enum class BarrierDirection : int { down, up };
 
-/// One instrument as the payoff code sees it (all prices in double; the barrier is compared
-/// in the simulation's precision, in log space).
+/// One instrument as the payoff code sees it (all prices in double; the knock level is
+/// compared with its observation in the simulation's precision).
 struct InstrumentView {
   PayoffKind kind;
   int is_call;
   int underlying_observation; ///< spot at maturity, or the average for Asians
-  int barrier_observation;    ///< running min/max (barriers only, else -1)
-  BarrierDirection direction;
-  int knock_in; ///< 1: knock-in, 0: knock-out
+  int knock_observation;      ///< the running extreme a knock reads, else -1 (no knock)
+  BarrierDirection direction; ///< down: knocked at or below the level; up: at or above
+  int knock_in;               ///< 1: knock-in, 0: knock-out
   double strike;
-  double log_barrier;
+  /// The knock level in its observation's space: the log of the level for a spot's extreme,
+  /// the level itself for a basket's (a spread's level may be <= 0).
+  double knock_level;
   double rebate;   ///< paid at maturity (knocked out / never knocked in)
   double cash;     ///< digital payout
   double discount; ///< discount factor to maturity
@@ -143,6 +178,9 @@ PFMC_HD_INLINE void discounted_payoffs(const InstrumentView& in, const Observed&
   const auto vanilla = [&](double s) {
     return in.is_call ? math::max(s - in.strike, 0.0) : math::max(in.strike - s, 0.0);
   };
+  PFMC_UNROLL
+  for (int p = 0; p < P; ++p)
+    out[p] = 0.0; // every kind writes it; this tells the host compiler so (dead in the kernel)
   switch (in.kind) {
   case PayoffKind::european:
   case PayoffKind::asian:
@@ -157,19 +195,6 @@ PFMC_HD_INLINE void discounted_payoffs(const InstrumentView& in, const Observed&
       out[p] = (in.is_call ? s > in.strike : s < in.strike) ? in.cash : 0.0;
     }
     break;
-  case PayoffKind::barrier: {
-    const Real level = static_cast<Real>(in.log_barrier);
-    PFMC_UNROLL
-    for (int p = 0; p < P; ++p) {
-      const Real extreme = observed(p, in.barrier_observation);
-      const bool crossed =
-          in.direction == BarrierDirection::down ? extreme <= level : extreme >= level;
-      const bool alive = in.knock_in ? crossed : !crossed;
-      out[p] =
-          alive ? vanilla(static_cast<double>(observed(p, in.underlying_observation))) : in.rebate;
-    }
-    break;
-  }
   case PayoffKind::basket:
     PFMC_UNROLL
     for (int p = 0; p < P; ++p) {
@@ -184,6 +209,17 @@ PFMC_HD_INLINE void discounted_payoffs(const InstrumentView& in, const Observed&
       out[p] = vanilla(b);
     }
     break;
+  }
+  if (in.knock_observation >= 0) { // the knock: the payoff where alive, else the rebate
+    const Real level = static_cast<Real>(in.knock_level);
+    PFMC_UNROLL
+    for (int p = 0; p < P; ++p) {
+      const Real extreme = observed(p, in.knock_observation);
+      const bool crossed =
+          in.direction == BarrierDirection::down ? extreme <= level : extreme >= level;
+      const bool alive = in.knock_in ? crossed : !crossed;
+      out[p] = alive ? out[p] : in.rebate;
+    }
   }
   PFMC_UNROLL
   for (int p = 0; p < P; ++p)

@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [cli] [quick] [e2e] [books] [peers] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [cli] [quick] [e2e] [books] [peers] [fsi] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -99,6 +99,7 @@ if has sanitize; then
     sanitize heston "$backend" config/examples/heston.yaml \
       --greeks delta,gamma,vega,rho,theta --antithetic --control-variate
     sanitize basket "$backend" config/examples/basket.yaml
+    sanitize knocked_asian "$backend" config/examples/fsi_asian_barrier.yaml
     if [ "$backend" = inline ]; then # inline computes Philox draws
       sanitize local_vol "$backend" config/examples/local_vol.yaml --antithetic
     else
@@ -279,6 +280,20 @@ if has peers; then
   note "peers: rc=$? in $((SECONDS - start)) s"
   tail -15 "$LOG/peers.txt"
   keep peers.txt
+fi
+
+if has fsi; then
+  # fsi-samples' product (a knocked-out arithmetic Asian, 8,192,000 paths x 365 steps, float):
+  # pfmc bench (median of 5, warm) and the fsi kernel with its cuRAND generation, same GPU.
+  start=$SECONDS
+  limit 200 "./$B/pfmc" bench config/examples/fsi_asian_barrier.yaml \
+    --backends none,scalar_batched,inline --distances 8,12 --repeat 5 > "$LOG/fsi_pfmc.txt" 2>&1
+  note "fsi pfmc: rc=$? in $((SECONDS - start)) s"
+  cat "$LOG/fsi_pfmc.txt"
+  PEERS_ONLY=fsi limit 300 scripts/peers.sh > "$LOG/fsi_peer.txt" 2>&1
+  note "fsi peer: rc=$? in $((SECONDS - start)) s; $(grep -E '^fsi [a-z0-9]+ +generation_ms' "$LOG/fsi_peer.txt" | tr '\n' ';')"
+  tail -6 "$LOG/fsi_peer.txt"
+  keep fsi_pfmc.txt fsi_peer.txt
 fi
 
 if has ncu && [ -f "$LOG/bench.json" ]; then

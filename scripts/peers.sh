@@ -18,7 +18,8 @@
 # repository. Every step logs to $OUT/peers.log ($OUT unset: /tmp/peers.log); the summary
 # table is printed last and appended to the log. Exit status: 0 when every peer built and ran.
 # Settings: NVCC (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc), PEERS_ARCH (sm_90),
-# PEERS_RUNS (3: runs of MonteCarloMultiGPU), PEERS_FSI_ARGS ("8192000 365": paths, steps).
+# PEERS_RUNS (3: runs of MonteCarloMultiGPU), PEERS_FSI_ARGS ("8192000 365": paths, steps),
+# PEERS_ONLY ("mc fsi": which peers to build and run).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 peers=$PWD/.peers
@@ -39,6 +40,8 @@ NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 arch=${PEERS_ARCH:-sm_90}
 runs=${PEERS_RUNS:-3}
 read -r -a fsi_args <<< "${PEERS_FSI_ARGS:-8192000 365}"
+only=" ${PEERS_ONLY:-mc fsi} "
+wanted() { [[ "$only" == *" $1 "* ]]; }
 # The flags every peer is built with; each adds what its own build adds.
 nvcc_flags=(-O3 -std=c++17 "-arch=$arch")
 summary=()
@@ -72,7 +75,9 @@ cat "$peers"/*/SOURCE >> "$log"
 # The sources and flags of its CMakeLists.txt: --extended-lambda and separable compilation
 # (-rdc=true) as it builds, -lineinfo left out (it changes no code).
 monte_carlo_bin=$work/MonteCarloMultiGPU
-if step "build MonteCarloMultiGPU" "$NVCC" "${nvcc_flags[@]}" --extended-lambda -rdc=true \
+if ! wanted mc; then
+  say "MonteCarloMultiGPU: skipped (PEERS_ONLY=$only)"
+elif step "build MonteCarloMultiGPU" "$NVCC" "${nvcc_flags[@]}" --extended-lambda -rdc=true \
      -I"$peers/cuda-samples/Common" -I"$monte_carlo" \
      "$monte_carlo/MonteCarloMultiGPU.cpp" "$monte_carlo/MonteCarlo_kernel.cu" \
      "$monte_carlo/MonteCarlo_gold.cpp" "$monte_carlo/multithreading.cpp" \
@@ -180,8 +185,12 @@ fsi_variant() {
   row "fsi $name (warm-up)" "${warm_up#"fsi $name warm-up "}"
   return $rc
 }
-fsi_variant mtgp32 CURAND_RNG_PSEUDO_MTGP32 || failed=1
-fsi_variant mrg32k3a CURAND_RNG_PSEUDO_MRG32K3A || failed=1
+if wanted fsi; then
+  fsi_variant mtgp32 CURAND_RNG_PSEUDO_MTGP32 || failed=1
+  fsi_variant mrg32k3a CURAND_RNG_PSEUDO_MRG32K3A || failed=1
+else
+  say "fsi: skipped (PEERS_ONLY=$only)"
+fi
 
 {
   echo

@@ -509,18 +509,18 @@ std::vector<BadConfig> bad_configs() {
        with_line_10("  - {id: c1, type: european, option: call, strikes: 100, maturity: 1.0, "
                     "model: spx_bs}"),
        "t.yaml:10:44: instruments[0]: unknown key 'strikes' (expected one of: id, type, option, "
-       "strike, maturity, model)"},
+       "strike, maturity, model, knock)"},
       {"key_of_another_instrument_type",
        with_line_10("  - {id: c1, type: european, option: call, strike: 100, maturity: 1.0, "
                     "model: spx_bs, cash: 2}"),
        "t.yaml:10:87: instruments[0]: unknown key 'cash' (expected one of: id, type, option, "
-       "strike, maturity, model)"},
+       "strike, maturity, model, knock)"},
       {"misspelt_type_key",
        with_line_10("  - {id: c1, tpye: european, option: call, strike: 100, maturity: 1.0, "
                     "model: spx_bs}"),
        "t.yaml:10:14: instruments[0]: unknown key 'tpye' (expected one of: id, type, option, "
        "strike, maturity, model, cash, average, fixings, fixing_times, barrier, barrier_type, "
-       "rebate, monitoring, monitoring_times, payoff, weights)"},
+       "rebate, monitoring, monitoring_times, payoff, weights, knock)"},
       {"duplicate_key",
        with_line_10("  - {id: c1, type: european, option: call, strike: 100, maturity: 1.0, "
                     "strike: 90, model: spx_bs}"),
@@ -646,6 +646,39 @@ std::vector<BadConfig> bad_configs() {
                     "barrier_type: down_and_in, monitoring_times: [0.5, 0.5], maturity: 1.0, "
                     "model: spx_bs}"),
        "t.yaml:10:119: instruments[0].monitoring_times[1]: must be > the previous time 0.5"},
+
+      // knocks on other payoffs
+      {"knock_on_a_barrier",
+       with_line_10("  - {id: b1, type: barrier, option: put, strike: 100, barrier: 90, "
+                    "barrier_type: down_and_in, monitoring: 12, maturity: 1.0, model: spx_bs, "
+                    "knock: {type: up_and_out, level: 120, monitoring: 12}}"),
+       "t.yaml:10:141: instruments[0]: unknown key 'knock' (expected one of: id, type, option, "
+       "strike, maturity, model, barrier, barrier_type, rebate, monitoring, monitoring_times)"},
+      {"knock_level_on_the_wrong_side",
+       with_line_10("  - {id: a1, type: asian, average: arithmetic, option: call, strike: 100, "
+                    "maturity: 1.0, fixings: 12, model: spx_bs, knock: {type: down_and_out, "
+                    "level: 105, monitoring: 12}}"),
+       "t.yaml:10:153: instruments[0].knock.level: down barrier 105 must be below the spot 100 "
+       "of SPX"},
+      {"knock_unknown_key",
+       with_line_10("  - {id: d1, type: digital, option: call, strike: 100, maturity: 1.0, "
+                    "model: spx_bs, knock: {type: up_and_in, level: 120, monitoring: 12, at: 1}}"),
+       "t.yaml:10:139: instruments[0].knock: unknown key 'at' (expected one of: type, level, "
+       "monitoring, monitoring_times, rebate)"},
+      {"knock_without_monitoring",
+       with_line_10("  - {id: c2, type: european, option: call, strike: 100, maturity: 1.0, "
+                    "model: spx_bs, knock: {type: up_and_in, level: 120}}"),
+       "t.yaml:10:94: instruments[0].knock: missing required key 'monitoring' (or "
+       "'monitoring_times')"},
+      {"knock_not_a_mapping",
+       with_line_10("  - {id: c2, type: european, option: call, strike: 100, maturity: 1.0, "
+                    "model: spx_bs, knock: down_and_out}"),
+       "t.yaml:10:94: instruments[0].knock: must be a mapping"},
+      {"flat_knock_keys_in_yaml",
+       with_line_10("  - {id: c2, type: european, option: call, strike: 100, maturity: 1.0, "
+                    "model: spx_bs, knock_level: 90}"),
+       "t.yaml:10:87: instruments[0]: unknown key 'knock_level' (expected one of: id, type, "
+       "option, strike, maturity, model, knock)"},
 
       // portfolio
       {"unknown_position", with_tail("portfolio:\n  - {instrument: c9, quantity: 1}\n"),
@@ -1060,7 +1093,7 @@ std::vector<BadConfig> new_model_bad_configs() {
        instrument("  - {id: bk, type: basket, payoff: max, option: call, strike: 100, "
                   "maturity: 1.0, barrier: 90, model: bask}"),
        "t.yaml:14:83: instruments[1]: unknown key 'barrier' (expected one of: id, type, option, "
-       "strike, maturity, model, payoff, weights)"},
+       "strike, maturity, model, payoff, weights, knock)"},
       {"basket_weight_count",
        instrument("  - {id: bk, type: basket, payoff: weighted, option: call, strike: 100, "
                   "maturity: 1.0, weights: [0.5, 0.5], model: bask}"),
@@ -1074,6 +1107,18 @@ std::vector<BadConfig> new_model_bad_configs() {
        instrument("  - {id: bk, type: basket, payoff: weighted, option: call, strike: 100, "
                   "maturity: 1.0, weights: [1, .inf, 1], model: bask}"),
        "t.yaml:14:101: instruments[1].weights[1]: must be finite"},
+      {"basket_knock_above_its_level",
+       instrument("  - {id: bk, type: basket, payoff: weighted, option: call, strike: 100, "
+                  "maturity: 1.0, model: bask, knock: {type: down_and_in, level: 120, "
+                  "monitoring: 4}}"),
+       "t.yaml:14:135: instruments[1].knock.level: down barrier 120 must be below the basket's "
+       "starting level 116.667 (the weighted sum of the spots)"},
+      {"max_basket_knock_below_its_level",
+       instrument("  - {id: bk, type: basket, payoff: max, option: call, strike: 100, "
+                  "maturity: 1.0, weights: [1, 1, 0.5], model: bask, knock: {type: up_and_out, "
+                  "level: 99, monitoring: 4}}"),
+       "t.yaml:14:151: instruments[1].knock.level: up barrier 99 must be above the basket's "
+       "starting level 100 (the largest weighted spot)"},
       {"max_basket_negative_weight",
        instrument("  - {id: bk, type: basket, payoff: max, option: call, strike: 100, "
                   "maturity: 1.0, weights: [1, -1, 1], model: bask}"),

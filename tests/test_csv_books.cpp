@@ -31,15 +31,18 @@ const std::string kMarket =
 // One instrument of every type, with every optional field somewhere.
 const std::string kTradesCsv =
     "id,type,option,strike,maturity,model,cash,average,fixings,fixing_times,barrier,"
-    "barrier_type,rebate,monitoring,monitoring_times,payoff,weights\n"
-    "c1,european,call,100,1,spx_bs,,,,,,,,,,,\n"
-    "d1,digital,put,95,0.5,spx_bs,10,,,,,,,,,,\n"
-    "a1,asian,call,100,1,spx_bs,,arithmetic,,0.25 0.5;0.75 1,,,,,,,\n"
-    "g1,asian,put,100,1,spx_bs,,geometric,12,,,,,,,,\n"
-    "b1,barrier,call,100,1,spx_bs,,,,,80,down_and_out,1.5,52,,,\n"
-    "b2,barrier,put,100,0.5,spx_bs,,,,,120,up_and_in,,,0.25;0.5,,\n"
-    "k1,basket,call,100,1,pair,,,,,,,,,,weighted,0.5 -0.25\n"
-    "k2,basket,call,100,1,pair,,,,,,,,,,max,\n";
+    "barrier_type,rebate,monitoring,monitoring_times,payoff,weights,knock_type,knock_level,"
+    "knock_monitoring,knock_monitoring_times,knock_rebate\n"
+    "c1,european,call,100,1,spx_bs,,,,,,,,,,,,,,,,\n"
+    "d1,digital,put,95,0.5,spx_bs,10,,,,,,,,,,,,,,,\n"
+    "a1,asian,call,100,1,spx_bs,,arithmetic,,0.25 0.5;0.75 1,,,,,,,,,,,,\n"
+    "g1,asian,put,100,1,spx_bs,,geometric,12,,,,,,,,,,,,,\n"
+    "b1,barrier,call,100,1,spx_bs,,,,,80,down_and_out,1.5,52,,,,,,,,\n"
+    "b2,barrier,put,100,0.5,spx_bs,,,,,120,up_and_in,,,0.25;0.5,,,,,,,\n"
+    "k1,basket,call,100,1,pair,,,,,,,,,,weighted,0.5 -0.25,,,,,\n"
+    "k2,basket,call,100,1,pair,,,,,,,,,,max,,,,,,\n"
+    "ka,asian,call,100,1,spx_bs,,arithmetic,12,,,,,,,,,down_and_out,80,52,,2\n"
+    "kk,basket,put,100,1,pair,,,,,,,,,,weighted,,up_and_in,90,,0.5;1,\n";
 
 const std::string kTradesYaml =
     "instruments:\n"
@@ -57,6 +60,11 @@ const std::string kTradesYaml =
     "     payoff: weighted, weights: [0.5, -0.25]}\n"
     "  - {id: k2, type: basket, option: call, strike: 100, maturity: 1, model: pair,\n"
     "     payoff: max}\n"
+    "  - {id: ka, type: asian, option: call, strike: 100, maturity: 1, model: spx_bs,\n"
+    "     average: arithmetic, fixings: 12,\n"
+    "     knock: {type: down_and_out, level: 80, monitoring: 52, rebate: 2}}\n"
+    "  - {id: kk, type: basket, option: put, strike: 100, maturity: 1, model: pair,\n"
+    "     payoff: weighted, knock: {type: up_and_in, level: 90, monitoring_times: [0.5, 1]}}\n"
     "portfolio:\n"
     "  - {instrument: c1, quantity: 10}\n"
     "  - {instrument: k1, quantity: -2.5}\n";
@@ -108,7 +116,7 @@ TEST_F(CsvBooks, ReadsTheSameBookAsYaml) {
   const RunConfig from_csv =
       load_run_config(book(kTradesCsv, "instrument,quantity\nc1,10\nk1,-2.5\n"));
   const RunConfig from_yaml = load_run_config(write("yaml_book.yaml", kMarket + kTradesYaml));
-  ASSERT_EQ(from_csv.instruments.size(), 8u);
+  ASSERT_EQ(from_csv.instruments.size(), 10u);
   ASSERT_EQ(from_csv.instruments.size(), from_yaml.instruments.size());
   for (std::size_t i = 0; i < from_yaml.instruments.size(); ++i) {
     const auto& c = from_csv.instruments[i];
@@ -123,6 +131,7 @@ TEST_F(CsvBooks, ReadsTheSameBookAsYaml) {
     EXPECT_EQ(c.cash, y.cash);
     EXPECT_EQ(c.average, y.average);
     EXPECT_EQ(c.fixing_times, y.fixing_times);
+    EXPECT_EQ(c.knock, y.knock);
     EXPECT_EQ(c.barrier, y.barrier);
     EXPECT_EQ(c.barrier_type, y.barrier_type);
     EXPECT_EQ(c.rebate, y.rebate);
@@ -190,7 +199,8 @@ TEST_F(CsvBooks, RefusesBadFilesWithTheirLineAndColumn) {
   EXPECT_EQ(trades_error("id,type,option,strike,maturity,modl\n"),
             "D/trades.csv:1:6: unknown column 'modl' (expected some of: id, type, option, strike, "
             "maturity, model, cash, average, fixings, fixing_times, barrier, barrier_type, "
-            "rebate, monitoring, monitoring_times, payoff, weights)");
+            "rebate, monitoring, monitoring_times, payoff, weights, knock_type, knock_level, "
+            "knock_monitoring, knock_monitoring_times, knock_rebate)");
   EXPECT_EQ(trades_error("id,type,option,strike,maturity\nc1,european,call,100,1\n"),
             "D/trades.csv:1:1: missing required column 'model' (the header has: id, type, "
             "option, strike, maturity)");
@@ -230,7 +240,8 @@ TEST_F(CsvBooks, RefusesBadCellsAsYamlRefusesBadValues) {
             "D/trades.csv:3:1: id: duplicate id 'c1' (first at line 2)");
   EXPECT_EQ(row("id,type,option,strike,maturity,model,cash\n", "c1,european,call,100,1,spx_bs,5"),
             "D/trades.csv:2:7: cash: must be empty on this row (its fields are: id, type, option, "
-            "strike, maturity, model)");
+            "strike, maturity, model, knock_type, knock_level, knock_monitoring, "
+            "knock_monitoring_times, knock_rebate)");
   EXPECT_EQ(row("id,type,option,strike,maturity,model,fixings\n", "a1,asian,call,100,1,spx_bs,4"),
             "D/trades.csv:2: missing required column 'average'");
   EXPECT_EQ(row("id,type,option,strike,maturity,model,average,fixings,fixing_times\n",

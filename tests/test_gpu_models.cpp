@@ -31,8 +31,8 @@ const std::string kMarket =
     "{name: C, spot: 105, dividend_yield: 0.01}, {name: D, spot: 100}]\n"
     "  rates: {tenors: [0.5, 2], zero_rates: [0.01, 0.02]}\n";
 
-/// A small book on one model of each kind: Europeans, an Asian and barriers (single asset) or
-/// baskets (multi asset), a portfolio.
+/// A small book on one model of each kind: Europeans, an Asian and knocks (single asset) or
+/// baskets, one knocked (multi asset), a portfolio.
 std::string model_book(const std::string& kind, std::uint64_t paths, const std::string& engine,
                        const std::string& extra = "", int steps_per_year = 52) {
   std::string model, instruments;
@@ -42,7 +42,9 @@ std::string model_book(const std::string& kind, std::uint64_t paths, const std::
       "  - {id: a, type: asian, average: arithmetic, option: call, strike: 100, maturity: 1, "
       "fixings: 12, model: m}\n"
       "  - {id: b, type: barrier, option: call, strike: 100, barrier: 80, barrier_type: "
-      "down_and_out, monitoring: 52, maturity: 1, model: m}\n";
+      "down_and_out, monitoring: 52, maturity: 1, model: m}\n"
+      "  - {id: ka, type: asian, average: arithmetic, option: call, strike: 100, maturity: 1, "
+      "fixings: 52, model: m, knock: {type: down_and_out, level: 85, monitoring: 52, rebate: 1}}\n";
   if (kind == "heston" || kind == "heston_ft") {
     model = "{name: m, type: heston, underlying: A, v0: 0.04, kappa: 4, theta: 0.25, xi: 1, "
             "rho: -0.5, scheme: " +
@@ -74,7 +76,11 @@ std::string model_book(const std::string& kind, std::uint64_t paths, const std::
     const std::string tail = ", strike: 100, maturity: 1, model: m}\n";
     instruments = "  - {id: w, type: basket, payoff: weighted, weights: [" + w + "], option: call" +
                   tail + "  - {id: mx, type: basket, payoff: max, option: call" + tail +
-                  "  - {id: mn, type: basket, payoff: min, option: put" + tail;
+                  "  - {id: mn, type: basket, payoff: min, option: put" + tail +
+                  // The weighted basket starts at 48.75 (two legs), 75 or 100: a knock on its
+                  // level, monitored weekly.
+                  "  - {id: kw, type: basket, payoff: weighted, weights: [" + w +
+                  "], option: call, knock: {type: down_and_in, level: 40, monitoring: 52}" + tail;
   }
   return kMarket + "models: [" + model + "]\ninstruments:\n" + instruments +
          "portfolio: [{instrument: " +
@@ -196,8 +202,8 @@ TEST_F(GpuModels, EveryModelAndMethodMatchesTheCpuBackendOnTheSameDraws) {
     const auto cpu = engine::price(load(model_book(c.kind, 8192, "{device: cpu}", c.extra)));
     for (std::size_t i = 0; i < gpu.instruments.size(); ++i) {
       const auto& g = gpu.instruments[i];
-      if (g.id == "b" || g.id == "mx" || g.id == "mn")
-        continue; // barrier and extremes: discrete in the path, checked within a standard error
+      if (g.id == "b" || g.id == "ka" || g.id == "kw" || g.id == "mx" || g.id == "mn")
+        continue; // knocks and extremes: discrete in the path, checked within a standard error
       EXPECT_NEAR(g.price, cpu.instruments[i].price, c.tolerance * std::fabs(g.price) + 1e-12)
           << c.kind << c.extra << " " << g.id;
       for (std::size_t k = 0; k < g.greeks.size(); ++k) {

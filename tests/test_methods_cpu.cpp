@@ -256,6 +256,27 @@ TEST(Greeks, PathwiseDeltaAgreesWithBumpAndRevalueWhereBothApply) {
   EXPECT_NEAR(c.greeks[0].value, expected.delta, kSigmas * c.greeks[0].std_error + 1e-4);
 }
 
+TEST(Greeks, ABookWithABasketIsPricedWithGreeksWhereTheyExistAndANotice) {
+  // One basket in the book no longer refuses the run: the single-asset instruments get their
+  // Greeks, the basket none, and one notice names the model.
+  std::string yaml = basket_yaml("  - {id: w, type: basket, payoff: weighted, option: call, "
+                                 "strike: 100, maturity: 1, model: ab}\n",
+                                 20000, ", greeks: [delta, vega]");
+  yaml.replace(yaml.find("instruments:\n"), 13,
+               "  - {name: a_bs, type: black_scholes, underlying: A, volatility: 0.3}\n"
+               "instruments:\n  - {id: c, type: european, option: call, strike: 100, "
+               "maturity: 1, model: a_bs}\n");
+  const auto r = engine::price(load(yaml));
+  EXPECT_EQ(find(r, "c").greeks.size(), 2u);
+  EXPECT_TRUE(find(r, "w").greeks.empty());
+  EXPECT_GT(find(r, "w").price, 0.0);
+  int notices = 0;
+  for (const auto& n : r.run.notices)
+    notices += n.find("no Greeks for the 1 instrument on multi_black_scholes model 'ab'") !=
+               std::string::npos;
+  EXPECT_EQ(notices, 1);
+}
+
 TEST(QuasiRandom, ScrambledSobolGivesAnErrorFromReplicatesAndPlainSobolNone) {
   const auto plain = engine::price(load(bs_yaml(kCall, 16384, ", rng: sobol")));
   EXPECT_FALSE(find(plain, "call").has_std_error);

@@ -37,12 +37,12 @@ models::InstrumentView common_view(const ViewInputs& in, double quantity) {
                                   instrument.maturity - in.scenario.time_shift);
   view.quantity = in.scenario_index == 0 ? quantity : 0.0;
   view.cash = instrument.cash;
-  view.barrier_observation = -1;
+  view.knock_observation = -1;
   view.control = models::ControlKind::none;
   view.control_observation = -1;
   view.pathwise_delta = 0.0;
-  // Pathwise delta where the payoff is Lipschitz and the paths scale with the spot.
-  if (in.scenario_index == 0 &&
+  // Pathwise delta where the payoff is Lipschitz (no knock) and the paths scale with the spot.
+  if (in.scenario_index == 0 && !instrument.knock &&
       (in.model.type == config::ModelType::black_scholes ||
        in.model.type == config::ModelType::heston) &&
       (instrument.type == config::InstrumentType::european ||
@@ -83,21 +83,30 @@ void set_asian(const ViewInputs& in, ObservationSet& observations, models::Instr
   }
 }
 
-void set_barrier(const ViewInputs& in, int terminal, ObservationSet& observations,
-                 models::InstrumentView& view) {
+/// The knock of a knocked instrument: the running extreme of the spot (log space) or of the
+/// basket's level (as its payoff combines the legs) over the monitoring dates.
+void set_knock(const ViewInputs& in, ObservationSet& observations, models::InstrumentView& view) {
   const auto& instrument = in.instrument;
-  view.kind = models::PayoffKind::barrier;
-  view.underlying_observation = terminal;
   const bool down = instrument.barrier_type == config::BarrierType::down_and_in ||
                     instrument.barrier_type == config::BarrierType::down_and_out;
   view.direction = down ? models::BarrierDirection::down : models::BarrierDirection::up;
   view.knock_in = instrument.barrier_type == config::BarrierType::down_and_in ||
                   instrument.barrier_type == config::BarrierType::up_and_in;
-  view.log_barrier = std::log(instrument.barrier);
   view.rebate = instrument.rebate;
-  view.barrier_observation = observations.add(
-      down ? models::ObservationKind::running_min : models::ObservationKind::running_max,
-      in.first_asset, steps_of(in.group.times, instrument.monitoring_times));
+  std::vector<int> steps = steps_of(in.group.times, instrument.monitoring_times);
+  if (view.kind == models::PayoffKind::basket) {
+    view.knock_level = instrument.barrier;
+    view.knock_observation = observations.add(
+        down ? models::ObservationKind::basket_min : models::ObservationKind::basket_max,
+        in.first_asset, std::move(steps),
+        BasketLevel{view.basket,
+                    std::vector<double>(view.weights, view.weights + view.basket_assets)});
+  } else {
+    view.knock_level = std::log(instrument.barrier);
+    view.knock_observation = observations.add(down ? models::ObservationKind::running_min
+                                                   : models::ObservationKind::running_max,
+                                              in.first_asset, std::move(steps));
+  }
 }
 
 void set_basket(const ViewInputs& in, int terminal, ObservationSet& observations,
@@ -128,6 +137,7 @@ models::InstrumentView instrument_view(const ViewInputs& in, double quantity,
                                         std::vector<int>{in.maturity_step});
   switch (in.instrument.type) {
   case config::InstrumentType::european:
+  case config::InstrumentType::barrier: // a European with a knock
     set_european(in, terminal, view, control_mean);
     break;
   case config::InstrumentType::digital:
@@ -137,12 +147,12 @@ models::InstrumentView instrument_view(const ViewInputs& in, double quantity,
   case config::InstrumentType::asian:
     set_asian(in, observations, view, control_mean);
     break;
-  case config::InstrumentType::barrier:
-    set_barrier(in, terminal, observations, view);
-    break;
   case config::InstrumentType::basket:
     set_basket(in, terminal, observations, view);
     break;
+  }
+  if (in.instrument.knock) {
+    set_knock(in, observations, view);
   }
   return view;
 }

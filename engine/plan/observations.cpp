@@ -18,8 +18,8 @@ std::vector<int> used_observations(const ObservationSet& observations, const Gro
   std::vector<int> used(observations.keys().size(), 0);
   for (const auto& v : group.instruments) {
     used[static_cast<std::size_t>(v.underlying_observation)] = 1;
-    if (v.barrier_observation >= 0)
-      used[static_cast<std::size_t>(v.barrier_observation)] = 1;
+    if (v.knock_observation >= 0)
+      used[static_cast<std::size_t>(v.knock_observation)] = 1;
     if (v.control_observation >= 0)
       used[static_cast<std::size_t>(v.control_observation)] = 1;
     if (v.kind == models::PayoffKind::basket) {
@@ -34,8 +34,8 @@ std::vector<int> used_observations(const ObservationSet& observations, const Gro
 void renumber_instruments(const std::vector<int>& renumber, GroupPlan& group) {
   for (auto& v : group.instruments) {
     v.underlying_observation = renumber[static_cast<std::size_t>(v.underlying_observation)];
-    if (v.barrier_observation >= 0) {
-      v.barrier_observation = renumber[static_cast<std::size_t>(v.barrier_observation)];
+    if (v.knock_observation >= 0) {
+      v.knock_observation = renumber[static_cast<std::size_t>(v.knock_observation)];
     }
     if (v.control_observation >= 0) {
       v.control_observation = renumber[static_cast<std::size_t>(v.control_observation)];
@@ -50,8 +50,9 @@ void renumber_instruments(const std::vector<int>& renumber, GroupPlan& group) {
 
 } // namespace
 
-int ObservationSet::add(models::ObservationKind kind, int asset, std::vector<int> steps) {
-  ObservationKey key{kind, asset, std::move(steps)};
+int ObservationSet::add(models::ObservationKind kind, int asset, std::vector<int> steps,
+                        BasketLevel level) {
+  ObservationKey key{kind, asset, std::move(steps), std::move(level)};
   const auto it = index_.find(key);
   if (it != index_.end())
     return it->second;
@@ -95,8 +96,15 @@ std::vector<std::vector<int>> number_observations(const config::RunConfig& confi
   std::vector<std::vector<int>> observation_steps;
   for (std::size_t o : order) {
     const auto& key = observations.keys()[o];
-    group.observations.push_back(
-        models::ObservationView{key.kind, key.asset, static_cast<int>(key.steps.size())});
+    models::ObservationView view{};
+    view.kind = key.kind;
+    view.asset = key.asset;
+    view.count = static_cast<int>(key.steps.size());
+    view.legs = static_cast<int>(key.level.weights.size());
+    view.basket = key.level.basket;
+    for (int a = 0; a < view.legs; ++a)
+      view.weights[a] = key.level.weights[static_cast<std::size_t>(a)];
+    group.observations.push_back(view);
     observation_steps.push_back(key.steps);
   }
   return observation_steps;

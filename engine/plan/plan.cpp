@@ -2,6 +2,7 @@
 // pieces live beside this file, engine/plan/plan_detail.hpp lists them).
 #include "engine/plan/plan.hpp"
 
+#include <string>
 #include <vector>
 
 #include "engine/plan/plan_detail.hpp"
@@ -65,6 +66,15 @@ SimulationPlan make_plan(const config::RunConfig& config) {
   for (std::size_t g = 0; g < members.size(); ++g) {
     plan.groups.push_back(plan_group(config, models_in_order[g], members[g], quantity));
     plan.groups.back().index = static_cast<int>(g);
+    const auto& model = config.models[static_cast<std::size_t>(models_in_order[g])];
+    if (!config.simulation.greeks.empty() && !plan_detail::has_greek_kernels(model)) {
+      const std::size_t n = members[g].size();
+      plan.notices.push_back("no Greeks for the " + std::to_string(n) + " instrument" +
+                             (n == 1 ? "" : "s") + " on " + config::to_string(model.type) +
+                             " model '" + model.name +
+                             "' (per-underlying basket Greeks are not built yet); the rest of "
+                             "the book has them");
+    }
   }
   return plan;
 }

@@ -111,6 +111,9 @@ std::vector<Real> interleaved_step_series(const GroupPlan& group) {
 struct SimulationPlan {
   std::vector<GroupPlan> groups;
   std::uint64_t paths = 0;
+  /// One-line remarks for the run's notices: what the plan leaves out that the config asked
+  /// for (e.g. Greeks on a model that cannot have them yet).
+  std::vector<std::string> notices;
 };
 
 /// Bump sizes of the Greeks (bump-and-revalue on common random numbers).

@@ -42,8 +42,15 @@ struct Scenario {
   [[nodiscard]] const config::RunConfig& config() const { return bumped ? *bumped : *base; }
 };
 
+/// Whether the kernels can price Greeks on this model: single-asset models (their scenarios
+/// are instantiated, kernels/model_list.cuh); a basket's per-underlying Greeks are not built.
+inline bool has_greek_kernels(const config::ModelConfig& model) {
+  return model.assets() == 1;
+}
+
 /// The base scenario, then the bumps the run's Greeks need (same draws, same grid as
-/// group.times). Sets group.scenarios, group.greeks and group.greek_weights.
+/// group.times). Sets group.scenarios, group.greeks and group.greek_weights; on a model without
+/// Greek kernels, the base scenario alone (no Greeks).
 std::vector<Scenario> plan_scenarios(const config::RunConfig& config, int model_index,
                                      GroupPlan& group);
 
@@ -70,19 +77,29 @@ double geometric_asian_control_mean(const GroupPlan& group, const std::vector<in
 
 // ---- observations (observations.cpp) -------------------------------------------------------
 
+/// How a basket-level observation combines its legs (empty weights: not a basket level).
+struct BasketLevel {
+  models::BasketKind basket = models::BasketKind::weighted;
+  std::vector<double> weights; ///< one per leg, from the observation's asset on
+  bool operator<(const BasketLevel& o) const {
+    return std::tie(basket, weights) < std::tie(o.basket, o.weights);
+  }
+};
+
 struct ObservationKey {
   models::ObservationKind kind;
   int asset;
   std::vector<int> steps; // grid indices (1-based: after kernel step s-1)
+  BasketLevel level;      // basket_min / basket_max only
   bool operator<(const ObservationKey& o) const {
-    return std::tie(kind, asset, steps) < std::tie(o.kind, o.asset, o.steps);
+    return std::tie(kind, asset, steps, level) < std::tie(o.kind, o.asset, o.steps, o.level);
   }
 };
 
 /// The distinct observations the instruments ask for, numbered in order of first use.
 class ObservationSet {
 public:
-  int add(models::ObservationKind kind, int asset, std::vector<int> steps);
+  int add(models::ObservationKind kind, int asset, std::vector<int> steps, BasketLevel level = {});
   [[nodiscard]] const std::vector<ObservationKey>& keys() const { return keys_; }
 
 private:

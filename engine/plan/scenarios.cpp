@@ -120,11 +120,15 @@ std::vector<double> greek_weights(const config::RunConfig& config, const config:
 std::vector<Scenario> plan_scenarios(const config::RunConfig& config, int model_index,
                                      GroupPlan& group) {
   const auto& model = config.models[static_cast<std::size_t>(model_index)];
+  std::vector<Scenario> scenarios{{nullptr, &config, 0.0}};
+  if (!has_greek_kernels(model)) { // its instruments report no Greeks (make_plan says so)
+    group.scenarios = 1;
+    return scenarios;
+  }
   const auto& greeks = config.simulation.greeks;
   auto wants = [&](config::Greek g) {
     return std::find(greeks.begin(), greeks.end(), g) != greeks.end();
   };
-  std::vector<Scenario> scenarios{{nullptr, &config, 0.0}};
   const auto bumped = [](config::RunConfig c) {
     return Scenario{std::make_shared<const config::RunConfig>(std::move(c)), nullptr, 0.0};
   };

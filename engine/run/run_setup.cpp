@@ -148,11 +148,6 @@ void check_plan(const config::RunConfig& config, const SimulationPlan& plan,
                                 "Greeks need simulation.precision: double (their bumped "
                                 "scenarios are instantiated in double only)");
     }
-    if (group.scenarios > 1 && group.assets > 1) {
-      throw config::ConfigError(config.file, {}, "simulation.greeks",
-                                "Greeks are not available for multi_black_scholes model '" +
-                                    group.model_name + "' (single-asset models only)");
-    }
     if (quasi && group.rows() > kMaxSobolDimensions) {
       throw config::ConfigError(config.file, {}, "simulation.rng",
                                 std::string(config::to_string(settings.rng)) +
