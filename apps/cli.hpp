@@ -54,7 +54,7 @@ struct RunOptions {
   std::string format = "table";
   std::string output;
   bool quiet = false;
-  std::string replicates, greeks;
+  std::string replicates, greeks, regression_paths;
   bool antithetic = false, control_variate = false;
 };
 

@@ -31,6 +31,9 @@ void add_override_options(CLI::App* app, RunOptions& o) {
                 "spot for Europeans");
   app->add_option("--replicates", o.replicates,
                   "randomisations of a scrambled_sobol run, 1..1024 (paths must split evenly)");
+  app->add_option("--regression-paths", o.regression_paths,
+                  "early exercise: paths of the Longstaff-Schwartz regression (0: as many as "
+                  "--paths)");
 }
 
 config::Overrides overrides_from(CLI::App* app, const RunOptions& o) {
@@ -62,6 +65,8 @@ config::Overrides overrides_from(CLI::App* app, const RunOptions& o) {
     ov.max_device_memory = o.max_device_memory;
   if (given("--replicates"))
     ov.replicates = o.replicates;
+  if (given("--regression-paths"))
+    ov.regression_paths = o.regression_paths;
   if (given("--greeks"))
     ov.greeks = o.greeks;
   if (given("--antithetic"))

@@ -32,16 +32,29 @@ nlohmann::json instruments_json(const engine::RunResult& r) {
                            {"paths", in.paths}};
     if (in.has_control)
       item["control_variate"] = {{"beta", in.control_beta}};
+    if (!in.exercise.empty()) {
+      item["exercise"] = {{"style", in.exercise},
+                          {"dates", in.exercise_dates},
+                          {"regression_paths", in.regression_paths},
+                          {"method", "longstaff_schwartz"}};
+    }
     if (!in.greeks.empty()) {
+      // A basket's delta, gamma and vega are maps by underlying: {"delta": {"A": .., "B": ..}}.
       nlohmann::json greeks = nlohmann::json::object();
       nlohmann::json errors = nlohmann::json::object();
-      for (const auto& g : in.greeks) {
-        greeks[config::to_string(g.greek)] = g.value;
-        errors[config::to_string(g.greek)] = number_or_null(g.has_std_error, g.std_error);
-      }
       nlohmann::json methods = nlohmann::json::object();
-      for (const auto& g : in.greeks)
-        methods[config::to_string(g.greek)] = g.pathwise ? "pathwise" : "bump";
+      for (const auto& g : in.greeks) {
+        const char* name = config::to_string(g.greek);
+        const nlohmann::json error = number_or_null(g.has_std_error, g.std_error);
+        if (g.underlying.empty()) {
+          greeks[name] = g.value;
+          errors[name] = error;
+        } else {
+          greeks[name][g.underlying] = g.value;
+          errors[name][g.underlying] = error;
+        }
+        methods[name] = g.pathwise ? "pathwise" : "bump";
+      }
       item["greeks"] = greeks;
       item["greeks_std_error"] = errors;
       item["greeks_method"] = methods;
@@ -81,6 +94,7 @@ nlohmann::json result_json(const engine::RunResult& r, bool with_instruments) {
               {"block_size", run.block_size},
               {"kernel_ms", run.kernel_ms},
               {"rng_ms", run.rng_ms},
+              {"regression_ms", run.regression_ms},
               {"kernel_load_ms", run.plan_stats.kernel_load_ms},
               {"device_ms", run.device_ms},
               {"config_ms", run.config_ms},
@@ -142,25 +156,41 @@ std::string csv_field(const std::string& s) {
   return quoted + "\"";
 }
 
-/// The Greeks the run computed (every instrument has the same list).
-std::vector<config::Greek> run_greeks(const engine::RunResult& r) {
-  std::vector<config::Greek> out;
+/// A Greek's column: "delta", or a basket's "delta[A]".
+std::string greek_column(const engine::GreekResult& g) {
+  const std::string name = config::to_string(g.greek);
+  return g.underlying.empty() ? name : name + "[" + g.underlying + "]";
+}
+
+/// The Greeks' columns of the run, in the order they first appear (the single-asset Greeks,
+/// then each basket underlying's).
+std::vector<std::string> run_greeks(const engine::RunResult& r) {
+  std::vector<std::string> out;
   for (const auto& in : r.instruments) {
-    if (in.greeks.size() > out.size()) {
-      out.clear();
-      for (const auto& g : in.greeks)
-        out.push_back(g.greek);
+    for (const auto& g : in.greeks) {
+      const std::string column = greek_column(g);
+      if (std::find(out.begin(), out.end(), column) == out.end())
+        out.push_back(column);
     }
   }
   return out;
+}
+
+/// The instrument's Greek in `column`, or null.
+const engine::GreekResult* greek_in(const engine::InstrumentResult& in, const std::string& column) {
+  for (const auto& g : in.greeks) {
+    if (greek_column(g) == column)
+      return &g;
+  }
+  return nullptr;
 }
 
 std::string render_csv(const engine::RunResult& r) {
   std::ostringstream out;
   const auto greeks = run_greeks(r);
   out << "id,type,price,std_error,ci95_low,ci95_high,paths";
-  for (auto g : greeks)
-    out << ',' << config::to_string(g) << ',' << config::to_string(g) << "_std_error";
+  for (const auto& g : greeks)
+    out << ',' << csv_field(g) << ',' << csv_field(g + "_std_error");
   out << '\n';
   const auto num = [](double x) { return format("%.10g", x); };
   for (const auto& in : r.instruments) {
@@ -168,8 +198,11 @@ std::string render_csv(const engine::RunResult& r) {
         << (in.has_std_error ? num(in.std_error) : "") << ','
         << (in.has_std_error ? num(in.ci95_low) : "") << ','
         << (in.has_std_error ? num(in.ci95_high) : "") << ',' << in.paths;
-    for (const auto& g : in.greeks)
-      out << ',' << num(g.value) << ',' << (g.has_std_error ? num(g.std_error) : "");
+    for (const auto& column : greeks) {
+      const engine::GreekResult* g = greek_in(in, column);
+      out << ',' << (g ? num(g->value) : "") << ','
+          << (g && g->has_std_error ? num(g->std_error) : "");
+    }
     out << '\n';
   }
   if (r.portfolio.present) {
@@ -190,14 +223,23 @@ std::string pad_left(const std::string& s, std::size_t width) {
 std::string render_table(const engine::RunResult& r, const std::string& config_file) {
   std::ostringstream out;
   std::size_t id_width = 2;
-  for (const auto& in : r.instruments)
+  std::size_t type_width = 8;
+  // An early-exercise instrument's type says how: "european (american)".
+  const auto type_of = [](const engine::InstrumentResult& in) {
+    return in.exercise.empty() ? in.type : in.type + " (" + in.exercise + ")";
+  };
+  for (const auto& in : r.instruments) {
     id_width = std::max(id_width, in.id.size());
+    type_width = std::max(type_width, type_of(in).size());
+  }
   id_width += 2;
+  type_width += 2;
   out << "pfmc: " << config_file << "\n\n";
-  out << pad("id", id_width) << pad("type", 10) << pad_left("price", 14)
+  out << pad("id", id_width) << pad("type", type_width) << pad_left("price", 14)
       << pad_left("std error", 12) << "   95% interval\n";
   for (const auto& in : r.instruments) {
-    out << pad(in.id, id_width) << pad(in.type, 10) << pad_left(format("%.6f", in.price), 14)
+    out << pad(in.id, id_width) << pad(type_of(in), type_width)
+        << pad_left(format("%.6f", in.price), 14)
         << pad_left(in.has_std_error ? format("%.6f", in.std_error) : "n/a", 12) << "   ";
     if (in.has_std_error) {
       out << "[" << format("%.6f", in.ci95_low) << ", " << format("%.6f", in.ci95_high) << "]";
@@ -209,19 +251,25 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
   const auto greeks = run_greeks(r);
   if (!greeks.empty()) {
     out << "\n" << pad("greeks", id_width);
-    for (auto g : greeks)
-      out << pad_left(config::to_string(g), 12) << pad_left("± se", 10);
+    for (const auto& g : greeks)
+      out << pad_left(g, std::max<std::size_t>(12, g.size() + 1)) << pad_left("± se", 10);
     out << '\n';
     for (const auto& in : r.instruments) {
       out << pad(in.id, id_width);
-      for (const auto& g : in.greeks) {
-        out << pad_left(format("%.5f", g.value), 12)
-            << pad_left(g.has_std_error ? format("%.5f", g.std_error) : "n/a", 10);
+      for (const auto& column : greeks) {
+        const std::size_t width = std::max<std::size_t>(12, column.size() + 1);
+        const engine::GreekResult* g = greek_in(in, column);
+        if (g == nullptr) {
+          out << pad_left("", width) << pad_left("", 10);
+          continue;
+        }
+        out << pad_left(format("%.5f", g->value), width)
+            << pad_left(g->has_std_error ? format("%.5f", g->std_error) : "n/a", 10);
       }
       out << '\n';
     }
-    out << "(delta, gamma per unit spot — a basket's per unit relative move; vega per unit vol; "
-           "rho per unit rate; theta per year of calendar time)\n";
+    out << "(delta, gamma per unit spot — a basket's delta[A] per unit of A's spot; vega per unit "
+           "vol; rho per unit rate; theta per year of calendar time)\n";
   }
   if (r.portfolio.present) {
     out << "\nportfolio value " << format("%.6f", r.portfolio.value);
@@ -249,6 +297,8 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
       << (run.groups == 1 ? "" : "s") << ", up to " << run.steps << " steps\n";
   out << "     kernel " << format("%.3f", run.kernel_ms) << " ms, draws "
       << format("%.3f", run.rng_ms) << " ms";
+  if (run.regression_ms > 0.0)
+    out << ", early-exercise regression " << format("%.3f", run.regression_ms) << " ms";
   if (run.on_gpu) {
     out << " (kernel loading " << format("%.1f", run.plan_stats.kernel_load_ms) << " ms, device "
         << format("%.1f", run.device_ms) << " ms)";

@@ -102,6 +102,14 @@ std::vector<apps::GroupSweep> sweep_groups(const config::RunConfig& config,
   const bool show = !quiet && ::isatty(STDERR_FILENO) != 0;
   std::vector<apps::GroupSweep> sweeps;
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+    if (plan.groups[g].exercise.present()) {
+      if (!quiet) {
+        std::fprintf(stderr, "group %zu/%zu (%s): early exercise, not swept (its own kernel, "
+                             "inline draws)\n",
+                     g + 1, plan.groups.size(), plan.groups[g].model_name.c_str());
+      }
+      continue;
+    }
     engine::TuneOptions t = options;
     if (show) {
       t.progress = [&](const engine::BackendChoice& c, int done, int total) {
@@ -118,6 +126,10 @@ std::vector<apps::GroupSweep> sweep_groups(const config::RunConfig& config,
   }
   if (show)
     std::fprintf(stderr, "\r\033[K");
+  if (sweeps.empty()) {
+    throw pfmc::RuntimeError("nothing to sweep: every group of the config exercises early, and "
+                             "early exercise runs its own kernel");
+  }
   return sweeps;
 }
 

@@ -68,6 +68,10 @@ void apply_overrides(RunConfig& config, const Overrides& overrides) {
   if (overrides.replicates) {
     simulation.replicates = take(detail::check_replicates(*overrides.replicates), "--replicates");
   }
+  if (overrides.regression_paths) {
+    simulation.regression_paths =
+        take(detail::check_regression_paths(*overrides.regression_paths), "--regression-paths");
+  }
   if (overrides.greeks) {
     simulation.greeks = take(detail::check_greeks(*overrides.greeks), "--greeks");
   }

@@ -19,7 +19,8 @@ struct Overrides {
   std::optional<std::string> device, backend, padding, precision, rng;
   std::optional<long long> prefetch_distance, block_size, cpu_threads;
   std::optional<std::string> paths, seed, max_device_memory, draw_batch_size;
-  std::optional<std::string> replicates; ///< `--replicates N`
+  std::optional<std::string> replicates;       ///< `--replicates N`
+  std::optional<std::string> regression_paths; ///< `--regression-paths N`
   /// `--greeks delta,vega` (a comma-separated list of to_string(Greek) spellings) or `none`.
   std::optional<std::string> greeks;
   std::optional<bool> antithetic, control_variate; ///< `--antithetic`, `--control-variate`

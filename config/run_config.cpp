@@ -70,6 +70,18 @@ const char* to_string(BarrierType type) {
   return "unknown";
 }
 
+const char* to_string(ExerciseStyle style) {
+  switch (style) {
+  case ExerciseStyle::european:
+    return "european";
+  case ExerciseStyle::american:
+    return "american";
+  case ExerciseStyle::bermudan:
+    return "bermudan";
+  }
+  return "unknown";
+}
+
 const char* to_string(BasketPayoff payoff) {
   switch (payoff) {
   case BasketPayoff::weighted:

@@ -94,6 +94,10 @@ enum class OptionType { call, put };
 enum class AverageType { arithmetic, geometric };
 enum class BarrierType { up_and_in, up_and_out, down_and_in, down_and_out };
 enum class BasketPayoff { weighted, max, min }; ///< Σ w_i S_i, max_i w_i S_i, min_i w_i S_i
+/// When a call or put (a European or a basket) may be exercised: at maturity only; at every
+/// step of its group's grid up to the maturity (american); on a schedule (bermudan). Early
+/// exercise is priced by Longstaff-Schwartz (engine/plan/exercise.cpp, models/exercise.cuh).
+enum class ExerciseStyle { european, american, bermudan };
 
 struct InstrumentConfig {
   std::string id;
@@ -117,6 +121,11 @@ struct InstrumentConfig {
   BarrierType barrier_type = BarrierType::down_and_out;
   double rebate = 0.0;                  ///< paid at maturity when knocked out / never knocked in
   std::vector<double> monitoring_times; ///< knock: resolved list, increasing, last <= T
+
+  ExerciseStyle exercise = ExerciseStyle::european; ///< european and basket instruments
+  /// bermudan: the exercise dates, increasing, in (0, T], the maturity always the last (it is
+  /// added when the schedule stops short of it). american: empty (every step of the grid).
+  std::vector<double> exercise_times;
 
   BasketPayoff basket = BasketPayoff::weighted; ///< basket (on a multi_black_scholes model)
   std::vector<double> weights; ///< basket: one per model underlying (default: 1/n weighted,
@@ -163,6 +172,16 @@ struct SimulationConfig {
   /// error comes from their spread. 0: the default (16). Plain sobol always uses 1 (no error).
   int replicates = 0;
   std::vector<Greek> greeks; ///< distinct, in kGreek order
+  /// Early exercise (Longstaff-Schwartz): paths of the regression pass, which fits the exercise
+  /// rule on paths of their own before the priced paths use it. 0: as many as `paths`.
+  std::uint64_t regression_paths = 0;
+  /// The regression's polynomial degree: in the exercise level alone, or on Heston in the level
+  /// and the variance (every monomial of total degree <= this).
+  int regression_degree = 3;
+  /// The regression's path count, resolving 0.
+  [[nodiscard]] std::uint64_t resolved_regression_paths() const {
+    return regression_paths > 0 ? regression_paths : paths;
+  }
   /// Where `steps_per_year` was set: planning refuses the event grid for some models, after
   /// loading, and must still name the line.
   SourceMark steps_per_year_mark;
@@ -209,6 +228,7 @@ const char* to_string(OptionType);
 const char* to_string(AverageType);
 const char* to_string(BarrierType);
 const char* to_string(BasketPayoff);
+const char* to_string(ExerciseStyle);
 const char* to_string(HestonScheme);
 const char* to_string(Greek);
 const char* to_string(RngType);

@@ -32,6 +32,8 @@ constexpr std::array<BarrierType, 4> barrier_types = {
     BarrierType::down_and_out};
 constexpr std::array<BasketPayoff, 3> basket_payoffs = {BasketPayoff::weighted, BasketPayoff::max,
                                                         BasketPayoff::min};
+constexpr std::array<ExerciseStyle, 3> exercise_styles = {
+    ExerciseStyle::european, ExerciseStyle::american, ExerciseStyle::bermudan};
 
 /// The names of a knock's fields: the keys of a YAML `knock` mapping, or a CSV row's columns.
 struct KnockKeys {
@@ -64,6 +66,9 @@ std::vector<std::string> make_instrument_keys(std::optional<InstrumentType> type
   }
   if (all || type == InstrumentType::basket) {
     add({"payoff", "weights"});
+  }
+  if (all || type == InstrumentType::european || type == InstrumentType::basket) {
+    add({"exercise", "exercise_dates", "exercise_times"});
   }
   if (all || type != InstrumentType::barrier) { // a barrier is a European with a knock already
     if (flat_knock) {
@@ -226,6 +231,39 @@ void basket(const Fields& f, const ModelConfig& model, InstrumentConfig& inst) {
   }
 }
 
+/// `exercise: american | bermudan` (with `exercise_dates: N` or `exercise_times: [...]`) on a
+/// European or a basket; `european`, the default, takes no dates. A bermudan schedule that stops
+/// short of the maturity gets it: the holder may always exercise at expiry.
+template <class Fields>
+void exercise(const Fields& f, InstrumentConfig& inst) {
+  const auto style_at = f.find("exercise");
+  if (style_at) {
+    inst.exercise = f.choice(*style_at, exercise_styles);
+  }
+  if (inst.exercise != ExerciseStyle::bermudan) {
+    for (const char* key : {"exercise_dates", "exercise_times"}) {
+      if (const auto dates = f.find(key)) {
+        f.fail(*dates, inst.exercise == ExerciseStyle::american
+                           ? "an american option may be exercised at every step of the grid: "
+                             "exercise dates belong to exercise: bermudan"
+                           : "exercise dates need exercise: bermudan (or american)");
+      }
+    }
+    if (inst.exercise == ExerciseStyle::european) {
+      return;
+    }
+  } else {
+    inst.exercise_times = schedule(f, "exercise_dates", "exercise_times", inst.maturity);
+    if (inst.exercise_times.back() < inst.maturity) {
+      inst.exercise_times.push_back(inst.maturity);
+    }
+  }
+  if (inst.knock) {
+    f.fail(*style_at, "early exercise does not combine with a knock (knock: on a European or "
+                      "basket with exercise: european only)");
+  }
+}
+
 /// The model an instrument prices on: a multi_black_scholes model for a basket, and only then.
 template <class Fields>
 int model_of(const Fields& f, const RunConfig& config, const NameTable& model_names,
@@ -293,6 +331,9 @@ InstrumentConfig instrument(const Fields& f, const RunConfig& config,
   }
   if (inst.type != InstrumentType::barrier) {
     optional_knock(f, start_level(config, model, inst), inst); // after the basket's weights
+  }
+  if (inst.type == InstrumentType::european || inst.type == InstrumentType::basket) {
+    exercise(f, inst); // after the knock, which it refuses
   }
   return inst;
 }

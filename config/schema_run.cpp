@@ -51,7 +51,8 @@ std::vector<Greek> greeks(const Reader& reader, const Located& where) {
 SimulationConfig simulation(const Reader& reader, const Located& where) {
   const Mapping m = reader.mapping(where);
   m.allow_only({"paths", "steps_per_year", "seed", "rng", "precision", "antithetic",
-                "control_variate", "brownian_bridge", "replicates", "greeks"});
+                "control_variate", "brownian_bridge", "replicates", "greeks", "regression_paths",
+                "regression_degree"});
   SimulationConfig sim;
   reader.setting_if_given(m, "paths", sim.paths, detail::check_paths, Spelling::integer);
   if (const Entry* e = reader.setting_if_given(m, "steps_per_year", sim.steps_per_year,
@@ -75,6 +76,10 @@ SimulationConfig simulation(const Reader& reader, const Located& where) {
   if (const Entry* e = m.find("greeks")) {
     sim.greeks = greeks(reader, e->value);
   }
+  reader.setting_if_given(m, "regression_paths", sim.regression_paths,
+                          detail::check_regression_paths, Spelling::integer);
+  reader.setting_if_given(m, "regression_degree", sim.regression_degree,
+                          detail::check_regression_degree, Spelling::integer);
   if (const auto conflict = detail::check_simulation(sim)) {
     // Blame the first key of the rule written in the file (the others took their defaults).
     for (std::size_t k = 0; k < conflict->keys.size(); ++k) {

@@ -232,6 +232,14 @@ Checked<int> check_replicates(std::string_view text) {
   return narrow<int>(check_integer(text, 1, 1024));
 }
 
+Checked<std::uint64_t> check_regression_paths(std::string_view text) {
+  return narrow<std::uint64_t>(check_integer(text, 0, 1'000'000'000'000LL));
+}
+
+Checked<int> check_regression_degree(std::string_view text) {
+  return narrow<int>(check_integer(text, 1, kMaxRegressionDegree));
+}
+
 Checked<std::vector<Greek>> check_greeks(std::string_view text) {
   using Result = Checked<std::vector<Greek>>;
   if (text == "none") {

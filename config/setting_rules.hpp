@@ -33,6 +33,9 @@ std::optional<Greek> parse_greek(std::string_view text); ///< delta|gamma|vega|r
 /// unit and is rounded to the nearest byte. nullopt when malformed, zero, or over 2^64 - 1.
 std::optional<std::uint64_t> parse_memory_size(std::string_view text);
 
+/// The highest polynomial degree of the early-exercise regression's basis.
+inline constexpr int kMaxRegressionDegree = 3;
+
 namespace detail {
 
 /// A value judged by one of the rules below: either `value`, or `error` (the message that goes
@@ -67,6 +70,10 @@ Checked<std::uint64_t> check_max_device_memory(std::string_view text); ///< pars
 Checked<std::uint64_t> check_draw_batch_size(std::string_view text);
 Checked<int> check_cpu_threads(std::string_view text); ///< 0..4096, 0 = all
 Checked<int> check_replicates(std::string_view text);  ///< 1..1024
+/// 0..1e12 paths of the early-exercise regression (0: as many as simulation.paths).
+Checked<std::uint64_t> check_regression_paths(std::string_view text);
+/// 1..kMaxRegressionDegree (models/exercise.cuh's basis sizes follow from it).
+Checked<int> check_regression_degree(std::string_view text);
 /// `none` (no Greeks) or a comma-separated list of distinct Greeks, returned in Greek order.
 Checked<std::vector<Greek>> check_greeks(std::string_view text);
 

@@ -87,8 +87,8 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
 
   const auto backends_start = std::chrono::steady_clock::now();
   RunTuningCache tuning = open_tuning_cache(device.info, device.on_gpu, options, run);
-  const std::vector<ExecutionSettings> group_settings = choose_group_backends(
-      config, plan, settings, device.info, device.on_gpu, options, tuning, run);
+  const std::vector<ExecutionSettings> group_settings =
+      choose_group_backends(plan, settings, device.info, device.on_gpu, options, tuning, run);
   run.backends_ms = milliseconds_since(backends_start);
   check_draw_batches(config, plan, settings, group_settings, device.on_gpu);
 

@@ -89,6 +89,9 @@ LauncherTable<Model, Real> make_common_table() {
 template <class Model, class Real, class Distances>
 LauncherTable<Model, Real> make_prefetch_table() {
   LauncherTable<Model, Real> table;
+  if constexpr (Distances::size() == 0) { // NoPrefetchMatrix
+    return table;
+  } else {
   add_loader<UnrollLoader, Model, Real>(table, Distances{});
   add_loader_but_common<ScalarBatchedLoader, Model, Real>(table, Distances{});
   add_loader<SmemBatchedLoader, Model, Real>(table, Distances{});
@@ -104,6 +107,17 @@ LauncherTable<Model, Real> make_prefetch_table() {
   add_loader<TmaLoader, Model, Real>(table);
   add_loader<IdealLoader, Model, Real>(table, Distances{}); // bench only (kernels/catalog.cpp)
   return table;
+  }
+}
+
+/// Early exercise's kernel (kernels/path_kernel.cuh's Exercise): `inline` draws, one step at a
+/// time, a module of its own so that runs without early exercise never load it.
+template <class Model, class Real>
+LauncherTable<Model, Real> make_exercise_table() {
+  using Loader = InlineStepLoader<Real, Model::factors, 0>;
+  return {LauncherEntry<Model, Real>{Loader::name, 0, true, Loader::paths_per_thread,
+                                     &launch_path_kernel<Model, Loader, Real, true>,
+                                     &load_path_kernel<Model, Loader, Real, true>}};
 }
 
 /// Defined, one model-list entry per file, in the build folder's generated
@@ -112,6 +126,8 @@ template <class Model, class Real>
 const LauncherTable<Model, Real>& common_launcher_table();
 template <class Model, class Real>
 const LauncherTable<Model, Real>& prefetch_launcher_table();
+template <class Model, class Real>
+const LauncherTable<Model, Real>& exercise_launcher_table();
 
 /// Every instantiation of a (model, precision): the common module's, then the prefetch matrix.
 template <class Model, class Real>
@@ -131,7 +147,10 @@ const LauncherTable<Model, Real>& launcher_table() {
   common_launcher_table<model_entries::NAME::Model, REAL>();                                       \
   template <>                                                                                      \
   const LauncherTable<model_entries::NAME::Model, REAL>&                                           \
-  prefetch_launcher_table<model_entries::NAME::Model, REAL>();
+  prefetch_launcher_table<model_entries::NAME::Model, REAL>();                                     \
+  template <>                                                                                      \
+  const LauncherTable<model_entries::NAME::Model, REAL>&                                           \
+  exercise_launcher_table<model_entries::NAME::Model, REAL>();
 PFMC_KERNEL_MODELS(PFMC_DECLARE_LAUNCHER_TABLES)
 #undef PFMC_DECLARE_LAUNCHER_TABLES
 
@@ -148,6 +167,14 @@ PFMC_KERNEL_MODELS(PFMC_DECLARE_LAUNCHER_TABLES)
   const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
   prefetch_launcher_table<ENTRY::Model, ENTRY::Real>() {                                           \
     static const auto table = make_prefetch_table<ENTRY::Model, ENTRY::Real, ENTRY::Distances>();  \
+    return table;                                                                                  \
+  }
+
+#define PFMC_DEFINE_EXERCISE_LAUNCHERS(ENTRY)                                                      \
+  template <>                                                                                      \
+  const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
+  exercise_launcher_table<ENTRY::Model, ENTRY::Real>() {                                           \
+    static const auto table = make_exercise_table<ENTRY::Model, ENTRY::Real>();                    \
     return table;                                                                                  \
   }
 

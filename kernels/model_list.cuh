@@ -11,8 +11,12 @@
 //
 // X(name, config::ModelType enumerator, assets, Greeks scenarios, Real, (model type), distances)
 //   assets      1 for single-asset models
-//   scenarios   true: the Greeks' eight-copy wrapper models::Scenarios<...>
-//   distances   a DistanceSequence of kernels/catalog.hpp's lists
+//   scenarios   true: the Greeks' wrapper models::Scenarios<...> (8 copies of a single-asset
+//               model; 4n + 4 of an n-asset basket, for per-underlying Greeks)
+//   distances   a DistanceSequence of kernels/catalog.hpp's lists, or NoPrefetchMatrix: the
+//               common module's backends alone (the baskets' Greeks: 12 to 20 model copies a
+//               path, whose prefetch matrix would cost the build more than it could pay;
+//               engine/tune/backend_choice.cpp takes the common module's default for them)
 
 #include <cstddef>
 #include <iterator>
@@ -41,7 +45,10 @@
   X(multi4_f64, multi_black_scholes, 4, false, double, (models::MultiBlackScholes<double, 4>), DistanceSequence<kReducedPrefetchDistances>) \
   X(greeks_black_scholes_f64, black_scholes, 1, true, double, (models::Scenarios<models::BlackScholes<double>>), DistanceSequence<kScenarioPrefetchDistances>) \
   X(greeks_heston_f64, heston, 1, true, double, (models::Scenarios<models::Heston<double>>), DistanceSequence<kScenarioPrefetchDistances>)                   \
-  X(greeks_local_vol_f64, local_vol, 1, true, double, (models::Scenarios<models::LocalVol<double>>), DistanceSequence<kScenarioPrefetchDistances>)
+  X(greeks_local_vol_f64, local_vol, 1, true, double, (models::Scenarios<models::LocalVol<double>>), DistanceSequence<kScenarioPrefetchDistances>)        \
+  X(greeks_multi2_f64, multi_black_scholes, 2, true, double, (models::Scenarios<models::MultiBlackScholes<double, 2>>), NoPrefetchMatrix) \
+  X(greeks_multi3_f64, multi_black_scholes, 3, true, double, (models::Scenarios<models::MultiBlackScholes<double, 3>>), NoPrefetchMatrix) \
+  X(greeks_multi4_f64, multi_black_scholes, 4, true, double, (models::Scenarios<models::MultiBlackScholes<double, 4>>), NoPrefetchMatrix)
 // clang-format on
 
 namespace pfmc::kernels {
@@ -54,6 +61,8 @@ constexpr auto distance_sequence(std::index_sequence<I...>) {
 template <const auto& Distances>
 using DistanceSequence =
     decltype(distance_sequence<Distances>(std::make_index_sequence<std::size(Distances)>{}));
+/// No prefetch matrix: the entry's kernels are its common module's.
+using NoPrefetchMatrix = std::integer_sequence<int>;
 
 /// `T` of a parenthesised type `(T)`: the list's model types may hold commas.
 template <class Parenthesised>

@@ -18,6 +18,7 @@
 #include "kernels/block_reduce.cuh"
 #include "kernels/loader_common.cuh"
 #include "kernels/value_layout.cuh"
+#include "models/exercise.cuh"
 #include "models/path.cuh"
 #include "models/payoff.cuh"
 #include "models/scenarios.cuh"
@@ -50,6 +51,9 @@ struct GroupParams {
   const double* greek_weights; ///< [greek][scenario]
   int delta_greek; ///< which Greek is delta (-1: none): pathwise where the instrument allows
   ReductionTarget reduction;
+  /// Early exercise (the kernels instantiated with Exercise only): the group's instruments'
+  /// exercise table, in device memory.
+  const models::ExerciseTable<Real>* exercise;
 };
 
 /// Antithetic pairs are adjacent lanes when a thread has one path: the even lane gets the pair's
@@ -157,37 +161,33 @@ __device__ __noinline__ void pay_prices(const Group& group,
 
 /// Control variates and/or Greeks: per base instrument its raw estimates (payoff y, control c,
 /// Greek estimates g: models::path_estimates) and their reduced values in the ValueLayout,
-/// reduced over the block's round. Dynamic indices: these arrays live in local memory, once per
-/// round. Every thread of the block must call it.
+/// reduced over the block's round, kReduceBatch values at a time (an instrument of many Greeks
+/// — a basket's per-underlying ones — spans several: its estimates are computed in each, and
+/// its value counts once in the portfolio, in the window where its values start). Dynamic
+/// indices: these arrays live in local memory, once per round. Every thread of the block must
+/// call it.
 template <class Group, class Real, int P>
 __device__ __noinline__ void pay_estimates(const Group& group,
                                            const Real (*observed)[models::kMaxObservations],
                                            int valid, RoundPosition at, double* scratch) {
   const RoundSink sink{scratch, group.reduction, at};
   const int n = group.instrument_count;
-  const int items = n + (group.portfolio ? 1 : 0); // the instruments, then the portfolio
   const ValueLayout layout{n, group.control_variate, group.greek_count, group.portfolio};
   const int K = layout.per_instrument();
   const int S = group.scenarios;
   const models::EstimateSpec spec{S, group.control_variate, group.greek_count, group.delta_greek,
                                   group.greek_weights};
-  const int per_pass = kReduceBatch / K;
+  const int total = layout.size();
   double portfolio[P];
   for (int p = 0; p < P; ++p)
     portfolio[p] = 0.0;
-  for (int first = 0; first < items; first += per_pass) {
-    const int last = min(items, first + per_pass);
-    // The pass's raw estimates per path: y, c, g[...] of each instrument, or the portfolio.
-    double raw[kReduceBatch][P];
-    int count = 0; // raw values of the pass
-    for (int j = first; j < last; ++j) {
-      if (j == n) {
-        for (int p = 0; p < P; ++p)
-          raw[count][p] = portfolio[p];
-        ++count;
-        continue;
-      }
+  for (int v0 = 0; v0 < total; v0 += kReduceBatch) {
+    const int v1 = min(total, v0 + kReduceBatch);
+    double vals[kReduceBatch][P]; // values v0 .. v1 - 1
+    for (int j = v0 / K; j < n && layout.instrument(j) < v1; ++j) {
       const models::InstrumentView* scenarios = group.instruments + j * S;
+      const bool starts_here = layout.instrument(j) >= v0;
+      double raw[models::kMaxEstimates][P]; // y, c, g... of the thread's paths
       for (int p = 0; p < P; ++p) {
         double y = 0.0, c = 0.0;
         double g[models::kMaxGreeks];
@@ -196,46 +196,49 @@ __device__ __noinline__ void pay_estimates(const Group& group,
         if (p < valid) {
           models::path_estimates(
               scenarios, spec, [&](int o) { return observed[p][o]; }, y, c, g);
-          portfolio[p] = math::add_rn(portfolio[p], math::mul_rn(y, scenarios[0].quantity));
+          if (starts_here)
+            portfolio[p] = math::add_rn(portfolio[p], math::mul_rn(y, scenarios[0].quantity));
         }
-        raw[count][p] = y;
+        raw[0][p] = y;
         if (group.control_variate)
-          raw[count + ValueLayout::control_estimate()][p] = c;
+          raw[ValueLayout::control_estimate()][p] = c;
         for (int k = 0; k < group.greek_count; ++k)
-          raw[count + layout.greek_estimate(k)][p] = g[k];
+          raw[layout.greek_estimate(k)][p] = g[k];
       }
-      count += layout.estimates();
-    }
-    if (group.antithetic) {
-      for (int r = 0; r < count; ++r) {
-        double x[P];
-        for (int p = 0; p < P; ++p)
-          x[p] = raw[r][p];
-        pair_means<P>(x);
-        for (int p = 0; p < P; ++p)
-          raw[r][p] = x[p];
-      }
-    }
-    // The reduced values of the pass's items, from value layout.instrument(first) on.
-    double vals[kReduceBatch][P];
-    int r = 0; // the item's first raw estimate
-    for (int j = first; j < last; ++j) {
-      const int at_value = layout.instrument(j) - layout.instrument(first);
-      const auto store = [&](int offset, int a, int b) {
-        for (int p = 0; p < P; ++p) {
-          const double x = raw[r + a][p];
-          vals[at_value + offset][p] = b < 0 ? x : math::mul_rn(x, raw[r + b][p]);
+      if (group.antithetic) {
+        for (int e = 0; e < layout.estimates(); ++e) {
+          double x[P];
+          for (int p = 0; p < P; ++p)
+            x[p] = raw[e][p];
+          pair_means<P>(x);
+          for (int p = 0; p < P; ++p)
+            raw[e][p] = x[p];
         }
-      };
-      if (j == n) {
-        ValueLayout::for_each_portfolio_value(store);
-      } else {
-        layout.for_each_value(store);
       }
-      r += j == n ? 1 : layout.estimates();
+      const int first = layout.instrument(j);
+      layout.for_each_value([&](int offset, int a, int b) {
+        const int v = first + offset;
+        if (v < v0 || v >= v1)
+          return;
+        for (int p = 0; p < P; ++p)
+          vals[v - v0][p] = b < 0 ? raw[a][p] : math::mul_rn(raw[a][p], raw[b][p]);
+      });
     }
-    const int m = min(layout.instrument(last), layout.size()) - layout.instrument(first);
-    sink(layout.instrument(first), m,
+    if (group.portfolio && v1 > layout.portfolio_value()) { // every instrument is in it by now
+      double x[P];
+      for (int p = 0; p < P; ++p)
+        x[p] = portfolio[p];
+      if (group.antithetic)
+        pair_means<P>(x);
+      ValueLayout::for_each_portfolio_value([&](int offset, int, int b) {
+        const int v = layout.portfolio_value() + offset;
+        if (v < v0 || v >= v1)
+          return;
+        for (int p = 0; p < P; ++p)
+          vals[v - v0][p] = b < 0 ? x[p] : math::mul_rn(x[p], x[p]);
+      });
+    }
+    sink(v0, v1 - v0,
          [&](int k) { return thread_tree_sum<P>([&](int p) { return vals[k][p]; }); });
   }
 }
@@ -358,7 +361,11 @@ constexpr int model_register_floor() {
   return 0;
 }
 
-template <class Model, class Loader, class Real>
+/// Exercise: the group's instruments exercise early (models/exercise.cuh): the paths go through
+/// an ExerciseStepper, which records the regression pass's levels or decides, at each exercise
+/// date (an instantiation of its own per model, with `inline` draws: the other kernels carry
+/// none of its code).
+template <class Model, class Loader, class Real, bool Exercise = false>
 // Registers: each loader states its budget (Loader::register_budget, at most 64 so that a
 // 1024-thread block always launches). Left to itself under __launch_bounds__(1024, 1) ptxas
 // took 55-64 registers for every loader (occupancy 56% with 128-thread blocks, sm_90, nvcc
@@ -431,7 +438,15 @@ __global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model
     inputs.antithetic = group.antithetic;
 
     models::Path<Model, Real, P> simulated(group.model, group.schedule, observed);
-    loader.run(inputs, models::PathStepper<Model, Real, P>{simulated});
+    if constexpr (Exercise) {
+      models::ExerciseStepper<Model, Real, P> stepper(
+          simulated, *group.exercise, observed,
+          group.first_call * static_cast<std::uint64_t>(P) + static_cast<std::uint64_t>(first),
+          valid);
+      loader.run(inputs, stepper);
+    } else {
+      loader.run(inputs, models::PathStepper<Model, Real, P>{simulated});
+    }
     if (!p.reduce) {
       // Benchmark of the kernel without its reduction: a store that depends on every path keeps
       // the path alive (never taken for a finite path).

@@ -121,6 +121,8 @@ struct Heston {
   }
 
   PFMC_HD_INLINE static Real log_spot(const State& s, int /*asset*/) { return s.log_spot; }
+  /// The instantaneous variance (early exercise regresses on it, models/exercise.cuh).
+  PFMC_HD_INLINE static Real variance(const State& s, int /*asset*/) { return s.variance; }
 };
 
 } // namespace pfmc::models

@@ -185,6 +185,9 @@ public:
     }
   }
 
+  /// Path p's model state after the last step it took (early exercise reads it at its dates).
+  PFMC_HD_INLINE const typename Model::State& state(int p) const { return state_[p]; }
+
   /// True when a path went wrong (NaN); used to keep benchmarks from optimising paths away.
   PFMC_HD_INLINE bool is_nan() const {
     bool nan = false;

@@ -50,9 +50,10 @@ struct ObservationView {
 static_assert(std::is_trivially_copyable_v<ObservationView>);
 
 /// A basket's level in a state: Σ w_a S_a (weighted), max_a w_a S_a or min_a w_a S_a, where
-/// log_spot(a) is the log-spot of the model's asset a.
-template <class Real, class LogSpot>
-PFMC_HD_INLINE Real basket_level(const ObservationView& o, const LogSpot& log_spot) {
+/// log_spot(a) is the log-spot of the model's asset a; `o` names the legs (asset, legs, basket,
+/// weights: an ObservationView, or an early-exercise instrument's view).
+template <class Real, class View, class LogSpot>
+PFMC_HD_INLINE Real basket_level(const View& o, const LogSpot& log_spot) {
   Real b = static_cast<Real>(o.weights[0]) * math::exp(log_spot(o.asset));
   for (int a = 1; a < o.legs; ++a) {
     const Real leg = static_cast<Real>(o.weights[a]) * math::exp(log_spot(o.asset + a));
@@ -127,8 +128,10 @@ PFMC_HD_INLINE Real observation_finish(Real value, ObservationKind kind, int cou
   }
 }
 
-/// The payoff before any knock: `barrier` instruments are Europeans with a knock.
-enum class PayoffKind : int { european, digital, asian, basket };
+/// The payoff before any knock: `barrier` instruments are Europeans with a knock. `exercised`:
+/// an early-exercise instrument, whose discounted cash flow the path kept in the observation
+/// slot `underlying_observation` (models/exercise.cuh; its discount is 1).
+enum class PayoffKind : int { european, digital, asian, basket, exercised };
 /// What an instrument's control variate is (simulation.control_variate).
 enum class ControlKind : int {
   none,
@@ -182,6 +185,11 @@ PFMC_HD_INLINE void discounted_payoffs(const InstrumentView& in, const Observed&
   for (int p = 0; p < P; ++p)
     out[p] = 0.0; // every kind writes it; this tells the host compiler so (dead in the kernel)
   switch (in.kind) {
+  case PayoffKind::exercised:
+    PFMC_UNROLL
+    for (int p = 0; p < P; ++p)
+      out[p] = static_cast<double>(observed(p, in.underlying_observation));
+    break;
   case PayoffKind::european:
   case PayoffKind::asian:
     PFMC_UNROLL
@@ -265,8 +273,11 @@ PFMC_HD_INLINE double discounted_control(const InstrumentView& in, const Observe
   return 0.0;
 }
 
-/// At most this many Greeks per instrument.
-inline constexpr int kMaxGreeks = 5;
+/// At most this many Greeks per instrument: on a 4-asset basket, delta, gamma and vega per
+/// underlying, rho and theta.
+inline constexpr int kMaxGreeks = 3 * kMaxBasketAssets + 2;
+/// Raw estimates of one instrument on one path: y, c and the Greeks.
+inline constexpr int kMaxEstimates = 2 + kMaxGreeks;
 
 /// What a base instrument's per-path estimates are made of (trivially copyable; greek_weights
 /// lives in the memory of the code that reads it).

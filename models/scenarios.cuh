@@ -9,14 +9,30 @@
 // a is asset s · Model::assets + a), so observations and instruments are planned once per
 // scenario with shifted asset indices, and every loader drives it unchanged.
 
+#include <type_traits>
+
 #include "models/math.cuh"
 
 namespace pfmc::models {
 
-/// Scenarios of one Greek run: base, spot up/down, vol up/down, rate up/down, time.
-inline constexpr int kMaxScenarios = 8;
+template <class Model, class = void>
+inline constexpr bool kIsScenarios = false;
+/// Scenarios<...> (below) names the model it copies as Base.
+template <class Model>
+inline constexpr bool kIsScenarios<Model, std::void_t<typename Model::Base>> = true;
 
-template <class Model, int S = kMaxScenarios>
+/// Scenarios of one Greek run on a single-asset model: base, spot up/down, vol up/down, rate
+/// up/down, time.
+inline constexpr int kSingleAssetScenarios = 8;
+/// ... on a model of `assets` assets: base, each spot up/down, each vol up/down, rate up/down,
+/// time (per-underlying delta, gamma and vega).
+constexpr int scenarios_for_assets(int assets) {
+  return assets == 1 ? kSingleAssetScenarios : 4 * assets + 4;
+}
+/// The most scenarios of any model (a 4-asset basket).
+inline constexpr int kMaxScenarios = scenarios_for_assets(4);
+
+template <class Model, int S = scenarios_for_assets(Model::assets)>
 struct Scenarios {
   using Base = Model;
   static constexpr int factors = Model::factors;
@@ -70,6 +86,25 @@ struct Scenarios {
   PFMC_HD_INLINE static auto log_spot(const State& s, int asset) {
     return Model::log_spot(s.scenario[asset / Model::assets], asset % Model::assets);
   }
+  /// Where the model has a variance (Heston): scenario asset's.
+  template <class M = Model>
+  PFMC_HD_INLINE static auto variance(const State& s, int asset)
+      -> decltype(M::variance(s.scenario[0], 0)) {
+    return Model::variance(s.scenario[asset / Model::assets], asset % Model::assets);
+  }
+
+  /// The base scenario alone (early exercise's regression pass fits its rule on it).
+  static void keep_base_scenario(Params& p) { p.count = 1; }
 };
+
+/// Params simulate only their base scenario: a no-op for a plain model.
+template <class Model>
+void keep_base_scenario(typename Model::Params& p) {
+  if constexpr (kIsScenarios<Model>) {
+    Model::keep_base_scenario(p);
+  } else {
+    (void)p;
+  }
+}
 
 } // namespace pfmc::models

@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [cli] [quick] [e2e] [books] [peers] [fsi] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [cli] [quick] [e2e] [books] [peers] [fsi] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -100,6 +100,8 @@ if has sanitize; then
       --greeks delta,gamma,vega,rho,theta --antithetic --control-variate
     sanitize basket "$backend" config/examples/basket.yaml
     sanitize knocked_asian "$backend" config/examples/fsi_asian_barrier.yaml
+    # Early exercise runs its own kernel whatever the backend: once is enough.
+    [ "$backend" = inline ] && sanitize american "$backend" config/examples/american.yaml
     if [ "$backend" = inline ]; then # inline computes Philox draws
       sanitize local_vol "$backend" config/examples/local_vol.yaml --antithetic
     else
@@ -294,6 +296,32 @@ if has fsi; then
   note "fsi peer: rc=$? in $((SECONDS - start)) s; $(grep -E '^fsi [a-z0-9]+ +generation_ms' "$LOG/fsi_peer.txt" | tr '\n' ';')"
   tail -6 "$LOG/fsi_peer.txt"
   keep fsi_pfmc.txt fsi_peer.txt
+fi
+
+if has exercise; then
+  # Early exercise (issue 12): config/examples/american.yaml warm in one process (the Python
+  # package: medians of 5 after a warm-up), then ncu's speed of light of its kernels: the
+  # regression pass's record launch and first reduction, and the pricing launch.
+  start=$SECONDS
+  if [ -d "$B/python/pfmc" ]; then
+    PYTHONPATH="$B/python" limit 120 python3 scripts/exercise-bench.py --repeat 5 \
+      > "$LOG/exercise.txt" 2>&1
+    note "exercise: rc=$? $(tr '\n' ';' < "$LOG/exercise.txt")"
+  else
+    note "exercise: the Python package is not built here"
+  fi
+  # The path kernel's two launches (the regression's records, then the pricing) and the first
+  # regression step.
+  : > "$LOG/exercise_ncu.txt"
+  for kernel in "path_kernel -c 2" "regression_step -c 1"; do
+    set -- $kernel
+    limit 180 ncu --clock-control none -k regex:$1 $2 $3 --section SpeedOfLight \
+      --section ComputeWorkloadAnalysis "./$B/pfmc" price config/examples/american.yaml \
+      --quiet >> "$LOG/exercise_ncu.txt" 2>&1
+  done
+  note "exercise ncu: rc=$? $(grep -E 'path_kernel|regression_step|Compute \(SM\) Throughput|Memory Throughput|Duration' "$LOG/exercise_ncu.txt" | sed -E 's/ +/ /g' | cut -c1-90 | tr '\n' ';')"
+  keep exercise.txt exercise_ncu.txt
+  note "exercise: $((SECONDS - start)) s"
 fi
 
 if has ncu && [ -f "$LOG/bench.json" ]; then

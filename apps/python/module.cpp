@@ -65,6 +65,7 @@ config::Overrides overrides_from(const py::dict& kw) {
   text("max_device_memory", o.max_device_memory);
   text("draw_batch_size", o.draw_batch_size);
   text("replicates", o.replicates);
+  text("regression_paths", o.regression_paths);
   text("greeks", o.greeks);
   flag("antithetic", o.antithetic);
   flag("control_variate", o.control_variate);

@@ -41,6 +41,10 @@ struct GroupOutcome {
   double rng_ms = 0.0;       ///< draw generation
   double bytes_loaded = 0.0; ///< draws read by the path kernel
   std::uint64_t chunks = 0;
+  /// Early exercise: the regression pass (records, backward induction, fits), apart from the
+  /// priced paths' kernel_ms, and its paths' steps.
+  double regression_ms = 0.0;
+  std::uint64_t regression_path_steps = 0;
 };
 
 /// What a whole plan cost in calls: launches and synchronisations must not grow with the

@@ -19,6 +19,9 @@ struct GreekResult {
   double std_error = 0.0;
   bool has_std_error = false;
   bool pathwise = false; ///< delta taken pathwise (else bump-and-revalue)
+  /// A basket's per-underlying delta, gamma or vega: the underlying's name; empty for a Greek
+  /// of the whole instrument.
+  std::string underlying;
 };
 
 struct InstrumentResult {
@@ -30,6 +33,12 @@ struct InstrumentResult {
   double ci95_low = 0.0;
   double ci95_high = 0.0;
   std::uint64_t paths = 0;
+  /// Early exercise: "american" or "bermudan" (empty for European exercise), its dates on the
+  /// grid and the paths of the regression that fitted its rule (its price is the priced paths'
+  /// low-biased estimate).
+  std::string exercise;
+  int exercise_dates = 0;
+  std::uint64_t regression_paths = 0;
   bool has_control = false;        ///< priced with a control variate
   double control_beta = 0.0;       ///< its estimated optimal coefficient (mean over replicates)
   std::vector<GreekResult> greeks; ///< in config::Greek order, as requested
@@ -73,6 +82,10 @@ struct RunInfo {
   int threads = 0;        ///< CPU threads (CPU backend)
   double kernel_ms = 0.0; ///< the path kernels (GPU: CUDA events; kernel loading excluded)
   double rng_ms = 0.0;    ///< draw generation
+  /// Early exercise's regression passes (their paths, the backward induction and the fits),
+  /// apart from kernel_ms, which prices; and the regression paths' steps.
+  double regression_ms = 0.0;
+  double regression_path_steps = 0.0;
   double total_ms = 0.0;
   /// Finding the device: the process's first CUDA call creates its context (`pfmc price` starts
   /// it while the YAML is read, and adds that time here).

@@ -23,6 +23,12 @@ public:
   std::size_t add(const std::vector<T>& v) {
     return add(v.data(), v.size());
   }
+  /// Overwrites the value at `offset` (from add) — for a value that holds device addresses of
+  /// the arena's other arrays, known once the device buffer exists.
+  template <class T>
+  void set(std::size_t offset, const T& value) {
+    std::memcpy(bytes_.data() + offset, &value, sizeof(T));
+  }
   [[nodiscard]] const unsigned char* data() const { return bytes_.data(); }
   [[nodiscard]] std::size_t size() const { return bytes_.size(); }
 

@@ -42,7 +42,8 @@ struct DrawUnit {
   std::size_t values = 0;
 };
 
-/// True when two groups run the same kernel (model type, assets, with or without scenarios):
+/// True when two groups run the same kernel (model type, assets, with or without scenarios,
+/// with or without early exercise):
 /// only such groups share a draw batch and a launch.
 bool same_kernel(const GroupPlan& a, const GroupPlan& b);
 

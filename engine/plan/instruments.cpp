@@ -133,6 +133,15 @@ void set_basket(const ViewInputs& in, int terminal, ObservationSet& observations
 models::InstrumentView instrument_view(const ViewInputs& in, double quantity,
                                        ObservationSet& observations, double& control_mean) {
   models::InstrumentView view = common_view(in, quantity);
+  if (exercises_early(in.instrument)) {
+    // Its cash flow, discounted to today where it was exercised, waits in a slot of its own
+    // (plan_exercise numbers it); it reads no observation.
+    view.kind = models::PayoffKind::exercised;
+    view.underlying_observation = -1;
+    view.discount = 1.0;
+    view.pathwise_delta = 0.0;
+    return view;
+  }
   const int terminal = observations.add(models::ObservationKind::terminal, in.first_asset,
                                         std::vector<int>{in.maturity_step});
   switch (in.instrument.type) {

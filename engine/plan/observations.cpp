@@ -17,6 +17,8 @@ namespace {
 std::vector<int> used_observations(const ObservationSet& observations, const GroupPlan& group) {
   std::vector<int> used(observations.keys().size(), 0);
   for (const auto& v : group.instruments) {
+    if (v.kind == models::PayoffKind::exercised)
+      continue; // its cash flow's slot comes after the observations (plan_exercise)
     used[static_cast<std::size_t>(v.underlying_observation)] = 1;
     if (v.knock_observation >= 0)
       used[static_cast<std::size_t>(v.knock_observation)] = 1;
@@ -33,6 +35,8 @@ std::vector<int> used_observations(const ObservationSet& observations, const Gro
 /// The instruments' observation references, through `renumber`.
 void renumber_instruments(const std::vector<int>& renumber, GroupPlan& group) {
   for (auto& v : group.instruments) {
+    if (v.kind == models::PayoffKind::exercised)
+      continue;
     v.underlying_observation = renumber[static_cast<std::size_t>(v.underlying_observation)];
     if (v.knock_observation >= 0) {
       v.knock_observation = renumber[static_cast<std::size_t>(v.knock_observation)];

@@ -36,6 +36,10 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   const std::vector<std::vector<int>> observation_steps =
       plan_detail::number_observations(config, model_index, observations, group);
   plan_detail::plan_observation_runs(observation_steps, group);
+  const auto& first =
+      config.instruments[static_cast<std::size_t>(instrument_indices.front())];
+  if (plan_detail::exercises_early(first)) // a group's instruments all exercise early, or none
+    plan_detail::plan_exercise(config, model_index, scenarios, group);
   return group;
 }
 
@@ -44,19 +48,23 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
 SimulationPlan make_plan(const config::RunConfig& config) {
   SimulationPlan plan;
   plan.paths = config.simulation.paths;
-  // Groups in order of first use by an instrument; instruments keep their config order.
-  std::vector<int> group_of_model(config.models.size(), -1);
+  // Groups in order of first use by an instrument; instruments keep their config order. A
+  // model's early-exercise instruments simulate apart from its others (their groups run a
+  // regression first), up to kMaxExerciseRules a group.
+  std::vector<int> group_of_model(2 * config.models.size(), -1); // [model][early exercise]
   std::vector<std::vector<int>> members;
   std::vector<int> models_in_order;
   for (std::size_t i = 0; i < config.instruments.size(); ++i) {
     const int m = config.instruments[i].model_index;
-    if (group_of_model[static_cast<std::size_t>(m)] < 0) {
-      group_of_model[static_cast<std::size_t>(m)] = static_cast<int>(members.size());
+    const bool early = plan_detail::exercises_early(config.instruments[i]);
+    int& g = group_of_model[2 * static_cast<std::size_t>(m) + (early ? 1 : 0)];
+    if (g < 0 || (early && members[static_cast<std::size_t>(g)].size() >=
+                               static_cast<std::size_t>(kMaxExerciseRules))) {
+      g = static_cast<int>(members.size());
       members.emplace_back();
       models_in_order.push_back(m);
     }
-    members[static_cast<std::size_t>(group_of_model[static_cast<std::size_t>(m)])].push_back(
-        static_cast<int>(i));
+    members[static_cast<std::size_t>(g)].push_back(static_cast<int>(i));
   }
   // Portfolio quantity of each instrument (0 when not held), once for all groups.
   std::vector<double> quantity(config.instruments.size(), 0.0);
@@ -66,15 +74,6 @@ SimulationPlan make_plan(const config::RunConfig& config) {
   for (std::size_t g = 0; g < members.size(); ++g) {
     plan.groups.push_back(plan_group(config, models_in_order[g], members[g], quantity));
     plan.groups.back().index = static_cast<int>(g);
-    const auto& model = config.models[static_cast<std::size_t>(models_in_order[g])];
-    if (!config.simulation.greeks.empty() && !plan_detail::has_greek_kernels(model)) {
-      const std::size_t n = members[g].size();
-      plan.notices.push_back("no Greeks for the " + std::to_string(n) + " instrument" +
-                             (n == 1 ? "" : "s") + " on " + config::to_string(model.type) +
-                             " model '" + model.name +
-                             "' (per-underlying basket Greeks are not built yet); the rest of "
-                             "the book has them");
-    }
   }
   return plan;
 }

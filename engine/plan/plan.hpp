@@ -9,6 +9,7 @@
 
 #include "config/run_config.hpp"
 #include "kernels/value_layout.cuh"
+#include "models/exercise.cuh"
 #include "models/path.cuh"
 #include "models/payoff.cuh"
 
@@ -16,6 +17,33 @@ namespace pfmc::engine {
 
 /// Hard limits of one simulation group, checked at planning with a config error.
 inline constexpr int kMaxGroupSteps = 1'000'000;
+
+/// At most this many early-exercise instruments share a simulation group (each keeps a cash flow
+/// per scenario in an observation slot; the planner starts another group past it).
+inline constexpr int kMaxExerciseRules = 8;
+
+/// A group's early-exercise instruments (Longstaff-Schwartz, models/exercise.cuh): every base
+/// instrument of such a group is one. Rule r is base instrument r.
+struct ExercisePlan {
+  std::vector<int> steps;                  ///< grid indices of the exercise dates, increasing
+  std::vector<models::ExerciseView> views; ///< [rule][scenario]
+  std::vector<unsigned char> allowed;      ///< [rule][date]
+  std::vector<double> discounts;           ///< [view][date]: to today, in the view's scenario
+  models::RegressionBasis basis{3, 0};
+  double variance_scale = 1.0; ///< Heston: the long-run variance
+  int rules = 0;               ///< the group's base instruments
+  int scenarios = 1;           ///< views per rule (the Greeks' scenarios)
+  int levels = 0;              ///< distinct levels the regression pass records
+  std::uint64_t regression_paths = 0;
+
+  [[nodiscard]] bool present() const { return !views.empty(); }
+  [[nodiscard]] int dates() const { return static_cast<int>(steps.size()); }
+  /// Values of the regression pass's records: levels, then variances (two-variable basis).
+  [[nodiscard]] std::uint64_t record_values() const {
+    return (static_cast<std::uint64_t>(levels) + (basis.two_variables ? 1 : 0)) *
+           static_cast<std::uint64_t>(dates()) * regression_paths;
+  }
+};
 
 /// One model and the instruments priced on its paths (every instrument of the group sees the
 /// same paths, so the portfolio's per-path value is exact within the group).
@@ -42,7 +70,10 @@ struct GroupPlan {
   /// Scenarios simulated on the same draws: 1, or with Greeks the base and its bumps
   /// (models/scenarios.cuh). Instruments are stored [base instrument][scenario].
   int scenarios = 1;
+  /// The Greeks, in config::Greek order; on a basket's model delta, gamma and vega once per
+  /// underlying, greek_assets saying which (the model's asset), -1 for the whole model.
   std::vector<config::Greek> greeks;
+  std::vector<int> greek_assets;
   /// Per-path estimate of Greek g = Σ_s greek_weights[g * scenarios + s] · payoff of scenario s.
   std::vector<double> greek_weights;
   /// Per base instrument: the closed-form mean of its control variate (0 without one).
@@ -63,6 +94,9 @@ struct GroupPlan {
 
   std::vector<models::InstrumentView> instruments;
   std::vector<int> instrument_config_index; ///< into RunConfig::instruments
+
+  /// Early exercise: present() when the group's instruments are American or Bermudan.
+  ExercisePlan exercise;
 
   [[nodiscard]] int steps() const { return static_cast<int>(times.size()) - 1; }
   [[nodiscard]] int rows() const { return steps() * factors; } ///< normals per path

@@ -42,15 +42,10 @@ struct Scenario {
   [[nodiscard]] const config::RunConfig& config() const { return bumped ? *bumped : *base; }
 };
 
-/// Whether the kernels can price Greeks on this model: single-asset models (their scenarios
-/// are instantiated, kernels/model_list.cuh); a basket's per-underlying Greeks are not built.
-inline bool has_greek_kernels(const config::ModelConfig& model) {
-  return model.assets() == 1;
-}
-
 /// The base scenario, then the bumps the run's Greeks need (same draws, same grid as
-/// group.times). Sets group.scenarios, group.greeks and group.greek_weights; on a model without
-/// Greek kernels, the base scenario alone (no Greeks).
+/// group.times): on a basket's model each underlying's spot and vol apart (per-underlying delta,
+/// gamma and vega). Sets group.scenarios, group.greeks, group.greek_assets and
+/// group.greek_weights.
 std::vector<Scenario> plan_scenarios(const config::RunConfig& config, int model_index,
                                      GroupPlan& group);
 
@@ -128,5 +123,18 @@ void plan_instruments(const config::RunConfig& config, int model_index,
                       const std::vector<int>& instrument_indices,
                       const std::vector<double>& quantity, ObservationSet& observations,
                       GroupPlan& group);
+
+// ---- early exercise (exercise.cpp) ----------------------------------------------------------
+
+/// Whether an instrument is priced by Longstaff-Schwartz (in a group of its own kind).
+inline bool exercises_early(const config::InstrumentConfig& instrument) {
+  return instrument.exercise != config::ExerciseStyle::european;
+}
+
+/// group.exercise for a group of early-exercise instruments (after its observations are
+/// numbered: each view's cash flow takes the slot after them), and their views' slots. Throws
+/// config::ConfigError for an american option on the event grid.
+void plan_exercise(const config::RunConfig& config, int model_index,
+                   const std::vector<Scenario>& scenarios, GroupPlan& group);
 
 } // namespace pfmc::engine::plan_detail

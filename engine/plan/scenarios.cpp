@@ -19,18 +19,22 @@ std::vector<int> model_underlyings(const config::ModelConfig& model) {
   return {model.underlying_index};
 }
 
-/// The config with every spot of the model moved by `relative` (of itself).
-config::RunConfig bump_spot(config::RunConfig c, const config::ModelConfig& model,
+/// The config with the spot of the model's asset `asset` (every asset: -1) moved by `relative`
+/// (of itself).
+config::RunConfig bump_spot(config::RunConfig c, const config::ModelConfig& model, int asset,
                             double relative) {
-  for (int u : model_underlyings(model))
-    c.market.underlyings[static_cast<std::size_t>(u)].spot *= 1.0 + relative;
+  const std::vector<int> underlyings = model_underlyings(model);
+  for (std::size_t a = 0; a < underlyings.size(); ++a) {
+    if (asset < 0 || static_cast<int>(a) == asset)
+      c.market.underlyings[static_cast<std::size_t>(underlyings[a])].spot *= 1.0 + relative;
+  }
   return c;
 }
 
 /// The config with the model's volatility moved by `h` (absolute): every pillar of a Black
-/// curve, every node of a local-vol surface, every vol of a basket; for Heston sqrt(v0) and
-/// sqrt(theta) (the instantaneous and the long-run vol).
-config::RunConfig bump_vol(config::RunConfig c, int model_index, double h) {
+/// curve, every node of a local-vol surface, the vol of a basket's asset `asset`; for Heston
+/// sqrt(v0) and sqrt(theta) (the instantaneous and the long-run vol).
+config::RunConfig bump_vol(config::RunConfig c, int model_index, int asset, double h) {
   auto& m = c.models[static_cast<std::size_t>(model_index)];
   switch (m.type) {
   case config::ModelType::black_scholes:
@@ -51,8 +55,7 @@ config::RunConfig bump_vol(config::RunConfig c, int model_index, double h) {
     }
     break;
   case config::ModelType::multi_black_scholes:
-    for (double& v : m.volatilities)
-      v += h;
+    m.volatilities[static_cast<std::size_t>(asset)] += h;
     break;
   }
   return c;
@@ -64,55 +67,72 @@ config::RunConfig bump_rates(config::RunConfig c, double h) {
   return c;
 }
 
-/// Where each bump's scenarios sit in the scenario list (-1: not simulated): the up move, then
-/// the down move (theta: the forward move alone).
+/// Where each bump's scenarios sit in the scenario list (-1: not simulated): per asset its up
+/// move then its down move (theta: the forward move alone).
 struct BumpIndex {
-  int spot_up = -1;
-  int vol_up = -1;
+  int spot_up = -1; ///< asset a's up move at spot_up + 2a
+  int vol_up = -1;  ///< likewise
   int rate_up = -1;
   int time_forward = -1;
   double time_bump = 0.0; ///< theta's valuation shift (years)
 };
 
-/// Per-path estimate of Greek g = Σ_s weights[g * scenarios + s] · payoff of scenario s.
-std::vector<double> greek_weights(const config::RunConfig& config, const config::ModelConfig& model,
-                                  const BumpIndex& bumps, int scenarios) {
-  // Bump sizes in the Greeks' units: a single-asset delta is dV/dS (h = 1% of S); a basket's
-  // delta and gamma are per unit relative move of all its spots (h = 1%).
+/// One Greek's per-path weights over the scenarios, on asset `a` of the model.
+std::vector<double> weights_of(const config::RunConfig& config, const config::ModelConfig& model,
+                               const BumpIndex& bumps, int scenarios, config::Greek g, int a) {
+  // Bump sizes in the Greeks' units: delta and gamma per unit of the asset's spot (h = 1% of
+  // it), vega per unit of its volatility.
+  const std::vector<int> underlyings = model_underlyings(model);
   const double spot_h =
-      model.assets() == 1
-          ? kSpotBump *
-                config.market.underlyings[static_cast<std::size_t>(model.underlying_index)].spot
-          : kSpotBump;
-  std::vector<double> weights;
-  for (config::Greek g : config.simulation.greeks) {
-    std::vector<double> w(static_cast<std::size_t>(scenarios), 0.0);
-    switch (g) {
-    case config::Greek::delta:
-      w[bumps.spot_up] = 1.0 / (2 * spot_h);
-      w[bumps.spot_up + 1] = -1.0 / (2 * spot_h);
-      break;
-    case config::Greek::gamma:
-      w[bumps.spot_up] = 1.0 / (spot_h * spot_h);
-      w[bumps.spot_up + 1] = 1.0 / (spot_h * spot_h);
-      w[0] = -2.0 / (spot_h * spot_h);
-      break;
-    case config::Greek::vega:
-      w[bumps.vol_up] = 1.0 / (2 * kVolBump);
-      w[bumps.vol_up + 1] = -1.0 / (2 * kVolBump);
-      break;
-    case config::Greek::rho:
-      w[bumps.rate_up] = 1.0 / (2 * kRateBump);
-      w[bumps.rate_up + 1] = -1.0 / (2 * kRateBump);
-      break;
-    case config::Greek::theta: // calendar time passing: (V(t + h) - V(t)) / h
-      w[bumps.time_forward] = 1.0 / bumps.time_bump;
-      w[0] = -1.0 / bumps.time_bump;
-      break;
-    }
-    weights.insert(weights.end(), w.begin(), w.end());
+      kSpotBump *
+      config.market.underlyings[static_cast<std::size_t>(underlyings[static_cast<std::size_t>(a)])]
+          .spot;
+  std::vector<double> w(static_cast<std::size_t>(scenarios), 0.0);
+  switch (g) {
+  case config::Greek::delta:
+    w[bumps.spot_up + 2 * a] = 1.0 / (2 * spot_h);
+    w[bumps.spot_up + 2 * a + 1] = -1.0 / (2 * spot_h);
+    break;
+  case config::Greek::gamma:
+    w[bumps.spot_up + 2 * a] = 1.0 / (spot_h * spot_h);
+    w[bumps.spot_up + 2 * a + 1] = 1.0 / (spot_h * spot_h);
+    w[0] = -2.0 / (spot_h * spot_h);
+    break;
+  case config::Greek::vega:
+    w[bumps.vol_up + 2 * a] = 1.0 / (2 * kVolBump);
+    w[bumps.vol_up + 2 * a + 1] = -1.0 / (2 * kVolBump);
+    break;
+  case config::Greek::rho:
+    w[bumps.rate_up] = 1.0 / (2 * kRateBump);
+    w[bumps.rate_up + 1] = -1.0 / (2 * kRateBump);
+    break;
+  case config::Greek::theta: // calendar time passing: (V(t + h) - V(t)) / h
+    w[bumps.time_forward] = 1.0 / bumps.time_bump;
+    w[0] = -1.0 / bumps.time_bump;
+    break;
   }
-  return weights;
+  return w;
+}
+
+/// Delta, gamma and vega are per underlying on a basket's model.
+bool per_asset(config::Greek g) {
+  return g == config::Greek::delta || g == config::Greek::gamma || g == config::Greek::vega;
+}
+
+/// group.greeks, group.greek_assets and group.greek_weights (Greek k's estimate per path is
+/// Σ_s weights[k * scenarios + s] · payoff of scenario s).
+void plan_greeks(const config::RunConfig& config, const config::ModelConfig& model,
+                 const BumpIndex& bumps, GroupPlan& group) {
+  const int assets = model.assets();
+  for (config::Greek g : config.simulation.greeks) {
+    const bool each = assets > 1 && per_asset(g);
+    for (int a = 0; a < (each ? assets : 1); ++a) {
+      const std::vector<double> w = weights_of(config, model, bumps, group.scenarios, g, a);
+      group.greeks.push_back(g);
+      group.greek_assets.push_back(each ? a : -1);
+      group.greek_weights.insert(group.greek_weights.end(), w.begin(), w.end());
+    }
+  }
 }
 
 } // namespace
@@ -121,10 +141,6 @@ std::vector<Scenario> plan_scenarios(const config::RunConfig& config, int model_
                                      GroupPlan& group) {
   const auto& model = config.models[static_cast<std::size_t>(model_index)];
   std::vector<Scenario> scenarios{{nullptr, &config, 0.0}};
-  if (!has_greek_kernels(model)) { // its instruments report no Greeks (make_plan says so)
-    group.scenarios = 1;
-    return scenarios;
-  }
   const auto& greeks = config.simulation.greeks;
   auto wants = [&](config::Greek g) {
     return std::find(greeks.begin(), greeks.end(), g) != greeks.end();
@@ -132,16 +148,22 @@ std::vector<Scenario> plan_scenarios(const config::RunConfig& config, int model_
   const auto bumped = [](config::RunConfig c) {
     return Scenario{std::make_shared<const config::RunConfig>(std::move(c)), nullptr, 0.0};
   };
+  // A single-asset model's spot and vol move as one; a basket's each apart.
+  const int assets = model.assets();
   BumpIndex bumps;
   if (wants(config::Greek::delta) || wants(config::Greek::gamma)) {
     bumps.spot_up = static_cast<int>(scenarios.size());
-    scenarios.push_back(bumped(bump_spot(config, model, kSpotBump)));
-    scenarios.push_back(bumped(bump_spot(config, model, -kSpotBump)));
+    for (int a = 0; a < assets; ++a) {
+      scenarios.push_back(bumped(bump_spot(config, model, assets > 1 ? a : -1, kSpotBump)));
+      scenarios.push_back(bumped(bump_spot(config, model, assets > 1 ? a : -1, -kSpotBump)));
+    }
   }
   if (wants(config::Greek::vega)) {
     bumps.vol_up = static_cast<int>(scenarios.size());
-    scenarios.push_back(bumped(bump_vol(config, model_index, kVolBump)));
-    scenarios.push_back(bumped(bump_vol(config, model_index, -kVolBump)));
+    for (int a = 0; a < assets; ++a) {
+      scenarios.push_back(bumped(bump_vol(config, model_index, a, kVolBump)));
+      scenarios.push_back(bumped(bump_vol(config, model_index, a, -kVolBump)));
+    }
   }
   if (wants(config::Greek::rho)) {
     bumps.rate_up = static_cast<int>(scenarios.size());
@@ -154,8 +176,8 @@ std::vector<Scenario> plan_scenarios(const config::RunConfig& config, int model_
     scenarios.push_back({nullptr, &config, bumps.time_bump});
   }
   group.scenarios = static_cast<int>(scenarios.size());
-  group.greeks = greeks;
-  group.greek_weights = greek_weights(config, model, bumps, group.scenarios);
+  if (group.scenarios > 1)
+    plan_greeks(config, model, bumps, group);
   return scenarios;
 }
 

@@ -132,6 +132,7 @@ std::vector<double> group_time_grid(const config::RunConfig& config, int model_i
     events.push_back(in.maturity);
     add_schedule(in.fixing_times);
     add_schedule(in.monitoring_times);
+    add_schedule(in.exercise_times);
   }
   std::vector<double> times = make_time_grid(horizon, config.simulation.steps_per_year, events);
   const int steps = static_cast<int>(times.size()) - 1;

@@ -13,6 +13,7 @@
 #include "engine/draws/draw_plan.hpp"
 #include "engine/draws/draw_transform.hpp"
 #include "engine/draws/normal_source.hpp"
+#include "engine/run/exercise.hpp"
 #include "engine/run/model_dispatch.hpp"
 #include "kernels/draw_layout.hpp"
 #include "kernels/reduction_shape.cuh"
@@ -44,6 +45,15 @@ struct DrawSource {
   std::uint64_t seed = 0;
   bool antithetic = false;
   BrownianBridge* bridge = nullptr; ///< Philox with a bridge: built per group
+  std::uint32_t draw_group = 0;     ///< Philox: the counter's group word
+};
+
+/// What a block does besides simulating: early exercise's table (or none), and whether it pays
+/// off and reduces (the regression pass only records).
+template <class Real>
+struct BlockRole {
+  const models::ExerciseTable<Real>* exercise = nullptr;
+  bool pay = true;
 };
 
 /// Raw estimates of one path at their places in the ValueLayout (their squares come after the
@@ -78,9 +88,11 @@ void pay_path(const GroupPlan& group, const Real* observed, double* out) {
 template <class Model, class Real>
 void simulate_block(const typename Model::Params& params, const models::PathSchedule& schedule,
                     const GroupPlan& group, const DrawSource<Real>& source,
-                    std::uint64_t block_first, int count, std::vector<double>& lane_values,
-                    std::vector<Real>& draws, double* partials) {
+                    const BlockRole<Real>& role, std::uint64_t block_first, int count,
+                    std::vector<double>& lane_values, std::vector<Real>& draws,
+                    double* partials) {
   using PathT = models::Path<Model, Real>;
+  using Stepper = models::ExerciseStepper<Model, Real>;
   constexpr int F = Model::factors;
   const kernels::ValueLayout layout = group.value_layout();
   const int values = layout.size();
@@ -90,10 +102,21 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
   std::vector<std::array<Real, models::kMaxObservations>> observed(static_cast<std::size_t>(count));
   std::vector<PathT> paths;
   paths.reserve(static_cast<std::size_t>(count));
+  std::vector<Stepper> steppers; // early exercise: each path's, over its Path
+  steppers.reserve(role.exercise != nullptr ? static_cast<std::size_t>(count) : 0);
   for (int t = 0; t < count; ++t) {
-    paths.emplace_back(params, schedule,
-                       reinterpret_cast<Real(*)[models::kMaxObservations]>(observed[t].data()));
+    auto* slots = reinterpret_cast<Real(*)[models::kMaxObservations]>(observed[t].data());
+    paths.emplace_back(params, schedule, slots);
+    if (role.exercise != nullptr)
+      steppers.emplace_back(paths.back(), *role.exercise, slots, block_first + t, 1);
   }
+  const auto advance = [&](int t, int step, const Real (&z)[F]) {
+    if (role.exercise != nullptr) {
+      steppers[static_cast<std::size_t>(t)](step, z);
+    } else {
+      paths[static_cast<std::size_t>(t)].advance(step, z);
+    }
+  };
   if (source.normals != nullptr) {
     const std::size_t rows = static_cast<std::size_t>(steps) * F;
     for (int t = 0; t < count; ++t) {
@@ -104,7 +127,7 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
           z[f] = source.normals[kernels::draw_offset(path, static_cast<std::size_t>(step) * F + f,
                                                      rows)];
         }
-        paths[static_cast<std::size_t>(t)].advance(step, z);
+        advance(t, step, z);
       }
     }
   } else {
@@ -115,7 +138,7 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
     for (int step0 = 0; step0 < steps; step0 += piece) {
       const int piece_steps = std::min(piece, steps - step0);
       const int rows = piece_steps * F;
-      philox_normals_host(source.seed, static_cast<std::uint32_t>(group.index), block_first,
+      philox_normals_host(source.seed, source.draw_group, block_first,
                           kBlockPaths, static_cast<std::uint32_t>(step0 * F), rows, draws.data(),
                           kBlockPaths);
       if (source.antithetic) {
@@ -128,16 +151,17 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
       if (source.bridge != nullptr)
         source.bridge->apply_host(draws.data(), 1, rows, kBlockPaths);
       for (int t = 0; t < count; ++t) {
-        PathT& path = paths[static_cast<std::size_t>(t)];
         for (int s = 0; s < piece_steps; ++s) {
           Real z[F];
           for (int f = 0; f < F; ++f)
             z[f] = draws[static_cast<std::size_t>(s * F + f) * kBlockPaths + t];
-          path.advance(step0 + s, z);
+          advance(t, step0 + s, z);
         }
       }
     }
   }
+  if (!role.pay)
+    return; // the regression pass: the steppers recorded what it needs
   for (int t = 0; t < count; ++t) {
     paths[static_cast<std::size_t>(t)].finish();
     pay_path(group, observed[static_cast<std::size_t>(t)].data(),
@@ -188,10 +212,13 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
 /// worker threads, then tiles (pairwise over their blocks) and totals (tile after tile) in the
 /// kernel's order, carried on outcome.totals.
 template <class Model, class Real>
-void simulate_chunk(const GroupPlan& group, const DrawSource<Real>& source, std::size_t count,
+void simulate_chunk(const GroupPlan& group, const DrawSource<Real>& source,
+                    const BlockRole<Real>& role, std::size_t count,
                     const ExecutionSettings& settings, GroupOutcome& outcome) {
   const std::vector<Real> step_data = interleaved_step_series<Real>(group);
-  const auto params = Model::make_params(step_data.data(), group.model_constants.data());
+  auto params = Model::make_params(step_data.data(), group.model_constants.data());
+  if (!role.pay) // the regression pass fits the rule on the base scenario alone
+    models::keep_base_scenario<Model>(params);
   const models::PathSchedule schedule{group.observation_runs.data(), group.spill_ranges.data(),
                                       group.spill_events.data(), group.observations.data(),
                                       static_cast<int>(group.observations.size())};
@@ -206,7 +233,7 @@ void simulate_chunk(const GroupPlan& group, const DrawSource<Real>& source, std:
     for (std::size_t b = next_block++; b < blocks && !stop_requested(); b = next_block++) {
       const std::size_t first = b * kBlockPaths;
       simulate_block<Model, Real>(
-          params, schedule, group, source, source.chunk_first + first,
+          params, schedule, group, source, role, source.chunk_first + first,
           static_cast<int>(std::min<std::size_t>(kBlockPaths, count - first)), lane_values, draws,
           partials.data() + b * values);
     }
@@ -223,6 +250,8 @@ void simulate_chunk(const GroupPlan& group, const DrawSource<Real>& source, std:
   for (auto& t : pool)
     t.join();
   throw_if_stopped();
+  if (!role.pay)
+    return;
 
   // Tiles pairwise over their blocks (missing blocks are +0.0), then the totals carried across
   // chunks, tile after tile (the kernel's last blocks).
@@ -246,6 +275,31 @@ void simulate_chunk(const GroupPlan& group, const DrawSource<Real>& source, std:
   if (source.normals != nullptr)
     outcome.bytes_loaded += static_cast<double>(count) * group.rows() * sizeof(Real);
   outcome.chunks += 1;
+}
+
+/// Early exercise's regression pass on the CPU: the regression paths (the group's counter with
+/// kRegressionDrawGroup) record their levels, then the rule is fitted backwards on the host.
+/// Returns the coefficients ([rule][date][basis]).
+template <class Model, class Real>
+std::vector<double> fit_rule_on_cpu(const GroupPlan& group, DrawSource<Real> source,
+                                    const ExecutionSettings& settings, GroupOutcome& outcome) {
+  const ExercisePlan& plan = group.exercise;
+  const auto start = Clock::now();
+  const std::uint64_t per_level = static_cast<std::uint64_t>(plan.dates()) * plan.regression_paths;
+  std::vector<Real> levels(static_cast<std::size_t>(plan.levels) * per_level);
+  std::vector<Real> variances(plan.basis.two_variables ? per_level : 0);
+  const models::ExerciseTable<Real> table = exercise_table<Real>(
+      plan, plan.steps.data(), plan.views.data(), plan.allowed.data(), plan.discounts.data(),
+      nullptr, levels.data(), variances.empty() ? nullptr : variances.data());
+  source.draw_group = static_cast<std::uint32_t>(group.index) | kRegressionDrawGroup;
+  source.chunk_first = 0;
+  simulate_chunk<Model, Real>(group, source, BlockRole<Real>{&table, false},
+                              static_cast<std::size_t>(plan.regression_paths), settings, outcome);
+  std::vector<double> coefficients = regress_on_host(
+      plan, levels.data(), variances.empty() ? nullptr : variances.data(), settings.cpu_threads);
+  outcome.regression_ms += milliseconds_since(start);
+  outcome.regression_path_steps += plan.regression_paths * static_cast<std::uint64_t>(group.steps());
+  return coefficients;
 }
 
 template <class Real>
@@ -282,14 +336,27 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
           DrawSource<Real> source;
           source.seed = settings.seed;
           source.antithetic = settings.antithetic;
+          source.draw_group = static_cast<std::uint32_t>(group.index);
           if (settings.brownian_bridge)
             source.bridge = &transforms.bridge(g);
+          BlockRole<Real> role;
+          std::vector<double> coefficients; // early exercise: the fitted rule
+          models::ExerciseTable<Real> table{};
+          if (group.exercise.present()) {
+            const ExercisePlan& ex = group.exercise;
+            coefficients = fit_rule_on_cpu<Model, Real>(group, source, settings,
+                                                        outcomes[static_cast<std::size_t>(g)]);
+            table = exercise_table<Real>(ex, ex.steps.data(), ex.views.data(), ex.allowed.data(),
+                                         ex.discounts.data(), coefficients.data(), nullptr,
+                                         nullptr);
+            role.exercise = &table;
+          }
           const auto start = Clock::now();
           for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
             source.chunk_first = chunk * chunking.chunk_paths;
             const std::size_t count = static_cast<std::size_t>(
                 std::min(chunking.chunk_paths, settings.paths - source.chunk_first));
-            simulate_chunk<Model, Real>(group, source, count, settings,
+            simulate_chunk<Model, Real>(group, source, role, count, settings,
                                         outcomes[static_cast<std::size_t>(g)]);
             ++stats.kernel_launches;
           }
@@ -312,7 +379,8 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
           DrawSource<Real> source;
           source.normals = normals.data() + unit.offsets[m];
           start = Clock::now();
-          simulate_chunk<Model, Real>(group, source, settings.paths, settings, outcomes[g]);
+          simulate_chunk<Model, Real>(group, source, BlockRole<Real>{}, settings.paths, settings,
+                                      outcomes[g]);
           outcomes[g].kernel_ms += milliseconds_since(start);
           outcomes[g].rng_ms += generation *
                                 static_cast<double>(group_draw_values(group, settings.paths)) /
@@ -349,7 +417,8 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
         DrawSource<Real> from_buffer;
         from_buffer.normals = normals.data();
         from_buffer.chunk_first = first_path;
-        simulate_chunk<Model, Real>(group, from_buffer, count, settings, outcomes[g]);
+        simulate_chunk<Model, Real>(group, from_buffer, BlockRole<Real>{}, count, settings,
+                                    outcomes[g]);
         outcomes[g].kernel_ms += milliseconds_since(start);
       }
     });

@@ -14,6 +14,7 @@
 #include "engine/core/upload_arena.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/backend_registry.cuh"
+#include "engine/run/exercise.hpp"
 #include "engine/run/ring_layout.hpp"
 
 namespace pfmc::engine {
@@ -28,6 +29,18 @@ struct LaunchShape {
   [[nodiscard]] int block_paths() const {
     return kernels::block_paths(block_size, paths_per_thread, rounds.passes, rounds.rounds);
   }
+};
+
+/// Early exercise's part of a unit's group (engine/run/exercise.hpp): the regression pass's
+/// records, or the pricing pass's fitted rule.
+template <class Real>
+struct ExerciseRun {
+  const std::vector<double>* coefficients = nullptr; ///< pricing: [rule][date][basis]
+  Real* levels = nullptr;    ///< regression: [level][date][path], device memory
+  Real* variances = nullptr; ///< regression, two-variable basis: [date][path]
+  /// The regression pass: its draws (the group's counter with kRegressionDrawGroup) and its
+  /// base scenario alone.
+  [[nodiscard]] bool regression() const { return levels != nullptr; }
 };
 
 template <class Model, class Real>
@@ -48,9 +61,11 @@ public:
   };
 
   /// groups: the unit's groups; max_chunk_paths: the most paths of one group in one launch;
-  /// shape: every launch's shape.
+  /// shape: every launch's shape; exercise: per group, its early-exercise pass (groups of early
+  /// exercise must have one; empty: the unit has none).
   DeviceUnit(const std::vector<const GroupPlan*>& groups, std::uint64_t max_chunk_paths,
-             const LaunchShape& shape, cudaStream_t stream)
+             const LaunchShape& shape, cudaStream_t stream,
+             const std::vector<ExerciseRun<Real>>& exercise = {})
       : groups_(groups), shape_(shape), stream_(stream) {
     PFMC_EXPECTS(shape.block_paths() <= kernels::kTilePaths &&
                      kernels::kTilePaths % shape.block_paths() == 0,
@@ -67,7 +82,9 @@ public:
                          arena.add(g->spill_events), arena.add(g->observations),
                          arena.add(g->instruments), arena.add(g->greek_weights)});
     }
+    const std::vector<std::size_t> tables = add_exercise_tables(arena, exercise);
     data_ = DeviceBuffer<unsigned char>(arena.size(), stream);
+    set_exercise_tables(arena, exercise, tables);
     if (arena.size() > 0) {
       PFMC_CUDA_TRY(cudaMemcpyAsync(data_.data(), arena.data(), arena.size(),
                                     cudaMemcpyHostToDevice, stream));
@@ -123,6 +140,13 @@ public:
       t.greek_count = static_cast<int>(g.greeks.size());
       t.greek_weights = at<double>(o.greek_weights);
       t.delta_greek = g.delta_greek();
+      if (tables[m] != kNoTable) {
+        t.exercise = at<models::ExerciseTable<Real>>(tables[m]);
+        if (exercise[m].regression()) {
+          t.group_index |= kRegressionDrawGroup;
+          models::keep_base_scenario<Model>(t.model);
+        }
+      }
       const int values = values_[m];
       t.reduction.block_partials = cursor;
       cursor += max_blocks * static_cast<std::size_t>(values);
@@ -193,6 +217,13 @@ public:
   }
   [[nodiscard]] const std::vector<int>& values() const { return values_; }
 
+  /// The early-exercise kernel (kernels/launcher_table.cuh's exercise module).
+  static const Entry& exercise_launcher() {
+    const auto& table = kernels::exercise_launcher_table<Model, Real>();
+    PFMC_EXPECTS(!table.empty(), "every model has an early-exercise kernel");
+    return table.front();
+  }
+
   /// The registry's entry of a backend, or a RuntimeError naming what is missing.
   static const Entry& launcher(const std::string& backend, int prefetch_distance) {
     const Entry* entry = find_launcher<Model, Real>(backend, prefetch_distance);
@@ -208,6 +239,53 @@ private:
   const T* at(std::size_t offset) const {
     return reinterpret_cast<const T*>(data_.data() + offset);
   }
+
+  static constexpr std::size_t kNoTable = ~std::size_t(0);
+  /// Where each exercise array of each group lies in the upload, and its table.
+  struct ExerciseOffsets {
+    std::size_t steps, views, allowed, discounts, coefficients;
+  };
+
+  /// Adds each early-exercise group's arrays and a place for its ExerciseTable; returns the
+  /// tables' offsets (kNoTable for the other groups).
+  std::vector<std::size_t> add_exercise_tables(UploadArena& arena,
+                                               const std::vector<ExerciseRun<Real>>& exercise) {
+    std::vector<std::size_t> tables(groups_.size(), kNoTable);
+    for (std::size_t m = 0; m < groups_.size(); ++m) {
+      const ExercisePlan& plan = groups_[m]->exercise;
+      if (!plan.present())
+        continue;
+      PFMC_EXPECTS(m < exercise.size(), "an early-exercise group needs its pass's data");
+      const ExerciseRun<Real>& run = exercise[m];
+      ExerciseOffsets o{arena.add(plan.steps), arena.add(plan.views), arena.add(plan.allowed),
+                        arena.add(plan.discounts), kNoTable};
+      if (run.coefficients != nullptr)
+        o.coefficients = arena.add(*run.coefficients);
+      exercise_offsets_.push_back(o);
+      const models::ExerciseTable<Real> placeholder{};
+      tables[m] = arena.add(&placeholder, 1);
+    }
+    return tables;
+  }
+  /// The tables, now that the device addresses of their arrays are known.
+  void set_exercise_tables(UploadArena& arena, const std::vector<ExerciseRun<Real>>& exercise,
+                           const std::vector<std::size_t>& tables) {
+    std::size_t k = 0;
+    for (std::size_t m = 0; m < groups_.size(); ++m) {
+      if (tables[m] == kNoTable)
+        continue;
+      const ExerciseOffsets& o = exercise_offsets_[k++];
+      const ExerciseRun<Real>& run = exercise[m];
+      arena.set(tables[m],
+                exercise_table<Real>(
+                    groups_[m]->exercise, at<int>(o.steps), at<models::ExerciseView>(o.views),
+                    at<unsigned char>(o.allowed), at<double>(o.discounts),
+                    o.coefficients == kNoTable ? nullptr : at<double>(o.coefficients), run.levels,
+                    run.variances));
+    }
+  }
+
+  std::vector<ExerciseOffsets> exercise_offsets_;
 
   std::vector<const GroupPlan*> groups_;
   LaunchShape shape_;

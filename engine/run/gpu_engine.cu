@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -15,8 +16,10 @@
 #include "engine/draws/draw_transform.hpp"
 #include "engine/draws/normal_source.hpp"
 #include "engine/run/device_unit.cuh"
+#include "engine/run/exercise.hpp"
 #include "engine/run/model_dispatch.hpp"
 #include "kernels/generate_draws.hpp"
+#include "kernels/regression.cuh"
 
 namespace pfmc::engine {
 
@@ -93,9 +96,11 @@ public:
       total += static_cast<std::size_t>(g.reduced_values());
     }
     totals_ = std::make_unique<PinnedBuffer<double>>(total);
-    for (const auto& s : settings_) {
-      const kernels::BackendInfo* info = kernels::find_backend(s.backend);
-      computes_draws_.push_back(info != nullptr && !info->reads_draws);
+    for (std::size_t g = 0; g < settings_.size(); ++g) {
+      // Early exercise's kernel computes its draws (kernels/launcher_table.cuh).
+      const kernels::BackendInfo* info = kernels::find_backend(settings_[g].backend);
+      computes_draws_.push_back(plan.groups[g].exercise.present() ||
+                                (info != nullptr && !info->reads_draws));
     }
   }
 
@@ -173,8 +178,109 @@ private:
     ++stats_.generation_calls;
   }
 
+  /// Early exercise's regression pass for one group (models/exercise.cuh): its paths record
+  /// their levels at the exercise dates, then each date's regression is reduced on the device
+  /// and fitted on the host, backwards from the maturity. Returns the rule ([rule][date][basis]).
+  template <class Model>
+  std::vector<double> fit_rule(int g) {
+    const GroupPlan& group = plan_.groups[static_cast<std::size_t>(g)];
+    const ExercisePlan& plan = group.exercise;
+    const auto start = std::chrono::steady_clock::now();
+    cudaStream_t stream = compute_stream_.get();
+    const std::uint64_t paths = plan.regression_paths;
+    const std::uint64_t per_level = static_cast<std::uint64_t>(plan.dates()) * paths;
+    DeviceBuffer<Real> levels(static_cast<std::size_t>(plan.levels) * per_level, stream);
+    DeviceBuffer<Real> variances(plan.basis.two_variables ? per_level : 0, stream);
+    ExerciseRun<Real> records;
+    records.levels = levels.data();
+    records.variances = plan.basis.two_variables ? variances.data() : nullptr;
+    const auto& entry = DeviceUnit<Model, Real>::exercise_launcher();
+    load(entry.load);
+    const std::uint64_t chunk_paths = std::min(paths, kMaxChunkPaths);
+    DeviceUnit<Model, Real> device({&group}, chunk_paths,
+                                   shape_for<Model>(entry, {&group}, chunk_paths), stream,
+                                   {records});
+    for (std::uint64_t first = 0; first < paths; first += chunk_paths) {
+      throw_if_stopped();
+      const int count = static_cast<int>(std::min(chunk_paths, paths - first));
+      device.launch(entry, {{0, nullptr, first, count, first == 0}}, 0, config::Padding{},
+                    run_.seed, /*reduce=*/false);
+      ++launches_;
+    }
+    std::vector<double> rule = induce<Model>(group, levels.data(), records.variances);
+    ExerciseCost& cost = exercise_cost_[g];
+    cost.ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                   .count();
+    cost.path_steps += paths * static_cast<std::uint64_t>(group.steps());
+    return rule;
+  }
+
+  /// The backward induction over the regression paths' records, one instrument after another.
+  template <class Model>
+  std::vector<double> induce(const GroupPlan& group, const Real* levels, const Real* variances) {
+    const ExercisePlan& plan = group.exercise;
+    cudaStream_t stream = compute_stream_.get();
+    const std::uint64_t paths = plan.regression_paths;
+    const int dates = plan.dates();
+    const int m = plan.basis.size();
+    const int values = models::RegressionLayout{m}.size();
+    const std::uint64_t tiles = kernels::tiles_for_paths(paths);
+    // The reduction's buffers (kernels/block_reduce.cuh), one block per tile: the partials, the
+    // tile sums and the totals, then the tickets (which reset themselves after each launch).
+    const std::size_t doubles = (2 * tiles + 1) * static_cast<std::size_t>(values);
+    DeviceBuffer<unsigned char> reduction(doubles * sizeof(double) +
+                                              (tiles + 1) * sizeof(unsigned int),
+                                          stream);
+    auto* base = reinterpret_cast<double*>(reduction.data());
+    auto* tickets = reinterpret_cast<unsigned int*>(reduction.data() + doubles * sizeof(double));
+    PFMC_CUDA_TRY(cudaMemsetAsync(tickets, 0, (tiles + 1) * sizeof(unsigned int), stream));
+    DeviceBuffer<double> cash_flows(paths, stream);
+    PinnedBuffer<double> sums(static_cast<std::size_t>(values));
+    std::vector<double> rule(static_cast<std::size_t>(plan.rules) * dates * m,
+                             std::numeric_limits<double>::quiet_NaN());
+    for (int r = 0; r < plan.rules; ++r) {
+      const models::ExerciseView& e = plan.views[static_cast<std::size_t>(r * plan.scenarios)];
+      kernels::RegressionStep<Real> step{};
+      step.levels = levels + static_cast<std::uint64_t>(e.level) * dates * paths;
+      step.variances = variances;
+      step.cash_flows = cash_flows.data();
+      step.paths = paths;
+      step.rule = e;
+      step.basis = plan.basis;
+      step.variance_scale = plan.variance_scale;
+      step.target = kernels::ReductionTarget{base, base + tiles * values, base + 2 * tiles * values,
+                                             tickets, tickets + tiles, values, 1};
+      // The maturity's payoff first, then each earlier date: its sums, its fit, its decisions.
+      step.update_date = e.maturity_date;
+      step.update_maturity = 1;
+      step.update_discount = plan.discounts[static_cast<std::size_t>(e.discounts + e.maturity_date)];
+      for (int date = e.maturity_date - 1; date >= 0; --date) {
+        if (!plan.allowed[static_cast<std::size_t>(r) * dates + date])
+          continue;
+        throw_if_stopped();
+        step.sum_date = date;
+        kernels::launch_regression_step<Real>(step, stream);
+        ++launches_;
+        PFMC_CUDA_TRY(cudaMemcpyAsync(sums.data(), step.target.totals,
+                                      static_cast<std::size_t>(values) * sizeof(double),
+                                      cudaMemcpyDeviceToHost, stream));
+        PFMC_CUDA_TRY(cudaStreamSynchronize(stream));
+        ++stats_.host_syncs;
+        const std::vector<double> beta = fit_continuation(plan.basis, sums.data());
+        std::copy(beta.begin(), beta.end(),
+                  rule.begin() + (static_cast<std::ptrdiff_t>(r) * dates + date) * m);
+        step.update_date = date;
+        step.update_maturity = 0;
+        step.update_discount = plan.discounts[static_cast<std::size_t>(e.discounts + date)];
+        std::copy(beta.begin(), beta.end(), step.coefficients);
+      }
+    }
+    return rule;
+  }
+
   /// Groups whose backend computes its draws: no generation, one launch for all of them (per
-  /// chunk of kMaxChunkPaths paths).
+  /// chunk of kMaxChunkPaths paths). Early-exercise groups (a unit of their own) fit their rules
+  /// first and price with the early-exercise kernel.
   template <class Model>
   void run_computing(const DrawUnit& unit) {
     std::vector<const GroupPlan*> groups;
@@ -184,14 +290,25 @@ private:
       marks.groups.push_back(g);
       marks.weights.push_back(1.0 / static_cast<double>(unit.groups.size()));
     }
+    const bool exercise = groups.front()->exercise.present();
+    std::vector<std::vector<double>> rules;
+    std::vector<ExerciseRun<Real>> exercise_runs;
+    if (exercise) {
+      rules.reserve(groups.size());
+      for (int g : unit.groups)
+        rules.push_back(fit_rule<Model>(g));
+      for (const auto& rule : rules)
+        exercise_runs.push_back(ExerciseRun<Real>{&rule, nullptr, nullptr});
+    }
     const ExecutionSettings& s = settings_[static_cast<std::size_t>(unit.groups.front())];
-    const auto& entry = DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
+    const auto& entry = exercise ? DeviceUnit<Model, Real>::exercise_launcher()
+                                 : DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
     load(entry.load);
     const std::uint64_t chunk_paths = std::min(run_.paths, kMaxChunkPaths);
     const std::uint64_t chunks = (run_.paths + chunk_paths - 1) / chunk_paths;
     DeviceUnit<Model, Real> device(groups, chunk_paths,
                                    shape_for<Model>(entry, groups, chunk_paths * groups.size()),
-                                   compute_stream_.get());
+                                   compute_stream_.get(), exercise_runs);
     for (std::uint64_t c = 0; c < chunks; ++c) {
       throw_if_stopped(); // no new launch once asked to stop
       const std::uint64_t first = c * chunk_paths;
@@ -343,6 +460,10 @@ private:
       o.bytes_loaded =
           computes_draws_[g] ? 0.0 : static_cast<double>(run_.paths) * group.rows() * sizeof(Real);
       o.chunks = launches_of_.count(static_cast<int>(g)) ? launches_of_[static_cast<int>(g)] : 0;
+      if (const auto cost = exercise_cost_.find(static_cast<int>(g)); cost != exercise_cost_.end()) {
+        o.regression_ms = cost->second.ms;
+        o.regression_path_steps = cost->second.path_steps;
+      }
     }
     for (const UnitMarks& m : marks_) {
       double generation = 0.0, kernels = 0.0;
@@ -376,6 +497,12 @@ private:
   std::unique_ptr<PinnedBuffer<double>> totals_;
   std::vector<UnitMarks> marks_;
   std::map<int, std::uint64_t> launches_of_;
+  /// Early exercise's regression passes, per group: wall time and the paths' steps.
+  struct ExerciseCost {
+    double ms = 0.0;
+    std::uint64_t path_steps = 0;
+  };
+  std::map<int, ExerciseCost> exercise_cost_;
   std::uint64_t launches_ = 0;
   std::set<void*> loaded_; ///< kernels whose code this run has loaded
   PlanStats stats_;

@@ -25,6 +25,8 @@ void add_outcome_costs(const SimulationPlan& plan, const std::vector<GroupOutcom
     const GroupOutcome& outcome = outcomes[g];
     run.kernel_ms += outcome.kernel_ms;
     run.rng_ms += outcome.rng_ms;
+    run.regression_ms += outcome.regression_ms;
+    run.regression_path_steps += static_cast<double>(outcome.regression_path_steps);
     run.path_steps += static_cast<double>(outcome.path_steps);
     run.bytes_loaded += outcome.bytes_loaded;
     run.chunks += outcome.chunks;
@@ -50,6 +52,14 @@ InstrumentResult instrument_result(const config::RunConfig& config, const GroupP
   r.ci95_low = r.has_std_error ? e.mean - 1.96 * e.std_error : e.mean;
   r.ci95_high = r.has_std_error ? e.mean + 1.96 * e.std_error : e.mean;
   r.paths = replicates.paths * static_cast<std::uint64_t>(replicates.replicates);
+  if (group.exercise.present()) {
+    r.exercise = config::to_string(in.exercise);
+    for (int d = 0; d < group.exercise.dates(); ++d)
+      r.exercise_dates += group.exercise.allowed[static_cast<std::size_t>(j) *
+                                                     group.exercise.dates() +
+                                                 d];
+    r.regression_paths = group.exercise.regression_paths;
+  }
   r.has_control = group.has_control(j);
   if (r.has_control) {
     double beta = 0.0;
@@ -62,7 +72,13 @@ InstrumentResult instrument_result(const config::RunConfig& config, const GroupP
         combine_replicates(samples, replicates.plain_sobol,
                            [&](const ReplicateSample& s) { return s.greeks[index][k]; });
     const bool pathwise = static_cast<int>(k) == group.delta_greek() && base.pathwise_delta != 0.0;
-    r.greeks.push_back(GreekResult{group.greeks[k], ge.mean, ge.std_error, ge.has_error, pathwise});
+    GreekResult greek{group.greeks[k], ge.mean, ge.std_error, ge.has_error, pathwise, {}};
+    const int asset = group.greek_assets[k];
+    if (asset >= 0) {
+      const auto& model = config.models[static_cast<std::size_t>(group.model_index)];
+      greek.underlying = model.underlyings[static_cast<std::size_t>(asset)];
+    }
+    r.greeks.push_back(std::move(greek));
   }
   return r;
 }

@@ -8,6 +8,7 @@
 #include "config/config_error.hpp"
 #include "engine/draws/draw_plan.hpp"
 #include "engine/draws/normal_source.hpp"
+#include "engine/run/exercise.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/error.hpp"
 #include "kernels/reduction_shape.cuh"
@@ -59,7 +60,21 @@ void check_group_fits(const config::RunConfig& config, const GroupPlan& group,
   const int values = group.reduced_values();
   const int real_bytes = real_bytes_of(settings.precision);
   const bool buffers = on_gpu || settings.rng != config::RngType::philox;
-  const std::uint64_t chunk_cap = on_gpu ? settings.memory_cap / 2 : settings.memory_cap;
+  // Early exercise holds its regression paths' records beside the priced paths' chunks.
+  const std::uint64_t regression = regression_bytes(group, real_bytes);
+  if (regression >= settings.memory_cap) {
+    throw config::ConfigError(
+        config.file, {}, "simulation.regression_paths",
+        "the early-exercise regression on model '" + group.model_name + "' records " +
+            std::to_string(group.exercise.dates()) + " dates of " +
+            std::to_string(group.exercise.regression_paths) + " paths: " +
+            std::to_string(regression) + " bytes, over the memory cap of " +
+            std::to_string(settings.memory_cap) + " (engine.max_device_memory" +
+            (on_gpu ? "" : ", at most " + std::to_string(kCpuMemoryCap) + " on the CPU") +
+            "): lower simulation.regression_paths, or give fewer exercise dates");
+  }
+  const std::uint64_t rest = settings.memory_cap - regression;
+  const std::uint64_t chunk_cap = on_gpu ? rest / 2 : rest;
   const int rows = buffers ? group.rows() : 0;
   const ChunkPlan chunking = plan_chunks(settings.paths, rows, real_bytes, values, chunk_cap);
   if (chunking.chunk_paths == 0) {
@@ -154,6 +169,14 @@ void check_plan(const config::RunConfig& config, const SimulationPlan& plan,
                                     " supports at most " + std::to_string(kMaxSobolDimensions) +
                                     " dimensions (steps x factors); model '" + group.model_name +
                                     "' needs " + std::to_string(group.rows()));
+    }
+    if (group.exercise.present() && settings.rng != config::RngType::philox) {
+      throw config::ConfigError(
+          config.file, {}, "simulation.rng",
+          "early exercise (model '" + group.model_name +
+              "') needs rng: philox: its regression and priced paths are independent draws of "
+              "the counter-based generator (" +
+              config::to_string(settings.rng) + " is not supported with it)");
     }
     check_group_fits(config, group, settings, on_gpu);
   }

@@ -87,27 +87,40 @@ std::vector<int> instantiated_distances(const GroupPlan& group, config::Precisio
 
 /// The group must have kernels of its backend at the chosen prefetch distance; a model that is
 /// instantiated at fewer distances (kernels/model_list.cuh) takes the nearest one (a tie goes to
-/// the longer look-ahead), and the run says so once per shape.
-void resolve_group_distance(const config::RunConfig& config, const GroupPlan& group,
-                            config::Precision precision, GroupBackend& chosen,
-                            std::map<DistanceShape, int>& resolved, RunInfo& run) {
+/// the longer look-ahead), one without the backend at all the common module's default, and the
+/// run says so once per shape.
+void resolve_group_distance(const GroupPlan& group, config::Precision precision, config::RngType rng, bool brownian_bridge,
+                            GroupBackend& chosen, std::map<DistanceShape, GroupBackend>& resolved,
+                            RunInfo& run) {
   const DistanceShape shape{group.model_type, group.assets, group.scenarios, chosen.backend,
                             chosen.prefetch_distance};
   const auto known = resolved.find(shape);
   if (known != resolved.end()) {
-    chosen.prefetch_distance = known->second;
+    chosen.backend = known->second.backend;
+    chosen.prefetch_distance = known->second.prefetch_distance;
+    chosen.padding = known->second.padding;
     return;
   }
   if (has_group_launcher(group, precision, chosen.backend, chosen.prefetch_distance)) {
-    resolved.emplace(shape, chosen.prefetch_distance);
+    resolved.emplace(shape, chosen);
     return;
   }
-  const std::vector<int> have = instantiated_distances(group, precision, chosen.backend);
+  std::vector<int> have = instantiated_distances(group, precision, chosen.backend);
   if (have.empty()) {
-    throw config::ConfigError(config.file, {}, "engine.backend",
-                              "model '" + group.model_name + "' (" +
-                                  config::to_string(group.model_type) + ") has no " +
-                                  chosen.backend + " kernels");
+    // No kernel of this backend at all (the baskets' Greeks have the common module's alone):
+    // the common module's default for the run's draws, said once per shape.
+    const BackendChoice fallback = default_backend_choice(rng, brownian_bridge);
+    std::string notice = chosen.backend + " has no kernels for " +
+                         config::to_string(group.model_type) +
+                         (group.scenarios > 1 ? " with Greeks" : "") + " groups; " +
+                         fallback.backend + " taken for them";
+    if (std::find(run.notices.begin(), run.notices.end(), notice) == run.notices.end())
+      run.notices.push_back(std::move(notice));
+    chosen.backend = fallback.backend;
+    chosen.prefetch_distance = fallback.prefetch_distance;
+    chosen.padding = config::to_string(fallback.padding);
+    resolved.emplace(shape, chosen);
+    return;
   }
   const int wanted = chosen.prefetch_distance;
   int nearest = have.front();
@@ -124,8 +137,8 @@ void resolve_group_distance(const config::RunConfig& config, const GroupPlan& gr
   // Baskets of 2, 3 and 4 assets are shapes of their own and one line.
   if (std::find(run.notices.begin(), run.notices.end(), notice) == run.notices.end())
     run.notices.push_back(std::move(notice));
-  resolved.emplace(shape, nearest);
   chosen.prefetch_distance = nearest;
+  resolved.emplace(shape, chosen);
 }
 
 /// `auto`'s choices as notices: one line per distinct choice, not one per group (a run may have
@@ -184,7 +197,7 @@ void save_tuning_cache(const RunTuningCache& tuning, RunInfo& run) {
 }
 
 std::vector<ExecutionSettings>
-choose_group_backends(const config::RunConfig& config, const SimulationPlan& plan,
+choose_group_backends(const SimulationPlan& plan,
                       const ExecutionSettings& settings, const DeviceInfo& device, bool on_gpu,
                       const PriceOptions& options, RunTuningCache& tuning, RunInfo& run) {
   std::vector<ExecutionSettings> group_settings(plan.groups.size(), settings);
@@ -192,13 +205,17 @@ choose_group_backends(const config::RunConfig& config, const SimulationPlan& pla
     return group_settings;
   const bool automatic_backend = settings.backend == "auto";
   AutoChoices choices;
-  std::map<DistanceShape, int> resolved_distances;
+  std::map<DistanceShape, GroupBackend> resolved_distances;
   std::vector<std::string> keys;
   if (automatic_backend) {
     // The key of each group, formatted once per distinct (model, factors, scenarios, steps): a
     // book of 8,192 groups spent 13 ms choosing backends while each group formatted its own.
     std::map<std::tuple<config::ModelType, int, int, int>, std::string> formatted;
     for (const GroupPlan& group : plan.groups) {
+      if (group.exercise.present()) { // not tuned: early exercise has one kernel
+        keys.emplace_back();
+        continue;
+      }
       const auto shape =
           std::make_tuple(group.model_type, group.factors, group.scenarios, group.steps());
       auto known = formatted.find(shape);
@@ -211,8 +228,17 @@ choose_group_backends(const config::RunConfig& config, const SimulationPlan& pla
       ++choices.groups_of_key[keys.back()];
     }
   }
+  bool early_exercise = false;
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {
     const GroupPlan& group = plan.groups[g];
+    if (group.exercise.present()) {
+      // Its own kernel (kernels/launcher_table.cuh), which computes its draws in the loop.
+      early_exercise = true;
+      group_settings[g].backend = "inline";
+      run.group_backends.push_back(
+          {group.model_name, "inline", 0, "none", "early exercise: its own kernel (inline draws)"});
+      continue;
+    }
     GroupBackend chosen{group.model_name, settings.backend, settings.prefetch_distance,
                         config::to_string(settings.padding), "engine.backend"};
     if (automatic_backend) {
@@ -230,12 +256,21 @@ choose_group_backends(const config::RunConfig& config, const SimulationPlan& pla
       s.prefetch_distance = chosen.prefetch_distance;
       s.padding = padding ? *padding : config::Padding{};
     }
-    resolve_group_distance(config, group, settings.precision, chosen, resolved_distances, run);
+    resolve_group_distance(group, settings.precision, settings.rng,
+                           settings.brownian_bridge, chosen, resolved_distances, run);
+    group_settings[g].backend = chosen.backend;
     group_settings[g].prefetch_distance = chosen.prefetch_distance;
+    if (const auto padding = config::parse_padding(chosen.padding))
+      group_settings[g].padding = *padding;
     run.group_backends.push_back(chosen);
   }
   if (automatic_backend)
     add_auto_notices(run, static_cast<int>(plan.groups.size()));
+  if (early_exercise && !automatic_backend && settings.backend != "inline") {
+    run.notices.push_back("early-exercise instruments run their own kernel with inline draws; "
+                          "backend " +
+                          settings.backend + " prices the rest of the book");
+  }
   return group_settings;
 }
 

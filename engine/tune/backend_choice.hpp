@@ -30,10 +30,11 @@ RunTuningCache open_tuning_cache(const DeviceInfo& device, bool on_gpu, const Pr
 void save_tuning_cache(const RunTuningCache& tuning, RunInfo& run);
 
 /// Each group's settings (`settings` with the group's backend, distance and padding) and, on
-/// the GPU, run.group_backends and `auto`'s notices (one line per distinct choice). Throws
-/// config::ConfigError when a group has no kernel of its backend at the chosen distance.
+/// the GPU, run.group_backends and `auto`'s notices (one line per distinct choice). A group
+/// without a kernel of its backend at the chosen distance takes the nearest distance, or the
+/// common module's default where it has none of the backend (a notice says which).
 std::vector<ExecutionSettings>
-choose_group_backends(const config::RunConfig& config, const SimulationPlan& plan,
+choose_group_backends(const SimulationPlan& plan,
                       const ExecutionSettings& settings, const DeviceInfo& device, bool on_gpu,
                       const PriceOptions& options, RunTuningCache& tuning, RunInfo& run);
 

@@ -110,6 +110,11 @@ std::vector<BackendChoice> tune_candidates(const GroupPlan& group,
       paddings = {config::Padding{}, config::Padding{config::Padding::Mode::none, 0},
                   config::Padding{config::Padding::Mode::slot_major, 0}};
     }
+    // A backend the group's model has no kernel of (the baskets' Greeks: the common module's
+    // alone) is not a candidate.
+    if (!b.uses_prefetch_distance &&
+        !has_group_launcher(group, settings.precision, b.name, settings.prefetch_distance))
+      continue;
     for (int d : distances) {
       for (const auto& p : paddings)
         candidates.push_back(BackendChoice{b.name, d, p});

@@ -14,12 +14,13 @@
 
 namespace pfmc::kernels {
 
-template <class Real, int Factors, int Distance>
-class InlineLoader {
-  /// Steps per batch: 4 in float; 2 in double, whose draws and states take twice the registers
-  /// (measured: 4 in double spilled 1.1 KB a thread under the 64-register budget).
-  static constexpr int kBatch = sizeof(Real) == 8 ? 2 : 4;
+/// Steps per batch of `inline`: 4 in float; 2 in double, whose draws and states take twice the
+/// registers (measured: 4 in double spilled 1.1 KB a thread under the 64-register budget).
+template <class Real>
+inline constexpr int kInlineBatch = sizeof(Real) == 8 ? 2 : 4;
 
+template <class Real, int Factors, int Distance, int kBatch>
+class InlineBatchLoader {
 public:
   static constexpr const char* name = "inline";
   static constexpr int paths_per_thread = kPathsPerCall<Real>;
@@ -27,7 +28,7 @@ public:
   static constexpr int register_budget = 64;
   static std::size_t shared_bytes(int, const RingLayout&, int) { return 0; }
 
-  __device__ explicit InlineLoader(unsigned char*) {}
+  __device__ explicit InlineBatchLoader(unsigned char*) {}
 
   template <class Body>
   __device__ __forceinline__ void run(const LoaderInputs<Real>& in, Body&& body) const {
@@ -69,5 +70,15 @@ private:
     }
   }
 };
+
+/// `inline` as the registry names it (kernels/launcher_table.cuh).
+template <class Real, int Factors, int Distance>
+using InlineLoader = InlineBatchLoader<Real, Factors, Distance, kInlineBatch<Real>>;
+
+/// One step at a time: early exercise's kernel, whose steps may each end on an exercise date
+/// (batches would copy the exercise decision into every step of the batch: measured, the
+/// 3-asset float basket's kernel took ptxas 5 minutes).
+template <class Real, int Factors, int Distance>
+using InlineStepLoader = InlineBatchLoader<Real, Factors, Distance, 1>;
 
 } // namespace pfmc::kernels

@@ -48,7 +48,8 @@ _pfmc._set_exceptions(ConfigError, RuntimeError)
 #: The keyword arguments price(), validate() and bench() take: the command line's overrides.
 OVERRIDES = ("device", "backend", "padding", "precision", "rng", "prefetch_distance",
              "block_size", "cpu_threads", "paths", "seed", "max_device_memory",
-             "draw_batch_size", "replicates", "greeks", "antithetic", "control_variate")
+             "draw_batch_size", "replicates", "regression_paths", "greeks", "antithetic",
+             "control_variate")
 
 
 class Result:
@@ -79,7 +80,11 @@ class Result:
             if item.get("ci95"):
                 row["ci95_low"], row["ci95_high"] = item["ci95"]
             for greek, value in (item.get("greeks") or {}).items():
-                row[greek] = value
+                if isinstance(value, dict):  # a basket's, by underlying: delta[A], delta[B]
+                    for underlying, v in value.items():
+                        row[f"{greek}[{underlying}]"] = v
+                else:
+                    row[greek] = value
             rows.append(row)
         return pandas.DataFrame(rows).set_index("id")
 
