@@ -104,8 +104,9 @@ std::vector<apps::GroupSweep> sweep_groups(const config::RunConfig& config,
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {
     if (plan.groups[g].exercise.present()) {
       if (!quiet) {
-        std::fprintf(stderr, "group %zu/%zu (%s): early exercise, not swept (its own kernel, "
-                             "inline draws)\n",
+        std::fprintf(stderr,
+                     "group %zu/%zu (%s): early exercise, not swept (its own kernel, "
+                     "inline draws)\n",
                      g + 1, plan.groups.size(), plan.groups[g].model_name.c_str());
       }
       continue;

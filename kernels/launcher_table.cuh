@@ -85,29 +85,37 @@ LauncherTable<Model, Real> make_common_table() {
 }
 
 /// Every other backend at the given distances: the prefetch matrix that `pfmc bench`, the tuner
-/// and named backends use, and the bench's `ideal`.
+/// and named backends use, in two modules compiled side by side (one module of a basket's took
+/// ptxas over 9 minutes on one core): the loads and register or shared-memory rings here, ...
 template <class Model, class Real, class Distances>
 LauncherTable<Model, Real> make_prefetch_table() {
   LauncherTable<Model, Real> table;
-  if constexpr (Distances::size() == 0) { // NoPrefetchMatrix
-    return table;
-  } else {
-  add_loader<UnrollLoader, Model, Real>(table, Distances{});
-  add_loader_but_common<ScalarBatchedLoader, Model, Real>(table, Distances{});
-  add_loader<SmemBatchedLoader, Model, Real>(table, Distances{});
-  add_loader<ScalarRollingLoader, Model, Real>(table, Distances{});
-  add_loader<SmemRollingLoader, Model, Real>(table, Distances{});
-  add_loader<SmemRollingAsyncLoader, Model, Real>(table, Distances{});
-  add_loader<SmemBatchedAsyncLoader, Model, Real>(table, Distances{});
-  add_loader<SmemBlockAsyncLoader, Model, Real>(table, Distances{});
-  add_loader<L2PrefetchLoader, Model, Real>(table);
-  add_loader<L2PrefetchEvictLastLoader, Model, Real>(table);
-  add_loader<L2Hint256Loader, Model, Real>(table, Distances{});
-  add_loader<BulkL2Loader, Model, Real>(table);
-  add_loader<TmaLoader, Model, Real>(table);
-  add_loader<IdealLoader, Model, Real>(table, Distances{}); // bench only (kernels/catalog.cpp)
-  return table;
+  if constexpr (Distances::size() > 0) { // else NoPrefetchMatrix
+    add_loader<UnrollLoader, Model, Real>(table, Distances{});
+    add_loader_but_common<ScalarBatchedLoader, Model, Real>(table, Distances{});
+    add_loader<SmemBatchedLoader, Model, Real>(table, Distances{});
+    add_loader<ScalarRollingLoader, Model, Real>(table, Distances{});
+    add_loader<SmemRollingLoader, Model, Real>(table, Distances{});
+    add_loader<L2PrefetchLoader, Model, Real>(table);
+    add_loader<L2PrefetchEvictLastLoader, Model, Real>(table);
+    add_loader<L2Hint256Loader, Model, Real>(table, Distances{});
   }
+  return table;
+}
+
+/// ... and the asynchronous copies (cp.async rings, bulk copies, TMA) with the bench's `ideal`.
+template <class Model, class Real, class Distances>
+LauncherTable<Model, Real> make_async_table() {
+  LauncherTable<Model, Real> table;
+  if constexpr (Distances::size() > 0) {
+    add_loader<SmemRollingAsyncLoader, Model, Real>(table, Distances{});
+    add_loader<SmemBatchedAsyncLoader, Model, Real>(table, Distances{});
+    add_loader<SmemBlockAsyncLoader, Model, Real>(table, Distances{});
+    add_loader<BulkL2Loader, Model, Real>(table);
+    add_loader<TmaLoader, Model, Real>(table);
+    add_loader<IdealLoader, Model, Real>(table, Distances{}); // bench only (kernels/catalog.cpp)
+  }
+  return table;
 }
 
 /// Early exercise's kernel (kernels/path_kernel.cuh's Exercise): `inline` draws, one step at a
@@ -127,15 +135,19 @@ const LauncherTable<Model, Real>& common_launcher_table();
 template <class Model, class Real>
 const LauncherTable<Model, Real>& prefetch_launcher_table();
 template <class Model, class Real>
+const LauncherTable<Model, Real>& async_launcher_table();
+template <class Model, class Real>
 const LauncherTable<Model, Real>& exercise_launcher_table();
 
-/// Every instantiation of a (model, precision): the common module's, then the prefetch matrix.
+/// Every instantiation of a (model, precision) but early exercise's: the common module's, then
+/// the prefetch matrix.
 template <class Model, class Real>
 const LauncherTable<Model, Real>& launcher_table() {
   static const LauncherTable<Model, Real> table = [] {
     LauncherTable<Model, Real> all = common_launcher_table<Model, Real>();
-    const auto& rest = prefetch_launcher_table<Model, Real>();
-    all.insert(all.end(), rest.begin(), rest.end());
+    for (const auto* rest :
+         {&prefetch_launcher_table<Model, Real>(), &async_launcher_table<Model, Real>()})
+      all.insert(all.end(), rest->begin(), rest->end());
     return all;
   }();
   return table;
@@ -148,6 +160,9 @@ const LauncherTable<Model, Real>& launcher_table() {
   template <>                                                                                      \
   const LauncherTable<model_entries::NAME::Model, REAL>&                                           \
   prefetch_launcher_table<model_entries::NAME::Model, REAL>();                                     \
+  template <>                                                                                      \
+  const LauncherTable<model_entries::NAME::Model, REAL>&                                           \
+  async_launcher_table<model_entries::NAME::Model, REAL>();                                        \
   template <>                                                                                      \
   const LauncherTable<model_entries::NAME::Model, REAL>&                                           \
   exercise_launcher_table<model_entries::NAME::Model, REAL>();
@@ -170,6 +185,13 @@ PFMC_KERNEL_MODELS(PFMC_DECLARE_LAUNCHER_TABLES)
     return table;                                                                                  \
   }
 
+#define PFMC_DEFINE_ASYNC_LAUNCHERS(ENTRY)                                                         \
+  template <>                                                                                      \
+  const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
+  async_launcher_table<ENTRY::Model, ENTRY::Real>() {                                              \
+    static const auto table = make_async_table<ENTRY::Model, ENTRY::Real, ENTRY::Distances>();     \
+    return table;                                                                                  \
+  }
 #define PFMC_DEFINE_EXERCISE_LAUNCHERS(ENTRY)                                                      \
   template <>                                                                                      \
   const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
@@ -177,5 +199,21 @@ PFMC_KERNEL_MODELS(PFMC_DECLARE_LAUNCHER_TABLES)
     static const auto table = make_exercise_table<ENTRY::Model, ENTRY::Real>();                    \
     return table;                                                                                  \
   }
+
+/// PFMC_STUB_KERNELS (CMakeLists.txt): the tables, empty — no kernel is instantiated.
+#define PFMC_DEFINE_EMPTY_TABLE(ENTRY, TABLE)                                                      \
+  template <>                                                                                      \
+  const LauncherTable<ENTRY::Model, ENTRY::Real>& TABLE<ENTRY::Model, ENTRY::Real>() {             \
+    static const LauncherTable<ENTRY::Model, ENTRY::Real> table;                                   \
+    return table;                                                                                  \
+  }
+#define PFMC_DEFINE_EMPTY_COMMON_LAUNCHERS(ENTRY)                                                  \
+  PFMC_DEFINE_EMPTY_TABLE(ENTRY, common_launcher_table)
+#define PFMC_DEFINE_EMPTY_PREFETCH_LAUNCHERS(ENTRY)                                                \
+  PFMC_DEFINE_EMPTY_TABLE(ENTRY, prefetch_launcher_table)
+#define PFMC_DEFINE_EMPTY_ASYNC_LAUNCHERS(ENTRY)                                                   \
+  PFMC_DEFINE_EMPTY_TABLE(ENTRY, async_launcher_table)
+#define PFMC_DEFINE_EMPTY_EXERCISE_LAUNCHERS(ENTRY)                                                \
+  PFMC_DEFINE_EMPTY_TABLE(ENTRY, exercise_launcher_table)
 
 } // namespace pfmc::kernels

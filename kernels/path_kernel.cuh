@@ -238,8 +238,7 @@ __device__ __noinline__ void pay_estimates(const Group& group,
           vals[v - v0][p] = b < 0 ? x[p] : math::mul_rn(x[p], x[p]);
       });
     }
-    sink(v0, v1 - v0,
-         [&](int k) { return thread_tree_sum<P>([&](int p) { return vals[k][p]; }); });
+    sink(v0, v1 - v0, [&](int k) { return thread_tree_sum<P>([&](int p) { return vals[k][p]; }); });
   }
 }
 

@@ -50,24 +50,23 @@ __global__ void __launch_bounds__(kRegressionThreads)
   const int block = static_cast<int>(blockIdx.x);
   for (int round = 0; round < kRegressionRounds; ++round) {
     const std::uint64_t path = static_cast<std::uint64_t>(block) * kTilePaths +
-                               static_cast<std::uint64_t>(round) * kRegressionThreads +
-                               threadIdx.x;
+                               static_cast<std::uint64_t>(round) * kRegressionThreads + threadIdx.x;
     const bool in_range = path < p.paths;
     double y = 0.0;
     bool in_the_money = false;
     double phi[models::kMaxRegressionBasis];
     const auto scaled_variance = [&](int date) {
       return p.variances != nullptr
-                 ? static_cast<double>(p.variances[static_cast<std::uint64_t>(date) * p.paths +
-                                                   path]) /
+                 ? static_cast<double>(
+                       p.variances[static_cast<std::uint64_t>(date) * p.paths + path]) /
                        p.variance_scale
                  : 0.0;
     };
     if (in_range) {
       y = p.cash_flows[path];
       if (p.update_date >= 0) {
-        const double level =
-            static_cast<double>(p.levels[static_cast<std::uint64_t>(p.update_date) * p.paths + path]);
+        const double level = static_cast<double>(
+            p.levels[static_cast<std::uint64_t>(p.update_date) * p.paths + path]);
         const double value = models::exercise_decision(
             p.basis, p.coefficients, p.rule, p.update_discount, level,
             p.update_maturity ? 0.0 : scaled_variance(p.update_date), p.update_maturity != 0);

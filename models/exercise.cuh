@@ -89,8 +89,7 @@ struct RegressionLayout {
 
 /// Value `v` of the layout for a path with basis values phi and cash flow y; 0 out of the money.
 PFMC_HD_INLINE double regression_value(const RegressionLayout& layout, bool in_the_money,
-                                       const double (&phi)[kMaxRegressionBasis], double y,
-                                       int v) {
+                                       const double (&phi)[kMaxRegressionBasis], double y, int v) {
   if (!in_the_money)
     return 0.0;
   if (v < layout.products()) {

@@ -509,18 +509,19 @@ std::vector<BadConfig> bad_configs() {
        with_line_10("  - {id: c1, type: european, option: call, strikes: 100, maturity: 1.0, "
                     "model: spx_bs}"),
        "t.yaml:10:44: instruments[0]: unknown key 'strikes' (expected one of: id, type, option, "
-       "strike, maturity, model, knock)"},
+       "strike, maturity, model, exercise, exercise_dates, exercise_times, knock)"},
       {"key_of_another_instrument_type",
        with_line_10("  - {id: c1, type: european, option: call, strike: 100, maturity: 1.0, "
                     "model: spx_bs, cash: 2}"),
        "t.yaml:10:87: instruments[0]: unknown key 'cash' (expected one of: id, type, option, "
-       "strike, maturity, model, knock)"},
+       "strike, maturity, model, exercise, exercise_dates, exercise_times, knock)"},
       {"misspelt_type_key",
        with_line_10("  - {id: c1, tpye: european, option: call, strike: 100, maturity: 1.0, "
                     "model: spx_bs}"),
        "t.yaml:10:14: instruments[0]: unknown key 'tpye' (expected one of: id, type, option, "
        "strike, maturity, model, cash, average, fixings, fixing_times, barrier, barrier_type, "
-       "rebate, monitoring, monitoring_times, payoff, weights, knock)"},
+       "rebate, monitoring, monitoring_times, payoff, weights, exercise, exercise_dates, "
+       "exercise_times, knock)"},
       {"duplicate_key",
        with_line_10("  - {id: c1, type: european, option: call, strike: 100, maturity: 1.0, "
                     "strike: 90, model: spx_bs}"),
@@ -678,7 +679,7 @@ std::vector<BadConfig> bad_configs() {
        with_line_10("  - {id: c2, type: european, option: call, strike: 100, maturity: 1.0, "
                     "model: spx_bs, knock_level: 90}"),
        "t.yaml:10:87: instruments[0]: unknown key 'knock_level' (expected one of: id, type, "
-       "option, strike, maturity, model, knock)"},
+       "option, strike, maturity, model, exercise, exercise_dates, exercise_times, knock)"},
 
       // portfolio
       {"unknown_position", with_tail("portfolio:\n  - {instrument: c9, quantity: 1}\n"),
@@ -711,7 +712,8 @@ std::vector<BadConfig> bad_configs() {
        "t.yaml:11:25: simulation.precision: must be one of: float, double"},
       {"unknown_simulation_key", with_tail("simulation: {path: 10}\n"),
        "t.yaml:11:14: simulation: unknown key 'path' (expected one of: paths, steps_per_year, "
-       "seed, rng, precision, antithetic, control_variate, brownian_bridge, replicates, greeks)"},
+       "seed, rng, precision, antithetic, control_variate, brownian_bridge, replicates, greeks, "
+       "regression_paths, regression_degree)"},
 
       // engine
       {"unknown_backend", with_tail("engine: {backend: nope}\n"),
@@ -1093,7 +1095,8 @@ std::vector<BadConfig> new_model_bad_configs() {
        instrument("  - {id: bk, type: basket, payoff: max, option: call, strike: 100, "
                   "maturity: 1.0, barrier: 90, model: bask}"),
        "t.yaml:14:83: instruments[1]: unknown key 'barrier' (expected one of: id, type, option, "
-       "strike, maturity, model, payoff, weights, knock)"},
+       "strike, maturity, model, payoff, weights, exercise, exercise_dates, exercise_times, "
+       "knock)"},
       {"basket_weight_count",
        instrument("  - {id: bk, type: basket, payoff: weighted, option: call, strike: 100, "
                   "maturity: 1.0, weights: [0.5, 0.5], model: bask}"),

@@ -199,8 +199,9 @@ TEST_F(CsvBooks, RefusesBadFilesWithTheirLineAndColumn) {
   EXPECT_EQ(trades_error("id,type,option,strike,maturity,modl\n"),
             "D/trades.csv:1:6: unknown column 'modl' (expected some of: id, type, option, strike, "
             "maturity, model, cash, average, fixings, fixing_times, barrier, barrier_type, "
-            "rebate, monitoring, monitoring_times, payoff, weights, knock_type, knock_level, "
-            "knock_monitoring, knock_monitoring_times, knock_rebate)");
+            "rebate, monitoring, monitoring_times, payoff, weights, exercise, exercise_dates, "
+            "exercise_times, knock_type, knock_level, knock_monitoring, knock_monitoring_times, "
+            "knock_rebate)");
   EXPECT_EQ(trades_error("id,type,option,strike,maturity\nc1,european,call,100,1\n"),
             "D/trades.csv:1:1: missing required column 'model' (the header has: id, type, "
             "option, strike, maturity)");
@@ -240,8 +241,8 @@ TEST_F(CsvBooks, RefusesBadCellsAsYamlRefusesBadValues) {
             "D/trades.csv:3:1: id: duplicate id 'c1' (first at line 2)");
   EXPECT_EQ(row("id,type,option,strike,maturity,model,cash\n", "c1,european,call,100,1,spx_bs,5"),
             "D/trades.csv:2:7: cash: must be empty on this row (its fields are: id, type, option, "
-            "strike, maturity, model, knock_type, knock_level, knock_monitoring, "
-            "knock_monitoring_times, knock_rebate)");
+            "strike, maturity, model, exercise, exercise_dates, exercise_times, knock_type, "
+            "knock_level, knock_monitoring, knock_monitoring_times, knock_rebate)");
   EXPECT_EQ(row("id,type,option,strike,maturity,model,fixings\n", "a1,asian,call,100,1,spx_bs,4"),
             "D/trades.csv:2: missing required column 'average'");
   EXPECT_EQ(row("id,type,option,strike,maturity,model,average,fixings,fixing_times\n",

@@ -45,12 +45,13 @@ portfolio:
   - {instrument: h_put, quantity: -1}
   - {instrument: max_call, quantity: 2}
 simulation: {paths: )" +
-         std::to_string(paths) + ", steps_per_year: 24, seed: 17" + extra + "}\nengine: " +
-         engine + "\n";
+         std::to_string(paths) + ", steps_per_year: 24, seed: 17" + extra + "}\nengine: " + engine +
+         "\n";
 }
 
 TEST_F(GpuExercise, MatchesTheCpuBackendOnTheSameDraws) {
-  for (const char* extra : {"", ", antithetic: true", ", greeks: [delta, gamma, vega, rho, theta]"}) {
+  for (const char* extra :
+       {"", ", antithetic: true", ", greeks: [delta, gamma, vega, rho, theta]"}) {
     const auto gpu = engine::price(load(exercise_book("{device: gpu}", extra)));
     const auto cpu = engine::price(load(exercise_book("{device: cpu}", extra)));
     ASSERT_EQ(gpu.instruments.size(), cpu.instruments.size());
@@ -74,8 +75,8 @@ TEST_F(GpuExercise, ChunksBlockSizesAndNamedBackendsKeepTheBits) {
   for (const char* precision : {"", ", precision: float"}) {
     const auto reference = bits_of(engine::price(load(exercise_book("{device: gpu}", precision))));
     // Chunks of one tile of priced paths; blocks of 32 and 1024 threads.
-    EXPECT_EQ(bits_of(engine::price(load(
-                  exercise_book("{device: gpu, max_device_memory: 48MiB}", precision)))),
+    EXPECT_EQ(bits_of(engine::price(
+                  load(exercise_book("{device: gpu, max_device_memory: 48MiB}", precision)))),
               reference)
         << precision;
     EXPECT_EQ(

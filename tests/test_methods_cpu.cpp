@@ -283,7 +283,7 @@ TEST(Greeks, ABasketHasDeltaGammaAndVegaPerUnderlyingMatchingStulz) {
     const auto& basket = find(r, max ? "mx" : "mn");
     const double k = max ? 100 : 95;
     ASSERT_EQ(basket.greeks.size(), 7u); // delta, gamma, vega per underlying, then rho
-    const double h = 1.0;              // 1% of each spot of 100
+    const double h = 1.0;                // 1% of each spot of 100
     const double v0 = price(max, 100, 100, k, 0.3, 0.3);
     const double expected[6] = {
         (price(max, 101, 100, k, 0.3, 0.3) - price(max, 99, 100, k, 0.3, 0.3)) / (2 * h),

@@ -11,8 +11,7 @@ std::size_t group_draw_values(const GroupPlan& group, std::uint64_t paths) {
 
 bool same_kernel(const GroupPlan& a, const GroupPlan& b) {
   return a.model_type == b.model_type && a.assets == b.assets &&
-         (a.scenarios > 1) == (b.scenarios > 1) &&
-         a.exercise.present() == b.exercise.present();
+         (a.scenarios > 1) == (b.scenarios > 1) && a.exercise.present() == b.exercise.present();
 }
 
 std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngType rng,

@@ -41,10 +41,10 @@ struct LevelKey {
 LevelKey level_key(const config::InstrumentConfig& in, int assets) {
   if (in.type != config::InstrumentType::basket)
     return {1, models::BasketKind::weighted, {}};
-  const models::BasketKind kind = in.basket == config::BasketPayoff::weighted
-                                      ? models::BasketKind::weighted
-                                  : in.basket == config::BasketPayoff::max ? models::BasketKind::max
-                                                                           : models::BasketKind::min;
+  const models::BasketKind kind =
+      in.basket == config::BasketPayoff::weighted ? models::BasketKind::weighted
+      : in.basket == config::BasketPayoff::max    ? models::BasketKind::max
+                                                  : models::BasketKind::min;
   return {assets, kind, in.weights};
 }
 

@@ -36,8 +36,7 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   const std::vector<std::vector<int>> observation_steps =
       plan_detail::number_observations(config, model_index, observations, group);
   plan_detail::plan_observation_runs(observation_steps, group);
-  const auto& first =
-      config.instruments[static_cast<std::size_t>(instrument_indices.front())];
+  const auto& first = config.instruments[static_cast<std::size_t>(instrument_indices.front())];
   if (plan_detail::exercises_early(first)) // a group's instruments all exercise early, or none
     plan_detail::plan_exercise(config, model_index, scenarios, group);
   return group;

@@ -89,8 +89,7 @@ template <class Model, class Real>
 void simulate_block(const typename Model::Params& params, const models::PathSchedule& schedule,
                     const GroupPlan& group, const DrawSource<Real>& source,
                     const BlockRole<Real>& role, std::uint64_t block_first, int count,
-                    std::vector<double>& lane_values, std::vector<Real>& draws,
-                    double* partials) {
+                    std::vector<double>& lane_values, std::vector<Real>& draws, double* partials) {
   using PathT = models::Path<Model, Real>;
   using Stepper = models::ExerciseStepper<Model, Real>;
   constexpr int F = Model::factors;
@@ -110,7 +109,7 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
     if (role.exercise != nullptr)
       steppers.emplace_back(paths.back(), *role.exercise, slots, block_first + t, 1);
   }
-  const auto advance = [&](int t, int step, const Real (&z)[F]) {
+  const auto advance = [&](int t, int step, const Real(&z)[F]) {
     if (role.exercise != nullptr) {
       steppers[static_cast<std::size_t>(t)](step, z);
     } else {
@@ -138,9 +137,8 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
     for (int step0 = 0; step0 < steps; step0 += piece) {
       const int piece_steps = std::min(piece, steps - step0);
       const int rows = piece_steps * F;
-      philox_normals_host(source.seed, source.draw_group, block_first,
-                          kBlockPaths, static_cast<std::uint32_t>(step0 * F), rows, draws.data(),
-                          kBlockPaths);
+      philox_normals_host(source.seed, source.draw_group, block_first, kBlockPaths,
+                          static_cast<std::uint32_t>(step0 * F), rows, draws.data(), kBlockPaths);
       if (source.antithetic) {
         for (int r = 0; r < rows; ++r) {
           Real* line = draws.data() + static_cast<std::size_t>(r) * kBlockPaths;
@@ -298,7 +296,8 @@ std::vector<double> fit_rule_on_cpu(const GroupPlan& group, DrawSource<Real> sou
   std::vector<double> coefficients = regress_on_host(
       plan, levels.data(), variances.empty() ? nullptr : variances.data(), settings.cpu_threads);
   outcome.regression_ms += milliseconds_since(start);
-  outcome.regression_path_steps += plan.regression_paths * static_cast<std::uint64_t>(group.steps());
+  outcome.regression_path_steps +=
+      plan.regression_paths * static_cast<std::uint64_t>(group.steps());
   return coefficients;
 }
 
@@ -346,9 +345,9 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
             const ExercisePlan& ex = group.exercise;
             coefficients = fit_rule_on_cpu<Model, Real>(group, source, settings,
                                                         outcomes[static_cast<std::size_t>(g)]);
-            table = exercise_table<Real>(ex, ex.steps.data(), ex.views.data(), ex.allowed.data(),
-                                         ex.discounts.data(), coefficients.data(), nullptr,
-                                         nullptr);
+            table =
+                exercise_table<Real>(ex, ex.steps.data(), ex.views.data(), ex.allowed.data(),
+                                     ex.discounts.data(), coefficients.data(), nullptr, nullptr);
             role.exercise = &table;
           }
           const auto start = Clock::now();

@@ -121,7 +121,8 @@ std::vector<double> reduce_regression(std::uint64_t paths, int values, int threa
     }
   };
   std::vector<std::thread> pool;
-  const auto count = std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max(1, threads)), tiles);
+  const auto count =
+      std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max(1, threads)), tiles);
   for (std::uint64_t k = 1; k < count; ++k)
     pool.emplace_back(worker);
   worker();
@@ -163,9 +164,9 @@ std::vector<double> regress_on_host(const ExercisePlan& plan, const Real* levels
     // The cash flows at the maturity, then backwards: each date's fit, then its decisions.
     const int maturity = e.maturity_date;
     for (std::uint64_t i = 0; i < paths; ++i) {
-      cash_flows[i] = models::exercise_decision(plan.basis, nullptr, e,
-                                                plan.discounts[e.discounts + maturity],
-                                                at(maturity, i), 0.0, true);
+      cash_flows[i] =
+          models::exercise_decision(plan.basis, nullptr, e, plan.discounts[e.discounts + maturity],
+                                    at(maturity, i), 0.0, true);
     }
     for (int date = maturity - 1; date >= 0; --date) {
       if (!plan.allowed[static_cast<std::size_t>(rule) * dates + date])
@@ -173,8 +174,8 @@ std::vector<double> regress_on_host(const ExercisePlan& plan, const Real* levels
       const std::vector<double> sums =
           reduce_regression(paths, layout.size(), threads, [&](std::uint64_t i, double* out) {
             double phi[models::kMaxRegressionBasis];
-            const bool itm =
-                models::regression_basis_at(plan.basis, e, at(date, i), scaled_variance(date, i), phi);
+            const bool itm = models::regression_basis_at(plan.basis, e, at(date, i),
+                                                         scaled_variance(date, i), phi);
             for (int v = 0; v < layout.size(); ++v)
               out[v] = models::regression_value(layout, itm, phi, cash_flows[i], v);
           });
@@ -193,8 +194,8 @@ std::vector<double> regress_on_host(const ExercisePlan& plan, const Real* levels
   return coefficients;
 }
 
-template std::vector<double> regress_on_host<float>(const ExercisePlan&, const float*,
-                                                    const float*, int);
+template std::vector<double> regress_on_host<float>(const ExercisePlan&, const float*, const float*,
+                                                    int);
 template std::vector<double> regress_on_host<double>(const ExercisePlan&, const double*,
                                                      const double*, int);
 

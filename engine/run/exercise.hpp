@@ -37,11 +37,10 @@ std::uint64_t regression_bytes(const GroupPlan& group, int real_bytes);
 /// pricing pass's (coefficients, no records), or the regression pass's (records, no
 /// coefficients).
 template <class Real>
-models::ExerciseTable<Real> exercise_table(const ExercisePlan& plan, const int* steps,
-                                           const models::ExerciseView* views,
-                                           const unsigned char* allowed, const double* discounts,
-                                           const double* coefficients, Real* levels,
-                                           Real* variances) {
+models::ExerciseTable<Real>
+exercise_table(const ExercisePlan& plan, const int* steps, const models::ExerciseView* views,
+               const unsigned char* allowed, const double* discounts, const double* coefficients,
+               Real* levels, Real* variances) {
   models::ExerciseTable<Real> t{};
   t.steps = steps;
   t.dates = plan.dates();

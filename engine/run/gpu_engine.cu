@@ -197,9 +197,8 @@ private:
     const auto& entry = DeviceUnit<Model, Real>::exercise_launcher();
     load(entry.load);
     const std::uint64_t chunk_paths = std::min(paths, kMaxChunkPaths);
-    DeviceUnit<Model, Real> device({&group}, chunk_paths,
-                                   shape_for<Model>(entry, {&group}, chunk_paths), stream,
-                                   {records});
+    DeviceUnit<Model, Real> device(
+        {&group}, chunk_paths, shape_for<Model>(entry, {&group}, chunk_paths), stream, {records});
     for (std::uint64_t first = 0; first < paths; first += chunk_paths) {
       throw_if_stopped();
       const int count = static_cast<int>(std::min(chunk_paths, paths - first));
@@ -209,8 +208,8 @@ private:
     }
     std::vector<double> rule = induce<Model>(group, levels.data(), records.variances);
     ExerciseCost& cost = exercise_cost_[g];
-    cost.ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                   .count();
+    cost.ms +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     cost.path_steps += paths * static_cast<std::uint64_t>(group.steps());
     return rule;
   }
@@ -228,9 +227,8 @@ private:
     // The reduction's buffers (kernels/block_reduce.cuh), one block per tile: the partials, the
     // tile sums and the totals, then the tickets (which reset themselves after each launch).
     const std::size_t doubles = (2 * tiles + 1) * static_cast<std::size_t>(values);
-    DeviceBuffer<unsigned char> reduction(doubles * sizeof(double) +
-                                              (tiles + 1) * sizeof(unsigned int),
-                                          stream);
+    DeviceBuffer<unsigned char> reduction(
+        doubles * sizeof(double) + (tiles + 1) * sizeof(unsigned int), stream);
     auto* base = reinterpret_cast<double*>(reduction.data());
     auto* tickets = reinterpret_cast<unsigned int*>(reduction.data() + doubles * sizeof(double));
     PFMC_CUDA_TRY(cudaMemsetAsync(tickets, 0, (tiles + 1) * sizeof(unsigned int), stream));
@@ -248,12 +246,14 @@ private:
       step.rule = e;
       step.basis = plan.basis;
       step.variance_scale = plan.variance_scale;
-      step.target = kernels::ReductionTarget{base, base + tiles * values, base + 2 * tiles * values,
-                                             tickets, tickets + tiles, values, 1};
+      step.target = kernels::ReductionTarget{
+          base, base + tiles * values, base + 2 * tiles * values, tickets, tickets + tiles, values,
+          1};
       // The maturity's payoff first, then each earlier date: its sums, its fit, its decisions.
       step.update_date = e.maturity_date;
       step.update_maturity = 1;
-      step.update_discount = plan.discounts[static_cast<std::size_t>(e.discounts + e.maturity_date)];
+      step.update_discount =
+          plan.discounts[static_cast<std::size_t>(e.discounts + e.maturity_date)];
       for (int date = e.maturity_date - 1; date >= 0; --date) {
         if (!plan.allowed[static_cast<std::size_t>(r) * dates + date])
           continue;
@@ -301,8 +301,9 @@ private:
         exercise_runs.push_back(ExerciseRun<Real>{&rule, nullptr, nullptr});
     }
     const ExecutionSettings& s = settings_[static_cast<std::size_t>(unit.groups.front())];
-    const auto& entry = exercise ? DeviceUnit<Model, Real>::exercise_launcher()
-                                 : DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
+    const auto& entry = exercise
+                            ? DeviceUnit<Model, Real>::exercise_launcher()
+                            : DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
     load(entry.load);
     const std::uint64_t chunk_paths = std::min(run_.paths, kMaxChunkPaths);
     const std::uint64_t chunks = (run_.paths + chunk_paths - 1) / chunk_paths;
@@ -460,7 +461,8 @@ private:
       o.bytes_loaded =
           computes_draws_[g] ? 0.0 : static_cast<double>(run_.paths) * group.rows() * sizeof(Real);
       o.chunks = launches_of_.count(static_cast<int>(g)) ? launches_of_[static_cast<int>(g)] : 0;
-      if (const auto cost = exercise_cost_.find(static_cast<int>(g)); cost != exercise_cost_.end()) {
+      if (const auto cost = exercise_cost_.find(static_cast<int>(g));
+          cost != exercise_cost_.end()) {
         o.regression_ms = cost->second.ms;
         o.regression_path_steps = cost->second.path_steps;
       }

@@ -55,9 +55,8 @@ InstrumentResult instrument_result(const config::RunConfig& config, const GroupP
   if (group.exercise.present()) {
     r.exercise = config::to_string(in.exercise);
     for (int d = 0; d < group.exercise.dates(); ++d)
-      r.exercise_dates += group.exercise.allowed[static_cast<std::size_t>(j) *
-                                                     group.exercise.dates() +
-                                                 d];
+      r.exercise_dates +=
+          group.exercise.allowed[static_cast<std::size_t>(j) * group.exercise.dates() + d];
     r.regression_paths = group.exercise.regression_paths;
   }
   r.has_control = group.has_control(j);

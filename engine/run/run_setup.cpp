@@ -67,8 +67,8 @@ void check_group_fits(const config::RunConfig& config, const GroupPlan& group,
         config.file, {}, "simulation.regression_paths",
         "the early-exercise regression on model '" + group.model_name + "' records " +
             std::to_string(group.exercise.dates()) + " dates of " +
-            std::to_string(group.exercise.regression_paths) + " paths: " +
-            std::to_string(regression) + " bytes, over the memory cap of " +
+            std::to_string(group.exercise.regression_paths) +
+            " paths: " + std::to_string(regression) + " bytes, over the memory cap of " +
             std::to_string(settings.memory_cap) + " (engine.max_device_memory" +
             (on_gpu ? "" : ", at most " + std::to_string(kCpuMemoryCap) + " on the CPU") +
             "): lower simulation.regression_paths, or give fewer exercise dates");

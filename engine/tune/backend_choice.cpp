@@ -89,9 +89,9 @@ std::vector<int> instantiated_distances(const GroupPlan& group, config::Precisio
 /// instantiated at fewer distances (kernels/model_list.cuh) takes the nearest one (a tie goes to
 /// the longer look-ahead), one without the backend at all the common module's default, and the
 /// run says so once per shape.
-void resolve_group_distance(const GroupPlan& group, config::Precision precision, config::RngType rng, bool brownian_bridge,
-                            GroupBackend& chosen, std::map<DistanceShape, GroupBackend>& resolved,
-                            RunInfo& run) {
+void resolve_group_distance(const GroupPlan& group, config::Precision precision,
+                            config::RngType rng, bool brownian_bridge, GroupBackend& chosen,
+                            std::map<DistanceShape, GroupBackend>& resolved, RunInfo& run) {
   const DistanceShape shape{group.model_type, group.assets, group.scenarios, chosen.backend,
                             chosen.prefetch_distance};
   const auto known = resolved.find(shape);
@@ -196,10 +196,11 @@ void save_tuning_cache(const RunTuningCache& tuning, RunInfo& run) {
   }
 }
 
-std::vector<ExecutionSettings>
-choose_group_backends(const SimulationPlan& plan,
-                      const ExecutionSettings& settings, const DeviceInfo& device, bool on_gpu,
-                      const PriceOptions& options, RunTuningCache& tuning, RunInfo& run) {
+std::vector<ExecutionSettings> choose_group_backends(const SimulationPlan& plan,
+                                                     const ExecutionSettings& settings,
+                                                     const DeviceInfo& device, bool on_gpu,
+                                                     const PriceOptions& options,
+                                                     RunTuningCache& tuning, RunInfo& run) {
   std::vector<ExecutionSettings> group_settings(plan.groups.size(), settings);
   if (!on_gpu)
     return group_settings;
@@ -256,8 +257,8 @@ choose_group_backends(const SimulationPlan& plan,
       s.prefetch_distance = chosen.prefetch_distance;
       s.padding = padding ? *padding : config::Padding{};
     }
-    resolve_group_distance(group, settings.precision, settings.rng,
-                           settings.brownian_bridge, chosen, resolved_distances, run);
+    resolve_group_distance(group, settings.precision, settings.rng, settings.brownian_bridge,
+                           chosen, resolved_distances, run);
     group_settings[g].backend = chosen.backend;
     group_settings[g].prefetch_distance = chosen.prefetch_distance;
     if (const auto padding = config::parse_padding(chosen.padding))

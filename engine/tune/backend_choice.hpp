@@ -33,9 +33,10 @@ void save_tuning_cache(const RunTuningCache& tuning, RunInfo& run);
 /// the GPU, run.group_backends and `auto`'s notices (one line per distinct choice). A group
 /// without a kernel of its backend at the chosen distance takes the nearest distance, or the
 /// common module's default where it has none of the backend (a notice says which).
-std::vector<ExecutionSettings>
-choose_group_backends(const SimulationPlan& plan,
-                      const ExecutionSettings& settings, const DeviceInfo& device, bool on_gpu,
-                      const PriceOptions& options, RunTuningCache& tuning, RunInfo& run);
+std::vector<ExecutionSettings> choose_group_backends(const SimulationPlan& plan,
+                                                     const ExecutionSettings& settings,
+                                                     const DeviceInfo& device, bool on_gpu,
+                                                     const PriceOptions& options,
+                                                     RunTuningCache& tuning, RunInfo& run);
 
 } // namespace pfmc::engine

@@ -53,6 +53,8 @@ config::Overrides parse_overrides(const std::string& text) {
       o.replicates = value;
     else if (flag == "greeks")
       o.greeks = value;
+    else if (flag == "regression_paths")
+      o.regression_paths = value;
     else if (flag == "prefetch_distance")
       o.prefetch_distance = number();
     else if (flag == "block_size")
