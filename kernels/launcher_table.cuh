@@ -200,7 +200,39 @@ PFMC_KERNEL_MODELS(PFMC_DECLARE_LAUNCHER_TABLES)
     return table;                                                                                  \
   }
 
-/// PFMC_STUB_KERNELS (CMakeLists.txt): the tables, empty — no kernel is instantiated.
+/// PFMC_KERNELS=check (CMakeLists.txt): the device code compiled for checking, not for runs —
+/// `none` alone in the common module, every loader at distance 4 in the prefetch matrix.
+template <class Model, class Real>
+LauncherTable<Model, Real> make_check_common_table() {
+  LauncherTable<Model, Real> table;
+  add_loader<NoneLoader, Model, Real>(table);
+  return table;
+}
+#define PFMC_DEFINE_CHECK_COMMON_LAUNCHERS(ENTRY)                                                  \
+  template <>                                                                                      \
+  const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
+  common_launcher_table<ENTRY::Model, ENTRY::Real>() {                                             \
+    static const auto table = make_check_common_table<ENTRY::Model, ENTRY::Real>();                \
+    return table;                                                                                  \
+  }
+#define PFMC_DEFINE_CHECK_PREFETCH_LAUNCHERS(ENTRY)                                                \
+  template <>                                                                                      \
+  const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
+  prefetch_launcher_table<ENTRY::Model, ENTRY::Real>() {                                           \
+    static const auto table =                                                                      \
+        make_prefetch_table<ENTRY::Model, ENTRY::Real, std::integer_sequence<int, 4>>();           \
+    return table;                                                                                  \
+  }
+#define PFMC_DEFINE_CHECK_ASYNC_LAUNCHERS(ENTRY)                                                   \
+  template <>                                                                                      \
+  const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
+  async_launcher_table<ENTRY::Model, ENTRY::Real>() {                                              \
+    static const auto table =                                                                      \
+        make_async_table<ENTRY::Model, ENTRY::Real, std::integer_sequence<int, 4>>();              \
+    return table;                                                                                  \
+  }
+
+/// PFMC_KERNELS=none, or an entry that `check` leaves out: the tables, empty.
 #define PFMC_DEFINE_EMPTY_TABLE(ENTRY, TABLE)                                                      \
   template <>                                                                                      \
   const LauncherTable<ENTRY::Model, ENTRY::Real>& TABLE<ENTRY::Model, ENTRY::Real>() {             \

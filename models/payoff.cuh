@@ -145,7 +145,7 @@ enum class BarrierDirection : int { down, up };
 struct InstrumentView {
   PayoffKind kind;
   int is_call;
-  int underlying_observation; ///< spot at maturity, or the average for Asians
+  int underlying_observation; ///< spot at maturity, the average (Asians), the level (baskets)
   int knock_observation;      ///< the running extreme a knock reads, else -1 (no knock)
   BarrierDirection direction; ///< down: knocked at or below the level; up: at or above
   int knock_in;               ///< 1: knock-in, 0: knock-out
@@ -164,10 +164,9 @@ struct InstrumentView {
   ControlKind control;     ///< control variate, when the run asks for them
   int control_observation; ///< terminal spot, or the schedule's log sum (geometric average)
 
-  BasketKind basket;                         ///< basket instruments
-  int basket_assets;                         ///< number of legs
-  int basket_observations[kMaxBasketAssets]; ///< each leg's terminal spot
-  double weights[kMaxBasketAssets];
+  BasketKind basket;                ///< basket instruments
+  int basket_assets;                ///< number of legs
+  double weights[kMaxBasketAssets]; ///< the legs' weights (its level's observation's)
 };
 static_assert(std::is_trivially_copyable_v<InstrumentView>);
 
@@ -192,6 +191,7 @@ PFMC_HD_INLINE void discounted_payoffs(const InstrumentView& in, const Observed&
     break;
   case PayoffKind::european:
   case PayoffKind::asian:
+  case PayoffKind::basket: // its level at maturity (a basket_max of one date)
     PFMC_UNROLL
     for (int p = 0; p < P; ++p)
       out[p] = vanilla(static_cast<double>(observed(p, in.underlying_observation)));
@@ -201,20 +201,6 @@ PFMC_HD_INLINE void discounted_payoffs(const InstrumentView& in, const Observed&
     for (int p = 0; p < P; ++p) {
       const double s = static_cast<double>(observed(p, in.underlying_observation));
       out[p] = (in.is_call ? s > in.strike : s < in.strike) ? in.cash : 0.0;
-    }
-    break;
-  case PayoffKind::basket:
-    PFMC_UNROLL
-    for (int p = 0; p < P; ++p) {
-      double b = in.weights[0] * static_cast<double>(observed(p, in.basket_observations[0]));
-      for (int a = 1; a < in.basket_assets; ++a) {
-        const double leg =
-            in.weights[a] * static_cast<double>(observed(p, in.basket_observations[a]));
-        b = in.basket == BasketKind::weighted ? b + leg
-            : in.basket == BasketKind::max    ? math::max(b, leg)
-                                              : math::min(b, leg);
-      }
-      out[p] = vanilla(b);
     }
     break;
   }

@@ -2,6 +2,12 @@
 
 #include <cuda_runtime.h>
 
+#include <cstring>
+
+#ifndef PFMC_KERNEL_SET
+#error "PFMC_KERNEL_SET: CMakeLists.txt defines it from PFMC_KERNELS"
+#endif
+
 namespace pfmc::engine {
 
 namespace {
@@ -12,6 +18,12 @@ DeviceInfo static_device_info() {
   DeviceInfo info;
   cudaRuntimeGetVersion(&info.runtime_version);
   cudaDriverGetVersion(&info.driver_version);
+  if (std::strcmp(kernel_set(), "all") != 0) {
+    info.unavailable_reason =
+        "this build compiled no kernel it can launch (PFMC_KERNELS=" + std::string(kernel_set()) +
+        "); rebuild with -DPFMC_KERNELS=all to use the GPU";
+    return info;
+  }
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
@@ -38,6 +50,10 @@ DeviceInfo static_device_info() {
 }
 
 } // namespace
+
+const char* kernel_set() {
+  return PFMC_KERNEL_SET;
+}
 
 DeviceInfo query_device() {
   static const DeviceInfo fixed = static_device_info();

@@ -20,8 +20,12 @@ struct DeviceInfo {
   int driver_version = 0;
 };
 
+/// Which path kernels this build compiled (CMake's PFMC_KERNELS): "all"; "check" (each loader
+/// and model kind compiled once, none launched: a build without a GPU); "none".
+const char* kernel_set();
+
 /// Device 0: its fixed properties read once per process, its free memory at each call; never
-/// throws.
+/// throws. Unavailable, with the reason, in a build whose kernel set is not "all".
 DeviceInfo query_device();
 
 } // namespace pfmc::engine

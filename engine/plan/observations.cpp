@@ -24,10 +24,6 @@ std::vector<int> used_observations(const ObservationSet& observations, const Gro
       used[static_cast<std::size_t>(v.knock_observation)] = 1;
     if (v.control_observation >= 0)
       used[static_cast<std::size_t>(v.control_observation)] = 1;
-    if (v.kind == models::PayoffKind::basket) {
-      for (int a = 0; a < v.basket_assets; ++a)
-        used[static_cast<std::size_t>(v.basket_observations[a])] = 1;
-    }
   }
   return used;
 }
@@ -43,11 +39,6 @@ void renumber_instruments(const std::vector<int>& renumber, GroupPlan& group) {
     }
     if (v.control_observation >= 0) {
       v.control_observation = renumber[static_cast<std::size_t>(v.control_observation)];
-    }
-    if (v.kind == models::PayoffKind::basket) {
-      for (int a = 0; a < v.basket_assets; ++a) {
-        v.basket_observations[a] = renumber[static_cast<std::size_t>(v.basket_observations[a])];
-      }
     }
   }
 }

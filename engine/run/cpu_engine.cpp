@@ -301,6 +301,41 @@ std::vector<double> fit_rule_on_cpu(const GroupPlan& group, DrawSource<Real> sou
   return coefficients;
 }
 
+/// One group whose draws are computed where they are used (Philox): the early-exercise rule
+/// fitted first where the group has one, then the paths in chunks sized for the partial sums.
+template <class Model, class Real>
+void run_computed_group(const GroupPlan& group, const ExecutionSettings& settings,
+                        DrawTransforms& transforms, GroupOutcome& outcome, PlanStats& stats) {
+  const ChunkPlan chunking =
+      plan_chunks(settings.paths, 0, sizeof(Real), group.reduced_values(), settings.memory_cap);
+  PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
+  DrawSource<Real> source;
+  source.seed = settings.seed;
+  source.antithetic = settings.antithetic;
+  source.draw_group = static_cast<std::uint32_t>(group.index);
+  if (settings.brownian_bridge)
+    source.bridge = &transforms.bridge(group.index);
+  BlockRole<Real> role;
+  std::vector<double> coefficients; // early exercise: the fitted rule
+  models::ExerciseTable<Real> table{};
+  if (group.exercise.present()) {
+    const ExercisePlan& ex = group.exercise;
+    coefficients = fit_rule_on_cpu<Model, Real>(group, source, settings, outcome);
+    table = exercise_table<Real>(ex, ex.steps.data(), ex.views.data(), ex.allowed.data(),
+                                 ex.discounts.data(), coefficients.data(), nullptr, nullptr);
+    role.exercise = &table;
+  }
+  const auto start = Clock::now();
+  for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
+    source.chunk_first = chunk * chunking.chunk_paths;
+    const std::size_t count = static_cast<std::size_t>(
+        std::min(chunking.chunk_paths, settings.paths - source.chunk_first));
+    simulate_chunk<Model, Real>(group, source, role, count, settings, outcome);
+    ++stats.kernel_launches;
+  }
+  outcome.kernel_ms += milliseconds_since(start);
+}
+
 template <class Real>
 std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSettings& settings,
                                    const ProgressFn& progress, PlanStats& stats) {
@@ -327,40 +362,9 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
     dispatch_model<Real>(first, [&](auto model_tag) {
       using Model = typename decltype(model_tag)::type;
       if (unit.computes_draws) {
-        for (int g : unit.groups) {
-          const GroupPlan& group = plan.groups[static_cast<std::size_t>(g)];
-          const ChunkPlan chunking = plan_chunks(settings.paths, 0, sizeof(Real),
-                                                 group.reduced_values(), settings.memory_cap);
-          PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
-          DrawSource<Real> source;
-          source.seed = settings.seed;
-          source.antithetic = settings.antithetic;
-          source.draw_group = static_cast<std::uint32_t>(group.index);
-          if (settings.brownian_bridge)
-            source.bridge = &transforms.bridge(g);
-          BlockRole<Real> role;
-          std::vector<double> coefficients; // early exercise: the fitted rule
-          models::ExerciseTable<Real> table{};
-          if (group.exercise.present()) {
-            const ExercisePlan& ex = group.exercise;
-            coefficients = fit_rule_on_cpu<Model, Real>(group, source, settings,
-                                                        outcomes[static_cast<std::size_t>(g)]);
-            table =
-                exercise_table<Real>(ex, ex.steps.data(), ex.views.data(), ex.allowed.data(),
-                                     ex.discounts.data(), coefficients.data(), nullptr, nullptr);
-            role.exercise = &table;
-          }
-          const auto start = Clock::now();
-          for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
-            source.chunk_first = chunk * chunking.chunk_paths;
-            const std::size_t count = static_cast<std::size_t>(
-                std::min(chunking.chunk_paths, settings.paths - source.chunk_first));
-            simulate_chunk<Model, Real>(group, source, role, count, settings,
-                                        outcomes[static_cast<std::size_t>(g)]);
-            ++stats.kernel_launches;
-          }
-          outcomes[static_cast<std::size_t>(g)].kernel_ms += milliseconds_since(start);
-        }
+        for (int g : unit.groups)
+          run_computed_group<Model, Real>(plan.groups[static_cast<std::size_t>(g)], settings,
+                                          transforms, outcomes[static_cast<std::size_t>(g)], stats);
         return;
       }
       if (unit.batched) {
