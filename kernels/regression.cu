@@ -5,10 +5,9 @@ namespace pfmc::kernels {
 
 template <class Real>
 void launch_regression_step(const RegressionStep<Real>& step, cudaStream_t stream) {
-  const auto tiles = static_cast<unsigned int>(tiles_for_paths(step.paths));
-  PFMC_EXPECTS(tiles > 0, "a regression needs paths");
-  const std::size_t shared = regression_shared_bytes(step.target.values);
-  regression_step_kernel<Real><<<tiles, kRegressionThreads, shared, stream>>>(step);
+  const auto blocks = static_cast<unsigned int>(regression_blocks(step.paths));
+  PFMC_EXPECTS(blocks > 0, "a regression needs paths");
+  regression_step_kernel<Real><<<blocks, kRegressionThreads, 0, stream>>>(step);
   PFMC_CUDA_TRY(cudaGetLastError());
 }
 

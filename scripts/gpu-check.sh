@@ -48,6 +48,13 @@ if has build; then
   rc=$?
   python3 scripts/ptxas-table.py "$LOG/build.log" > "$LOG/ptxas.txt"
   note "build: rc=$rc in $((SECONDS - start)) s; ptxas: $(tail -1 "$LOG/ptxas.txt")"
+  # Each object's compile time (Ninja's log: start and end in ms), the slowest first.
+  if [ -f "$B/.ninja_log" ]; then
+    awk -F'\t' '!/^#/ {printf "%8.1f s  %s\n", ($2 - $1) / 1000, $4}' "$B/.ninja_log" \
+      | sort -rn > "$LOG/build_times.txt"
+    note "build: $(awk '{s += $1} END {printf "%.0f", s}' "$LOG/build_times.txt") s of compiles in all; kernel modules $(grep instantiate_ "$LOG/build_times.txt" | awk '{s += $1} END {printf "%.0f", s}') s"
+    keep build_times.txt
+  fi
   [ $rc -eq 0 ] || { tail -40 "$LOG/build.log"; printf '%s\n' "${summary[@]}"; exit 1; }
 fi
 

@@ -16,7 +16,10 @@ curandRngType_t curand_type(config::RngType type) {
     return CURAND_RNG_QUASI_SOBOL32;
   case config::RngType::scrambled_sobol:
     return CURAND_RNG_QUASI_SCRAMBLED_SOBOL32;
+  case config::RngType::philox:
+    break; // computed where it is used (kernels/counter_draws.cuh), never through cuRAND
   }
+  PFMC_EXPECTS(false, "no cuRAND generator for this rng");
   return CURAND_RNG_PSEUDO_MRG32K3A;
 }
 

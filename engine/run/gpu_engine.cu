@@ -224,9 +224,10 @@ private:
     const int m = plan.basis.size();
     const int values = models::RegressionLayout{m}.size();
     const std::uint64_t tiles = kernels::tiles_for_paths(paths);
-    // The reduction's buffers (kernels/block_reduce.cuh), one block per tile: the partials, the
-    // tile sums and the totals, then the tickets (which reset themselves after each launch).
-    const std::size_t doubles = (2 * tiles + 1) * static_cast<std::size_t>(values);
+    const std::uint64_t blocks = kernels::regression_blocks(paths);
+    // The reduction's buffers (kernels/block_reduce.cuh): the blocks' partials, the tile sums
+    // and the totals, then the tickets (which reset themselves after each launch).
+    const std::size_t doubles = (blocks + tiles + 1) * static_cast<std::size_t>(values);
     DeviceBuffer<unsigned char> reduction(
         doubles * sizeof(double) + (tiles + 1) * sizeof(unsigned int), stream);
     auto* base = reinterpret_cast<double*>(reduction.data());
@@ -246,9 +247,13 @@ private:
       step.rule = e;
       step.basis = plan.basis;
       step.variance_scale = plan.variance_scale;
-      step.target = kernels::ReductionTarget{
-          base, base + tiles * values, base + 2 * tiles * values, tickets, tickets + tiles, values,
-          1};
+      step.target = kernels::ReductionTarget{base,
+                                             base + blocks * values,
+                                             base + (blocks + tiles) * values,
+                                             tickets,
+                                             tickets + tiles,
+                                             values,
+                                             1};
       // The maturity's payoff first, then each earlier date: its sums, its fit, its decisions.
       step.update_date = e.maturity_date;
       step.update_maturity = 1;
