@@ -38,7 +38,6 @@ B=build-device
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv \
   | tee "$LOG/gpu.txt"
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-export PFMC_HAVE_GPU=1  # the CLI suite's no-GPU refusals are skipped here
 export PFMC_TUNING_CACHE="$LOG/tuning.json"
 
 if has build; then

@@ -247,13 +247,10 @@ private:
       step.rule = e;
       step.basis = plan.basis;
       step.variance_scale = plan.variance_scale;
-      step.target = kernels::ReductionTarget{base,
-                                             base + blocks * values,
-                                             base + (blocks + tiles) * values,
-                                             tickets,
-                                             tickets + tiles,
-                                             values,
-                                             1};
+      step.target = kernels::ReductionTarget{
+          base,    base + blocks * values, base + (blocks + tiles) * values,
+          tickets, tickets + tiles,        values,
+          1};
       // The maturity's payoff first, then each earlier date: its sums, its fit, its decisions.
       step.update_date = e.maturity_date;
       step.update_maturity = 1;
