@@ -169,36 +169,25 @@ const LauncherTable<Model, Real>& launcher_table() {
 PFMC_KERNEL_MODELS(PFMC_DECLARE_LAUNCHER_TABLES)
 #undef PFMC_DECLARE_LAUNCHER_TABLES
 
-/// The definitions of one entry's tables (the generated instantiation files).
+/// The definitions of one entry's tables (the generated instantiation files): TABLE's
+/// specialisation for ENTRY, built once by the expression that follows.
+#define PFMC_DEFINE_TABLE(ENTRY, TABLE, ...)                                                       \
+  template <>                                                                                      \
+  const LauncherTable<ENTRY::Model, ENTRY::Real>& TABLE<ENTRY::Model, ENTRY::Real>() {             \
+    static const LauncherTable<ENTRY::Model, ENTRY::Real> table = __VA_ARGS__;                     \
+    return table;                                                                                  \
+  }
 #define PFMC_DEFINE_COMMON_LAUNCHERS(ENTRY)                                                        \
-  template <>                                                                                      \
-  const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
-  common_launcher_table<ENTRY::Model, ENTRY::Real>() {                                             \
-    static const auto table = make_common_table<ENTRY::Model, ENTRY::Real>();                      \
-    return table;                                                                                  \
-  }
+  PFMC_DEFINE_TABLE(ENTRY, common_launcher_table, make_common_table<ENTRY::Model, ENTRY::Real>())
 #define PFMC_DEFINE_PREFETCH_LAUNCHERS(ENTRY)                                                      \
-  template <>                                                                                      \
-  const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
-  prefetch_launcher_table<ENTRY::Model, ENTRY::Real>() {                                           \
-    static const auto table = make_prefetch_table<ENTRY::Model, ENTRY::Real, ENTRY::Distances>();  \
-    return table;                                                                                  \
-  }
-
+  PFMC_DEFINE_TABLE(ENTRY, prefetch_launcher_table,                                                \
+                    make_prefetch_table<ENTRY::Model, ENTRY::Real, ENTRY::Distances>())
 #define PFMC_DEFINE_ASYNC_LAUNCHERS(ENTRY)                                                         \
-  template <>                                                                                      \
-  const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
-  async_launcher_table<ENTRY::Model, ENTRY::Real>() {                                              \
-    static const auto table = make_async_table<ENTRY::Model, ENTRY::Real, ENTRY::Distances>();     \
-    return table;                                                                                  \
-  }
+  PFMC_DEFINE_TABLE(ENTRY, async_launcher_table,                                                   \
+                    make_async_table<ENTRY::Model, ENTRY::Real, ENTRY::Distances>())
 #define PFMC_DEFINE_EXERCISE_LAUNCHERS(ENTRY)                                                      \
-  template <>                                                                                      \
-  const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
-  exercise_launcher_table<ENTRY::Model, ENTRY::Real>() {                                           \
-    static const auto table = make_exercise_table<ENTRY::Model, ENTRY::Real>();                    \
-    return table;                                                                                  \
-  }
+  PFMC_DEFINE_TABLE(ENTRY, exercise_launcher_table,                                                \
+                    make_exercise_table<ENTRY::Model, ENTRY::Real>())
 
 /// PFMC_KERNELS=check (CMakeLists.txt): the device code compiled for checking, not for runs —
 /// `none` alone in the common module, every loader at distance 4 in the prefetch matrix.
@@ -209,43 +198,23 @@ LauncherTable<Model, Real> make_check_common_table() {
   return table;
 }
 #define PFMC_DEFINE_CHECK_COMMON_LAUNCHERS(ENTRY)                                                  \
-  template <>                                                                                      \
-  const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
-  common_launcher_table<ENTRY::Model, ENTRY::Real>() {                                             \
-    static const auto table = make_check_common_table<ENTRY::Model, ENTRY::Real>();                \
-    return table;                                                                                  \
-  }
+  PFMC_DEFINE_TABLE(ENTRY, common_launcher_table,                                                  \
+                    make_check_common_table<ENTRY::Model, ENTRY::Real>())
 #define PFMC_DEFINE_CHECK_PREFETCH_LAUNCHERS(ENTRY)                                                \
-  template <>                                                                                      \
-  const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
-  prefetch_launcher_table<ENTRY::Model, ENTRY::Real>() {                                           \
-    static const auto table =                                                                      \
-        make_prefetch_table<ENTRY::Model, ENTRY::Real, std::integer_sequence<int, 4>>();           \
-    return table;                                                                                  \
-  }
+  PFMC_DEFINE_TABLE(                                                                               \
+      ENTRY, prefetch_launcher_table,                                                              \
+      make_prefetch_table<ENTRY::Model, ENTRY::Real, std::integer_sequence<int, 4>>())
 #define PFMC_DEFINE_CHECK_ASYNC_LAUNCHERS(ENTRY)                                                   \
-  template <>                                                                                      \
-  const LauncherTable<ENTRY::Model, ENTRY::Real>&                                                  \
-  async_launcher_table<ENTRY::Model, ENTRY::Real>() {                                              \
-    static const auto table =                                                                      \
-        make_async_table<ENTRY::Model, ENTRY::Real, std::integer_sequence<int, 4>>();              \
-    return table;                                                                                  \
-  }
+  PFMC_DEFINE_TABLE(ENTRY, async_launcher_table,                                                   \
+                    make_async_table<ENTRY::Model, ENTRY::Real, std::integer_sequence<int, 4>>())
 
 /// PFMC_KERNELS=none, or an entry that `check` leaves out: the tables, empty.
-#define PFMC_DEFINE_EMPTY_TABLE(ENTRY, TABLE)                                                      \
-  template <>                                                                                      \
-  const LauncherTable<ENTRY::Model, ENTRY::Real>& TABLE<ENTRY::Model, ENTRY::Real>() {             \
-    static const LauncherTable<ENTRY::Model, ENTRY::Real> table;                                   \
-    return table;                                                                                  \
-  }
 #define PFMC_DEFINE_EMPTY_COMMON_LAUNCHERS(ENTRY)                                                  \
-  PFMC_DEFINE_EMPTY_TABLE(ENTRY, common_launcher_table)
+  PFMC_DEFINE_TABLE(ENTRY, common_launcher_table, {})
 #define PFMC_DEFINE_EMPTY_PREFETCH_LAUNCHERS(ENTRY)                                                \
-  PFMC_DEFINE_EMPTY_TABLE(ENTRY, prefetch_launcher_table)
-#define PFMC_DEFINE_EMPTY_ASYNC_LAUNCHERS(ENTRY)                                                   \
-  PFMC_DEFINE_EMPTY_TABLE(ENTRY, async_launcher_table)
+  PFMC_DEFINE_TABLE(ENTRY, prefetch_launcher_table, {})
+#define PFMC_DEFINE_EMPTY_ASYNC_LAUNCHERS(ENTRY) PFMC_DEFINE_TABLE(ENTRY, async_launcher_table, {})
 #define PFMC_DEFINE_EMPTY_EXERCISE_LAUNCHERS(ENTRY)                                                \
-  PFMC_DEFINE_EMPTY_TABLE(ENTRY, exercise_launcher_table)
+  PFMC_DEFINE_TABLE(ENTRY, exercise_launcher_table, {})
 
 } // namespace pfmc::kernels
