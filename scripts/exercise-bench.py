@@ -6,8 +6,9 @@ medians of the run's own timings (run.regression_ms: the regression pass — its
 the backward induction's 49 reductions and fits; run.kernel_ms: the pricing pass's kernels) and
 what they give per second, and each pass's memory floor at the run's measured copy bandwidth:
 
-  regression: records written (8 B a path a date) + per date but the last, the level read, the
-              cash flow read and written (24 B a path) -> 1,576 B a path on 50 dates;
+  regression: records written (a Real a path a date: 8 B in double) + per date but the last, the
+              level read (a Real) and the cash flow read and written (2 x 8 B) -> 1,576 B a
+              path on 50 dates in double;
   pricing:    no per-path traffic (its draws are computed in the kernel) -> its floor is the
               arithmetic, which ncu's speed of light reports (scripts/gpu-check.sh exercise).
 
@@ -48,7 +49,8 @@ def main():
         paths / (kernel_ms * 1e-3), paths * run["steps"] / (kernel_ms * 1e-3)))
     bandwidth = run.get("copy_bandwidth_gbps", 0.0)
     if bandwidth > 0:
-        regression_bytes = regression_paths * (8 * dates + 24 * (dates - 1))
+        real = 8 if run["precision"] == "double" else 4
+        regression_bytes = regression_paths * (real * dates + (real + 16) * (dates - 1))
         floor_ms = regression_bytes / (bandwidth * 1e9) * 1e3
         print("regression memory floor %.3f ms (%.2f GB at %.0f GB/s): the pass is at %.1f%% "
               "of it" % (floor_ms, regression_bytes * 1e-9, bandwidth,

@@ -24,13 +24,15 @@ DAYS_BETWEEN_DATES = 5
 TIME_STEPS, SPACE_POINTS = 4000, 1600
 
 
-def process(spot, volatility):
-    def flat(rate):
-        return ql.YieldTermStructureHandle(
-            ql.FlatForward(EVALUATION_DATE, rate, DAY_COUNTER, ql.Continuous))
+def flat(rate):
+    return ql.YieldTermStructureHandle(
+        ql.FlatForward(EVALUATION_DATE, rate, DAY_COUNTER, ql.Continuous))
 
+
+def process(spot, volatility, rate=RATE):
+    """Black-Scholes without dividends, flat rate and volatility."""
     return ql.BlackScholesMertonProcess(
-        ql.QuoteHandle(ql.SimpleQuote(spot)), flat(0.0), flat(RATE),
+        ql.QuoteHandle(ql.SimpleQuote(spot)), flat(0.0), flat(rate),
         ql.BlackVolTermStructureHandle(
             ql.BlackConstantVol(EVALUATION_DATE, ql.NullCalendar(), volatility, DAY_COUNTER)))
 
@@ -69,11 +71,6 @@ def heston_put(exercise_kind):
     ql.Settings.instance().evaluationDate = EVALUATION_DATE
     h = HESTON
     maturity = EVALUATION_DATE + 365
-
-    def flat(rate):
-        return ql.YieldTermStructureHandle(
-            ql.FlatForward(EVALUATION_DATE, rate, DAY_COUNTER, ql.Continuous))
-
     model = ql.HestonModel(ql.HestonProcess(flat(h["rate"]), flat(0.0),
                                             ql.QuoteHandle(ql.SimpleQuote(h["spot"])), h["v0"],
                                             h["kappa"], h["theta"], h["xi"], h["rho"]))
@@ -98,16 +95,8 @@ def bermudan_put_50_dates_a_year(spot, volatility, strike=40.0, rate=RATE):
     dates = [EVALUATION_DATE + d for d in range(7, 351, 7)]
     option = ql.VanillaOption(ql.PlainVanillaPayoff(ql.Option.Put, strike),
                               ql.BermudanExercise(dates))
-
-    def flat(r):
-        return ql.YieldTermStructureHandle(
-            ql.FlatForward(EVALUATION_DATE, r, DAY_COUNTER, ql.Continuous))
-
-    process = ql.BlackScholesMertonProcess(
-        ql.QuoteHandle(ql.SimpleQuote(spot)), flat(0.0), flat(rate * scale),
-        ql.BlackVolTermStructureHandle(ql.BlackConstantVol(
-            EVALUATION_DATE, ql.NullCalendar(), volatility * scale ** 0.5, DAY_COUNTER)))
-    option.setPricingEngine(ql.FdBlackScholesVanillaEngine(process, TIME_STEPS, SPACE_POINTS))
+    scaled = process(spot, volatility * scale ** 0.5, rate * scale)
+    option.setPricingEngine(ql.FdBlackScholesVanillaEngine(scaled, TIME_STEPS, SPACE_POINTS))
     return option.NPV()
 
 
