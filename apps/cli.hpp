@@ -48,7 +48,7 @@ private:
 struct RunOptions {
   std::string config_file;
   std::string tuning_cache;
-  std::string device, backend, padding, precision, rng, paths, seed, max_device_memory,
+  std::string device, devices, backend, padding, precision, rng, paths, seed, max_device_memory,
       draw_batch_size;
   long long prefetch_distance = 0, block_size = 0, cpu_threads = 0;
   std::string format = "table";

@@ -6,6 +6,9 @@ namespace pfmc::apps {
 
 void add_override_options(CLI::App* app, RunOptions& o) {
   app->add_option("--device", o.device, "auto | gpu | cpu (overrides engine.device)");
+  app->add_option("--devices", o.devices,
+                  "GPUs to split the paths over: all | N (the first N) | 0,2 (ordinals; "
+                  "overrides engine.devices)");
   app->add_option("--backend", o.backend, "prefetch backend (see `pfmc backends`)");
   app->add_option("--prefetch-distance", o.prefetch_distance,
                   "steps ahead for prefetching backends: " + kernels::prefetch_distance_list());
@@ -41,6 +44,8 @@ config::Overrides overrides_from(CLI::App* app, const RunOptions& o) {
   auto given = [&](const char* flag) { return app->get_option(flag)->count() > 0; };
   if (given("--device"))
     ov.device = o.device;
+  if (given("--devices"))
+    ov.devices = o.devices;
   if (given("--backend"))
     ov.backend = o.backend;
   if (given("--padding"))

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <memory>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -27,6 +28,8 @@
 #include "engine/core/interrupt.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
+#include "engine/scale/communicator.hpp"
+#include "engine/scale/mpi_communicator.hpp"
 #include "engine/tune/tuning.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/error.hpp"
@@ -51,7 +54,33 @@ apps::Format parse_format(const std::string& name) {
   return apps::Format::table;
 }
 
+int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* processes);
+
+/// `pfmc price`. Under an MPI launcher (a build with PFMC_MPI) the ranks split the run: rank 0
+/// prints and writes alone; a rank that fails still takes part in the one exchange (its error
+/// goes to rank 0, which names it in one line and exits 1) and exits quietly.
 int command_price(CLI::App* app, const RunOptions& o) {
+  const std::unique_ptr<engine::Communicator> processes = engine::mpi_communicator();
+  if (processes == nullptr)
+    return price_config(app, o, nullptr);
+  try {
+    return price_config(app, o, processes.get());
+  } catch (const std::exception& e) {
+    const bool usage = dynamic_cast<const config::ConfigError*>(&e) != nullptr;
+    if (!processes->exchanged())
+      (void)processes->gather(std::string(1, engine::kMessageError) + e.what());
+    if (processes->rank() != 0)
+      return usage ? kExitUsage : kExitRuntime; // rank 0 says what went wrong
+    if (usage || dynamic_cast<const engine::Interrupted*>(&e) != nullptr)
+      throw;
+    const std::string what = e.what();
+    // A failure on rank 0 itself, before or after the exchange, is named like any other rank's.
+    throw RuntimeError(what.rfind("rank ", 0) == 0 ? what : "rank 0: " + what);
+  }
+}
+
+int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* processes) {
+  const bool root = processes == nullptr || processes->rank() == 0;
   // The process's first CUDA call creates its context (on an H100, about a tenth of a second):
   // start it while the YAML is read, unless the run is on the CPU by the command line.
   std::thread device_start;
@@ -82,10 +111,13 @@ int command_price(CLI::App* app, const RunOptions& o) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start)
           .count();
   join();
-  ProgressLine progress(!o.quiet);
+  ProgressLine progress(!o.quiet && root);
   engine::PriceOptions options;
   options.tuning_cache = o.tuning_cache;
+  options.processes = processes;
   engine::RunResult result = engine::price(config, progress.callback(), options);
+  if (!root)
+    return 0; // rank 0 reports the job's results
   result.run.config_ms = config_ms;
   result.run.device_ms += device_ms;
   progress.clear();

@@ -114,6 +114,21 @@ nlohmann::json result_json(const engine::RunResult& r, bool with_instruments) {
   j["run"]["kernel_launches"] = run.plan_stats.kernel_launches;
   j["run"]["generation_calls"] = run.plan_stats.generation_calls;
   j["run"]["host_syncs"] = run.plan_stats.host_syncs;
+  if (!run.workers.empty()) { // a split run: every worker, in split order
+    j["run"]["processes"] = run.processes;
+    j["run"]["gather_ms"] = run.gather_ms;
+    j["run"]["split_wall_ms"] = run.split_wall_ms;
+    for (const auto& w : run.workers) {
+      j["run"]["workers"].push_back(
+          {{"rank", w.rank},
+           {"device", w.device >= 0 ? nlohmann::json(w.device) : nlohmann::json("cpu")},
+           {"name", w.name},
+           {"paths", w.paths},
+           {"share", run.path_steps > 0.0 ? w.path_steps / run.path_steps : 0.0},
+           {"kernel_ms", w.kernel_ms},
+           {"wall_ms", w.wall_ms}});
+    }
+  }
   for (const auto& g : run.group_backends) {
     j["run"]["group_backends"].push_back({{"model", g.model},
                                           {"backend", g.backend},
@@ -312,6 +327,21 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
         << format("%.0f", run.copy_bandwidth_gbps) << " GB/s copy bandwidth)";
   }
   out << '\n';
+  if (!run.workers.empty()) {
+    out << "     split over " << run.workers.size() << " worker"
+        << (run.workers.size() == 1 ? "" : "s");
+    if (run.processes > 1)
+      out << " in " << run.processes << " MPI ranks (gather and merge "
+          << format("%.3f", run.gather_ms) << " ms)";
+    out << ", " << format("%.1f", run.split_wall_ms) << " ms side by side:\n";
+    for (const auto& w : run.workers) {
+      out << "       rank " << w.rank << " "
+          << (w.device >= 0 ? "GPU " + std::to_string(w.device) + " " + w.name : w.name) << ": "
+          << format("%.1f", run.path_steps > 0.0 ? 100.0 * w.path_steps / run.path_steps : 0.0)
+          << "% of the path-steps, kernel " << format("%.3f", w.kernel_ms) << " ms, wall "
+          << format("%.1f", w.wall_ms) << " ms\n";
+    }
+  }
   for (const auto& notice : run.notices)
     out << "note: " << notice << '\n';
   return out.str();

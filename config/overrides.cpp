@@ -24,6 +24,9 @@ void apply_overrides(RunConfig& config, const Overrides& overrides) {
   SimulationConfig simulation = config.simulation;
   const auto text = [](long long value) { return std::to_string(value); };
 
+  if (overrides.devices) {
+    engine.devices = take(detail::check_devices(*overrides.devices), "--devices");
+  }
   if (overrides.device) {
     engine.device = take(detail::check_device(*overrides.device), "--device");
   }

@@ -156,6 +156,23 @@ const char* to_string(DeviceChoice device) {
   return "unknown";
 }
 
+std::string to_string(const DeviceList& devices) {
+  switch (devices.kind) {
+  case DeviceList::Kind::first:
+    return "0";
+  case DeviceList::Kind::all:
+    return "all";
+  case DeviceList::Kind::count:
+    return std::to_string(devices.count);
+  case DeviceList::Kind::list:
+    break;
+  }
+  std::string out;
+  for (int d : devices.ordinals)
+    out += (out.empty() ? "" : ",") + std::to_string(d);
+  return out;
+}
+
 std::string to_string(const Padding& padding) {
   switch (padding.mode) {
   case Padding::Mode::automatic:

@@ -197,8 +197,24 @@ struct Padding {
   int amount = 0; ///< for Mode::fixed
 };
 
+/// engine.devices: the GPUs of the host a run splits its paths over (engine/scale/).
+struct DeviceList {
+  enum class Kind {
+    first, ///< device 0 alone (the default)
+    all,   ///< every GPU of the host
+    count, ///< the first `count`
+    list,  ///< `ordinals`, in order; a device may repeat (the same GPU twice, for testing)
+  };
+  Kind kind = Kind::first;
+  int count = 1;
+  std::vector<int> ordinals;
+};
+/// At most this many devices, and ordinals below it.
+inline constexpr int kMaxDevices = 64;
+
 struct EngineConfig {
   DeviceChoice device = DeviceChoice::automatic;
+  DeviceList devices;
   std::string backend = "auto"; ///< a catalogue name, or `auto` (the tuner's choice)
   int prefetch_distance = 4;
   Padding padding;
@@ -235,5 +251,6 @@ const char* to_string(RngType);
 const char* to_string(Precision);
 const char* to_string(DeviceChoice);
 std::string to_string(const Padding&);
+std::string to_string(const DeviceList&); ///< all | N | 0,2
 
 } // namespace pfmc::config

@@ -94,10 +94,24 @@ SimulationConfig simulation(const Reader& reader, const Located& where) {
 
 EngineConfig engine(const Reader& reader, const Located& where) {
   const Mapping m = reader.mapping(where);
-  m.allow_only({"device", "backend", "prefetch_distance", "padding", "block_size",
+  m.allow_only({"device", "devices", "backend", "prefetch_distance", "padding", "block_size",
                 "max_device_memory", "cpu_threads", "draw_batch_size"});
   EngineConfig engine;
   reader.setting_if_given(m, "device", engine.device, detail::check_device, Spelling::word);
+  if (const Entry* e = m.find("devices")) {
+    if (e->value.node.IsSequence()) {
+      // engine.devices: [0, 2]
+      const std::vector<Located> items = reader.non_empty_list(e->value);
+      if (items.size() > static_cast<std::size_t>(kMaxDevices))
+        reader.fail(e->value, "at most " + std::to_string(kMaxDevices) + " devices");
+      engine.devices.kind = DeviceList::Kind::list;
+      for (const Located& item : items)
+        engine.devices.ordinals.push_back(
+            static_cast<int>(reader.integer(item, 0, kMaxDevices - 1)));
+    } else {
+      engine.devices = reader.setting(e->value, detail::check_devices, Spelling::any);
+    }
+  }
   if (const Entry* e = reader.setting_if_given(m, "backend", engine.backend, detail::check_backend,
                                                Spelling::word)) {
     engine.backend_mark = e->value.mark;

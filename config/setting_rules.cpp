@@ -185,6 +185,43 @@ Checked<Padding> check_padding(std::string_view text) {
   return Checked<Padding>::fail("must be one of: auto, none, slot_major, or an integer 0..64");
 }
 
+Checked<DeviceList> check_devices(std::string_view text) {
+  DeviceList devices;
+  if (text == "all") {
+    devices.kind = DeviceList::Kind::all;
+    return Checked<DeviceList>::ok(devices);
+  }
+  const auto comma = text.find(',');
+  if (comma == std::string_view::npos) {
+    const Checked<long long> count = check_integer(text, 1, kMaxDevices);
+    if (!count.value) {
+      return Checked<DeviceList>::fail(
+          "must be all, a number of devices 1.." + std::to_string(kMaxDevices) +
+          ", or a list of device ordinals such as [0, 2]");
+    }
+    devices.kind = DeviceList::Kind::count;
+    devices.count = static_cast<int>(*count.value);
+    return Checked<DeviceList>::ok(devices);
+  }
+  devices.kind = DeviceList::Kind::list;
+  std::string_view rest = text;
+  while (true) {
+    const auto end = rest.find(',');
+    const Checked<long long> ordinal = check_integer(rest.substr(0, end), 0, kMaxDevices - 1);
+    if (!ordinal.value) {
+      return Checked<DeviceList>::fail("device ordinals must be integers 0.." +
+                                       std::to_string(kMaxDevices - 1) + " (e.g. 0,2)");
+    }
+    devices.ordinals.push_back(static_cast<int>(*ordinal.value));
+    if (end == std::string_view::npos)
+      break;
+    rest = rest.substr(end + 1);
+  }
+  if (devices.ordinals.size() > static_cast<std::size_t>(kMaxDevices))
+    return Checked<DeviceList>::fail("at most " + std::to_string(kMaxDevices) + " devices");
+  return Checked<DeviceList>::ok(devices);
+}
+
 Checked<int> check_block_size(std::string_view text) {
   const auto literal = parse_integer_literal(text);
   if (!literal) {

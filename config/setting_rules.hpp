@@ -64,6 +64,8 @@ Checked<DeviceChoice> check_device(std::string_view text);
 Checked<std::string> check_backend(std::string_view text);   ///< a backend_catalog() name
 Checked<int> check_prefetch_distance(std::string_view text); ///< kernels::is_prefetch_distance
 Checked<Padding> check_padding(std::string_view text);
+/// `all`, a count 1..kMaxDevices, or comma-separated ordinals 0..kMaxDevices-1 (`0,2`).
+Checked<DeviceList> check_devices(std::string_view text);
 Checked<int> check_block_size(std::string_view text);                  ///< power of two in 32..1024
 Checked<std::uint64_t> check_max_device_memory(std::string_view text); ///< parse_memory_size
 /// A size as parse_memory_size, or 0 (no draw batches), at most 64 GiB.

@@ -77,7 +77,8 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   RunResult result;
   RunInfo& run = result.run;
 
-  const RunDevice device = choose_device(config, run);
+  RunDevice device = choose_device(config, run);
+  resolve_devices(config, options.processes != nullptr, device, run);
   const ExecutionSettings settings = make_settings(config, device);
   const auto plan_start = std::chrono::steady_clock::now();
   const SimulationPlan plan = make_plan(config);
@@ -93,9 +94,14 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   check_draw_batches(config, plan, settings, group_settings, device.on_gpu);
 
   const ReplicatePlan replicates = plan_replicates(config, settings);
+  const Placement placement{device.devices, options.processes};
   const std::vector<ReplicateSample> samples =
-      run_replicates(plan, settings, group_settings, device.on_gpu, replicates,
+      run_replicates(plan, settings, group_settings, device.on_gpu, placement, replicates,
                      config.instruments.size(), progress, run);
+  if (samples.empty()) { // an MPI rank other than 0: rank 0 reports
+    run.total_ms = milliseconds_since(start);
+    return result;
+  }
   const auto results_start = std::chrono::steady_clock::now();
   fill_results(config, plan, replicates, samples, result);
   run.results_ms = milliseconds_since(results_start);

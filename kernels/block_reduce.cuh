@@ -3,12 +3,14 @@
 // kernels/reduction_shape.cuh: within a thread (its paths), a warp's 32 lanes by shuffles
 // (neighbours first), the block's warps through shared memory, the block's rounds; then the
 // blocks of a tile, combined by the tile's last block (__threadfence() → atomicInc ticket), and
-// the tiles of the group, added in order onto the totals by the group's last tile. Every node of
+// the tiles of the group, pushed in order onto the range's stack of tile blocks by the group's
+// last tile, which then folds the stack into the totals. Every node of
 // the tree is left + right, rounded once (math::add_rn): the same inputs give the same bits, and
 // every launch shape gives the same tree. Tickets wrap to 0 in the atomicInc that draws the last
 // one, so the next launch finds them reset. No floating-point atomics.
 
 #include <cstddef>
+#include <cstdint>
 
 #include "kernels/reduction_shape.cuh"
 #include "models/math.cuh"
@@ -19,11 +21,13 @@ namespace pfmc::kernels {
 struct ReductionTarget {
   double* block_partials;     ///< [block][values]: each block's subtree
   double* tile_sums;          ///< [tiles][values]
-  double* totals;             ///< [values], carried across the chunks of a run
+  double* stack;              ///< [block][values]: the range's tile blocks, carried across chunks
+  double* totals;             ///< [values]: the stack folded (fold_blocks), after every launch
   unsigned int* tile_tickets; ///< [tiles], 0 before a launch; each tile's last block resets it
   unsigned int* ticket;       ///< over tiles; 0 before a launch, the last block resets it
   int values;                 ///< values per path
-  int first_chunk;            ///< 1: totals start from zero; 0: add to them
+  std::uint64_t range_tile;   ///< the first tile of the run's range of the group
+  std::uint64_t chunk_tile;   ///< the launch's first tile (range_tile for the range's first)
 };
 
 /// Where a block is in its group's reduction: which block, which of its rounds, and where the
@@ -118,7 +122,8 @@ __device__ __forceinline__ void finish_block(const ReductionTarget& target, int 
 
 /// After finish_block: the last block of each tile combines the tile's block partials
 /// (blocks_per_tile slots, pairwise; blocks past the end of the group are +0.0) into its tile
-/// sum; the last tile to finish adds the tile sums in tile order onto the totals. `block` and
+/// sum; the last tile to finish pushes the tile sums in tile order onto the range's stack of tile
+/// blocks (push_tile) and folds it into the totals. `block` and
 /// `blocks` count the blocks of this reduction's group in the launch (a launch may carry several
 /// groups, each with its own target). Every thread of every block of the group must call it.
 __device__ __forceinline__ void finish_in_last_block(const ReductionTarget& target, int block,
@@ -160,12 +165,14 @@ __device__ __forceinline__ void finish_in_last_block(const ReductionTarget& targ
     return;
   __threadfence(); // acquire: every tile sum
   for (int v = threadIdx.x; v < values; v += blockDim.x) {
-    double total = target.first_chunk ? 0.0 : target.totals[v];
+    double* column = target.stack + v;
+    const auto at = [&](int k) -> double& { return column[static_cast<std::size_t>(k) * values]; };
+    int depth = kernels::tile_blocks(target.range_tile, target.chunk_tile);
     for (int t = 0; t < tiles; ++t) {
-      total =
-          math::add_rn(total, __ldcg(&target.tile_sums[static_cast<std::size_t>(t) * values + v]));
+      depth = push_tile(at, depth, target.range_tile, target.chunk_tile + t,
+                        __ldcg(&target.tile_sums[static_cast<std::size_t>(t) * values + v]));
     }
-    target.totals[v] = total;
+    target.totals[v] = fold_blocks(at, depth);
   }
 }
 

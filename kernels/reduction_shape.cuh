@@ -4,16 +4,22 @@
 // summed as
 //
 //   paths ──pairwise, within each tile of kTilePaths consecutive paths──▶ tile sums
-//   tile sums ──one after the other, in tile order, carried across chunks──▶ totals
+//   tile sums ──pairwise over aligned blocks of tiles, carried across chunks──▶ block sums
+//   block sums ──from the right: b0 + (b1 + (... + b_last))──▶ totals
 //
 // "Pairwise" is the balanced binary tree over the tile's kTilePaths paths in which every node
 // is left + right: paths 2k and 2k + 1 first, then pairs of pairs, and so on; paths past the end
 // of the group count as +0.0. Any split of a tile into aligned runs of a power of two paths
 // computes the same tree: a pass of a thread's paths, a thread's passes, a warp's 32 lanes, a
-// block's round, a block's rounds, the blocks of a tile. So the sums — the prices — do not
-// depend on the block size, the paths a thread simulates, its passes, the rounds of a block,
-// the chunking (chunks start on tile boundaries) or the backend; only on the seed, the paths
-// and the config.
+// block's round, a block's rounds, the blocks of a tile. Tiles combine the same way: the tiles
+// [first, end) of a run are the maximal aligned blocks of tiles (2^k tiles from a multiple of
+// 2^k) that fit in the range, each summed as its pairwise tree, kept as a stack while tiles
+// arrive (push_tile) — a binary counter. The stacks of adjacent ranges merge into the stack of
+// their union (engine/run/partial_sums.hpp) with the very same additions, so a group split over
+// devices or processes at tile boundaries sums exactly as one run of it. So the sums — the
+// prices — do not depend on the block size, the paths a thread simulates, its passes, the
+// rounds of a block, the chunking (chunks start on tile boundaries), the devices, the processes
+// or the backend; only on the seed, the paths and the config.
 
 #include <cstddef>
 #include <cstdint>
@@ -49,6 +55,64 @@ PFMC_HD_INLINE double pairwise_sum(int n, Leaf&& leaf) {
 /// Tiles of `paths` paths (the last one may be partial).
 constexpr std::uint64_t tiles_for_paths(std::uint64_t paths) {
   return (paths + kTilePaths - 1) / kTilePaths;
+}
+
+/// The aligned blocks of the tiles [first, end), left to right: the size of the block that
+/// starts at tile `start` (first <= start < end): the largest power of two that divides start
+/// (any, for tile 0) and fits before end.
+PFMC_HD_INLINE std::uint64_t tile_block_size(std::uint64_t start, std::uint64_t end) {
+  std::uint64_t size = start == 0 ? (std::uint64_t(1) << 62) : (start & (~start + 1));
+  while (size > end - start)
+    size >>= 1;
+  return size;
+}
+
+/// How many aligned blocks the tiles [first, end) make: the depth of their stack.
+PFMC_HD_INLINE int tile_blocks(std::uint64_t first, std::uint64_t end) {
+  int blocks = 0;
+  for (std::uint64_t start = first; start < end; start += tile_block_size(start, end))
+    ++blocks;
+  return blocks;
+}
+
+/// The most blocks a range of at most `tiles` tiles makes (sizes rise, then fall).
+constexpr int tile_stack_capacity(std::uint64_t tiles) {
+  int bits = 0;
+  while (tiles > 0) {
+    ++bits;
+    tiles >>= 1;
+  }
+  return 2 * bits + 1;
+}
+
+/// Pushes the sum x of tile `position` onto the stack of the tiles [first, position), `depth`
+/// blocks deep (at(k) is block k's sum, oldest first): x merges with each finished block to
+/// its left that it completes — left + right — as in a binary counter. Returns the new depth.
+template <class At>
+PFMC_HD_INLINE int push_tile(At&& at, int depth, std::uint64_t first, std::uint64_t position,
+                             double x) {
+  std::uint64_t start = position, size = 1;
+  // The block [start, start + size) completes its left neighbour when it starts at an odd
+  // multiple of its size and that neighbour lies inside the range.
+  while ((start & size) != 0 && start - size >= first) {
+    x = math::add_rn(at(--depth), x);
+    start -= size;
+    size <<= 1;
+  }
+  at(depth) = x;
+  return depth + 1;
+}
+
+/// The total of a stack of `depth` blocks: b0 + (b1 + (... + b_last)), 0 for none. For a range
+/// from tile 0 it is the pairwise tree over the tiles padded with +0.0 to a power of two.
+template <class At>
+PFMC_HD_INLINE double fold_blocks(At&& at, int depth) {
+  if (depth == 0)
+    return 0.0;
+  double total = at(depth - 1);
+  for (int k = depth - 2; k >= 0; --k)
+    total = math::add_rn(at(k), total);
+  return total;
 }
 
 /// Bytes of dynamic shared memory the reduction needs after the loader's: the warps' scratch,

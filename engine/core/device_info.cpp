@@ -3,6 +3,9 @@
 #include <cuda_runtime.h>
 
 #include <cstring>
+#include <string>
+#include <map>
+#include <mutex>
 
 #ifndef PFMC_KERNEL_SET
 #error "PFMC_KERNEL_SET: CMakeLists.txt defines it from PFMC_KERNELS"
@@ -14,7 +17,7 @@ namespace {
 
 /// What does not change during a process: read once (cudaGetDeviceProperties reads every
 /// attribute of the device and is not free).
-DeviceInfo static_device_info() {
+DeviceInfo static_device_info(int ordinal) {
   DeviceInfo info;
   cudaRuntimeGetVersion(&info.runtime_version);
   cudaDriverGetVersion(&info.driver_version);
@@ -34,9 +37,14 @@ DeviceInfo static_device_info() {
                                   : cudaGetErrorString(status);
     return info;
   }
+  if (ordinal < 0 || ordinal >= count) {
+    info.unavailable_reason = "no CUDA device " + std::to_string(ordinal) + " (this host has " +
+                              std::to_string(count) + ")";
+    return info;
+  }
   cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
-    info.unavailable_reason = "cannot read the properties of device 0";
+  if (cudaGetDeviceProperties(&prop, ordinal) != cudaSuccess) {
+    info.unavailable_reason = "cannot read the properties of device " + std::to_string(ordinal);
     return info;
   }
   info.available = true;
@@ -55,16 +63,47 @@ const char* kernel_set() {
   return PFMC_KERNEL_SET;
 }
 
-DeviceInfo query_device() {
-  static const DeviceInfo fixed = static_device_info();
-  DeviceInfo info = fixed;
+DeviceInfo query_device(int ordinal) {
+  static std::mutex mutex;
+  static std::map<int, DeviceInfo> fixed;
+  DeviceInfo info;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto at = fixed.find(ordinal);
+    if (at == fixed.end())
+      at = fixed.emplace(ordinal, static_device_info(ordinal)).first;
+    info = at->second;
+  }
   if (info.available) {
+    int current = 0;
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
-    if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
+    if (cudaGetDevice(&current) == cudaSuccess && current != ordinal) {
+      // Another device's free memory: read on it, then back.
+      if (cudaSetDevice(ordinal) == cudaSuccess && cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
+        info.free_memory = free_bytes;
+      (void)cudaSetDevice(current);
+    } else if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
       info.free_memory = free_bytes;
+    }
   }
   return info;
+}
+
+DeviceInfo query_device() {
+  int current = 0;
+  if (std::strcmp(kernel_set(), "all") == 0 && cudaGetDevice(&current) != cudaSuccess) {
+    (void)cudaGetLastError();
+    current = 0;
+  }
+  return query_device(current);
+}
+
+int device_count() {
+  if (!query_device(0).available)
+    return 0;
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
 }
 
 } // namespace pfmc::engine

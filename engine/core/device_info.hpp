@@ -1,5 +1,6 @@
 #pragma once
-// What pfmc needs to know about the GPU (device 0), and whether there is one at all.
+// What pfmc needs to know about a GPU (the calling thread's current device, device 0 unless a
+// split run set another), and whether there is one at all.
 
 #include <cstddef>
 #include <string>
@@ -24,8 +25,13 @@ struct DeviceInfo {
 /// and model kind compiled once, none launched: a build without a GPU); "none".
 const char* kernel_set();
 
-/// Device 0: its fixed properties read once per process, its free memory at each call; never
-/// throws. Unavailable, with the reason, in a build whose kernel set is not "all".
+/// The calling thread's current device (device 0 unless cudaSetDevice chose another): its fixed
+/// properties read once per process, its free memory at each call; never throws. Unavailable,
+/// with the reason, in a build whose kernel set is not "all".
 DeviceInfo query_device();
+/// Device `ordinal` (its free memory read on it); unavailable past the last device.
+DeviceInfo query_device(int ordinal);
+/// GPUs this process can use (0 without a driver or in a build of no launchable kernel).
+int device_count();
 
 } // namespace pfmc::engine

@@ -31,10 +31,31 @@ struct ExecutionSettings {
   int replicate = 0;            ///< scrambled Sobol: which randomisation (digital shift)
 };
 
+/// Paths [first, end) of one simulation group; `first` on a reduction tile's boundary
+/// (kernels::kTilePaths).
+struct PathRange {
+  std::uint64_t first = 0;
+  std::uint64_t end = 0;
+  [[nodiscard]] std::uint64_t count() const { return end - first; }
+  [[nodiscard]] bool empty() const { return end <= first; }
+  bool operator==(const PathRange& o) const { return first == o.first && end == o.end; }
+};
+
+/// What one worker of a split run (a device, a process) runs: each group's range of paths (an
+/// empty range: none of the group). engine/scale/work_split.hpp makes them.
+struct WorkShare {
+  std::vector<PathRange> ranges; ///< per simulation group
+};
+
 /// The reduced sums of one group (laid out as kernels/value_layout.cuh says, summed in the order
 /// of kernels/reduction_shape.cuh) and what it cost.
 struct GroupOutcome {
+  /// The range's sums: its stack of tile blocks folded (kernels::fold_blocks).
   std::vector<double> totals;
+  PathRange range; ///< the paths this run covered (all of them, unless it ran a share)
+  /// A share's run: the range's stack of tile blocks, [block][value] (kernels/reduction_shape.cuh),
+  /// from which engine/scale/partial_sums.hpp merges the shares of a group exactly.
+  std::vector<double> stack;
   std::uint64_t paths = 0;
   std::uint64_t path_steps = 0;
   double kernel_ms = 0.0;    ///< path kernel (GPU events) or path simulation (CPU wall time)

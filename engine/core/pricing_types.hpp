@@ -12,6 +12,8 @@
 
 namespace pfmc::engine {
 
+class Communicator; // engine/scale/communicator.hpp
+
 /// One Greek of one instrument (bump-and-revalue on common random numbers).
 struct GreekResult {
   config::Greek greek = config::Greek::delta;
@@ -60,6 +62,18 @@ struct GroupBackend {
   std::string source; ///< "engine.backend", "tuning cache FILE", "tuned now ...", "default ..."
 };
 
+/// One worker of a split run (engine/scale/split_run.hpp): a GPU of a process, or a process's
+/// CPU backend.
+struct WorkerInfo {
+  int rank = 0;    ///< MPI rank (0 in a single process)
+  int device = -1; ///< GPU ordinal; -1: the CPU backend
+  std::string name;
+  std::uint64_t paths = 0;  ///< paths it simulated, over all groups
+  double path_steps = 0.0;  ///< its share of the run's path-steps
+  double kernel_ms = 0.0;   ///< its path kernels (GPU events) or path simulation (CPU)
+  double wall_ms = 0.0;     ///< its whole run, setup to sums on the host
+};
+
 struct RunInfo {
   std::string device; ///< GPU name, or "CPU (N threads)"
   bool on_gpu = false;
@@ -103,6 +117,13 @@ struct RunInfo {
   std::vector<GroupBackend> group_backends; ///< GPU runs: one per simulation group
   PlanStats plan_stats;             ///< launches, generation calls, host waits, kernel loading
   std::vector<std::string> notices; ///< one-line remarks for the user (e.g. the CPU fallback)
+  /// A split run (several devices, or MPI ranks): every worker in split order, the processes,
+  /// this process's rank, and rank 0's wait for and merge of the ranks' sums.
+  std::vector<WorkerInfo> workers;
+  int processes = 1;
+  int rank = 0;
+  double gather_ms = 0.0;
+  double split_wall_ms = 0.0; ///< the split part: from the first worker's start to the merge
 };
 
 struct RunResult {
@@ -117,6 +138,8 @@ struct PriceOptions {
   /// ... when this run's launches of the shape would take at least this long (seconds; 0:
   /// always); shorter runs take the default for the shape without tuning it.
   double tune_worth_seconds = 0.3;
+  /// An MPI job of several ranks (engine/scale/mpi_communicator.hpp); null: this process alone.
+  Communicator* processes = nullptr;
 };
 
 /// Random digital shifts of a scrambled_sobol run when simulation.replicates is not set.

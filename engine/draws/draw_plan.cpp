@@ -18,10 +18,21 @@ std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngTyp
                                       std::uint64_t paths, int real_bytes,
                                       std::uint64_t draw_batch_bytes,
                                       const std::vector<bool>& computes_draws) {
+  return plan_draw_units(plan, rng, std::vector<std::uint64_t>(plan.groups.size(), paths),
+                         real_bytes, draw_batch_bytes, computes_draws);
+}
+
+std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngType rng,
+                                      const std::vector<std::uint64_t>& group_paths,
+                                      int real_bytes, std::uint64_t draw_batch_bytes,
+                                      const std::vector<bool>& computes_draws) {
   const bool quasi = rng == config::RngType::sobol || rng == config::RngType::scrambled_sobol;
   std::vector<DrawUnit> units;
   for (int g = 0; g < static_cast<int>(plan.groups.size()); ++g) {
     const GroupPlan& group = plan.groups[static_cast<std::size_t>(g)];
+    const std::uint64_t paths = group_paths[static_cast<std::size_t>(g)];
+    if (paths == 0)
+      continue;
     if (static_cast<std::size_t>(g) < computes_draws.size() &&
         computes_draws[static_cast<std::size_t>(g)]) {
       const bool joins =
@@ -44,6 +55,7 @@ std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngTyp
     const bool joins =
         !units.empty() && units.back().batched &&
         same_kernel(plan.groups[static_cast<std::size_t>(units.back().groups.front())], group) &&
+        group_paths[static_cast<std::size_t>(units.back().groups.front())] == paths &&
         (units.back().values + values) * static_cast<std::uint64_t>(real_bytes) <= draw_batch_bytes;
     if (!joins)
       units.push_back(DrawUnit{true, false, {}, {}, 0});

@@ -15,6 +15,8 @@
 #include "engine/draws/normal_source.hpp"
 #include "engine/run/exercise.hpp"
 #include "engine/run/model_dispatch.hpp"
+#include "engine/scale/partial_sums.hpp"
+#include "engine/scale/work_split.hpp"
 #include "kernels/draw_layout.hpp"
 #include "kernels/reduction_shape.cuh"
 #include "kernels/value_layout.cuh"
@@ -207,12 +209,12 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
 }
 
 /// One launch's worth of one group (a chunk, or the whole group): the paths' blocks on the
-/// worker threads, then tiles (pairwise over their blocks) and totals (tile after tile) in the
-/// kernel's order, carried on outcome.totals.
+/// worker threads, then tiles (pairwise over their blocks) pushed in order onto the range's
+/// stack of tile blocks (`sums`), as the kernel's last blocks do.
 template <class Model, class Real>
 void simulate_chunk(const GroupPlan& group, const DrawSource<Real>& source,
                     const BlockRole<Real>& role, std::size_t count,
-                    const ExecutionSettings& settings, GroupOutcome& outcome) {
+                    const ExecutionSettings& settings, GroupOutcome& outcome, PartialSums* sums) {
   const std::vector<Real> step_data = interleaved_step_series<Real>(group);
   auto params = Model::make_params(step_data.data(), group.model_constants.data());
   if (!role.pay) // the regression pass fits the rule on the base scenario alone
@@ -251,23 +253,23 @@ void simulate_chunk(const GroupPlan& group, const DrawSource<Real>& source,
   if (!role.pay)
     return;
 
-  // Tiles pairwise over their blocks (missing blocks are +0.0), then the totals carried across
-  // chunks, tile after tile (the kernel's last blocks).
+  // Tiles pairwise over their blocks (missing blocks are +0.0), pushed tile after tile onto
+  // the range's stack (the kernel's last blocks).
   constexpr int kBlocksPerTile = kernels::kTilePaths / kBlockPaths;
-  if (outcome.totals.empty())
-    outcome.totals.assign(static_cast<std::size_t>(values), 0.0);
+  PFMC_EXPECTS(sums != nullptr && sums->values == values &&
+                   sums->end_tile * kernels::kTilePaths == source.chunk_first,
+               "a chunk continues its range's sums");
   const std::size_t tiles = (blocks + kBlocksPerTile - 1) / kBlocksPerTile;
-  for (int v = 0; v < values; ++v) {
-    double total = outcome.totals[static_cast<std::size_t>(v)];
-    for (std::size_t tile = 0; tile < tiles; ++tile) {
-      const std::size_t b0 = tile * kBlocksPerTile;
-      const double s = kernels::pairwise_sum(kBlocksPerTile, [&](int k) {
+  std::vector<double> tile(static_cast<std::size_t>(values));
+  for (std::size_t t = 0; t < tiles; ++t) {
+    const std::size_t b0 = t * kBlocksPerTile;
+    for (int v = 0; v < values; ++v) {
+      tile[static_cast<std::size_t>(v)] = kernels::pairwise_sum(kBlocksPerTile, [&](int k) {
         const std::size_t b = b0 + static_cast<std::size_t>(k);
         return b < blocks ? partials[b * values + static_cast<std::size_t>(v)] : 0.0;
       });
-      total = math::add_rn(total, s);
     }
-    outcome.totals[static_cast<std::size_t>(v)] = total;
+    sums->push_tile(tile.data());
   }
   outcome.path_steps += static_cast<std::uint64_t>(count) * group.steps();
   if (source.normals != nullptr)
@@ -292,7 +294,8 @@ std::vector<double> fit_rule_on_cpu(const GroupPlan& group, DrawSource<Real> sou
   source.draw_group = static_cast<std::uint32_t>(group.index) | kRegressionDrawGroup;
   source.chunk_first = 0;
   simulate_chunk<Model, Real>(group, source, BlockRole<Real>{&table, false},
-                              static_cast<std::size_t>(plan.regression_paths), settings, outcome);
+                              static_cast<std::size_t>(plan.regression_paths), settings, outcome,
+                              nullptr);
   std::vector<double> coefficients = regress_on_host(
       plan, levels.data(), variances.empty() ? nullptr : variances.data(), settings.cpu_threads);
   outcome.regression_ms += milliseconds_since(start);
@@ -302,12 +305,15 @@ std::vector<double> fit_rule_on_cpu(const GroupPlan& group, DrawSource<Real> sou
 }
 
 /// One group whose draws are computed where they are used (Philox): the early-exercise rule
-/// fitted first where the group has one, then the paths in chunks sized for the partial sums.
+/// fitted first where the group has one, then the range's paths in chunks sized for the
+/// partial sums.
 template <class Model, class Real>
 void run_computed_group(const GroupPlan& group, const ExecutionSettings& settings,
-                        DrawTransforms& transforms, GroupOutcome& outcome, PlanStats& stats) {
+                        DrawTransforms& transforms, GroupOutcome& outcome, PartialSums& sums,
+                        PlanStats& stats) {
+  const PathRange range = outcome.range;
   const ChunkPlan chunking =
-      plan_chunks(settings.paths, 0, sizeof(Real), group.reduced_values(), settings.memory_cap);
+      plan_chunks(range.count(), 0, sizeof(Real), group.reduced_values(), settings.memory_cap);
   PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
   DrawSource<Real> source;
   source.seed = settings.seed;
@@ -327,10 +333,10 @@ void run_computed_group(const GroupPlan& group, const ExecutionSettings& setting
   }
   const auto start = Clock::now();
   for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
-    source.chunk_first = chunk * chunking.chunk_paths;
+    source.chunk_first = range.first + chunk * chunking.chunk_paths;
     const std::size_t count = static_cast<std::size_t>(
-        std::min(chunking.chunk_paths, settings.paths - source.chunk_first));
-    simulate_chunk<Model, Real>(group, source, role, count, settings, outcome);
+        std::min(chunking.chunk_paths, range.end - source.chunk_first));
+    simulate_chunk<Model, Real>(group, source, role, count, settings, outcome, &sums);
     ++stats.kernel_launches;
   }
   outcome.kernel_ms += milliseconds_since(start);
@@ -338,7 +344,8 @@ void run_computed_group(const GroupPlan& group, const ExecutionSettings& setting
 
 template <class Real>
 std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSettings& settings,
-                                   const ProgressFn& progress, PlanStats& stats) {
+                                   const ProgressFn& progress, const WorkShare& share,
+                                   PlanStats& stats) {
   const bool philox = settings.rng == config::RngType::philox;
   const bool quasi =
       settings.rng == config::RngType::sobol || settings.rng == config::RngType::scrambled_sobol;
@@ -347,12 +354,21 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
     pseudo.emplace(settings.rng, settings.seed, NormalSource::Memory::host);
   DrawTransforms transforms(plan, settings.antithetic, settings.brownian_bridge);
   std::vector<GroupOutcome> outcomes(plan.groups.size());
-  for (auto& o : outcomes)
-    o.paths = settings.paths;
+  std::vector<PartialSums> sums;
+  std::vector<std::uint64_t> group_paths;
+  for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+    GroupOutcome& o = outcomes[g];
+    o.range = share.ranges[g];
+    o.paths = o.range.empty() ? 0 : o.range.count();
+    PFMC_EXPECTS(philox || (o.range == PathRange{0, settings.paths}),
+                 "only counter-based draws run a share of a group");
+    sums.emplace_back(o.range.first / kernels::kTilePaths, plan.groups[g].reduced_values());
+    group_paths.push_back(o.paths);
+  }
   // Philox draws are computed block by block: every group is a unit of its own, chunked only
   // for the partial sums' memory.
   const std::vector<bool> computes(philox ? plan.groups.size() : 0, true);
-  const auto units = plan_draw_units(plan, settings.rng, settings.paths, sizeof(Real),
+  const auto units = plan_draw_units(plan, settings.rng, group_paths, sizeof(Real),
                                      settings.draw_batch_bytes, computes);
   std::vector<Real> normals;
   for (std::size_t u = 0; u < units.size(); ++u) {
@@ -364,7 +380,8 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
       if (unit.computes_draws) {
         for (int g : unit.groups)
           run_computed_group<Model, Real>(plan.groups[static_cast<std::size_t>(g)], settings,
-                                          transforms, outcomes[static_cast<std::size_t>(g)], stats);
+                                          transforms, outcomes[static_cast<std::size_t>(g)],
+                                          sums[static_cast<std::size_t>(g)], stats);
         return;
       }
       if (unit.batched) {
@@ -383,7 +400,7 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
           source.normals = normals.data() + unit.offsets[m];
           start = Clock::now();
           simulate_chunk<Model, Real>(group, source, BlockRole<Real>{}, settings.paths, settings,
-                                      outcomes[g]);
+                                      outcomes[g], &sums[g]);
           outcomes[g].kernel_ms += milliseconds_since(start);
           outcomes[g].rng_ms += generation *
                                 static_cast<double>(group_draw_values(group, settings.paths)) /
@@ -421,7 +438,7 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
         from_buffer.normals = normals.data();
         from_buffer.chunk_first = first_path;
         simulate_chunk<Model, Real>(group, from_buffer, BlockRole<Real>{}, count, settings,
-                                    outcomes[g]);
+                                    outcomes[g], &sums[g]);
         outcomes[g].kernel_ms += milliseconds_since(start);
       }
     });
@@ -431,6 +448,10 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
                         units.size(), first.model_name});
     }
   }
+  for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+    outcomes[g].totals = sums[g].totals();
+    outcomes[g].stack = std::move(sums[g].blocks);
+  }
   return outcomes;
 }
 
@@ -438,11 +459,13 @@ std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSe
 
 std::vector<GroupOutcome> run_plan_on_cpu(const SimulationPlan& plan,
                                           const ExecutionSettings& settings,
-                                          const ProgressFn& progress, PlanStats* stats) {
+                                          const ProgressFn& progress, PlanStats* stats,
+                                          const WorkShare* share) {
   PlanStats local;
+  const WorkShare whole = share != nullptr ? WorkShare{} : whole_run(plan.groups.size(), settings.paths);
   auto outcomes = dispatch_precision(settings.precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
-    return run_plan<Real>(plan, settings, progress, local);
+    return run_plan<Real>(plan, settings, progress, share != nullptr ? *share : whole, local);
   });
   if (stats != nullptr)
     *stats = local;

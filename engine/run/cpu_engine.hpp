@@ -9,9 +9,12 @@
 
 namespace pfmc::engine {
 
-/// The whole plan, draw unit by draw unit (engine/draws/draw_plan.hpp), as the GPU backend runs it.
+/// The whole plan, draw unit by draw unit (engine/draws/draw_plan.hpp), as the GPU backend runs
+/// it; or, given a share (engine/scale/work_split.hpp), each group's range of it (Philox draws
+/// only), its outcomes carrying their stacks of tile blocks for the merge.
 std::vector<GroupOutcome> run_plan_on_cpu(const SimulationPlan& plan,
                                           const ExecutionSettings& settings,
-                                          const ProgressFn& progress, PlanStats* stats = nullptr);
+                                          const ProgressFn& progress, PlanStats* stats = nullptr,
+                                          const WorkShare* share = nullptr);
 
 } // namespace pfmc::engine

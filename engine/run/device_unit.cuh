@@ -51,7 +51,9 @@ public:
   using Entry = kernels::LauncherEntry<Model, Real>;
 
   /// One group's part of a launch: `paths` paths from the group's path `first_path` (a tile
-  /// boundary), whose draw tiles start at `normals` (null for a loader that reads none).
+  /// boundary), whose draw tiles start at `normals` (null for a loader that reads none). The
+  /// first chunk of a range starts the range's sums (kernels/reduction_shape.cuh); the next
+  /// chunks of the group follow it, tile after tile.
   struct Chunk {
     int member; ///< index into the unit's groups
     const Real* normals;
@@ -62,11 +64,14 @@ public:
 
   /// groups: the unit's groups; max_chunk_paths: the most paths of one group in one launch;
   /// shape: every launch's shape; exercise: per group, its early-exercise pass (groups of early
-  /// exercise must have one; empty: the unit has none).
+  /// exercise must have one; empty: the unit has none); range_paths: the most paths of a group's
+  /// range over all its chunks (0: one chunk covers it).
   DeviceUnit(const std::vector<const GroupPlan*>& groups, std::uint64_t max_chunk_paths,
              const LaunchShape& shape, cudaStream_t stream,
-             const std::vector<ExerciseRun<Real>>& exercise = {})
-      : groups_(groups), shape_(shape), stream_(stream) {
+             const std::vector<ExerciseRun<Real>>& exercise = {}, std::uint64_t range_paths = 0)
+      : groups_(groups), shape_(shape), stream_(stream),
+        stack_capacity_(kernels::tile_stack_capacity(
+            kernels::tiles_for_paths(std::max(range_paths, max_chunk_paths)))) {
     PFMC_EXPECTS(shape.block_paths() <= kernels::kTilePaths &&
                      kernels::kTilePaths % shape.block_paths() == 0,
                  "a block covers a power of two of paths that divides a tile");
@@ -90,7 +95,8 @@ public:
                                     cudaMemcpyHostToDevice, stream));
     }
     // Reduction buffers, one allocation: per group the block partials and tile sums, then every
-    // group's totals (contiguous, so that one copy brings them back), then the tickets.
+    // group's totals (contiguous, so that one copy brings them back), then every group's stack
+    // of tile blocks (likewise), then the tickets.
     const std::size_t max_blocks =
         (max_chunk_paths + shape.block_paths() - 1) / shape.block_paths();
     const std::size_t tiles = kernels::tiles_for_paths(max_chunk_paths);
@@ -108,7 +114,9 @@ public:
     std::size_t total_values = 0;
     for (int v : values_)
       total_values += static_cast<std::size_t>(v);
-    const std::size_t ticket_offset = (doubles + total_values) * sizeof(double);
+    total_values_ = total_values;
+    const std::size_t stacks = total_values * static_cast<std::size_t>(stack_capacity_);
+    const std::size_t ticket_offset = (doubles + total_values + stacks) * sizeof(double);
     const std::size_t bytes = ticket_offset + tickets * sizeof(unsigned int);
     reduction_ = DeviceBuffer<unsigned char>(bytes, stream);
     // Only the tickets must start at zero; every partial and sum is written before it is read.
@@ -116,8 +124,10 @@ public:
                                   tickets * sizeof(unsigned int), stream));
     auto* cursor = reinterpret_cast<double*>(reduction_.data());
     totals_ = cursor + doubles;
+    stacks_ = totals_ + total_values;
     auto* ticket_cursor = reinterpret_cast<unsigned int*>(reduction_.data() + ticket_offset);
     double* totals_cursor = totals_;
+    double* stack_cursor = stacks_;
     // The group templates: everything but the chunk's draws, paths and blocks.
     for (std::size_t m = 0; m < groups_.size(); ++m) {
       const GroupPlan& g = *groups_[m];
@@ -154,12 +164,15 @@ public:
       cursor += tiles * static_cast<std::size_t>(values);
       t.reduction.totals = totals_cursor;
       totals_cursor += values;
+      t.reduction.stack = stack_cursor;
+      stack_cursor += static_cast<std::size_t>(stack_capacity_) * values;
       t.reduction.tile_tickets = ticket_cursor;
       ticket_cursor += tiles;
       t.reduction.ticket = ticket_cursor++;
       t.reduction.values = values;
       templates_.push_back(t);
     }
+    range_tiles_.assign(groups_.size(), 0);
   }
 
   [[nodiscard]] std::size_t size() const { return groups_.size(); }
@@ -181,7 +194,18 @@ public:
       g.chunk_paths = c.paths;
       g.first_block = blocks;
       g.blocks = (c.paths + shape_.block_paths() - 1) / shape_.block_paths();
-      g.reduction.first_chunk = c.first_chunk ? 1 : 0;
+      const std::uint64_t tile = c.first_path / kernels::kTilePaths;
+      std::uint64_t& range_tile = range_tiles_[static_cast<std::size_t>(c.member)];
+      if (c.first_chunk)
+        range_tile = tile;
+      PFMC_EXPECTS(kernels::tile_blocks(range_tile, tile) <= stack_capacity_ &&
+                       kernels::tile_blocks(range_tile, tile + kernels::tiles_for_paths(
+                                                                   static_cast<std::uint64_t>(
+                                                                       c.paths))) <=
+                           stack_capacity_,
+                   "a group's range fits its stack of tile blocks");
+      g.reduction.range_tile = range_tile;
+      g.reduction.chunk_tile = tile;
       blocks += g.blocks;
       table.push_back(g);
     }
@@ -215,6 +239,17 @@ public:
           cudaMemcpyAsync(host, totals_, count * sizeof(double), cudaMemcpyDeviceToHost, stream_));
     }
   }
+  /// Starts the copy of every group's stack of tile blocks to `host`: group m's at
+  /// stack_capacity() × (values of the groups before it), [block][value]; valid once the stream
+  /// has reached this point. Only the blocks of the group's range (kernels::tile_blocks) are set.
+  void copy_stacks(double* host) const {
+    const std::size_t count = total_values_ * static_cast<std::size_t>(stack_capacity_);
+    if (count > 0) {
+      PFMC_CUDA_TRY(
+          cudaMemcpyAsync(host, stacks_, count * sizeof(double), cudaMemcpyDeviceToHost, stream_));
+    }
+  }
+  [[nodiscard]] int stack_capacity() const { return stack_capacity_; }
   [[nodiscard]] const std::vector<int>& values() const { return values_; }
 
   /// The early-exercise kernel (kernels/launcher_table.cuh's exercise module).
@@ -293,6 +328,10 @@ private:
   DeviceBuffer<unsigned char> data_;
   DeviceBuffer<unsigned char> reduction_;
   double* totals_ = nullptr;
+  double* stacks_ = nullptr;
+  std::size_t total_values_ = 0;
+  int stack_capacity_ = 1;
+  std::vector<std::uint64_t> range_tiles_; ///< per group: the first tile of its range
   std::vector<int> values_;
   int max_values_ = 0;
   std::vector<Group> templates_;

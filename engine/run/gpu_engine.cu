@@ -18,6 +18,7 @@
 #include "engine/run/device_unit.cuh"
 #include "engine/run/exercise.hpp"
 #include "engine/run/model_dispatch.hpp"
+#include "engine/scale/work_split.hpp"
 #include "kernels/generate_draws.hpp"
 #include "kernels/regression.cuh"
 
@@ -77,10 +78,18 @@ private:
 template <class Real>
 class PlanRunner {
 public:
+  /// share: each group's range of paths (null: all of them); a share's run keeps each group's
+  /// stack of tile blocks for the merge (engine/scale/partial_sums.hpp).
   PlanRunner(const SimulationPlan& plan, const std::vector<ExecutionSettings>& settings,
-             const ProgressFn& progress)
+             const ProgressFn& progress, const WorkShare* share)
       : plan_(plan), settings_(settings), run_(settings.front()), progress_(progress),
-        slots_(rng_stream_.get(), compute_stream_.get()) {
+        slots_(rng_stream_.get(), compute_stream_.get()), keep_stacks_(share != nullptr) {
+    ranges_ = share != nullptr ? share->ranges : whole_run(plan.groups.size(), run_.paths).ranges;
+    for (const PathRange& r : ranges_) {
+      PFMC_EXPECTS(philox_rng() || (r == PathRange{0, run_.paths}),
+                   "only counter-based draws run a share of a group");
+      group_paths_.push_back(r.empty() ? 0 : r.count());
+    }
     retain_device_memory_pool();
     multiprocessors_ = query_device().multiprocessors;
     philox_ = run_.rng == config::RngType::philox;
@@ -107,7 +116,7 @@ public:
   [[nodiscard]] PlanStats stats() const { return stats_; }
 
   std::vector<GroupOutcome> run() {
-    const auto units = plan_draw_units(plan_, run_.rng, run_.paths, sizeof(Real),
+    const auto units = plan_draw_units(plan_, run_.rng, group_paths_, sizeof(Real),
                                        run_.draw_batch_bytes, computes_draws_);
     for (std::size_t u = 0; u < units.size(); ++u) {
       throw_if_stopped(); // no new generation or launch once asked to stop
@@ -139,6 +148,27 @@ public:
   }
 
 private:
+  bool philox_rng() const { return run_.rng == config::RngType::philox; }
+
+  /// A share's run: starts the copy of the unit's groups' stacks of tile blocks (read once the
+  /// run has synchronised).
+  template <class Model>
+  void keep_stacks(const DeviceUnit<Model, Real>& device, const std::vector<int>& groups) {
+    if (!keep_stacks_)
+      return;
+    std::size_t values = 0;
+    for (int v : device.values())
+      values += static_cast<std::size_t>(v);
+    auto host =
+        std::make_unique<PinnedBuffer<double>>(values * static_cast<std::size_t>(device.stack_capacity()));
+    device.copy_stacks(host->data());
+    std::size_t offset = 0;
+    for (std::size_t m = 0; m < groups.size(); ++m) {
+      stack_at_[groups[m]] = {host->data() + offset, device.stack_capacity()};
+      offset += static_cast<std::size_t>(device.values()[m]) * device.stack_capacity();
+    }
+    stack_buffers_.push_back(std::move(host));
+  }
   /// The launch shape of a unit: the settings' block size, the loader's paths per thread, and
   /// the passes and rounds for the unit's paths per launch.
   template <class Model>
@@ -225,9 +255,11 @@ private:
     const int values = models::RegressionLayout{m}.size();
     const std::uint64_t tiles = kernels::tiles_for_paths(paths);
     const std::uint64_t blocks = kernels::regression_blocks(paths);
-    // The reduction's buffers (kernels/block_reduce.cuh): the blocks' partials, the tile sums
-    // and the totals, then the tickets (which reset themselves after each launch).
-    const std::size_t doubles = (blocks + tiles + 1) * static_cast<std::size_t>(values);
+    // The reduction's buffers (kernels/block_reduce.cuh): the blocks' partials, the tile sums,
+    // the stack of tile blocks and the totals, then the tickets (which reset themselves after
+    // each launch).
+    const std::size_t stack = static_cast<std::size_t>(kernels::tile_stack_capacity(tiles));
+    const std::size_t doubles = (blocks + tiles + stack + 1) * static_cast<std::size_t>(values);
     DeviceBuffer<unsigned char> reduction(
         doubles * sizeof(double) + (tiles + 1) * sizeof(unsigned int), stream);
     auto* base = reinterpret_cast<double*>(reduction.data());
@@ -247,10 +279,15 @@ private:
       step.rule = e;
       step.basis = plan.basis;
       step.variance_scale = plan.variance_scale;
-      step.target = kernels::ReductionTarget{
-          base,    base + blocks * values, base + (blocks + tiles) * values,
-          tickets, tickets + tiles,        values,
-          1};
+      step.target = kernels::ReductionTarget{base,
+                                             base + blocks * values,
+                                             base + (blocks + tiles) * values,
+                                             base + (blocks + tiles + stack) * values,
+                                             tickets,
+                                             tickets + tiles,
+                                             values,
+                                             0,
+                                             0};
       // The maturity's payoff first, then each earlier date: its sums, its fit, its decisions.
       step.update_date = e.maturity_date;
       step.update_maturity = 1;
@@ -307,18 +344,25 @@ private:
                             ? DeviceUnit<Model, Real>::exercise_launcher()
                             : DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
     load(entry.load);
-    const std::uint64_t chunk_paths = std::min(run_.paths, kMaxChunkPaths);
-    const std::uint64_t chunks = (run_.paths + chunk_paths - 1) / chunk_paths;
+    std::uint64_t range_paths = 0;
+    for (int g : unit.groups)
+      range_paths = std::max(range_paths, group_paths_[static_cast<std::size_t>(g)]);
+    const std::uint64_t chunk_paths = std::min(range_paths, kMaxChunkPaths);
+    const std::uint64_t chunks = (range_paths + chunk_paths - 1) / chunk_paths;
     DeviceUnit<Model, Real> device(groups, chunk_paths,
                                    shape_for<Model>(entry, groups, chunk_paths * groups.size()),
-                                   compute_stream_.get(), exercise_runs);
+                                   compute_stream_.get(), exercise_runs, range_paths);
     for (std::uint64_t c = 0; c < chunks; ++c) {
       throw_if_stopped(); // no new launch once asked to stop
-      const std::uint64_t first = c * chunk_paths;
-      const int count = static_cast<int>(std::min(chunk_paths, run_.paths - first));
       std::vector<typename DeviceUnit<Model, Real>::Chunk> launch_chunks;
-      for (std::size_t m = 0; m < groups.size(); ++m)
-        launch_chunks.push_back({static_cast<int>(m), nullptr, first, count, c == 0});
+      for (std::size_t m = 0; m < groups.size(); ++m) {
+        const PathRange& r = ranges_[static_cast<std::size_t>(unit.groups[m])];
+        const std::uint64_t first = r.first + c * chunk_paths;
+        if (first < r.end) {
+          const int count = static_cast<int>(std::min(chunk_paths, r.end - first));
+          launch_chunks.push_back({static_cast<int>(m), nullptr, first, count, c == 0});
+        }
+      }
       marks.kernels.emplace_back();
       marks.kernels.back().first.record(compute_stream_.get());
       device.launch(entry, launch_chunks, s.prefetch_distance, s.padding, run_.seed, s.reduce);
@@ -326,6 +370,7 @@ private:
     }
     device.copy_totals(totals_->data() +
                        totals_offset_[static_cast<std::size_t>(unit.groups.front())]);
+    keep_stacks(device, unit.groups);
     launches_ += chunks;
     for (int g : unit.groups)
       launches_of_[g] = chunks;
@@ -341,7 +386,7 @@ private:
       const GroupPlan& group = plan_.groups[static_cast<std::size_t>(g)];
       groups.push_back(&group);
       marks.groups.push_back(g);
-      const std::size_t values = group_draw_values(group, run_.paths);
+      const std::size_t values = group_draw_values(group, group_paths_[static_cast<std::size_t>(g)]);
       marks.weights.push_back(static_cast<double>(values));
       total_values += values;
     }
@@ -354,10 +399,13 @@ private:
     Real* draws = slots_.acquire(unit.values);
     marks.generation.emplace_back();
     marks.generation.back().first.record(rng_stream_.get());
+    // A batch's groups have as many paths (engine/draws/draw_plan.hpp).
+    const PathRange range = ranges_[static_cast<std::size_t>(unit.groups.front())];
     if (philox_) {
       std::vector<kernels::DrawRequest<Real>> requests;
       for (std::size_t m = 0; m < groups.size(); ++m) {
-        requests.push_back({draws + unit.offsets[m], 0, run_.paths,
+        const PathRange& r = ranges_[static_cast<std::size_t>(unit.groups[m])];
+        requests.push_back({draws + unit.offsets[m], r.first, r.count(),
                             static_cast<std::uint32_t>(groups[m]->index), groups[m]->rows()});
       }
       generate_philox(requests);
@@ -366,17 +414,18 @@ private:
       ++stats_.generation_calls;
     }
     transforms_.apply(draws, unit.values, unit.groups, unit.offsets,
-                      kernels::draw_tiles_for(run_.paths), rng_stream_.get());
+                      kernels::draw_tiles_for(range.count()), rng_stream_.get());
     marks.generation.back().second.record(rng_stream_.get());
     slots_.generated();
 
-    DeviceUnit<Model, Real> device(groups, run_.paths,
-                                   shape_for<Model>(entry, groups, run_.paths * groups.size()),
+    DeviceUnit<Model, Real> device(groups, range.count(),
+                                   shape_for<Model>(entry, groups, range.count() * groups.size()),
                                    compute_stream_.get());
     std::vector<typename DeviceUnit<Model, Real>::Chunk> chunks;
     for (std::size_t m = 0; m < groups.size(); ++m) {
+      const PathRange& r = ranges_[static_cast<std::size_t>(unit.groups[m])];
       chunks.push_back(
-          {static_cast<int>(m), draws + unit.offsets[m], 0, static_cast<int>(run_.paths), true});
+          {static_cast<int>(m), draws + unit.offsets[m], r.first, static_cast<int>(r.count()), true});
     }
     marks.kernels.emplace_back();
     marks.kernels.back().first.record(compute_stream_.get());
@@ -385,6 +434,7 @@ private:
     slots_.consumed();
     device.copy_totals(totals_->data() +
                        totals_offset_[static_cast<std::size_t>(unit.groups.front())]);
+    keep_stacks(device, unit.groups);
     launches_ += 1;
     for (int g : unit.groups)
       launches_of_[g] = 1;
@@ -396,9 +446,10 @@ private:
     const GroupPlan& group = plan_.groups[static_cast<std::size_t>(g)];
     const ExecutionSettings& s = settings_[static_cast<std::size_t>(g)];
     const int values = group.reduced_values();
+    const PathRange range = ranges_[static_cast<std::size_t>(g)];
     // Two draw buffers share the cap.
     const ChunkPlan chunking =
-        plan_chunks(run_.paths, group.rows(), sizeof(Real), values, run_.memory_cap / 2);
+        plan_chunks(range.count(), group.rows(), sizeof(Real), values, run_.memory_cap / 2);
     PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
     std::optional<NormalSource> quasi;
     NormalSource* source = pseudo_ ? &*pseudo_ : nullptr;
@@ -412,15 +463,15 @@ private:
     load(entry.load);
     DeviceUnit<Model, Real> device({&group}, chunking.chunk_paths,
                                    shape_for<Model>(entry, {&group}, chunking.chunk_paths),
-                                   compute_stream_.get());
+                                   compute_stream_.get(), {}, range.count());
     UnitMarks marks;
     marks.groups = {g};
     marks.weights = {1.0};
     for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
       throw_if_stopped(); // no new launch once asked to stop
-      const std::uint64_t first = chunk * chunking.chunk_paths;
+      const std::uint64_t first = range.first + chunk * chunking.chunk_paths;
       const std::size_t count =
-          static_cast<std::size_t>(std::min(chunking.chunk_paths, run_.paths - first));
+          static_cast<std::size_t>(std::min(chunking.chunk_paths, range.end - first));
       const std::uint64_t tiles = kernels::draw_tiles_for(count);
       const std::size_t chunk_values =
           tiles * static_cast<std::size_t>(group.rows()) * kernels::kDrawTilePaths;
@@ -445,6 +496,7 @@ private:
       slots_.consumed();
     }
     device.copy_totals(totals_->data() + totals_offset_[static_cast<std::size_t>(g)]);
+    keep_stacks(device, {g});
     launches_ += chunking.chunks;
     launches_of_[g] = chunking.chunks;
     marks_.push_back(std::move(marks));
@@ -456,12 +508,22 @@ private:
       const GroupPlan& group = plan_.groups[g];
       GroupOutcome& o = out[g];
       const std::size_t values = static_cast<std::size_t>(group.reduced_values());
+      o.range = ranges_[g];
+      o.paths = group_paths_[g];
+      if (o.paths == 0) { // none of this group in the share
+        o.totals.assign(values, 0.0);
+        continue;
+      }
       o.totals.assign(totals_->data() + totals_offset_[g],
                       totals_->data() + totals_offset_[g] + values);
-      o.paths = run_.paths;
-      o.path_steps = run_.paths * static_cast<std::uint64_t>(group.steps());
+      if (const auto at = stack_at_.find(static_cast<int>(g)); at != stack_at_.end()) {
+        const int depth = kernels::tile_blocks(o.range.first / kernels::kTilePaths,
+                                               kernels::tiles_for_paths(o.range.end));
+        o.stack.assign(at->second.first, at->second.first + static_cast<std::size_t>(depth) * values);
+      }
+      o.path_steps = o.paths * static_cast<std::uint64_t>(group.steps());
       o.bytes_loaded =
-          computes_draws_[g] ? 0.0 : static_cast<double>(run_.paths) * group.rows() * sizeof(Real);
+          computes_draws_[g] ? 0.0 : static_cast<double>(o.paths) * group.rows() * sizeof(Real);
       o.chunks = launches_of_.count(static_cast<int>(g)) ? launches_of_[static_cast<int>(g)] : 0;
       if (const auto cost = exercise_cost_.find(static_cast<int>(g));
           cost != exercise_cost_.end()) {
@@ -509,6 +571,12 @@ private:
   std::map<int, ExerciseCost> exercise_cost_;
   std::uint64_t launches_ = 0;
   std::set<void*> loaded_; ///< kernels whose code this run has loaded
+  bool keep_stacks_ = false;
+  std::vector<PathRange> ranges_;          ///< per group: the paths this run covers
+  std::vector<std::uint64_t> group_paths_; ///< per group: their count (0: none)
+  /// A share's run: where each group's stack of tile blocks lands (its first block, capacity).
+  std::map<int, std::pair<const double*, int>> stack_at_;
+  std::vector<std::unique_ptr<PinnedBuffer<double>>> stack_buffers_;
   PlanStats stats_;
 };
 
@@ -516,12 +584,13 @@ private:
 
 std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
                                           const std::vector<ExecutionSettings>& settings,
-                                          const ProgressFn& progress, PlanStats* stats) {
+                                          const ProgressFn& progress, PlanStats* stats,
+                                          const WorkShare* share) {
   PFMC_EXPECTS(settings.size() == plan.groups.size() && !plan.groups.empty(),
                "one execution setting per simulation group");
   return dispatch_precision(settings.front().precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
-    PlanRunner<Real> runner(plan, settings, progress);
+    PlanRunner<Real> runner(plan, settings, progress, share);
     auto outcomes = runner.run();
     if (stats != nullptr)
       *stats = runner.stats();

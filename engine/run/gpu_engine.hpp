@@ -16,10 +16,13 @@ namespace pfmc::engine {
 
 /// settings[g] holds group g's backend, distance and padding; the run-wide settings (precision,
 /// rng, seed, paths, block size, memory cap, draw batch) are read from settings[0]. A draw
-/// batch runs with the backend of its first group.
+/// batch runs with the backend of its first group. Given a share (engine/scale/work_split.hpp),
+/// runs each group's range of it on the current device (Philox draws only), its outcomes
+/// carrying their stacks of tile blocks for the merge.
 std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
                                           const std::vector<ExecutionSettings>& settings,
-                                          const ProgressFn& progress, PlanStats* stats = nullptr);
+                                          const ProgressFn& progress, PlanStats* stats = nullptr,
+                                          const WorkShare* share = nullptr);
 
 /// True when `backend` at `prefetch_distance` has a Black-Scholes instantiation in both
 /// precisions (the registry agrees with the catalogue).

@@ -105,7 +105,8 @@ ReplicatePlan plan_replicates(const config::RunConfig& config, const ExecutionSe
 std::vector<ReplicateSample> run_replicates(const SimulationPlan& plan,
                                             const ExecutionSettings& settings,
                                             std::vector<ExecutionSettings> group_settings,
-                                            bool on_gpu, const ReplicatePlan& replicates,
+                                            bool on_gpu, const Placement& placement,
+                                            const ReplicatePlan& replicates,
                                             std::size_t instrument_count,
                                             const ProgressFn& progress, RunInfo& run) {
   std::vector<ReplicateSample> samples;
@@ -119,12 +120,23 @@ std::vector<ReplicateSample> run_replicates(const SimulationPlan& plan,
     cpu_settings.paths = replicates.paths;
     cpu_settings.replicate = r;
     PlanStats replicate_stats;
+    const bool split = placement.split(on_gpu);
     const std::vector<GroupOutcome> outcomes =
-        on_gpu ? run_plan_on_gpu(plan, group_settings, progress, &replicate_stats)
-               : run_plan_on_cpu(plan, cpu_settings, progress, &replicate_stats);
+        split    ? run_split(plan, cpu_settings, group_settings, on_gpu, placement, progress,
+                             replicate_stats, run)
+        : on_gpu ? run_plan_on_gpu(plan, group_settings, progress, &replicate_stats)
+                 : run_plan_on_cpu(plan, cpu_settings, progress, &replicate_stats);
     add_plan_stats(stats, replicate_stats);
+    if (outcomes.empty())
+      continue; // an MPI rank other than 0: its sums went to rank 0
     samples.push_back(sample_replicate(plan, outcomes, instrument_count));
     add_outcome_costs(plan, outcomes, run);
+    if (split) { // the workers ran side by side: the slowest one's kernels
+      double slowest = 0.0;
+      for (const WorkerInfo& w : run.workers)
+        slowest = std::max(slowest, w.kernel_ms);
+      run.kernel_ms = slowest;
+    }
   }
   run.plan_stats = stats;
   return samples;

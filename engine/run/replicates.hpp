@@ -11,6 +11,7 @@
 #include "engine/core/pricing_types.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/statistics.hpp"
+#include "engine/scale/split_run.hpp"
 
 namespace pfmc::engine {
 
@@ -24,12 +25,16 @@ struct ReplicatePlan {
 ReplicatePlan plan_replicates(const config::RunConfig& config, const ExecutionSettings& settings);
 
 /// Runs the plan once per replicate, on the GPU with each group's settings or on the CPU with
-/// `settings`, and returns each replicate's estimates. Adds the runs' costs to run (plan_stats,
-/// kernel and generation time, path-steps, bytes, chunks, the longest grid).
+/// `settings` — split over the placement's devices and processes where it asks for that
+/// (engine/scale/split_run.hpp) — and returns each replicate's estimates (none on an MPI rank
+/// other than 0). Adds the runs' costs to run (plan_stats, kernel and generation time,
+/// path-steps, bytes, chunks, the longest grid; a split run's kernel_ms is its slowest
+/// worker's).
 std::vector<ReplicateSample> run_replicates(const SimulationPlan& plan,
                                             const ExecutionSettings& settings,
                                             std::vector<ExecutionSettings> group_settings,
-                                            bool on_gpu, const ReplicatePlan& replicates,
+                                            bool on_gpu, const Placement& placement,
+                                            const ReplicatePlan& replicates,
                                             std::size_t instrument_count,
                                             const ProgressFn& progress, RunInfo& run);
 

@@ -120,6 +120,58 @@ RunDevice choose_device(const config::RunConfig& config, RunInfo& run) {
   return device;
 }
 
+void resolve_devices(const config::RunConfig& config, bool split_processes, RunDevice& device,
+                     RunInfo& run) {
+  const config::DeviceList& asked = config.engine.devices;
+  using Kind = config::DeviceList::Kind;
+  if (!device.on_gpu) {
+    if (asked.kind != Kind::first)
+      run.notices.push_back("engine.devices (" + config::to_string(asked) +
+                            ") is for GPU runs: this run is on the CPU");
+  } else {
+    const int present = device_count();
+    device.devices.clear();
+    switch (asked.kind) {
+    case Kind::first:
+      device.devices = {0};
+      break;
+    case Kind::all:
+      for (int d = 0; d < present; ++d)
+        device.devices.push_back(d);
+      break;
+    case Kind::count:
+      if (asked.count > present) {
+        throw config::ConfigError(config.file, {}, "engine.devices",
+                                  std::to_string(asked.count) + " devices asked for; this host has " +
+                                      std::to_string(present));
+      }
+      for (int d = 0; d < asked.count; ++d)
+        device.devices.push_back(d);
+      break;
+    case Kind::list:
+      for (int d : asked.ordinals) {
+        if (d >= present) {
+          throw config::ConfigError(config.file, {}, "engine.devices",
+                                    "no device " + std::to_string(d) + ": this host has " +
+                                        std::to_string(present) + " (ordinals 0.." +
+                                        std::to_string(present - 1) + ")");
+        }
+      }
+      device.devices = asked.ordinals;
+      break;
+    }
+  }
+  const bool split = split_processes || (device.on_gpu && device.devices != std::vector<int>{0});
+  if (split && config.simulation.rng != config::RngType::philox) {
+    throw config::ConfigError(
+        config.file, {}, "simulation.rng",
+        std::string("a run split over ") + (split_processes ? "MPI ranks" : "several devices") +
+            " needs rng: philox (a counter-based draw depends only on its path, so any split "
+            "gives the same numbers; " +
+            config::to_string(config.simulation.rng) + " is one sequence)");
+  }
+}
+
 ExecutionSettings make_settings(const config::RunConfig& config, const RunDevice& device) {
   ExecutionSettings settings;
   settings.precision = config.simulation.precision;

@@ -15,6 +15,7 @@ namespace pfmc::engine {
 struct RunDevice {
   DeviceInfo info; ///< empty for engine.device: cpu
   bool on_gpu = false;
+  std::vector<int> devices{0}; ///< GPU runs: engine.devices resolved to ordinals, in order
 };
 
 /// engine.device against the GPU found (the first CUDA call of a process creates its context:
@@ -25,6 +26,12 @@ RunDevice choose_device(const config::RunConfig& config, RunInfo& run);
 /// The config's settings on this device: threads, the memory cap, the draw transforms. Throws
 /// config::ConfigError for an engine.backend the device cannot run or draw with.
 ExecutionSettings make_settings(const config::RunConfig& config, const RunDevice& device);
+
+/// engine.devices on this host (device.devices), and a split run's needs: Philox draws, one
+/// replicate. Throws config::ConfigError for a device the host lacks or a generator a split run
+/// cannot draw with; notes devices set for a CPU run.
+void resolve_devices(const config::RunConfig& config, bool split_processes, RunDevice& device,
+                     RunInfo& run);
 
 /// Checks that need the plan, before anything runs: Greeks' limits, Sobol dimensions, and one
 /// tile of each group's paths under the memory cap.

@@ -1,0 +1,103 @@
+#include "engine/scale/mpi_communicator.hpp"
+
+#include <cstdlib>
+
+#include "kernels/error.hpp"
+
+#ifdef PFMC_MPI
+#include <mpi.h>
+#endif
+
+namespace pfmc::engine {
+
+#ifdef PFMC_MPI
+
+namespace {
+
+/// Set by Open MPI's mpirun, MPICH/Hydra's mpiexec (PMI) and Slurm's srun (PMIx or PMI).
+bool launched_by_mpi() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"}) {
+    if (std::getenv(name) != nullptr)
+      return true;
+  }
+  return false;
+}
+
+void mpi_try(int status, const char* call) {
+  if (status != MPI_SUCCESS) {
+    char text[MPI_MAX_ERROR_STRING] = {};
+    int length = 0;
+    MPI_Error_string(status, text, &length);
+    throw RuntimeError(std::string(call) + " failed: " + text);
+  }
+}
+
+class MpiCommunicator final : public Communicator {
+public:
+  MpiCommunicator() {
+    mpi_try(MPI_Init(nullptr, nullptr), "MPI_Init");
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    mpi_try(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
+    mpi_try(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
+  }
+  ~MpiCommunicator() override { MPI_Finalize(); }
+
+  [[nodiscard]] int rank() const override { return rank_; }
+  [[nodiscard]] int size() const override { return size_; }
+
+protected:
+  std::vector<std::string> gather_messages(const std::string& message) override {
+    const int length = static_cast<int>(message.size());
+    std::vector<int> lengths(rank_ == 0 ? static_cast<std::size_t>(size_) : 0);
+    mpi_try(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD),
+            "MPI_Gather");
+    std::vector<int> offsets(lengths.size());
+    int total = 0;
+    for (std::size_t r = 0; r < lengths.size(); ++r) {
+      offsets[r] = total;
+      total += lengths[r];
+    }
+    std::string all(static_cast<std::size_t>(total), '\0');
+    mpi_try(MPI_Gatherv(message.data(), length, MPI_CHAR, all.data(), lengths.data(),
+                        offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD),
+            "MPI_Gatherv");
+    std::vector<std::string> out;
+    for (std::size_t r = 0; r < lengths.size(); ++r)
+      out.push_back(all.substr(static_cast<std::size_t>(offsets[r]),
+                               static_cast<std::size_t>(lengths[r])));
+    return out;
+  }
+
+private:
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+} // namespace
+
+bool mpi_built() {
+  return true;
+}
+
+std::unique_ptr<Communicator> mpi_communicator() {
+  if (!launched_by_mpi())
+    return nullptr;
+  auto comm = std::make_unique<MpiCommunicator>();
+  if (comm->size() < 2)
+    return nullptr; // one rank: a plain run (MPI_Finalize as it goes)
+  return comm;
+}
+
+#else
+
+bool mpi_built() {
+  return false;
+}
+
+std::unique_ptr<Communicator> mpi_communicator() {
+  return nullptr;
+}
+
+#endif
+
+} // namespace pfmc::engine

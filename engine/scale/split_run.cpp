@@ -1,0 +1,366 @@
+#include "engine/scale/split_run.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <thread>
+
+#include "engine/core/device_info.hpp"
+#include "engine/run/cpu_engine.hpp"
+#include "engine/run/gpu_engine.hpp"
+#include "engine/scale/communicator.hpp"
+#include "engine/scale/partial_sums.hpp"
+#include "engine/scale/work_split.hpp"
+#include "kernels/error.hpp"
+#include "kernels/reduction_shape.cuh"
+
+namespace pfmc::engine {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double milliseconds_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// What one worker brings back.
+struct WorkerRun {
+  std::vector<GroupOutcome> outcomes;
+  PlanStats stats;
+  WorkerInfo info;
+};
+
+/// The messages between ranks: the values' bytes as they are in memory (the ranks of a job run
+/// the same build on the same kind of host).
+class MessageWriter {
+public:
+  explicit MessageWriter(char kind) : bytes_(1, kind) {}
+  template <class T>
+  void put(const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    bytes_.append(reinterpret_cast<const char*>(&value), sizeof(T));
+  }
+  void put(const std::string& text) {
+    put(static_cast<std::uint64_t>(text.size()));
+    bytes_ += text;
+  }
+  void put(const std::vector<double>& values) {
+    put(static_cast<std::uint64_t>(values.size()));
+    bytes_.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
+  }
+  [[nodiscard]] const std::string& bytes() const { return bytes_; }
+
+private:
+  std::string bytes_;
+};
+
+class MessageReader {
+public:
+  explicit MessageReader(const std::string& bytes) : bytes_(bytes), at_(1) {}
+  template <class T>
+  T get() {
+    static_assert(std::is_trivially_copyable_v<T>);
+    need(sizeof(T));
+    T value;
+    std::memcpy(&value, bytes_.data() + at_, sizeof(T));
+    at_ += sizeof(T);
+    return value;
+  }
+  std::string get_string() {
+    const auto size = static_cast<std::size_t>(get<std::uint64_t>());
+    need(size);
+    std::string text = bytes_.substr(at_, size);
+    at_ += size;
+    return text;
+  }
+  std::vector<double> get_doubles() {
+    const auto size = static_cast<std::size_t>(get<std::uint64_t>());
+    need(size * sizeof(double));
+    std::vector<double> values(size);
+    std::memcpy(values.data(), bytes_.data() + at_, size * sizeof(double));
+    at_ += size * sizeof(double);
+    return values;
+  }
+
+private:
+  void need(std::size_t size) const {
+    if (at_ + size > bytes_.size())
+      throw RuntimeError("a rank's message is truncated");
+  }
+  const std::string& bytes_;
+  std::size_t at_;
+};
+
+void put_outcome(MessageWriter& w, const GroupOutcome& o) {
+  w.put(o.paths);
+  w.put(o.range.first);
+  w.put(o.range.end);
+  w.put(o.stack);
+  w.put(o.path_steps);
+  w.put(o.kernel_ms);
+  w.put(o.rng_ms);
+  w.put(o.bytes_loaded);
+  w.put(o.chunks);
+  w.put(o.regression_ms);
+  w.put(o.regression_path_steps);
+}
+
+GroupOutcome get_outcome(MessageReader& r) {
+  GroupOutcome o;
+  o.paths = r.get<std::uint64_t>();
+  o.range.first = r.get<std::uint64_t>();
+  o.range.end = r.get<std::uint64_t>();
+  o.stack = r.get_doubles();
+  o.path_steps = r.get<std::uint64_t>();
+  o.kernel_ms = r.get<double>();
+  o.rng_ms = r.get<double>();
+  o.bytes_loaded = r.get<double>();
+  o.chunks = r.get<std::uint64_t>();
+  o.regression_ms = r.get<double>();
+  o.regression_path_steps = r.get<std::uint64_t>();
+  return o;
+}
+
+/// A rank's message: its workers, its plan statistics and its groups' merged outcomes.
+std::string outcomes_message(const std::vector<GroupOutcome>& outcomes,
+                             const std::vector<WorkerInfo>& workers, const PlanStats& stats) {
+  MessageWriter w(kMessageOutcomes);
+  w.put(static_cast<std::uint64_t>(workers.size()));
+  for (const WorkerInfo& info : workers) {
+    w.put(info.rank);
+    w.put(info.device);
+    w.put(info.name);
+    w.put(info.paths);
+    w.put(info.path_steps);
+    w.put(info.kernel_ms);
+    w.put(info.wall_ms);
+  }
+  w.put(stats);
+  w.put(static_cast<std::uint64_t>(outcomes.size()));
+  for (const GroupOutcome& o : outcomes)
+    put_outcome(w, o);
+  return w.bytes();
+}
+
+void read_outcomes_message(const std::string& message, std::size_t groups,
+                           std::vector<GroupOutcome>& outcomes, std::vector<WorkerInfo>& workers,
+                           PlanStats& stats) {
+  MessageReader r(message);
+  const auto count = r.get<std::uint64_t>();
+  for (std::uint64_t k = 0; k < count; ++k) {
+    WorkerInfo info;
+    info.rank = r.get<int>();
+    info.device = r.get<int>();
+    info.name = r.get_string();
+    info.paths = r.get<std::uint64_t>();
+    info.path_steps = r.get<double>();
+    info.kernel_ms = r.get<double>();
+    info.wall_ms = r.get<double>();
+    workers.push_back(info);
+  }
+  stats = r.get<PlanStats>();
+  if (r.get<std::uint64_t>() != groups)
+    throw RuntimeError("a rank's message has another number of simulation groups");
+  for (std::size_t g = 0; g < groups; ++g)
+    outcomes.push_back(get_outcome(r));
+}
+
+void add_stats(PlanStats& total, const PlanStats& one) {
+  total.draw_units += one.draw_units;
+  total.kernel_launches += one.kernel_launches;
+  total.generation_calls += one.generation_calls;
+  total.host_syncs += one.host_syncs;
+  total.kernel_load_ms += one.kernel_load_ms;
+}
+
+/// Merges the outcomes of consecutive pieces of the run (each a vector over all groups), in
+/// split order: each group's stacks appended range after range, its costs summed.
+std::vector<GroupOutcome> merge_pieces(const SimulationPlan& plan,
+                                       const std::vector<std::vector<GroupOutcome>>& pieces) {
+  std::vector<GroupOutcome> merged(plan.groups.size());
+  for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+    const int values = plan.groups[g].reduced_values();
+    GroupOutcome& m = merged[g];
+    PartialSums sums;
+    bool any = false;
+    for (const auto& piece : pieces) {
+      const GroupOutcome& o = piece[g];
+      if (o.paths == 0)
+        continue;
+      PartialSums part(o.range.first / kernels::kTilePaths, values);
+      part.end_tile = kernels::tiles_for_paths(o.range.end);
+      part.blocks = o.stack;
+      if (any) {
+        sums.append(part);
+      } else {
+        sums = part;
+        m.range.first = o.range.first;
+      }
+      any = true;
+      m.range.end = o.range.end;
+      m.paths += o.paths;
+      m.path_steps += o.path_steps;
+      m.kernel_ms += o.kernel_ms;
+      m.rng_ms += o.rng_ms;
+      m.bytes_loaded += o.bytes_loaded;
+      m.chunks += o.chunks;
+      m.regression_ms += o.regression_ms;
+      m.regression_path_steps += o.regression_path_steps;
+    }
+    m.totals = any ? sums.totals() : std::vector<double>(static_cast<std::size_t>(values), 0.0);
+    m.stack = std::move(sums.blocks);
+  }
+  return merged;
+}
+
+/// One worker: its device (a thread of its own sets it), its share of the groups' paths.
+WorkerRun run_worker(const SimulationPlan& plan, ExecutionSettings settings,
+                     std::vector<ExecutionSettings> group_settings, bool on_gpu, int device,
+                     int sharing, const WorkShare& share, const ProgressFn& progress, int rank) {
+  const auto start = Clock::now();
+  WorkerRun w;
+  w.info.rank = rank;
+  w.info.device = on_gpu ? device : -1;
+  if (share_empty(share)) {
+    w.outcomes.resize(plan.groups.size());
+    for (std::size_t g = 0; g < plan.groups.size(); ++g)
+      w.outcomes[g].totals.assign(static_cast<std::size_t>(plan.groups[g].reduced_values()), 0.0);
+  } else if (on_gpu) {
+    PFMC_CUDA_TRY(cudaSetDevice(device));
+    w.info.name = query_device(device).name;
+    // Workers on the same device (a test's [0, 0]) share its memory cap.
+    for (auto& s : group_settings)
+      s.memory_cap /= static_cast<std::uint64_t>(sharing);
+    w.outcomes = run_plan_on_gpu(plan, group_settings, progress, &w.stats, &share);
+  } else {
+    w.outcomes = run_plan_on_cpu(plan, settings, progress, &w.stats, &share);
+  }
+  if (w.info.name.empty()) {
+    w.info.name = on_gpu ? query_device(device).name
+                         : "CPU (" + std::to_string(settings.cpu_threads) + " threads)";
+  }
+  for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+    w.info.paths += w.outcomes[g].paths;
+    w.info.path_steps += static_cast<double>(w.outcomes[g].path_steps);
+    w.info.kernel_ms += w.outcomes[g].kernel_ms;
+  }
+  w.info.wall_ms = milliseconds_since(start);
+  return w;
+}
+
+/// This process's piece of the run over its workers (threads, one per device), merged.
+std::vector<GroupOutcome> run_local(const SimulationPlan& plan, const ExecutionSettings& settings,
+                                    const std::vector<ExecutionSettings>& group_settings,
+                                    bool on_gpu, const std::vector<int>& devices,
+                                    const WorkShare& mine, const ProgressFn& progress, int rank,
+                                    std::vector<WorkerInfo>& workers, PlanStats& stats) {
+  std::vector<int> steps;
+  for (const GroupPlan& g : plan.groups)
+    steps.push_back(g.steps());
+  const std::vector<int> places = on_gpu ? devices : std::vector<int>{-1};
+  const std::vector<WorkShare> pieces = split_share(mine, steps, places.size());
+  std::vector<WorkerRun> runs(places.size());
+  std::vector<std::exception_ptr> errors(places.size());
+  auto work = [&](std::size_t k) {
+    try {
+      const auto sharing = std::count(places.begin(), places.end(), places[k]);
+      runs[k] = run_worker(plan, settings, group_settings, on_gpu, places[k],
+                           static_cast<int>(sharing), pieces[k], k == 0 ? progress : ProgressFn{},
+                           rank);
+    } catch (...) {
+      errors[k] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t k = 1; k < places.size(); ++k)
+    threads.emplace_back(work, k);
+  work(0);
+  for (auto& t : threads)
+    t.join();
+  for (const auto& e : errors) {
+    if (e)
+      std::rethrow_exception(e);
+  }
+  std::vector<std::vector<GroupOutcome>> parts;
+  for (WorkerRun& w : runs) {
+    parts.push_back(std::move(w.outcomes));
+    workers.push_back(w.info);
+    add_stats(stats, w.stats);
+  }
+  return merge_pieces(plan, parts);
+}
+
+} // namespace
+
+bool Placement::split(bool on_gpu) const {
+  return processes != nullptr ||
+         (on_gpu && (devices.size() > 1 || (devices.size() == 1 && devices.front() != 0)));
+}
+
+std::vector<GroupOutcome> run_split(const SimulationPlan& plan, const ExecutionSettings& settings,
+                                    const std::vector<ExecutionSettings>& group_settings,
+                                    bool on_gpu, const Placement& placement,
+                                    const ProgressFn& progress, PlanStats& stats, RunInfo& run) {
+  PFMC_EXPECTS(settings.rng == config::RngType::philox, "a split run draws counter-based numbers");
+  const auto start = Clock::now();
+  Communicator* processes = placement.processes;
+  const int ranks = processes != nullptr ? processes->size() : 1;
+  const int rank = processes != nullptr ? processes->rank() : 0;
+  run.processes = ranks;
+  run.rank = rank;
+  std::vector<int> steps;
+  for (const GroupPlan& g : plan.groups)
+    steps.push_back(g.steps());
+  const WorkShare whole = whole_run(plan.groups.size(), settings.paths);
+  std::vector<WorkerInfo> workers;
+  if (processes == nullptr) {
+    auto outcomes = run_local(plan, settings, group_settings, on_gpu, placement.devices, whole,
+                              progress, rank, workers, stats);
+    run.workers = workers;
+    run.split_wall_ms = milliseconds_since(start);
+    return outcomes;
+  }
+  // Ranks: each runs its piece, then one gather to rank 0, errors included.
+  std::string message;
+  try {
+    const WorkShare mine = split_share(whole, steps, static_cast<std::size_t>(ranks))
+        [static_cast<std::size_t>(rank)];
+    const auto local = run_local(plan, settings, group_settings, on_gpu, placement.devices, mine,
+                                 progress, rank, workers, stats);
+    message = outcomes_message(local, workers, stats);
+  } catch (const std::exception& e) {
+    message = std::string(1, kMessageError) + e.what();
+  }
+  const auto gather_start = Clock::now();
+  const std::vector<std::string> messages = processes->gather(message);
+  if (rank != 0) {
+    if (message.front() == kMessageError)
+      throw RuntimeError(message.substr(1));
+    return {};
+  }
+  for (std::size_t r = 0; r < messages.size(); ++r) {
+    if (messages[r].empty() || messages[r].front() != kMessageOutcomes) {
+      throw RuntimeError("rank " + std::to_string(r) + ": " +
+                         (messages[r].empty() ? std::string("sent nothing") : messages[r].substr(1)));
+    }
+  }
+  std::vector<std::vector<GroupOutcome>> parts(messages.size());
+  run.workers.clear();
+  stats = PlanStats{};
+  for (std::size_t r = 0; r < messages.size(); ++r) {
+    PlanStats rank_stats;
+    read_outcomes_message(messages[r], plan.groups.size(), parts[r], run.workers, rank_stats);
+    add_stats(stats, rank_stats);
+  }
+  auto outcomes = merge_pieces(plan, parts);
+  run.gather_ms = milliseconds_since(gather_start);
+  run.split_wall_ms = milliseconds_since(start);
+  return outcomes;
+}
+
+} // namespace pfmc::engine
