@@ -117,6 +117,7 @@ nlohmann::json result_json(const engine::RunResult& r, bool with_instruments) {
   if (!run.workers.empty()) { // a split run: every worker, in split order
     j["run"]["processes"] = run.processes;
     j["run"]["gather_ms"] = run.gather_ms;
+    j["run"]["gather_bytes"] = run.gather_bytes;
     j["run"]["split_wall_ms"] = run.split_wall_ms;
     for (const auto& w : run.workers) {
       j["run"]["workers"].push_back(

@@ -3,9 +3,26 @@
 # .deps/root/ (ignored by git), from which CMake takes them (PFMC_DEPS_ROOT): Random123's
 # headers, the headers and libraries of SLEEF and libcsv, and pybind11 (the Python package builds
 # there where that machine has Python's headers). Run on the development machine before a GPU
-# call, and carry .deps/root with it.
+# call, and carry .deps/root with it. With --mpi, Open MPI too, into .deps/mpi/ (relocated on
+# the GPU machine with OPAL_PREFIX: scripts/gpu-check.sh), for the split runs' MPI checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --mpi ]; then
+  mpi_packages=(openmpi-bin libopenmpi3 libopenmpi-dev openmpi-common libpmix2
+                libevent-core-2.1-7 libevent-pthreads-2.1-7 libevent-2.1-7 libhwloc15
+                libhwloc-plugins libfabric1 libucx0 libnuma1 libibverbs1 librdmacm1 libpsm2-2
+                libpsm-infinipath1 libnl-3-200 libnl-route-3-200 libmunge2 libxnvctrl0
+                ocl-icd-libopencl1 libpciaccess0)
+  mpi_work=$(mktemp -d)
+  (cd "$mpi_work" && apt-get download "${mpi_packages[@]}" >/dev/null)
+  rm -rf .deps/mpi && mkdir -p .deps/mpi
+  for deb in "$mpi_work"/*.deb; do dpkg -x "$deb" .deps/mpi; done
+  rm -rf "$mpi_work" .deps/mpi/usr/share/man .deps/mpi/usr/share/doc \
+         .deps/mpi/usr/lib/x86_64-linux-gnu/fortran
+  find .deps/mpi -name '*.a' -delete
+  echo "unpacked Open MPI into .deps/mpi ($(du -sh .deps/mpi | cut -f1))"
+  exit 0
+fi
 packages=(librandom123-dev libsleef3 libsleef-dev libcsv3 libcsv-dev pybind11-dev)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

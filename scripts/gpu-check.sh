@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [cli] [quick] [e2e] [books] [peers] [fsi] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [cli] [quick] [e2e] [books] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -39,10 +39,27 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm 
   | tee "$LOG/gpu.txt"
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 export PFMC_TUNING_CACHE="$LOG/tuning.json"
+# Open MPI unpacked into .deps/mpi (scripts/carry-deps.sh --mpi; the GPU machine has none):
+# relocated with OPAL_PREFIX, the build pointed at its header and library (no wrapper compiler).
+mpi_flags=(-DPFMC_MPI=OFF)
+if [ -d .deps/mpi/usr ]; then
+  export OPAL_PREFIX=$PWD/.deps/mpi/usr
+  mpi_lib=$OPAL_PREFIX/lib/x86_64-linux-gnu
+  export PATH=$OPAL_PREFIX/bin:$PATH
+  export LD_LIBRARY_PATH=$mpi_lib:$mpi_lib/openmpi/lib:${LD_LIBRARY_PATH:-}
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_osc=pt2pt
+  mpi_flags=(-DPFMC_MPI=ON -DMPI_CXX_COMPILER=/nonexistent -DMPI_CXX_SKIP_MPICXX=ON
+             -DMPI_CXX_HEADER_DIR=$mpi_lib/openmpi/include -DMPI_CXX_LIB_NAMES=mpi
+             -DMPI_mpi_LIBRARY=$mpi_lib/openmpi/lib/libmpi.so
+             -DMPIEXEC_EXECUTABLE=$OPAL_PREFIX/bin/orterun)
+fi
 
 if has build; then
   start=$SECONDS
-  cmake --preset device -DCMAKE_CUDA_COMPILER="$NVCC" > "$LOG/configure.log" 2>&1 \
+  cmake --preset device -DCMAKE_CUDA_COMPILER="$NVCC" "${mpi_flags[@]}" > "$LOG/configure.log" 2>&1 \
+    || { note "configure with ${mpi_flags[0]} failed: $(grep -m1 -i error "$LOG/configure.log")";
+         cmake --preset device -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_MPI=OFF >> "$LOG/configure.log" 2>&1; } \
     && limit ${PFMC_BUILD_SECONDS:-540} cmake --build --preset device -j "$(nproc)" > "$LOG/build.log" 2>&1
   rc=$?
   python3 scripts/ptxas-table.py "$LOG/build.log" > "$LOG/ptxas.txt"
@@ -302,6 +319,19 @@ if has fsi; then
   note "fsi peer: rc=$? in $((SECONDS - start)) s; $(grep -E '^fsi [a-z0-9]+ +generation_ms' "$LOG/fsi_peer.txt" | tr '\n' ';')"
   tail -6 "$LOG/fsi_peer.txt"
   keep fsi_pfmc.txt fsi_peer.txt
+fi
+
+if has split; then
+  # Split runs (issue 15) on this one GPU: the GpuSplit suite, then scripts/scale-check.sh's
+  # same-GPU configurations ([0, 0] and 2 MPI ranks sharing it): bits and overhead.
+  start=$SECONDS
+  limit 200 "./$B/test_gpu" --gtest_brief=1 --gtest_filter='GpuSplit*' > "$LOG/split_tests.txt" 2>&1
+  note "split tests: rc=$? $(grep -E '^\[  (PASSED|FAILED)' "$LOG/split_tests.txt" | tr '\n' ' ')"
+  limit 300 scripts/scale-check.sh --build "$B" --repeat 4 ${PFMC_SCALE_WORKLOADS:-} \
+    > "$LOG/scale.txt" 2>&1
+  note "scale-check: rc=$? in $((SECONDS - start)) s"
+  cat "$LOG/scale.txt"
+  keep split_tests.txt scale.txt
 fi
 
 if has exercise; then

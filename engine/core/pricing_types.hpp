@@ -122,7 +122,8 @@ struct RunInfo {
   std::vector<WorkerInfo> workers;
   int processes = 1;
   int rank = 0;
-  double gather_ms = 0.0;
+  double gather_ms = 0.0;    ///< rank 0: waiting for the ranks' sums (the slowest rank) and merging
+  double gather_bytes = 0.0; ///< rank 0: the ranks' messages (grows as log(paths), not paths)
   double split_wall_ms = 0.0; ///< the split part: from the first worker's start to the merge
 };
 

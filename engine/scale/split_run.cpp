@@ -349,6 +349,8 @@ std::vector<GroupOutcome> run_split(const SimulationPlan& plan, const ExecutionS
                          (messages[r].empty() ? std::string("sent nothing") : messages[r].substr(1)));
     }
   }
+  for (const std::string& m : messages)
+    run.gather_bytes += static_cast<double>(m.size());
   std::vector<std::vector<GroupOutcome>> parts(messages.size());
   run.workers.clear();
   stats = PlanStats{};

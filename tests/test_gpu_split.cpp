@@ -1,0 +1,117 @@
+// GPU suite (skipped without a device): a run split over devices gives one GPU's bits. With one
+// GPU, `engine.devices: [0, 0]` runs two workers (threads, streams, buffers and reductions of
+// their own) on the same device: the split, the per-device runs of ranges and the merge are all
+// exercised; only the speed-up needs more GPUs (scripts/scale-check.sh).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "config/config_error.hpp"
+#include "config/load_config.hpp"
+#include "engine/core/device_info.hpp"
+#include "engine/pricer.hpp"
+#include "gpu_test_support.hpp"
+#include "pricing_book.hpp"
+
+namespace pfmc {
+namespace {
+
+using testing::bits_of;
+using testing::book_yaml;
+using testing::load;
+using testing::standard_book;
+
+class GpuSplit : public testing::GpuTest {};
+
+TEST_F(GpuSplit, SameGpuTwiceOrThriceGivesOneGpusBits) {
+  // Batched draws, tiled draws in many chunks, and draws computed in the kernel; an uneven
+  // number of tiles (200,000 paths: 25 tiles) cut into 2 and 3 pieces.
+  const auto book = standard_book(52);
+  for (const std::string engine :
+       {"{device: gpu, backend: none", "{device: gpu, backend: inline",
+        "{device: gpu, backend: smem_rolling_async, prefetch_distance: 4",
+        "{device: gpu, backend: none, draw_batch_size: 0, max_device_memory: 24MiB"}) {
+    const auto one = engine::price(load(book_yaml(book, 200000, 52, engine + "}")));
+    EXPECT_TRUE(one.run.workers.empty()) << engine;
+    for (const std::string devices : {"[0, 0]", "[0, 0, 0]"}) {
+      const auto split =
+          engine::price(load(book_yaml(book, 200000, 52, engine + ", devices: " + devices + "}")));
+      EXPECT_EQ(bits_of(split), bits_of(one)) << engine << " devices " << devices;
+      EXPECT_EQ(split.run.workers.size(), devices == "[0, 0]" ? 2u : 3u);
+      EXPECT_EQ(split.run.paths, one.run.paths);
+      double share = 0.0;
+      for (const auto& w : split.run.workers) {
+        EXPECT_EQ(w.device, 0);
+        EXPECT_GT(w.paths, 0u);
+        share += w.path_steps;
+      }
+      EXPECT_DOUBLE_EQ(share, split.run.path_steps);
+    }
+  }
+}
+
+TEST_F(GpuSplit, ManySmallGroupsSplitByGroupsAndGreeksKeepTheirBits) {
+  // 40 groups of one tile each (short paths, one launch per unit): the split cuts between
+  // groups. Greeks (scenarios, many reduced values) and a portfolio ride along.
+  std::string yaml = "market:\n  underlyings:\n";
+  for (int u = 0; u < 40; ++u)
+    yaml += "    - {name: U" + std::to_string(u) + ", spot: " + std::to_string(80 + u) + "}\n";
+  yaml += "  rates: {zero_rate: 0.03}\nmodels:\n";
+  for (int u = 0; u < 40; ++u) {
+    yaml += "  - {name: m" + std::to_string(u) + ", type: black_scholes, underlying: U" +
+            std::to_string(u) + ", volatility: 0.2}\n";
+  }
+  yaml += "instruments:\n";
+  for (int u = 0; u < 40; ++u) {
+    yaml += "  - {id: c" + std::to_string(u) +
+            ", type: european, option: call, strike: 100, maturity: 1.0, model: m" +
+            std::to_string(u) + "}\n";
+  }
+  yaml += "portfolio:\n";
+  for (int u = 0; u < 40; ++u)
+    yaml += "  - {instrument: c" + std::to_string(u) + ", quantity: 1}\n";
+  const std::string sim = "simulation: {paths: 8000, steps_per_year: 12, seed: 3";
+  for (const std::string extra : {"", ", greeks: [delta, vega]"}) {
+    const auto one = engine::price(load(yaml + sim + extra + "}\nengine: {device: gpu}\n"));
+    const auto split = engine::price(
+        load(yaml + sim + extra + "}\nengine: {device: gpu, devices: [0, 0, 0, 0]}\n"));
+    EXPECT_EQ(bits_of(split), bits_of(one)) << extra;
+    ASSERT_EQ(split.run.workers.size(), 4u);
+    for (const auto& w : split.run.workers)
+      EXPECT_EQ(w.paths, 10u * 8000u) << "40 groups of 8,000 paths: 10 each";
+  }
+}
+
+TEST_F(GpuSplit, EarlyExerciseSplitKeepsItsBits) {
+  // Every worker fits the same rule on the same regression paths, then prices its paths.
+  config::RunConfig config =
+      config::load_run_config(std::string(PFMC_SOURCE_DIR) + "/config/examples/american.yaml");
+  config.simulation.paths = 60000;
+  config.simulation.regression_paths = 20000;
+  config.engine.device = config::DeviceChoice::gpu;
+  const auto one = engine::price(config);
+  config.engine.devices.kind = config::DeviceList::Kind::list;
+  config.engine.devices.ordinals = {0, 0};
+  const auto split = engine::price(config);
+  EXPECT_EQ(bits_of(split), bits_of(one));
+  EXPECT_EQ(split.run.workers.size(), 2u);
+}
+
+TEST_F(GpuSplit, AbsentDeviceAndSequenceGeneratorsAreRefused) {
+  const auto book = standard_book(12);
+  EXPECT_THROW(engine::price(load(book_yaml(book, 1000, 12, "{device: gpu, devices: [63]}"))),
+               config::ConfigError);
+  EXPECT_THROW(engine::price(load(book_yaml(book, 1000, 12, "{device: gpu, devices: 64}"))),
+               config::ConfigError);
+  EXPECT_THROW(engine::price(load(book_yaml(book, 1000, 12, "{device: gpu, devices: [0, 0]}",
+                                            ", rng: mrg32k3a"))),
+               config::ConfigError);
+  // `all`: every GPU of the host; on a host of one it is the plain run.
+  const auto all = engine::price(load(book_yaml(book, 1000, 12, "{device: gpu, devices: all}")));
+  const int present = engine::device_count();
+  EXPECT_EQ(all.run.workers.size(), present == 1 ? 0u : static_cast<std::size_t>(present));
+}
+
+} // namespace
+} // namespace pfmc

@@ -1,0 +1,237 @@
+// Split runs on the CPU: the merge of partial sums (stacks of aligned tile blocks) against one
+// run's additions, the split arithmetic (uneven counts, one path, more workers than tiles), the
+// CPU backend's runs of shares against its whole run, and engine.devices / --devices.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "config/config_error.hpp"
+#include "config/overrides.hpp"
+#include "engine/plan/plan.hpp"
+#include "engine/run/cpu_engine.hpp"
+#include "engine/run/run_setup.hpp"
+#include "engine/scale/partial_sums.hpp"
+#include "engine/scale/work_split.hpp"
+#include "kernels/reduction_shape.cuh"
+#include "pricing_book.hpp"
+#include "test_support.hpp"
+
+namespace pfmc {
+namespace {
+
+using engine::PartialSums;
+using engine::PathRange;
+using engine::WorkShare;
+
+std::uint64_t bits(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+/// Tile sums of `tiles` tiles, `values` each, of very different magnitudes (so that the order of
+/// the additions shows in the bits).
+std::vector<double> random_tiles(std::uint64_t tiles, int values, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-20, 20);
+  std::vector<double> out(tiles * static_cast<std::size_t>(values));
+  for (double& x : out)
+    x = std::ldexp(mantissa(rng), exponent(rng));
+  return out;
+}
+
+PartialSums pushed(const std::vector<double>& tiles, int values, std::uint64_t first,
+                   std::uint64_t end) {
+  PartialSums s(first, values);
+  for (std::uint64_t t = first; t < end; ++t)
+    s.push_tile(tiles.data() + t * static_cast<std::size_t>(values));
+  return s;
+}
+
+TEST(PartialSums, FourTilesArePairwiseAndThreeFoldFromTheRight) {
+  const std::vector<double> t = {1e16, 1.0, -1e16, 1.0};
+  EXPECT_EQ(pushed(t, 1, 0, 4).totals()[0], (1e16 + 1.0) + (-1e16 + 1.0));
+  EXPECT_EQ(pushed(t, 1, 0, 3).totals()[0], (1e16 + 1.0) + -1e16);
+  EXPECT_EQ(pushed(t, 1, 0, 4).depth(), 1);
+  EXPECT_EQ(pushed(t, 1, 0, 3).depth(), 2);
+}
+
+TEST(PartialSums, AnyCutIntoPiecesMergesToOneRunsBits) {
+  const int values = 3;
+  for (std::uint64_t n : {1u, 2u, 3u, 5u, 8u, 13u, 31u, 64u, 77u}) {
+    const auto tiles = random_tiles(n, values, static_cast<unsigned>(n));
+    const PartialSums whole = pushed(tiles, values, 0, n);
+    std::mt19937 rng(static_cast<unsigned>(n) * 7u);
+    for (int trial = 0; trial < 40; ++trial) {
+      // 1 to 5 pieces at random cuts (some empty).
+      std::vector<std::uint64_t> cuts = {0, n};
+      const int pieces = 1 + trial % 5;
+      for (int k = 1; k < pieces; ++k)
+        cuts.push_back(std::uniform_int_distribution<std::uint64_t>(0, n)(rng));
+      std::sort(cuts.begin(), cuts.end());
+      PartialSums merged = pushed(tiles, values, 0, cuts[1]);
+      for (std::size_t k = 1; k + 1 < cuts.size(); ++k) {
+        const PartialSums piece = pushed(tiles, values, cuts[k], cuts[k + 1]);
+        EXPECT_EQ(piece.depth(), kernels::tile_blocks(cuts[k], cuts[k + 1]));
+        merged.append(piece);
+      }
+      ASSERT_EQ(merged.end_tile, n);
+      ASSERT_EQ(merged.blocks.size(), whole.blocks.size()) << n << " tiles, trial " << trial;
+      for (std::size_t i = 0; i < whole.blocks.size(); ++i)
+        EXPECT_EQ(bits(merged.blocks[i]), bits(whole.blocks[i])) << n << " tiles, trial " << trial;
+      const auto a = merged.totals(), b = whole.totals();
+      for (int v = 0; v < values; ++v)
+        EXPECT_EQ(bits(a[v]), bits(b[v]));
+    }
+  }
+}
+
+TEST(PartialSums, StackCapacityBoundsEveryRange) {
+  for (std::uint64_t first = 0; first < 70; ++first) {
+    for (std::uint64_t end = first; end < 140; ++end)
+      EXPECT_LE(kernels::tile_blocks(first, end), kernels::tile_stack_capacity(end - first));
+  }
+}
+
+/// Checks that the shares tile every group's range in order, each starting on a tile.
+void expect_partition(const WorkShare& whole, const std::vector<WorkShare>& shares) {
+  for (std::size_t g = 0; g < whole.ranges.size(); ++g) {
+    std::uint64_t at = whole.ranges[g].first;
+    for (const WorkShare& s : shares) {
+      const PathRange& r = s.ranges[g];
+      if (r.empty())
+        continue;
+      EXPECT_EQ(r.first, at) << "group " << g;
+      EXPECT_EQ(r.first % kernels::kTilePaths, 0u);
+      at = r.end;
+    }
+    EXPECT_EQ(at, whole.ranges[g].end) << "group " << g;
+  }
+}
+
+TEST(WorkSplit, UnevenCountsAreCutByPathStepsAtTiles) {
+  const std::vector<int> steps = {10, 20, 5};
+  const WorkShare whole = engine::whole_run(3, 1000000); // 123 tiles a group
+  for (std::size_t workers = 1; workers <= 9; ++workers) {
+    const auto shares = engine::split_share(whole, steps, workers);
+    ASSERT_EQ(shares.size(), workers);
+    expect_partition(whole, shares);
+    const double total = engine::share_path_steps(whole, steps);
+    for (const WorkShare& s : shares) {
+      // Within a tile of the costliest group of the ideal share (a cut rounds to a tile).
+      EXPECT_NEAR(engine::share_path_steps(s, steps), total / static_cast<double>(workers),
+                  20.0 * kernels::kTilePaths + 1.0)
+          << workers << " workers";
+    }
+  }
+}
+
+TEST(WorkSplit, OnePathAndMoreWorkersThanTiles) {
+  const auto one = engine::split_share(engine::whole_run(1, 1), {50}, 3);
+  expect_partition(engine::whole_run(1, 1), one);
+  int holding = 0;
+  for (const WorkShare& s : one)
+    holding += engine::share_empty(s) ? 0 : 1;
+  EXPECT_EQ(holding, 1);
+  // 3 groups of 2 tiles over 8 workers: every tile somewhere once, at most one per worker.
+  const WorkShare whole = engine::whole_run(3, 2 * kernels::kTilePaths);
+  const auto shares = engine::split_share(whole, {1, 1, 1}, 8);
+  expect_partition(whole, shares);
+  for (const WorkShare& s : shares)
+    EXPECT_LE(engine::share_path_steps(s, {1, 1, 1}), 2.0 * kernels::kTilePaths);
+  // A share cut again (a rank's piece over its devices) still partitions it.
+  const auto ranks = engine::split_share(engine::whole_run(2, 100000), {7, 3}, 3);
+  for (const WorkShare& rank : ranks)
+    expect_partition(rank, engine::split_share(rank, {7, 3}, 2));
+}
+
+TEST(CpuShares, PiecesOfTheRunMergeToTheWholeRunsBits) {
+  // The standard book (several groups, barriers, Asians, a portfolio) in double, antithetic,
+  // cut into 3 pieces that fall inside groups.
+  const auto config = testing::load(testing::book_yaml(testing::standard_book(12), 50000, 12,
+                                                       "{device: cpu, cpu_threads: 2}",
+                                                       ", antithetic: true"));
+  const engine::RunDevice device{};
+  const engine::ExecutionSettings settings = engine::make_settings(config, device);
+  const engine::SimulationPlan plan = engine::make_plan(config);
+  const auto whole = engine::run_plan_on_cpu(plan, settings, {});
+  std::vector<int> steps;
+  for (const auto& g : plan.groups)
+    steps.push_back(g.steps());
+  const auto shares =
+      engine::split_share(engine::whole_run(plan.groups.size(), settings.paths), steps, 3);
+  std::vector<std::vector<engine::GroupOutcome>> parts;
+  for (const WorkShare& s : shares)
+    parts.push_back(engine::run_plan_on_cpu(plan, settings, {}, nullptr, &s));
+  for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+    const int values = plan.groups[g].reduced_values();
+    PartialSums merged;
+    bool any = false;
+    for (const auto& part : parts) {
+      const engine::GroupOutcome& o = part[g];
+      if (o.paths == 0)
+        continue;
+      PartialSums p(o.range.first / kernels::kTilePaths, values);
+      p.end_tile = kernels::tiles_for_paths(o.range.end);
+      p.blocks = o.stack;
+      if (any) {
+        merged.append(p);
+      } else {
+        merged = p;
+      }
+      any = true;
+    }
+    ASSERT_TRUE(any);
+    const auto totals = merged.totals();
+    ASSERT_EQ(totals.size(), whole[g].totals.size());
+    for (std::size_t v = 0; v < totals.size(); ++v)
+      EXPECT_EQ(bits(totals[v]), bits(whole[g].totals[v])) << "group " << g << " value " << v;
+  }
+}
+
+TEST(DevicesSetting, AllCountsAndListsFromTheFileAndTheFlag) {
+  const auto with = [](const std::string& devices) {
+    return testing::load(testing::book_yaml(testing::standard_book(12), 1000, 12,
+                                            "{devices: " + devices + "}"));
+  };
+  using Kind = config::DeviceList::Kind;
+  EXPECT_EQ(with("all").engine.devices.kind, Kind::all);
+  EXPECT_EQ(with("2").engine.devices.count, 2);
+  EXPECT_EQ(with("[0, 2]").engine.devices.ordinals, (std::vector<int>{0, 2}));
+  EXPECT_EQ(with("[0, 0]").engine.devices.ordinals, (std::vector<int>{0, 0}));
+  for (const std::string bad : {"0", "-1", "65", "[64]", "[]", "two", "[0, x]", "{a: 1}"}) {
+    try {
+      (void)with(bad);
+      ADD_FAILURE() << "accepted devices: " << bad;
+    } catch (const config::ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("engine.devices"), std::string::npos) << e.what();
+    }
+  }
+  config::RunConfig config = with("all");
+  config::Overrides ov;
+  ov.devices = "1,3";
+  config::apply_overrides(config, ov);
+  EXPECT_EQ(config.engine.devices.ordinals, (std::vector<int>{1, 3}));
+  EXPECT_EQ(config::to_string(config.engine.devices), "1,3");
+  ov.devices = "1,,3";
+  EXPECT_THROW(config::apply_overrides(config, ov), config::ConfigError);
+}
+
+TEST(DevicesSetting, SplitRunsNeedPhiloxAndTheCpuNotesDevices) {
+  auto config = testing::load(testing::book_yaml(testing::standard_book(12), 1000, 12,
+                                                 "{device: cpu, devices: 2}", ", rng: sobol"));
+  engine::RunDevice device{};
+  engine::RunInfo run;
+  engine::resolve_devices(config, /*split_processes=*/false, device, run);
+  ASSERT_EQ(run.notices.size(), 1u);
+  EXPECT_NE(run.notices[0].find("engine.devices"), std::string::npos);
+  EXPECT_THROW(engine::resolve_devices(config, /*split_processes=*/true, device, run),
+               config::ConfigError);
+}
+
+} // namespace
+} // namespace pfmc
