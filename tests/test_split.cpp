@@ -14,6 +14,7 @@
 #include "engine/run/cpu_engine.hpp"
 #include "engine/run/run_setup.hpp"
 #include "engine/scale/partial_sums.hpp"
+#include "engine/scale/split_run.hpp"
 #include "engine/scale/work_split.hpp"
 #include "kernels/reduction_shape.cuh"
 #include "pricing_book.hpp"
@@ -167,29 +168,14 @@ TEST(CpuShares, PiecesOfTheRunMergeToTheWholeRunsBits) {
   std::vector<std::vector<engine::GroupOutcome>> parts;
   for (const WorkShare& s : shares)
     parts.push_back(engine::run_plan_on_cpu(plan, settings, {}, nullptr, &s));
+  const auto merged = engine::merge_pieces(plan, parts);
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {
-    const int values = plan.groups[g].reduced_values();
-    PartialSums merged;
-    bool any = false;
-    for (const auto& part : parts) {
-      const engine::GroupOutcome& o = part[g];
-      if (o.paths == 0)
-        continue;
-      PartialSums p(o.range.first / kernels::kTilePaths, values);
-      p.end_tile = kernels::tiles_for_paths(o.range.end);
-      p.blocks = o.stack;
-      if (any) {
-        merged.append(p);
-      } else {
-        merged = p;
-      }
-      any = true;
+    EXPECT_EQ(merged[g].paths, whole[g].paths);
+    ASSERT_EQ(merged[g].totals.size(), whole[g].totals.size());
+    for (std::size_t v = 0; v < whole[g].totals.size(); ++v) {
+      EXPECT_EQ(bits(merged[g].totals[v]), bits(whole[g].totals[v]))
+          << "group " << g << " value " << v;
     }
-    ASSERT_TRUE(any);
-    const auto totals = merged.totals();
-    ASSERT_EQ(totals.size(), whole[g].totals.size());
-    for (std::size_t v = 0; v < totals.size(); ++v)
-      EXPECT_EQ(bits(totals[v]), bits(whole[g].totals[v])) << "group " << g << " value " << v;
   }
 }
 

@@ -69,4 +69,12 @@ RoundShape round_shape(std::uint64_t launch_paths, int steps, int factors, int p
   return shape;
 }
 
+void add_plan_stats(PlanStats& total, const PlanStats& one) {
+  total.draw_units += one.draw_units;
+  total.kernel_launches += one.kernel_launches;
+  total.generation_calls += one.generation_calls;
+  total.host_syncs += one.host_syncs;
+  total.kernel_load_ms += one.kernel_load_ms;
+}
+
 } // namespace pfmc::engine

@@ -78,6 +78,9 @@ struct PlanStats {
   double kernel_load_ms = 0.0;        ///< loading the kernels' code (once per process and kernel)
 };
 
+/// total += one, field by field.
+void add_plan_stats(PlanStats& total, const PlanStats& one);
+
 struct Progress {
   int group = 0; ///< 0-based
   int groups = 0;

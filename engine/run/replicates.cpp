@@ -11,14 +11,6 @@ namespace pfmc::engine {
 
 namespace {
 
-void add_plan_stats(PlanStats& total, const PlanStats& one) {
-  total.draw_units += one.draw_units;
-  total.kernel_launches += one.kernel_launches;
-  total.generation_calls += one.generation_calls;
-  total.host_syncs += one.host_syncs;
-  total.kernel_load_ms += one.kernel_load_ms;
-}
-
 void add_outcome_costs(const SimulationPlan& plan, const std::vector<GroupOutcome>& outcomes,
                        RunInfo& run) {
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {

@@ -170,16 +170,8 @@ void read_outcomes_message(const std::string& message, std::size_t groups,
     outcomes.push_back(get_outcome(r));
 }
 
-void add_stats(PlanStats& total, const PlanStats& one) {
-  total.draw_units += one.draw_units;
-  total.kernel_launches += one.kernel_launches;
-  total.generation_calls += one.generation_calls;
-  total.host_syncs += one.host_syncs;
-  total.kernel_load_ms += one.kernel_load_ms;
-}
+} // namespace
 
-/// Merges the outcomes of consecutive pieces of the run (each a vector over all groups), in
-/// split order: each group's stacks appended range after range, its costs summed.
 std::vector<GroupOutcome> merge_pieces(const SimulationPlan& plan,
                                        const std::vector<std::vector<GroupOutcome>>& pieces) {
   std::vector<GroupOutcome> merged(plan.groups.size());
@@ -217,6 +209,8 @@ std::vector<GroupOutcome> merge_pieces(const SimulationPlan& plan,
   }
   return merged;
 }
+
+namespace {
 
 /// One worker: its device (a thread of its own sets it), its share of the groups' paths.
 WorkerRun run_worker(const SimulationPlan& plan, ExecutionSettings settings,
@@ -290,7 +284,7 @@ std::vector<GroupOutcome> run_local(const SimulationPlan& plan, const ExecutionS
   for (WorkerRun& w : runs) {
     parts.push_back(std::move(w.outcomes));
     workers.push_back(w.info);
-    add_stats(stats, w.stats);
+    add_plan_stats(stats, w.stats);
   }
   return merge_pieces(plan, parts);
 }
@@ -357,7 +351,7 @@ std::vector<GroupOutcome> run_split(const SimulationPlan& plan, const ExecutionS
   for (std::size_t r = 0; r < messages.size(); ++r) {
     PlanStats rank_stats;
     read_outcomes_message(messages[r], plan.groups.size(), parts[r], run.workers, rank_stats);
-    add_stats(stats, rank_stats);
+    add_plan_stats(stats, rank_stats);
   }
   auto outcomes = merge_pieces(plan, parts);
   run.gather_ms = milliseconds_since(gather_start);

@@ -24,6 +24,12 @@ struct Placement {
   [[nodiscard]] bool split(bool on_gpu) const;
 };
 
+/// Merges the outcomes of consecutive pieces of a run (each a vector over all groups, its
+/// ranges' stacks kept), in split order: each group's stacks appended range after range
+/// (engine/scale/partial_sums.hpp) and folded into its totals, its costs summed.
+std::vector<GroupOutcome> merge_pieces(const SimulationPlan& plan,
+                                       const std::vector<std::vector<GroupOutcome>>& pieces);
+
 /// Runs this process's part of the plan and, on rank 0, returns every group's outcome over all
 /// the paths (its totals merged from all the workers, its costs summed); other ranks return
 /// nothing once their sums are sent. Fills run.workers (on rank 0: every rank's), run.processes,
