@@ -58,7 +58,8 @@ int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* proce
 
 /// `pfmc price`. Under an MPI launcher (a build with PFMC_MPI) the ranks split the run: rank 0
 /// prints and writes alone; a rank that fails still takes part in the one exchange (its error
-/// goes to rank 0, which names it in one line and exits 1) and exits quietly.
+/// goes to rank 0, which names it in one line and exits 1) and then exits 0 quietly: a non-zero
+/// exit there would make the launcher kill rank 0 before it reports.
 int command_price(CLI::App* app, const RunOptions& o) {
   const std::unique_ptr<engine::Communicator> processes = engine::mpi_communicator();
   if (processes == nullptr)
@@ -70,7 +71,7 @@ int command_price(CLI::App* app, const RunOptions& o) {
     if (!processes->exchanged())
       (void)processes->gather(std::string(1, engine::kMessageError) + e.what());
     if (processes->rank() != 0)
-      return usage ? kExitUsage : kExitRuntime; // rank 0 says what went wrong
+      return 0; // rank 0 says what went wrong, and fails the job
     if (usage || dynamic_cast<const engine::Interrupted*>(&e) != nullptr)
       throw;
     const std::string what = e.what();
