@@ -195,9 +195,9 @@ Checked<DeviceList> check_devices(std::string_view text) {
   if (comma == std::string_view::npos) {
     const Checked<long long> count = check_integer(text, 1, kMaxDevices);
     if (!count.value) {
-      return Checked<DeviceList>::fail(
-          "must be all, a number of devices 1.." + std::to_string(kMaxDevices) +
-          ", or a list of device ordinals such as [0, 2]");
+      return Checked<DeviceList>::fail("must be all, a number of devices 1.." +
+                                       std::to_string(kMaxDevices) +
+                                       ", or a list of device ordinals such as [0, 2]");
     }
     devices.kind = DeviceList::Kind::count;
     devices.count = static_cast<int>(*count.value);

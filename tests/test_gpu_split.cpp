@@ -104,8 +104,8 @@ TEST_F(GpuSplit, AbsentDeviceAndSequenceGeneratorsAreRefused) {
                config::ConfigError);
   EXPECT_THROW(engine::price(load(book_yaml(book, 1000, 12, "{device: gpu, devices: 64}"))),
                config::ConfigError);
-  EXPECT_THROW(engine::price(load(book_yaml(book, 1000, 12, "{device: gpu, devices: [0, 0]}",
-                                            ", rng: mrg32k3a"))),
+  EXPECT_THROW(engine::price(load(
+                   book_yaml(book, 1000, 12, "{device: gpu, devices: [0, 0]}", ", rng: mrg32k3a"))),
                config::ConfigError);
   // `all`: every GPU of the host; on a host of one it is the plain run.
   const auto all = engine::price(load(book_yaml(book, 1000, 12, "{device: gpu, devices: all}")));

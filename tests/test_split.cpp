@@ -153,9 +153,9 @@ TEST(WorkSplit, OnePathAndMoreWorkersThanTiles) {
 TEST(CpuShares, PiecesOfTheRunMergeToTheWholeRunsBits) {
   // The standard book (several groups, barriers, Asians, a portfolio) in double, antithetic,
   // cut into 3 pieces that fall inside groups.
-  const auto config = testing::load(testing::book_yaml(testing::standard_book(12), 50000, 12,
-                                                       "{device: cpu, cpu_threads: 2}",
-                                                       ", antithetic: true"));
+  const auto config =
+      testing::load(testing::book_yaml(testing::standard_book(12), 50000, 12,
+                                       "{device: cpu, cpu_threads: 2}", ", antithetic: true"));
   const engine::RunDevice device{};
   const engine::ExecutionSettings settings = engine::make_settings(config, device);
   const engine::SimulationPlan plan = engine::make_plan(config);
@@ -181,8 +181,8 @@ TEST(CpuShares, PiecesOfTheRunMergeToTheWholeRunsBits) {
 
 TEST(DevicesSetting, AllCountsAndListsFromTheFileAndTheFlag) {
   const auto with = [](const std::string& devices) {
-    return testing::load(testing::book_yaml(testing::standard_book(12), 1000, 12,
-                                            "{devices: " + devices + "}"));
+    return testing::load(
+        testing::book_yaml(testing::standard_book(12), 1000, 12, "{devices: " + devices + "}"));
   };
   using Kind = config::DeviceList::Kind;
   EXPECT_EQ(with("all").engine.devices.kind, Kind::all);

@@ -3,9 +3,9 @@
 #include <cuda_runtime.h>
 
 #include <cstring>
-#include <string>
 #include <map>
 #include <mutex>
+#include <string>
 
 #ifndef PFMC_KERNEL_SET
 #error "PFMC_KERNEL_SET: CMakeLists.txt defines it from PFMC_KERNELS"
@@ -80,7 +80,8 @@ DeviceInfo query_device(int ordinal) {
     std::size_t total_bytes = 0;
     if (cudaGetDevice(&current) == cudaSuccess && current != ordinal) {
       // Another device's free memory: read on it, then back.
-      if (cudaSetDevice(ordinal) == cudaSuccess && cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
+      if (cudaSetDevice(ordinal) == cudaSuccess &&
+          cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
         info.free_memory = free_bytes;
       (void)cudaSetDevice(current);
     } else if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {

@@ -68,10 +68,10 @@ struct WorkerInfo {
   int rank = 0;    ///< MPI rank (0 in a single process)
   int device = -1; ///< GPU ordinal; -1: the CPU backend
   std::string name;
-  std::uint64_t paths = 0;  ///< paths it simulated, over all groups
-  double path_steps = 0.0;  ///< its share of the run's path-steps
-  double kernel_ms = 0.0;   ///< its path kernels (GPU events) or path simulation (CPU)
-  double wall_ms = 0.0;     ///< its whole run, setup to sums on the host
+  std::uint64_t paths = 0; ///< paths it simulated, over all groups
+  double path_steps = 0.0; ///< its share of the run's path-steps
+  double kernel_ms = 0.0;  ///< its path kernels (GPU events) or path simulation (CPU)
+  double wall_ms = 0.0;    ///< its whole run, setup to sums on the host
 };
 
 struct RunInfo {

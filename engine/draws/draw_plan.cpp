@@ -23,8 +23,8 @@ std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngTyp
 }
 
 std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngType rng,
-                                      const std::vector<std::uint64_t>& group_paths,
-                                      int real_bytes, std::uint64_t draw_batch_bytes,
+                                      const std::vector<std::uint64_t>& group_paths, int real_bytes,
+                                      std::uint64_t draw_batch_bytes,
                                       const std::vector<bool>& computes_draws) {
   const bool quasi = rng == config::RngType::sobol || rng == config::RngType::scrambled_sobol;
   std::vector<DrawUnit> units;

@@ -59,8 +59,8 @@ std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngTyp
 /// The same for a share of a run (engine/scale/work_split.hpp): group g has group_paths[g]
 /// paths; groups with none get no unit, and a draw batch holds groups of as many paths.
 std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngType rng,
-                                      const std::vector<std::uint64_t>& group_paths,
-                                      int real_bytes, std::uint64_t draw_batch_bytes,
+                                      const std::vector<std::uint64_t>& group_paths, int real_bytes,
+                                      std::uint64_t draw_batch_bytes,
                                       const std::vector<bool>& computes_draws = {});
 
 } // namespace pfmc::engine

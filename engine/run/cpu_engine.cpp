@@ -334,8 +334,8 @@ void run_computed_group(const GroupPlan& group, const ExecutionSettings& setting
   const auto start = Clock::now();
   for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
     source.chunk_first = range.first + chunk * chunking.chunk_paths;
-    const std::size_t count = static_cast<std::size_t>(
-        std::min(chunking.chunk_paths, range.end - source.chunk_first));
+    const std::size_t count =
+        static_cast<std::size_t>(std::min(chunking.chunk_paths, range.end - source.chunk_first));
     simulate_chunk<Model, Real>(group, source, role, count, settings, outcome, &sums);
     ++stats.kernel_launches;
   }
@@ -462,7 +462,8 @@ std::vector<GroupOutcome> run_plan_on_cpu(const SimulationPlan& plan,
                                           const ProgressFn& progress, PlanStats* stats,
                                           const WorkShare* share) {
   PlanStats local;
-  const WorkShare whole = share != nullptr ? WorkShare{} : whole_run(plan.groups.size(), settings.paths);
+  const WorkShare whole =
+      share != nullptr ? WorkShare{} : whole_run(plan.groups.size(), settings.paths);
   auto outcomes = dispatch_precision(settings.precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
     return run_plan<Real>(plan, settings, progress, share != nullptr ? *share : whole, local);

@@ -199,10 +199,9 @@ public:
       if (c.first_chunk)
         range_tile = tile;
       PFMC_EXPECTS(kernels::tile_blocks(range_tile, tile) <= stack_capacity_ &&
-                       kernels::tile_blocks(range_tile, tile + kernels::tiles_for_paths(
-                                                                   static_cast<std::uint64_t>(
-                                                                       c.paths))) <=
-                           stack_capacity_,
+                       kernels::tile_blocks(
+                           range_tile, tile + kernels::tiles_for_paths(static_cast<std::uint64_t>(
+                                                  c.paths))) <= stack_capacity_,
                    "a group's range fits its stack of tile blocks");
       g.reduction.range_tile = range_tile;
       g.reduction.chunk_tile = tile;

@@ -159,8 +159,8 @@ private:
     std::size_t values = 0;
     for (int v : device.values())
       values += static_cast<std::size_t>(v);
-    auto host =
-        std::make_unique<PinnedBuffer<double>>(values * static_cast<std::size_t>(device.stack_capacity()));
+    auto host = std::make_unique<PinnedBuffer<double>>(
+        values * static_cast<std::size_t>(device.stack_capacity()));
     device.copy_stacks(host->data());
     std::size_t offset = 0;
     for (std::size_t m = 0; m < groups.size(); ++m) {
@@ -386,7 +386,8 @@ private:
       const GroupPlan& group = plan_.groups[static_cast<std::size_t>(g)];
       groups.push_back(&group);
       marks.groups.push_back(g);
-      const std::size_t values = group_draw_values(group, group_paths_[static_cast<std::size_t>(g)]);
+      const std::size_t values =
+          group_draw_values(group, group_paths_[static_cast<std::size_t>(g)]);
       marks.weights.push_back(static_cast<double>(values));
       total_values += values;
     }
@@ -424,8 +425,8 @@ private:
     std::vector<typename DeviceUnit<Model, Real>::Chunk> chunks;
     for (std::size_t m = 0; m < groups.size(); ++m) {
       const PathRange& r = ranges_[static_cast<std::size_t>(unit.groups[m])];
-      chunks.push_back(
-          {static_cast<int>(m), draws + unit.offsets[m], r.first, static_cast<int>(r.count()), true});
+      chunks.push_back({static_cast<int>(m), draws + unit.offsets[m], r.first,
+                        static_cast<int>(r.count()), true});
     }
     marks.kernels.emplace_back();
     marks.kernels.back().first.record(compute_stream_.get());
@@ -519,7 +520,8 @@ private:
       if (const auto at = stack_at_.find(static_cast<int>(g)); at != stack_at_.end()) {
         const int depth = kernels::tile_blocks(o.range.first / kernels::kTilePaths,
                                                kernels::tiles_for_paths(o.range.end));
-        o.stack.assign(at->second.first, at->second.first + static_cast<std::size_t>(depth) * values);
+        o.stack.assign(at->second.first,
+                       at->second.first + static_cast<std::size_t>(depth) * values);
       }
       o.path_steps = o.paths * static_cast<std::uint64_t>(group.steps());
       o.bytes_loaded =

@@ -94,13 +94,11 @@ ReplicatePlan plan_replicates(const config::RunConfig& config, const ExecutionSe
   return plan;
 }
 
-std::vector<ReplicateSample> run_replicates(const SimulationPlan& plan,
-                                            const ExecutionSettings& settings,
-                                            std::vector<ExecutionSettings> group_settings,
-                                            bool on_gpu, const Placement& placement,
-                                            const ReplicatePlan& replicates,
-                                            std::size_t instrument_count,
-                                            const ProgressFn& progress, RunInfo& run) {
+std::vector<ReplicateSample>
+run_replicates(const SimulationPlan& plan, const ExecutionSettings& settings,
+               std::vector<ExecutionSettings> group_settings, bool on_gpu,
+               const Placement& placement, const ReplicatePlan& replicates,
+               std::size_t instrument_count, const ProgressFn& progress, RunInfo& run) {
   std::vector<ReplicateSample> samples;
   PlanStats stats;
   for (int r = 0; r < replicates.replicates; ++r) {

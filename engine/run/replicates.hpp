@@ -30,13 +30,11 @@ ReplicatePlan plan_replicates(const config::RunConfig& config, const ExecutionSe
 /// other than 0). Adds the runs' costs to run (plan_stats, kernel and generation time,
 /// path-steps, bytes, chunks, the longest grid; a split run's kernel_ms is its slowest
 /// worker's).
-std::vector<ReplicateSample> run_replicates(const SimulationPlan& plan,
-                                            const ExecutionSettings& settings,
-                                            std::vector<ExecutionSettings> group_settings,
-                                            bool on_gpu, const Placement& placement,
-                                            const ReplicatePlan& replicates,
-                                            std::size_t instrument_count,
-                                            const ProgressFn& progress, RunInfo& run);
+std::vector<ReplicateSample>
+run_replicates(const SimulationPlan& plan, const ExecutionSettings& settings,
+               std::vector<ExecutionSettings> group_settings, bool on_gpu,
+               const Placement& placement, const ReplicatePlan& replicates,
+               std::size_t instrument_count, const ProgressFn& progress, RunInfo& run);
 
 /// Every instrument's price, standard error, control and Greeks, and the portfolio, from the
 /// replicates; the notices about the estimates' errors.

@@ -125,8 +125,8 @@ namespace {
 
 /// This process's rank among the MPI ranks of its host, as the launchers set it (0 if none).
 int local_rank() {
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID",
-                           "PMIX_LOCAL_RANK"}) {
+  for (const char* name :
+       {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "PMIX_LOCAL_RANK"}) {
     if (const char* value = std::getenv(name)) {
       const int rank = std::atoi(value);
       if (rank >= 0)
@@ -162,7 +162,8 @@ void resolve_devices(const config::RunConfig& config, bool split_processes, RunD
     case Kind::count:
       if (asked.count > present) {
         throw config::ConfigError(config.file, {}, "engine.devices",
-                                  std::to_string(asked.count) + " devices asked for; this host has " +
+                                  std::to_string(asked.count) +
+                                      " devices asked for; this host has " +
                                       std::to_string(present));
       }
       for (int d = 0; d < asked.count; ++d)

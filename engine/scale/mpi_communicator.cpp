@@ -63,8 +63,8 @@ protected:
             "MPI_Gatherv");
     std::vector<std::string> out;
     for (std::size_t r = 0; r < lengths.size(); ++r)
-      out.push_back(all.substr(static_cast<std::size_t>(offsets[r]),
-                               static_cast<std::size_t>(lengths[r])));
+      out.push_back(
+          all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
     return out;
   }
 

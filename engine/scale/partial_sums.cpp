@@ -1,8 +1,8 @@
 #include "engine/scale/partial_sums.hpp"
 
 #include "kernels/error.hpp"
-#include "models/math.cuh"
 #include "kernels/reduction_shape.cuh"
+#include "models/math.cuh"
 
 namespace pfmc::engine {
 
@@ -51,9 +51,8 @@ void PartialSums::append(const PartialSums& right) {
            starts.back() + size == start && start - size >= first_tile) {
       const std::size_t top = sizes.size() - 1;
       for (int v = 0; v < values; ++v) {
-        node[static_cast<std::size_t>(v)] =
-            math::add_rn(blocks[top * values + static_cast<std::size_t>(v)],
-                         node[static_cast<std::size_t>(v)]);
+        node[static_cast<std::size_t>(v)] = math::add_rn(
+            blocks[top * values + static_cast<std::size_t>(v)], node[static_cast<std::size_t>(v)]);
       }
       blocks.resize(top * values);
       start -= size;

@@ -263,9 +263,9 @@ std::vector<GroupOutcome> run_local(const SimulationPlan& plan, const ExecutionS
   auto work = [&](std::size_t k) {
     try {
       const auto sharing = std::count(places.begin(), places.end(), places[k]);
-      runs[k] = run_worker(plan, settings, group_settings, on_gpu, places[k],
-                           static_cast<int>(sharing), pieces[k], k == 0 ? progress : ProgressFn{},
-                           rank);
+      runs[k] =
+          run_worker(plan, settings, group_settings, on_gpu, places[k], static_cast<int>(sharing),
+                     pieces[k], k == 0 ? progress : ProgressFn{}, rank);
     } catch (...) {
       errors[k] = std::current_exception();
     }
@@ -322,8 +322,8 @@ std::vector<GroupOutcome> run_split(const SimulationPlan& plan, const ExecutionS
   // Ranks: each runs its piece, then one gather to rank 0, errors included.
   std::string message;
   try {
-    const WorkShare mine = split_share(whole, steps, static_cast<std::size_t>(ranks))
-        [static_cast<std::size_t>(rank)];
+    const WorkShare mine =
+        split_share(whole, steps, static_cast<std::size_t>(ranks))[static_cast<std::size_t>(rank)];
     const auto local = run_local(plan, settings, group_settings, on_gpu, placement.devices, mine,
                                  progress, rank, workers, stats);
     message = outcomes_message(local, workers, stats);
@@ -339,8 +339,9 @@ std::vector<GroupOutcome> run_split(const SimulationPlan& plan, const ExecutionS
   }
   for (std::size_t r = 0; r < messages.size(); ++r) {
     if (messages[r].empty() || messages[r].front() != kMessageOutcomes) {
-      throw RuntimeError("rank " + std::to_string(r) + ": " +
-                         (messages[r].empty() ? std::string("sent nothing") : messages[r].substr(1)));
+      throw RuntimeError(
+          "rank " + std::to_string(r) + ": " +
+          (messages[r].empty() ? std::string("sent nothing") : messages[r].substr(1)));
     }
   }
   for (const std::string& m : messages)

@@ -65,8 +65,8 @@ std::vector<WorkShare> split_share(const WorkShare& share, const std::vector<int
         const std::uint64_t tiles = r.empty() ? 0 : kernels::tiles_for_paths(r.count());
         const double tile_cost = weight * kernels::kTilePaths;
         const double at = tile_cost > 0.0 ? std::round((target - before) / tile_cost) : 0.0;
-        const auto tile = static_cast<std::uint64_t>(
-            std::clamp(at, 0.0, static_cast<double>(tiles)));
+        const auto tile =
+            static_cast<std::uint64_t>(std::clamp(at, 0.0, static_cast<double>(tiles)));
         cuts.push_back({g, tile});
         break;
       }
