@@ -84,15 +84,15 @@ public:
              const ProgressFn& progress, const WorkShare* share)
       : plan_(plan), settings_(settings), run_(settings.front()), progress_(progress),
         slots_(rng_stream_.get(), compute_stream_.get()), keep_stacks_(share != nullptr) {
+    philox_ = run_.rng == config::RngType::philox;
     ranges_ = share != nullptr ? share->ranges : whole_run(plan.groups.size(), run_.paths).ranges;
     for (const PathRange& r : ranges_) {
-      PFMC_EXPECTS(philox_rng() || (r == PathRange{0, run_.paths}),
+      PFMC_EXPECTS(philox_ || (r == PathRange{0, run_.paths}),
                    "only counter-based draws run a share of a group");
       group_paths_.push_back(r.empty() ? 0 : r.count());
     }
     retain_device_memory_pool();
     multiprocessors_ = query_device().multiprocessors;
-    philox_ = run_.rng == config::RngType::philox;
     quasi_ = run_.rng == config::RngType::sobol || run_.rng == config::RngType::scrambled_sobol;
     if (!quasi_ && !philox_) {
       pseudo_.emplace(run_.rng, run_.seed, NormalSource::Memory::device);
@@ -148,8 +148,6 @@ public:
   }
 
 private:
-  bool philox_rng() const { return run_.rng == config::RngType::philox; }
-
   /// A share's run: starts the copy of the unit's groups' stacks of tile blocks (read once the
   /// run has synchronised).
   template <class Model>
@@ -164,7 +162,7 @@ private:
     device.copy_stacks(host->data());
     std::size_t offset = 0;
     for (std::size_t m = 0; m < groups.size(); ++m) {
-      stack_at_[groups[m]] = {host->data() + offset, device.stack_capacity()};
+      stack_at_[groups[m]] = host->data() + offset;
       offset += static_cast<std::size_t>(device.values()[m]) * device.stack_capacity();
     }
     stack_buffers_.push_back(std::move(host));
@@ -520,8 +518,7 @@ private:
       if (const auto at = stack_at_.find(static_cast<int>(g)); at != stack_at_.end()) {
         const int depth = kernels::tile_blocks(o.range.first / kernels::kTilePaths,
                                                kernels::tiles_for_paths(o.range.end));
-        o.stack.assign(at->second.first,
-                       at->second.first + static_cast<std::size_t>(depth) * values);
+        o.stack.assign(at->second, at->second + static_cast<std::size_t>(depth) * values);
       }
       o.path_steps = o.paths * static_cast<std::uint64_t>(group.steps());
       o.bytes_loaded =
@@ -576,8 +573,8 @@ private:
   bool keep_stacks_ = false;
   std::vector<PathRange> ranges_;          ///< per group: the paths this run covers
   std::vector<std::uint64_t> group_paths_; ///< per group: their count (0: none)
-  /// A share's run: where each group's stack of tile blocks lands (its first block, capacity).
-  std::map<int, std::pair<const double*, int>> stack_at_;
+  /// A share's run: where each group's stack of tile blocks lands (its first block).
+  std::map<int, const double*> stack_at_;
   std::vector<std::unique_ptr<PinnedBuffer<double>>> stack_buffers_;
   PlanStats stats_;
 };

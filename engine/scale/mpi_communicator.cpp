@@ -1,6 +1,7 @@
 #include "engine/scale/mpi_communicator.hpp"
 
 #include <cstdlib>
+#include <string>
 
 #include "kernels/error.hpp"
 
@@ -9,8 +10,6 @@
 #endif
 
 namespace pfmc::engine {
-
-#ifdef PFMC_MPI
 
 namespace {
 
@@ -22,6 +21,12 @@ bool launched_by_mpi() {
   }
   return false;
 }
+
+} // namespace
+
+#ifdef PFMC_MPI
+
+namespace {
 
 void mpi_try(int status, const char* call) {
   if (status != MPI_SUCCESS) {
@@ -95,6 +100,16 @@ bool mpi_built() {
 }
 
 std::unique_ptr<Communicator> mpi_communicator() {
+  // Without MPI every rank would price the whole run and print it: refuse rather than repeat.
+  const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
+  if (size == nullptr)
+    size = std::getenv("PMI_SIZE");
+  if (launched_by_mpi() && size != nullptr && std::atoi(size) > 1) {
+    throw RuntimeError("this pfmc was built without MPI: under an MPI launcher each of the " +
+                       std::string(size) +
+                       " ranks would price the whole run; rebuild with -DPFMC_MPI=ON "
+                       "(libopenmpi-dev), or run one process");
+  }
   return nullptr;
 }
 
