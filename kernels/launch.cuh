@@ -5,7 +5,10 @@
 
 #include <cuda_runtime.h>
 
+#include <string>
+
 #include "kernels/error.hpp"
+#include "kernels/fault_injection.hpp"
 #include "kernels/path_kernel.cuh"
 
 namespace pfmc::kernels {
@@ -48,8 +51,17 @@ void launch_path_kernel(PathKernelParams<Model, Real> params, int blocks, int bl
     PFMC_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(shared)));
   }
-  kernel<<<blocks, block_size, shared, stream>>>(params);
-  PFMC_CUDA_TRY(cudaGetLastError());
+  // An injected fault (kernels/fault_injection.hpp) asks for 1 GiB of shared memory a block, more
+  // than any GPU has: the runtime refuses the launch as it would a real misconfiguration.
+  const std::size_t launched_shared = inject_fault(Fault::launch) ? std::size_t{1} << 30 : shared;
+  kernel<<<blocks, block_size, launched_shared, stream>>>(params);
+  const cudaError_t status = cudaGetLastError();
+  if (status != cudaSuccess) {
+    throw CudaError("the path kernel's launch failed (" + std::to_string(blocks) + " blocks of " +
+                    std::to_string(block_size) + " threads, " + std::to_string(launched_shared) +
+                    " bytes of shared memory a block): " + cudaGetErrorName(status) + ": " +
+                    cudaGetErrorString(status));
+  }
 }
 
 } // namespace pfmc::kernels

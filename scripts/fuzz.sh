@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The host-only code under AddressSanitizer + UndefinedBehaviorSanitizer, and the config fuzzer
 # (tests/fuzz): builds tests/fuzz with clang into build-fuzz/, runs the sanitized suites
-# (test_config, test_analytic), replays the committed crash corpus (tests/fuzz/crashes/: each
+# (test_config, test_analytic; and the CPU engine's test_engine_cpu built by g++ with the same
+# sanitizers), replays the committed crash corpus (tests/fuzz/crashes/: each
 # input that once failed must now pass), then fuzzes for SECONDS: two thirds on YAML configs from
 # config/examples/ and any corpus folders given (CI passes the configs its suites wrote:
 # tests/fuzz_corpus.hpp), one third on CSV trade lists and positions (tests/fuzz/fuzz_csv.cpp,
 # seeds in tests/fuzz/csv_seeds/).
-# Usage: scripts/fuzz.sh [--seconds N] [--runs N] [CORPUS_DIR...]
+# Usage: scripts/fuzz.sh [--seconds N] [--runs N] [--jobs N] [--no-engine] [CORPUS_DIR...]
+# (--jobs: fuzzing processes at once, 1 by default; --no-engine: skip the sanitized CPU engine)
 # Exit status: 0 clean; non-zero when a suite fails or the fuzzer finds a crash, a leak, a
 # sanitizer report, an exception other than ConfigError, a timeout or an out-of-memory (the
 # input is left in build-fuzz/ as crash-*, leak-*, timeout-* or oom-*).
@@ -14,11 +16,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=120
 runs=-1
+engine=1
+jobs=1
 corpora=()
 while [ $# -gt 0 ]; do
   case "$1" in
   --seconds) seconds=$2; shift 2 ;;
   --runs) runs=$2; shift 2 ;;
+  --no-engine) engine=0; shift ;;
+  --jobs) jobs=$2; shift 2 ;;
   *) corpora+=("$1"); shift ;;
   esac
 done
@@ -31,6 +37,28 @@ CXX=$cxx cmake -S tests/fuzz -B "$B" > "$B/configure.log" 2>&1 \
 cmake --build "$B" -j "$(nproc)" > "$B/build.log" 2>&1 || { tail -30 "$B/build.log"; exit 2; }
 echo "fuzz: sanitized suites"
 (cd "$B" && ctest --output-on-failure)
+# The CPU engine and its suite (pricing, draws, exercise, splits, atomic files, the tuning cache)
+# under g++'s AddressSanitizer + UndefinedBehaviorSanitizer: the main project with PFMC_SANITIZE,
+# no kernels, into build-sanitize/ (its CUDA host code is compiled with them too). --no-engine
+# skips it.
+if [ "$engine" = 1 ]; then
+  S=build-sanitize
+  mkdir -p "$S"
+  cuda_flags=()
+  [ -x /usr/local/cuda/bin/nvcc ] && cuda_flags=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
+  generator=()
+  command -v ninja > /dev/null && [ ! -f "$S/Makefile" ] && generator=(-G Ninja)
+  cmake -S . -B "$S" "${generator[@]}" "${cuda_flags[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DPFMC_SANITIZE=ON -DPFMC_KERNELS=none -DPFMC_PYTHON=OFF \
+    -DPFMC_MPI=OFF -DPFMC_BUILD_BENCH=OFF > "$S/fuzz-configure.log" 2>&1 \
+    || { cat "$S/fuzz-configure.log"; exit 2; }
+  cmake --build "$S" -j "$(nproc)" --target test_engine_cpu > "$S/fuzz-build.log" 2>&1 \
+    || { tail -30 "$S/fuzz-build.log"; exit 2; }
+  echo "fuzz: the CPU engine's suite under ASan + UBSan"
+  ASAN_OPTIONS=detect_leaks=1 "./$S/test_engine_cpu" --gtest_brief=1 > "$S/fuzz-test.log" 2>&1 \
+    || { grep -E "FAILED|ERROR|runtime error" -A20 "$S/fuzz-test.log" | head -60; exit 1; }
+  tail -3 "$S/fuzz-test.log"
+fi
 shopt -s nullglob
 replays=(tests/fuzz/crashes/*)
 if [ ${#replays[@]} -gt 0 ]; then
@@ -54,7 +82,7 @@ cp tests/fuzz/csv_seeds/* "$csv_corpus/"
 fuzz() {
   local target=$1 seeds=$2 budget=$3
   echo "fuzz: $target: $(ls "$seeds" | wc -l) seeds, ${budget} s"
-  "./$B/$target" -fork=1 -ignore_timeouts=1 -ignore_ooms=1 -ignore_crashes=0 \
+  "./$B/$target" -fork="$jobs" -ignore_timeouts=1 -ignore_ooms=1 -ignore_crashes=0 \
     -max_total_time="$budget" -runs="$runs" -rss_limit_mb=2048 -timeout=5 -max_len=65536 \
     -artifact_prefix="$B/" -print_final_stats=1 "$seeds" > "$B/$target.log" 2>&1 || true
   local last counts ooms timeouts crashes executed found

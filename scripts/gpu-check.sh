@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [cli] [quick] [e2e] [books] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [books] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -76,8 +76,9 @@ fi
 
 if has test; then
   start=$SECONDS
+  # The fault suite runs after the others, alone (its hog process holds the GPU's memory).
   limit ${PFMC_TEST_SECONDS:-240} ctest --preset device -j 4 --timeout 200 --output-on-failure \
-    > "$LOG/ctest.log" 2>&1
+    -E test_gpu_faults > "$LOG/ctest.log" 2>&1
   rc=$?
   limit 200 "./$B/test_gpu" --gtest_brief=1 > "$LOG/test_gpu.log" 2>&1
   note "tests: rc=$rc in $((SECONDS - start)) s: $(grep -E 'tests passed|tests failed' "$LOG/ctest.log" | tail -1); test_gpu: $(grep -E '^\[  PASSED' "$LOG/test_gpu.log" | head -1) $(grep -E '^\[  FAILED  \] [0-9]+ tests?,' "$LOG/test_gpu.log")"
@@ -90,6 +91,27 @@ if has test; then
   grep -E '^\[  FAILED  \]|Failure$' -A6 "$LOG/ctest.log" | head -60 | tee "$LOG/ctest_failures.txt"
   grep -E "FAILED|Failure" -A6 "$LOG/test_gpu.log" | head -60
   grep -E "^  [a-z_]+ +mc " "$LOG/test_gpu.log"
+  # Issue 14's GPU faults: every case's line comes back.
+  limit 240 bash tests/gpu_faults.sh "./$B/pfmc" "./$B/pfmc_gpu_hog" "$PWD" > "$LOG/gpu_faults.txt" 2>&1
+  note "gpu faults: rc=$? $(grep -c '^ok:' "$LOG/gpu_faults.txt") ok, $(grep -c '^FAIL:' "$LOG/gpu_faults.txt") failed; $(grep '^8 processes' "$LOG/gpu_faults.txt")"
+  cat "$LOG/gpu_faults.txt"
+  keep gpu_faults.txt
+fi
+
+if has stress; then
+  # The scrambled-Sobol flake (bench/NOTES.md v15): the two tests that caught it, 4 processes at
+  # once, each repeating them, while the GPU is shared.
+  start=$SECONDS
+  for i in 1 2 3 4; do
+    limit 300 "./$B/test_gpu" --gtest_brief=1 --gtest_repeat=${PFMC_STRESS_REPEATS:-6} \
+      --gtest_filter='Gpu.ChunkInvarianceForEveryGenerator:Gpu.MatchesCpuOnTheSameDraws' \
+      > "$LOG/stress_$i.log" 2>&1 &
+  done
+  wait
+  cat "$LOG"/stress_*.log > "$LOG/stress.txt"
+  note "stress: $(grep -c '^\[  PASSED' "$LOG/stress.txt") passed / $(grep -c '^\[  FAILED  \] [0-9]' "$LOG/stress.txt") failed repetitions of 2 tests in 4 processes, $((SECONDS - start)) s"
+  grep -E "Failure|FAILED|rng" -A4 "$LOG/stress.txt" | head -40
+  keep stress.txt
 fi
 
 if has sanitize; then

@@ -123,5 +123,55 @@ TEST_F(TuningCacheFile, ACorruptCacheIsSetAsideOnceAndRebuilt) {
   }
 }
 
+// A key names the draws: a Philox run's answer (often `inline`, which computes Philox draws) must
+// never be read by a run of cuRAND's draws or of a Brownian bridge. v15's scrambled-Sobol test
+// runs read such an entry through a shared cache before the key had the rng.
+TEST(TuningKey, NamesTheDrawsAndTheBridge) {
+  engine::DeviceInfo device;
+  device.name = "NVIDIA H100 80GB HBM3";
+  device.multiprocessors = 132;
+  engine::GroupPlan group;
+  group.model_type = config::ModelType::black_scholes;
+  group.factors = 1;
+  group.scenarios = 1;
+  engine::ExecutionSettings settings;
+  settings.paths = 100000;
+  std::vector<std::string> keys;
+  for (const auto rng : {config::RngType::philox, config::RngType::mrg32k3a, config::RngType::sobol,
+                         config::RngType::scrambled_sobol}) {
+    settings.rng = rng;
+    for (const bool bridge : {false, true}) {
+      settings.brownian_bridge = bridge;
+      keys.push_back(engine::tuning_key(device, group, settings));
+    }
+  }
+  std::vector<std::string> distinct = keys;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  EXPECT_EQ(distinct.size(), keys.size());
+  EXPECT_NE(keys[6].find("scrambled_sobol"), std::string::npos) << keys[6];
+  EXPECT_NE(keys[7].find("bridged"), std::string::npos) << keys[7];
+}
+
+TEST(TuningKey, ACachedChoiceMustDrawThisRunsDraws) {
+  const kernels::BackendInfo* in_loop = kernels::find_backend("inline");
+  const kernels::BackendInfo* reader = kernels::find_backend("scalar_batched");
+  ASSERT_NE(in_loop, nullptr);
+  ASSERT_NE(reader, nullptr);
+  engine::ExecutionSettings settings;
+  settings.rng = config::RngType::philox;
+  EXPECT_TRUE(engine::draws_fit_backend(*in_loop, settings));
+  settings.brownian_bridge = true;
+  EXPECT_FALSE(engine::draws_fit_backend(*in_loop, settings));
+  EXPECT_TRUE(engine::draws_fit_backend(*reader, settings));
+  settings.brownian_bridge = false;
+  for (const auto rng :
+       {config::RngType::mrg32k3a, config::RngType::sobol, config::RngType::scrambled_sobol}) {
+    settings.rng = rng;
+    EXPECT_FALSE(engine::draws_fit_backend(*in_loop, settings)) << config::to_string(rng);
+    EXPECT_TRUE(engine::draws_fit_backend(*reader, settings)) << config::to_string(rng);
+  }
+}
+
 } // namespace
 } // namespace pfmc

@@ -13,6 +13,11 @@
 
 namespace pfmc::engine {
 
+/// `bytes` of device memory from the stream-ordered allocator. Out of memory (a full card, another
+/// process holding it, an injected fault: kernels/fault_injection.hpp) throws RuntimeError in one
+/// line: the size asked, the card's free and total memory, the setting to lower.
+void* allocate_device_bytes(std::size_t bytes, cudaStream_t stream);
+
 /// Device memory from the stream-ordered allocator (cudaMallocAsync): allocation and release are
 /// ordered on the buffer's stream and served from the device's memory pool, which
 /// retain_device_memory_pool() keeps from shrinking, so a warm process allocates in microseconds.
@@ -22,7 +27,7 @@ public:
   DeviceBuffer() = default;
   DeviceBuffer(std::size_t count, cudaStream_t stream) : size_(count), stream_(stream) {
     if (count > 0) {
-      PFMC_CUDA_TRY(cudaMallocAsync(reinterpret_cast<void**>(&data_), count * sizeof(T), stream));
+      data_ = static_cast<T*>(allocate_device_bytes(count * sizeof(T), stream));
     }
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
@@ -117,9 +122,17 @@ inline void retain_device_memory_pool() {
   PFMC_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
 }
 
+/// A stream of its own. Non-blocking by default (no implicit order with the legacy default
+/// stream); `Ordering::with_legacy_stream` keeps that order, for a stream whose work follows a
+/// library's calls that may use the legacy stream (cuRAND's host API: CudaStream's users say
+/// where).
 class CudaStream {
 public:
-  CudaStream() { PFMC_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  enum class Ordering { independent, with_legacy_stream };
+  explicit CudaStream(Ordering ordering = Ordering::independent) {
+    PFMC_CUDA_TRY(cudaStreamCreateWithFlags(
+        &stream_, ordering == Ordering::independent ? cudaStreamNonBlocking : cudaStreamDefault));
+  }
   CudaStream(const CudaStream&) = delete;
   CudaStream& operator=(const CudaStream&) = delete;
   ~CudaStream() {

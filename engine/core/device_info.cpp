@@ -2,6 +2,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -105,6 +106,20 @@ int device_count() {
     return 0;
   int count = 0;
   return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+}
+
+std::string describe_bytes(std::size_t bytes) {
+  char text[32];
+  const double mib = static_cast<double>(bytes) / (1024.0 * 1024.0);
+  if (mib >= 1024.0)
+    std::snprintf(text, sizeof text, "%.2f GiB", mib / 1024.0);
+  else if (mib >= 1.0)
+    std::snprintf(text, sizeof text, "%.1f MiB", mib);
+  else if (bytes >= 1024)
+    std::snprintf(text, sizeof text, "%.1f KiB", static_cast<double>(bytes) / 1024.0);
+  else
+    std::snprintf(text, sizeof text, "%zu bytes", bytes);
+  return text;
 }
 
 } // namespace pfmc::engine

@@ -31,6 +31,9 @@ const char* kernel_set();
 DeviceInfo query_device();
 /// Device `ordinal` (its free memory read on it); unavailable past the last device.
 DeviceInfo query_device(int ordinal);
+/// A size for a message: "1.50 GiB", "12.0 MiB", "4.0 KiB", "96 bytes".
+std::string describe_bytes(std::size_t bytes);
+
 /// GPUs this process can use (0 without a driver or in a build of no launchable kernel).
 int device_count();
 

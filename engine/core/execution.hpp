@@ -105,6 +105,11 @@ struct ChunkPlan {
 ChunkPlan plan_chunks(std::uint64_t paths, int rows, int real_bytes, int values,
                       std::uint64_t memory_cap);
 inline constexpr std::uint64_t kMaxChunkPaths = std::uint64_t(1) << 30;
+/// A launch of groups that compute their draws covers at most this many path-steps, so that a
+/// stop request (SIGINT, SIGTERM) waits for at most one such launch: a run of the portfolio at
+/// 400,000,000 paths ran its groups in one launch each and stopped 7 s after Ctrl-C. 2^32
+/// keeps bandwidth_bound (8,192,000 × 365) and the 8,192-option book in one launch each.
+inline constexpr std::uint64_t kMaxLaunchPathSteps = std::uint64_t(1) << 32;
 
 /// How a block of a short-path launch covers its paths (kernels/path_kernel.cuh): each thread
 /// runs `passes` passes of the loader's paths one after another within a round, folding their

@@ -343,9 +343,17 @@ private:
                             : DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
     load(entry.load);
     std::uint64_t range_paths = 0;
-    for (int g : unit.groups)
+    std::uint64_t unit_steps = 0; // a path of each group
+    for (int g : unit.groups) {
       range_paths = std::max(range_paths, group_paths_[static_cast<std::size_t>(g)]);
-    const std::uint64_t chunk_paths = std::min(range_paths, kMaxChunkPaths);
+      unit_steps += static_cast<std::uint64_t>(
+          std::max(1, plan_.groups[static_cast<std::size_t>(g)].steps()));
+    }
+    // Whole tiles, at most kMaxLaunchPathSteps a launch (results do not depend on the chunking).
+    const std::uint64_t stop_paths =
+        std::max<std::uint64_t>(kMaxLaunchPathSteps / unit_steps / kernels::kTilePaths, 1) *
+        kernels::kTilePaths;
+    const std::uint64_t chunk_paths = std::min({range_paths, kMaxChunkPaths, stop_paths});
     const std::uint64_t chunks = (range_paths + chunk_paths - 1) / chunk_paths;
     DeviceUnit<Model, Real> device(groups, chunk_paths,
                                    shape_for<Model>(entry, groups, chunk_paths * groups.size()),
@@ -548,7 +556,13 @@ private:
   const std::vector<ExecutionSettings>& settings_;
   const ExecutionSettings& run_;
   const ProgressFn& progress_;
-  CudaStream rng_stream_, compute_stream_;
+  /// cuRAND's generators run on the rng stream, which keeps the legacy default stream's order: a
+  /// scrambled-Sobol run under a loaded GPU twice read other draws than it should (v15: the
+  /// chunked run against the whole, the GPU against the CPU) while everything of ours there is
+  /// ordered by the streams and events; what cuRAND's host API may issue outside the generator's
+  /// stream is then ordered too. Philox draws never touch the legacy stream: no cost to them.
+  CudaStream rng_stream_{CudaStream::Ordering::with_legacy_stream};
+  CudaStream compute_stream_;
   DrawSlots<Real> slots_;
   int multiprocessors_ = 1;
   bool philox_ = false;

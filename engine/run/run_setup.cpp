@@ -63,7 +63,7 @@ void check_group_fits(const config::RunConfig& config, const GroupPlan& group,
   const bool buffers = on_gpu || settings.rng != config::RngType::philox;
   // Early exercise holds its regression paths' records beside the priced paths' chunks.
   const std::uint64_t regression = regression_bytes(group, real_bytes);
-  if (regression >= settings.memory_cap) {
+  if (regression > 0 && regression >= settings.memory_cap) {
     throw config::ConfigError(
         config.file, {}, "simulation.regression_paths",
         "the early-exercise regression on model '" + group.model_name + "' records " +
@@ -193,6 +193,34 @@ void resolve_devices(const config::RunConfig& config, bool split_processes, RunD
   }
 }
 
+namespace {
+/// Under this, the default cap (70% of the free memory) means another process holds the GPU: a
+/// run would fail at its first buffer or be refused as a config error it is not.
+constexpr std::uint64_t kMinDefaultDeviceMemory = std::uint64_t(32) << 20;
+
+/// A cap above what the card has cannot be honoured: refused before anything is allocated (a cap
+/// under the card's total but above its free memory is allowed: pfmc's buffers may still fit).
+void check_memory_setting(const config::RunConfig& config, const RunDevice& device) {
+  const std::uint64_t cap = config.engine.max_device_memory;
+  const double default_cap = kDefaultMemoryFraction * static_cast<double>(device.info.free_memory);
+  if (cap == 0 && default_cap < static_cast<double>(kMinDefaultDeviceMemory)) {
+    throw RuntimeError(
+        "GPU " + std::to_string(device.devices.front()) + " (" + device.info.name + ") has " +
+        describe_bytes(device.info.free_memory) + " free of " +
+        describe_bytes(device.info.total_memory) +
+        ": another process holds the rest; pfmc takes 70% of the free memory and needs at least " +
+        describe_bytes(kMinDefaultDeviceMemory) +
+        ": free the GPU, set engine.max_device_memory, or run with --device cpu");
+  }
+  if (cap > 0 && device.info.total_memory > 0 && cap > device.info.total_memory) {
+    throw RuntimeError("engine.max_device_memory: " + describe_bytes(cap) + " is more than GPU " +
+                       std::to_string(device.devices.front()) + " (" + device.info.name +
+                       ") has: " + describe_bytes(device.info.total_memory) +
+                       "; give at most that, or leave it unset for 70% of the free memory");
+  }
+}
+} // namespace
+
 ExecutionSettings make_settings(const config::RunConfig& config, const RunDevice& device) {
   ExecutionSettings settings;
   settings.precision = config.simulation.precision;
@@ -207,6 +235,7 @@ ExecutionSettings make_settings(const config::RunConfig& config, const RunDevice
   settings.cpu_threads = config.engine.cpu_threads > 0 ? config.engine.cpu_threads
                                                        : static_cast<int>(hardware_threads);
   if (device.on_gpu) {
+    check_memory_setting(config, device);
     settings.memory_cap =
         config.engine.max_device_memory > 0
             ? config.engine.max_device_memory

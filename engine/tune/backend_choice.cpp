@@ -32,7 +32,11 @@ GroupBackend choose_auto_backend(const GroupPlan& group, const std::string& key,
                                  RunTuningCache& tuning, AutoChoices& choices) {
   TuningCache& cache = *tuning.cache;
   const BackendChoice fallback = default_backend_choice(settings.rng, settings.brownian_bridge);
-  if (const auto cached = cache.find(key)) {
+  const auto cached = cache.find(key);
+  const kernels::BackendInfo* cached_backend =
+      cached ? kernels::find_backend(cached->backend) : nullptr;
+  // An entry for other draws (a cache written before the key named them) is not this run's.
+  if (cached_backend != nullptr && draws_fit_backend(*cached_backend, settings)) {
     return {group.model_name, cached->backend, cached->prefetch_distance,
             config::to_string(cached->padding), "tuning cache " + cache.path()};
   }
@@ -221,9 +225,7 @@ std::vector<ExecutionSettings> choose_group_backends(const SimulationPlan& plan,
           std::make_tuple(group.model_type, group.factors, group.scenarios, group.steps());
       auto known = formatted.find(shape);
       if (known == formatted.end()) {
-        known =
-            formatted.emplace(shape, tuning_key(device, group, settings.precision, settings.paths))
-                .first;
+        known = formatted.emplace(shape, tuning_key(device, group, settings)).first;
       }
       keys.push_back(known->second);
       ++choices.groups_of_key[keys.back()];

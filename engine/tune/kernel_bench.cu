@@ -160,7 +160,7 @@ struct BenchImpl final : KernelBench::Impl {
     return stop.since(start);
   }
 
-  CudaStream stream;
+  CudaStream stream{CudaStream::Ordering::with_legacy_stream}; // cuRAND's: gpu_engine.cu says why
   const GroupPlan& group_plan;
   ExecutionSettings run;
   std::size_t paths;

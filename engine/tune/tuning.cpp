@@ -28,13 +28,20 @@ int log2_class(std::uint64_t n) {
 
 } // namespace
 
+bool draws_fit_backend(const kernels::BackendInfo& backend, const ExecutionSettings& settings) {
+  return kernels::why_backend_cannot_draw(backend, config::to_string(settings.rng)).empty() &&
+         (backend.reads_draws || backend.bench_only || !settings.brownian_bridge);
+}
+
 std::string tuning_key(const DeviceInfo& device, const GroupPlan& group,
-                       config::Precision precision, std::uint64_t paths) {
+                       const ExecutionSettings& settings) {
   std::ostringstream key;
   key << device_key(device) << "|cuda " << device.runtime_version << "|"
-      << config::to_string(group.model_type) << "|" << config::to_string(precision) << "|"
-      << group.factors << " factors|" << group.scenarios << " scenarios|paths 2^"
-      << log2_class(paths) << "|steps 2^" << log2_class(static_cast<std::uint64_t>(group.steps()));
+      << config::to_string(group.model_type) << "|" << config::to_string(settings.precision) << "|"
+      << group.factors << " factors|" << group.scenarios << " scenarios|"
+      << config::to_string(settings.rng) << (settings.brownian_bridge ? " bridged" : "")
+      << "|paths 2^" << log2_class(settings.paths) << "|steps 2^"
+      << log2_class(static_cast<std::uint64_t>(group.steps()));
   return key.str();
 }
 
@@ -86,10 +93,8 @@ std::vector<BackendChoice> tune_candidates(const GroupPlan& group,
       continue;
     if (b.bench_only && !options.ideal)
       continue;
-    if (!kernels::why_backend_cannot_draw(b, config::to_string(settings.rng)).empty() ||
-        (!b.reads_draws && !b.bench_only && settings.brownian_bridge)) {
+    if (!draws_fit_backend(b, settings))
       continue;
-    }
     if (!options.backends.empty() &&
         std::find(options.backends.begin(), options.backends.end(), b.name) ==
             options.backends.end() &&
@@ -205,7 +210,7 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
   const std::vector<BackendChoice> candidates = tune_candidates(group, settings, options, device);
 
   TuneResult result;
-  result.key = tuning_key(device, group, settings.precision, settings.paths);
+  result.key = tuning_key(device, group, settings);
   result.bytes_per_launch = bench.bytes_per_launch();
   result.path_steps_per_launch = bench.path_steps_per_launch();
   result.paths = settings.paths;

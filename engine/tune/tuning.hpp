@@ -3,10 +3,12 @@
 // GPU, measured, and a cache of its answers so that `engine.backend: auto` can use them.
 //
 // Cache entries are keyed by what decides the answer: the GPU (name and multiprocessor count),
-// the CUDA runtime version, the model, the precision, the number of factors, and the class of
-// the group's size — paths and steps rounded to powers of two (a group of 100,000 paths and
-// 252 steps shares its entry with one of 120,000 and 300, not with one of 10,000 and 20).
-// The cache is a JSON file: $PFMC_TUNING_CACHE, else $XDG_CACHE_HOME/pfmc/tuning.json, else
+// the CUDA runtime version, the model, the precision, the number of factors, the draws (the rng
+// and the Brownian bridge: they decide which backends can run at all — `inline` computes Philox
+// draws — and what generation costs), and the class of the group's size — paths and steps rounded
+// to powers of two (a group of 100,000 paths and 252 steps shares its entry with one of 120,000 and
+// 300, not with one of 10,000 and 20). The cache is a JSON file: $PFMC_TUNING_CACHE, else
+// $XDG_CACHE_HOME/pfmc/tuning.json, else
 // ~/.cache/pfmc/tuning.json; `--tuning-cache FILE` overrides all of them.
 
 #include <cstdint>
@@ -20,6 +22,7 @@
 #include "engine/core/device_info.hpp"
 #include "engine/core/execution.hpp"
 #include "engine/plan/plan.hpp"
+#include "kernels/catalog.hpp"
 
 namespace pfmc::engine {
 
@@ -90,9 +93,13 @@ inline constexpr std::uint64_t kTuneFullPaths = std::uint64_t(1) << 19;
 inline constexpr std::uint64_t kTuneSamplePathSteps = std::uint64_t(1) << 26;
 std::uint64_t tune_sample_paths(std::uint64_t paths, int steps);
 
+/// Whether the backend can run with the settings' draws: one that computes Philox draws in its
+/// step loop (`inline`) cannot serve cuRAND's generators or a Brownian bridge.
+bool draws_fit_backend(const kernels::BackendInfo& backend, const ExecutionSettings& settings);
+
 /// The cache key of a group (see above).
 std::string tuning_key(const DeviceInfo& device, const GroupPlan& group,
-                       config::Precision precision, std::uint64_t paths);
+                       const ExecutionSettings& settings);
 
 /// Measures the group's path kernel over the configurations of `options` (draws generated once;
 /// at most `settings.memory_cap` bytes: a group larger than one chunk is measured on one chunk's
