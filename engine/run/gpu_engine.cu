@@ -75,6 +75,26 @@ private:
   int current_ = 1;
 };
 
+/// At most two path-kernel launches ahead of the GPU. Unpaced, the host enqueued a whole run in
+/// its first milliseconds, and a stop request — which withholds new launches — waited for all of
+/// it (the portfolio at 400,000,000 paths stopped 7 s after Ctrl-C). After enqueuing launch k the
+/// host waits for launch k−1, so launch k+1 is queued while k runs: the GPU does not idle for it.
+class LaunchPacer {
+public:
+  void launched(cudaStream_t stream) {
+    events_[next_].record(stream);
+    recorded_[next_] = true;
+    next_ ^= 1;
+    if (recorded_[next_])
+      PFMC_CUDA_TRY(cudaEventSynchronize(events_[next_].get()));
+  }
+
+private:
+  CudaEvent events_[2];
+  bool recorded_[2] = {false, false};
+  int next_ = 0;
+};
+
 template <class Real>
 class PlanRunner {
 public:
@@ -232,6 +252,7 @@ private:
       const int count = static_cast<int>(std::min(chunk_paths, paths - first));
       device.launch(entry, {{0, nullptr, first, count, first == 0}}, 0, config::Padding{},
                     run_.seed, /*reduce=*/false);
+      pacer_.launched(stream);
       ++launches_;
     }
     std::vector<double> rule = induce<Model>(group, levels.data(), records.variances);
@@ -372,6 +393,7 @@ private:
       marks.kernels.emplace_back();
       marks.kernels.back().first.record(compute_stream_.get());
       device.launch(entry, launch_chunks, s.prefetch_distance, s.padding, run_.seed, s.reduce);
+      pacer_.launched(compute_stream_.get());
       marks.kernels.back().second.record(compute_stream_.get());
     }
     device.copy_totals(totals_->data() +
@@ -437,6 +459,7 @@ private:
     marks.kernels.emplace_back();
     marks.kernels.back().first.record(compute_stream_.get());
     device.launch(entry, chunks, s.prefetch_distance, s.padding, run_.seed, s.reduce);
+    pacer_.launched(compute_stream_.get());
     marks.kernels.back().second.record(compute_stream_.get());
     slots_.consumed();
     device.copy_totals(totals_->data() +
@@ -501,6 +524,7 @@ private:
                     s.prefetch_distance, s.padding, run_.seed, s.reduce);
       marks.kernels.back().second.record(compute_stream_.get());
       slots_.consumed();
+      pacer_.launched(compute_stream_.get());
     }
     device.copy_totals(totals_->data() + totals_offset_[static_cast<std::size_t>(g)]);
     keep_stacks(device, {g});
@@ -564,6 +588,7 @@ private:
   CudaStream rng_stream_{CudaStream::Ordering::with_legacy_stream};
   CudaStream compute_stream_;
   DrawSlots<Real> slots_;
+  LaunchPacer pacer_;
   int multiprocessors_ = 1;
   bool philox_ = false;
   bool quasi_ = false;
