@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 #include "engine/core/atomic_file.hpp"
@@ -82,33 +84,38 @@ std::string find_plot_script() {
   throw RuntimeError("the plot script plot_sweep.py is missing (looked for " + tried + ")");
 }
 
-/// A CSV under the temporary folder, removed when this goes out of scope.
-class TemporaryCsv {
+/// A file of its own under the temporary folder ("pfmc_sweep_XXXXXX.csv" / ".png"), removed when
+/// this goes out of scope.
+class TemporaryFile {
 public:
-  explicit TemporaryCsv(const std::string& text) {
-    std::string pattern = (fs::temp_directory_path() / "pfmc_sweep_XXXXXX.csv").string();
-    const int descriptor = ::mkostemps(pattern.data(), 4, O_CLOEXEC); // unique, 4: ".csv"
+  explicit TemporaryFile(const std::string& suffix) {
+    std::string pattern = (fs::temp_directory_path() / ("pfmc_sweep_XXXXXX" + suffix)).string();
+    const int descriptor = ::mkostemps(pattern.data(), static_cast<int>(suffix.size()), O_CLOEXEC);
     if (descriptor < 0) {
-      throw RuntimeError("cannot create a temporary CSV for the plot (" + pattern +
+      throw RuntimeError("cannot create a temporary file for the plot (" + pattern +
                          "): " + std::strerror(errno));
     }
     ::close(descriptor);
     path_ = pattern;
-    try {
-      engine::write_file_atomically(path_, text);
-    } catch (...) {
-      ::unlink(path_.c_str());
-      throw;
-    }
   }
-  ~TemporaryCsv() { ::unlink(path_.c_str()); }
-  TemporaryCsv(const TemporaryCsv&) = delete;
-  TemporaryCsv& operator=(const TemporaryCsv&) = delete;
+  ~TemporaryFile() { ::unlink(path_.c_str()); }
+  TemporaryFile(const TemporaryFile&) = delete;
+  TemporaryFile& operator=(const TemporaryFile&) = delete;
   [[nodiscard]] const std::string& path() const { return path_; }
 
 private:
   std::string path_;
 };
+
+/// The bytes of a file the plot script wrote.
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (!in.good() && !in.eof())
+    throw RuntimeError("cannot read the plot the script drew (" + path + ")");
+  return bytes.str();
+}
 
 } // namespace
 
@@ -130,17 +137,23 @@ void draw_sweep_plot(const std::string& python, const std::string& png_path,
   const std::string script = find_plot_script();
   // The script reads the CSV again: from --csv when that left a regular file (through any link),
   // else (no --csv, `-`, a FIFO or a device) from a temporary copy.
-  std::optional<TemporaryCsv> temporary;
+  std::optional<TemporaryFile> temporary;
   std::error_code error;
-  if (csv_path.empty() || csv_path == "-" || !fs::is_regular_file(csv_path, error))
-    temporary.emplace(csv_text);
+  if (csv_path.empty() || csv_path == "-" || !fs::is_regular_file(csv_path, error)) {
+    temporary.emplace(".csv");
+    engine::write_file_atomically(temporary->path(), csv_text);
+  }
   const std::string& csv = temporary ? temporary->path() : csv_path;
-  const int status = run_program({python, script, csv, "--output", png_path}, /*quiet=*/false);
+  // The script draws into a file of its own; the PNG reaches `png_path` through pfmc's one writer
+  // (engine/core/atomic_file.hpp), which follows links and writes FIFOs and devices in place.
+  const TemporaryFile drawn(".png");
+  const int status = run_program({python, script, csv, "--output", drawn.path()}, /*quiet=*/false);
   if (status != 0) {
     throw RuntimeError("no plot written to " + png_path + ": " + python + " " + script +
                        (status < 0 ? " could not be run"
                                    : " failed (exit status " + std::to_string(status) + ")"));
   }
+  engine::write_file_atomically(png_path, read_bytes(drawn.path()));
 }
 
 } // namespace pfmc::apps

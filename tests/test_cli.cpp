@@ -16,10 +16,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "apps/sweep_plot.hpp"
 #include "engine/core/device_info.hpp"
 
 namespace {
@@ -513,6 +515,28 @@ TEST_F(Cli, BenchPlotDrawsThePngOrSaysHowToGetMatplotlib) {
       EXPECT_TRUE(starts_with_png_signature(png)) << r.out;
     }
   }
+}
+
+// The PNG goes through pfmc's one writer as every other output: a link is followed and kept (the
+// script's own save had replaced the link with a file), and no temporary is left beside it.
+TEST_F(Cli, PlotFollowsALinkAndLeavesNoTemporary) {
+  const std::string python = python_with_matplotlib();
+  if (python.empty())
+    GTEST_SKIP() << "no Python with matplotlib";
+  std::ifstream in(std::string(PFMC_SOURCE_DIR) + "/bench/results/bench_latency_bound.csv");
+  std::stringstream csv;
+  csv << in.rdbuf();
+  fs::create_directories(path("charts"));
+  const std::string target = path("charts/latency.png"), link = path("latency.png");
+  fs::create_symlink(target, link);
+  pfmc::apps::draw_sweep_plot(python, link, "", csv.str());
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_TRUE(starts_with_png_signature(target));
+  EXPECT_EQ(png_size(target), std::make_pair(900u, 560u));
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(path("charts")))
+    left.push_back(entry.path().filename().string());
+  EXPECT_EQ(left, std::vector<std::string>{"latency.png"});
 }
 
 TEST_F(Cli, ExamplePortfolioPricesOnTheCpu) {
