@@ -53,6 +53,10 @@ public:
     put(static_cast<std::uint64_t>(values.size()));
     bytes_.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
   }
+  template <class T>
+  void operator()(const T& value) {
+    put(value);
+  }
   [[nodiscard]] const std::string& bytes() const { return bytes_; }
 
 private:
@@ -86,6 +90,15 @@ public:
     at_ += size * sizeof(double);
     return values;
   }
+  template <class T>
+  void operator()(T& value) {
+    if constexpr (std::is_same_v<T, std::string>)
+      value = get_string();
+    else if constexpr (std::is_same_v<T, std::vector<double>>)
+      value = get_doubles();
+    else
+      value = get<T>();
+  }
 
 private:
   void need(std::size_t size) const {
@@ -96,34 +109,32 @@ private:
   std::size_t at_;
 };
 
-void put_outcome(MessageWriter& w, const GroupOutcome& o) {
-  w.put(o.paths);
-  w.put(o.range.first);
-  w.put(o.range.end);
-  w.put(o.stack);
-  w.put(o.path_steps);
-  w.put(o.kernel_ms);
-  w.put(o.rng_ms);
-  w.put(o.bytes_loaded);
-  w.put(o.chunks);
-  w.put(o.regression_ms);
-  w.put(o.regression_path_steps);
+// Each message field once, for both directions: `message(field)` writes it (MessageWriter) or
+// reads it into the field (MessageReader).
+template <class Message, class Outcome>
+void outcome_fields(Message& message, Outcome& o) {
+  message(o.paths);
+  message(o.range.first);
+  message(o.range.end);
+  message(o.stack);
+  message(o.path_steps);
+  message(o.kernel_ms);
+  message(o.rng_ms);
+  message(o.bytes_loaded);
+  message(o.chunks);
+  message(o.regression_ms);
+  message(o.regression_path_steps);
 }
 
-GroupOutcome get_outcome(MessageReader& r) {
-  GroupOutcome o;
-  o.paths = r.get<std::uint64_t>();
-  o.range.first = r.get<std::uint64_t>();
-  o.range.end = r.get<std::uint64_t>();
-  o.stack = r.get_doubles();
-  o.path_steps = r.get<std::uint64_t>();
-  o.kernel_ms = r.get<double>();
-  o.rng_ms = r.get<double>();
-  o.bytes_loaded = r.get<double>();
-  o.chunks = r.get<std::uint64_t>();
-  o.regression_ms = r.get<double>();
-  o.regression_path_steps = r.get<std::uint64_t>();
-  return o;
+template <class Message, class Info>
+void worker_fields(Message& message, Info& info) {
+  message(info.rank);
+  message(info.device);
+  message(info.name);
+  message(info.paths);
+  message(info.path_steps);
+  message(info.kernel_ms);
+  message(info.wall_ms);
 }
 
 /// A rank's message: its workers, its plan statistics and its groups' merged outcomes.
@@ -131,19 +142,12 @@ std::string outcomes_message(const std::vector<GroupOutcome>& outcomes,
                              const std::vector<WorkerInfo>& workers, const PlanStats& stats) {
   MessageWriter w(kMessageOutcomes);
   w.put(static_cast<std::uint64_t>(workers.size()));
-  for (const WorkerInfo& info : workers) {
-    w.put(info.rank);
-    w.put(info.device);
-    w.put(info.name);
-    w.put(info.paths);
-    w.put(info.path_steps);
-    w.put(info.kernel_ms);
-    w.put(info.wall_ms);
-  }
+  for (const WorkerInfo& info : workers)
+    worker_fields(w, info);
   w.put(stats);
   w.put(static_cast<std::uint64_t>(outcomes.size()));
   for (const GroupOutcome& o : outcomes)
-    put_outcome(w, o);
+    outcome_fields(w, o);
   return w.bytes();
 }
 
@@ -154,20 +158,14 @@ void read_outcomes_message(const std::string& message, std::size_t groups,
   const auto count = r.get<std::uint64_t>();
   for (std::uint64_t k = 0; k < count; ++k) {
     WorkerInfo info;
-    info.rank = r.get<int>();
-    info.device = r.get<int>();
-    info.name = r.get_string();
-    info.paths = r.get<std::uint64_t>();
-    info.path_steps = r.get<double>();
-    info.kernel_ms = r.get<double>();
-    info.wall_ms = r.get<double>();
+    worker_fields(r, info);
     workers.push_back(info);
   }
   stats = r.get<PlanStats>();
   if (r.get<std::uint64_t>() != groups)
     throw RuntimeError("a rank's message has another number of simulation groups");
   for (std::size_t g = 0; g < groups; ++g)
-    outcomes.push_back(get_outcome(r));
+    outcome_fields(r, outcomes.emplace_back());
 }
 
 } // namespace
