@@ -72,7 +72,7 @@ struct GroupOutcome {
 /// number of groups (engine/draws/draw_plan.hpp batches them).
 struct PlanStats {
   std::uint64_t draw_units = 0;       ///< draw batches plus tiled groups
-  std::uint64_t kernel_launches = 0;  ///< path-kernel launches
+  std::uint64_t kernel_launches = 0;  ///< path-kernel launches (CPU: simulation passes)
   std::uint64_t generation_calls = 0; ///< generation launches (Philox) or cuRAND calls
   std::uint64_t host_syncs = 0;       ///< host waits on the device
   double kernel_load_ms = 0.0;        ///< loading the kernels' code (once per process and kernel)

@@ -15,6 +15,7 @@
 #include "engine/draws/normal_source.hpp"
 #include "engine/run/exercise.hpp"
 #include "engine/run/model_dispatch.hpp"
+#include "engine/run/unit_runner.hpp"
 #include "engine/scale/partial_sums.hpp"
 #include "engine/scale/work_split.hpp"
 #include "kernels/draw_layout.hpp"
@@ -213,8 +214,8 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
 /// stack of tile blocks (`sums`), as the kernel's last blocks do.
 template <class Model, class Real>
 void simulate_chunk(const GroupPlan& group, const DrawSource<Real>& source,
-                    const BlockRole<Real>& role, std::size_t count,
-                    const ExecutionSettings& settings, GroupOutcome& outcome, PartialSums* sums) {
+                    const BlockRole<Real>& role, std::size_t count, int cpu_threads,
+                    PartialSums* sums) {
   const std::vector<Real> step_data = interleaved_step_series<Real>(group);
   auto params = Model::make_params(step_data.data(), group.model_constants.data());
   if (!role.pay) // the regression pass fits the rule on the base scenario alone
@@ -242,7 +243,7 @@ void simulate_chunk(const GroupPlan& group, const DrawSource<Real>& source,
   // this thread instead of starting and joining workers per group (measured: 8,192 groups of 8
   // paths took 5.6 s, mostly thread starts).
   const std::size_t threads =
-      std::min<std::size_t>(static_cast<std::size_t>(std::max(1, settings.cpu_threads)), blocks);
+      std::min<std::size_t>(static_cast<std::size_t>(std::max(1, cpu_threads)), blocks);
   std::vector<std::thread> pool;
   for (std::size_t t = 1; t < threads; ++t)
     pool.emplace_back(worker);
@@ -271,189 +272,181 @@ void simulate_chunk(const GroupPlan& group, const DrawSource<Real>& source,
     }
     sums->push_tile(tile.data());
   }
-  outcome.path_steps += static_cast<std::uint64_t>(count) * group.steps();
-  if (source.normals != nullptr)
-    outcome.bytes_loaded += static_cast<double>(count) * group.rows() * sizeof(Real);
-  outcome.chunks += 1;
 }
 
-/// Early exercise's regression pass on the CPU: the regression paths (the group's counter with
-/// kRegressionDrawGroup) record their levels, then the rule is fitted backwards on the host.
-/// Returns the coefficients ([rule][date][basis]).
-template <class Model, class Real>
-std::vector<double> fit_rule_on_cpu(const GroupPlan& group, DrawSource<Real> source,
-                                    const ExecutionSettings& settings, GroupOutcome& outcome) {
-  const ExercisePlan& plan = group.exercise;
-  const auto start = Clock::now();
-  const std::uint64_t per_level = static_cast<std::uint64_t>(plan.dates()) * plan.regression_paths;
-  std::vector<Real> levels(static_cast<std::size_t>(plan.levels) * per_level);
-  std::vector<Real> variances(plan.basis.two_variables ? per_level : 0);
-  const models::ExerciseTable<Real> table = exercise_table<Real>(
-      plan, plan.steps.data(), plan.views.data(), plan.allowed.data(), plan.discounts.data(),
-      nullptr, levels.data(), variances.empty() ? nullptr : variances.data());
-  source.draw_group = static_cast<std::uint32_t>(group.index) | kRegressionDrawGroup;
-  source.chunk_first = 0;
-  simulate_chunk<Model, Real>(group, source, BlockRole<Real>{&table, false},
-                              static_cast<std::size_t>(plan.regression_paths), settings, outcome,
-                              nullptr);
-  std::vector<double> coefficients = regress_on_host(
-      plan, levels.data(), variances.empty() ? nullptr : variances.data(), settings.cpu_threads);
-  outcome.regression_ms += milliseconds_since(start);
-  outcome.regression_path_steps +=
-      plan.regression_paths * static_cast<std::uint64_t>(group.steps());
-  return coefficients;
-}
-
-/// One group whose draws are computed where they are used (Philox): the early-exercise rule
-/// fitted first where the group has one, then the range's paths in chunks sized for the
-/// partial sums.
-template <class Model, class Real>
-void run_computed_group(const GroupPlan& group, const ExecutionSettings& settings,
-                        DrawTransforms& transforms, GroupOutcome& outcome, PartialSums& sums,
-                        PlanStats& stats) {
-  const PathRange range = outcome.range;
-  const ChunkPlan chunking =
-      plan_chunks(range.count(), 0, sizeof(Real), group.reduced_values(), settings.memory_cap);
-  PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
-  DrawSource<Real> source;
-  source.seed = settings.seed;
-  source.antithetic = settings.antithetic;
-  source.draw_group = static_cast<std::uint32_t>(group.index);
-  if (settings.brownian_bridge)
-    source.bridge = &transforms.bridge(group.index);
-  BlockRole<Real> role;
-  std::vector<double> coefficients; // early exercise: the fitted rule
-  models::ExerciseTable<Real> table{};
-  if (group.exercise.present()) {
-    const ExercisePlan& ex = group.exercise;
-    coefficients = fit_rule_on_cpu<Model, Real>(group, source, settings, outcome);
-    table = exercise_table<Real>(ex, ex.steps.data(), ex.views.data(), ex.allowed.data(),
-                                 ex.discounts.data(), coefficients.data(), nullptr, nullptr);
-    role.exercise = &table;
-  }
-  const auto start = Clock::now();
-  for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
-    source.chunk_first = range.first + chunk * chunking.chunk_paths;
-    const std::size_t count =
-        static_cast<std::size_t>(std::min(chunking.chunk_paths, range.end - source.chunk_first));
-    simulate_chunk<Model, Real>(group, source, role, count, settings, outcome, &sums);
-    ++stats.kernel_launches;
-  }
-  outcome.kernel_ms += milliseconds_since(start);
-}
-
+/// The CPU's side of the one runner (engine/run/unit_runner.hpp): draws in host memory (cuRAND's
+/// host generators; Philox draws computed block by block, so every Philox group computes its
+/// draws), blocks of paths on the worker threads, each group's sums on a PartialSums stack.
 template <class Real>
-std::vector<GroupOutcome> run_plan(const SimulationPlan& plan, const ExecutionSettings& settings,
-                                   const ProgressFn& progress, const WorkShare& share,
-                                   PlanStats& stats) {
-  const bool philox = settings.rng == config::RngType::philox;
-  const bool quasi =
-      settings.rng == config::RngType::sobol || settings.rng == config::RngType::scrambled_sobol;
-  std::optional<NormalSource> pseudo;
-  if (!quasi && !philox)
-    pseudo.emplace(settings.rng, settings.seed, NormalSource::Memory::host);
-  DrawTransforms transforms(plan, settings.antithetic, settings.brownian_bridge);
-  std::vector<GroupOutcome> outcomes(plan.groups.size());
-  std::vector<PartialSums> sums;
-  std::vector<std::uint64_t> group_paths;
-  for (std::size_t g = 0; g < plan.groups.size(); ++g) {
-    GroupOutcome& o = outcomes[g];
-    o.range = share.ranges[g];
-    o.paths = o.range.empty() ? 0 : o.range.count();
-    PFMC_EXPECTS(philox || (o.range == PathRange{0, settings.paths}),
-                 "only counter-based draws run a share of a group");
-    sums.emplace_back(o.range.first / kernels::kTilePaths, plan.groups[g].reduced_values());
-    group_paths.push_back(o.paths);
-  }
-  // Philox draws are computed block by block: every group is a unit of its own, chunked only
-  // for the partial sums' memory.
-  const std::vector<bool> computes(philox ? plan.groups.size() : 0, true);
-  const auto units = plan_draw_units(plan, settings.rng, group_paths, sizeof(Real),
-                                     settings.draw_batch_bytes, computes);
-  std::vector<Real> normals;
-  for (std::size_t u = 0; u < units.size(); ++u) {
-    throw_if_stopped();
-    const DrawUnit& unit = units[u];
-    const GroupPlan& first = plan.groups[static_cast<std::size_t>(unit.groups.front())];
-    dispatch_model<Real>(first, [&](auto model_tag) {
-      using Model = typename decltype(model_tag)::type;
-      if (unit.computes_draws) {
-        for (int g : unit.groups)
-          run_computed_group<Model, Real>(plan.groups[static_cast<std::size_t>(g)], settings,
-                                          transforms, outcomes[static_cast<std::size_t>(g)],
-                                          sums[static_cast<std::size_t>(g)], stats);
-        return;
-      }
-      if (unit.batched) {
-        normals.resize(unit.values);
-        auto start = Clock::now();
-        pseudo->generate(normals.data(), unit.values);
-        ++stats.generation_calls;
-        transforms.apply_host(normals.data(), unit.values, unit.groups, unit.offsets,
-                              kernels::draw_tiles_for(settings.paths));
-        ++stats.kernel_launches;
-        const double generation = milliseconds_since(start);
-        for (std::size_t m = 0; m < unit.groups.size(); ++m) {
-          const auto g = static_cast<std::size_t>(unit.groups[m]);
-          const GroupPlan& group = plan.groups[g];
-          DrawSource<Real> source;
-          source.normals = normals.data() + unit.offsets[m];
-          start = Clock::now();
-          simulate_chunk<Model, Real>(group, source, BlockRole<Real>{}, settings.paths, settings,
-                                      outcomes[g], &sums[g]);
-          outcomes[g].kernel_ms += milliseconds_since(start);
-          outcomes[g].rng_ms += generation *
-                                static_cast<double>(group_draw_values(group, settings.paths)) /
-                                static_cast<double>(unit.values);
-        }
-        return;
-      }
-      const auto g = static_cast<std::size_t>(unit.groups.front());
-      const GroupPlan& group = first;
-      const int values = group.reduced_values();
-      const ChunkPlan chunking =
-          plan_chunks(settings.paths, group.rows(), sizeof(Real), values, settings.memory_cap);
-      PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
-      std::optional<NormalSource> own;
-      NormalSource* source = pseudo ? &*pseudo : nullptr;
-      if (quasi) {
-        own.emplace(settings.rng, settings.seed, NormalSource::Memory::host, group.rows(),
-                    settings.replicate);
-        source = &*own;
-      }
-      for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
-        const std::uint64_t first_path = chunk * chunking.chunk_paths;
-        const std::size_t count =
-            static_cast<std::size_t>(std::min(chunking.chunk_paths, settings.paths - first_path));
-        const std::uint64_t tiles = kernels::draw_tiles_for(count);
-        normals.resize(tiles * static_cast<std::size_t>(group.rows()) * kernels::kDrawTilePaths);
-        auto start = Clock::now();
-        source->next_tiles(normals.data(), tiles, group.rows());
-        stats.generation_calls += tiles;
-        transforms.apply_host(normals.data(), normals.size(), {static_cast<int>(g)}, {0}, tiles);
-        ++stats.kernel_launches;
-        outcomes[g].rng_ms += milliseconds_since(start);
-        start = Clock::now();
-        DrawSource<Real> from_buffer;
-        from_buffer.normals = normals.data();
-        from_buffer.chunk_first = first_path;
-        simulate_chunk<Model, Real>(group, from_buffer, BlockRole<Real>{}, count, settings,
-                                    outcomes[g], &sums[g]);
-        outcomes[g].kernel_ms += milliseconds_since(start);
-      }
-    });
-    ++stats.draw_units;
-    if (progress) {
-      progress(Progress{unit.groups.back(), static_cast<int>(plan.groups.size()), u + 1,
-                        units.size(), first.model_name});
+class CpuRunner : public UnitRunner<CpuRunner<Real>, Real> {
+  using Base = UnitRunner<CpuRunner<Real>, Real>;
+  friend Base;
+
+public:
+  CpuRunner(const SimulationPlan& plan, const ExecutionSettings& settings,
+            const ProgressFn& progress, const WorkShare* share)
+      : Base(plan, settings, progress, share,
+             std::vector<bool>(plan.groups.size(), settings.rng == config::RngType::philox)) {
+    for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+      sums_.emplace_back(this->ranges_[g].first / kernels::kTilePaths,
+                         plan.groups[g].reduced_values());
     }
   }
-  for (std::size_t g = 0; g < plan.groups.size(); ++g) {
-    outcomes[g].totals = sums[g].totals();
-    outcomes[g].stack = std::move(sums[g].blocks);
+
+private:
+  /// A wall-clock mark.
+  struct Mark {
+    Clock::time_point at;
+    [[nodiscard]] double since(const Mark& start) const {
+      return std::chrono::duration<double, std::milli>(at - start.at).count();
+    }
+  };
+  static constexpr NormalSource::Memory memory = NormalSource::Memory::host;
+  static constexpr int draw_buffers = 1; // generation and simulation take turns
+
+  void attach(NormalSource& /*source*/) {}
+  Real* acquire(std::size_t values) {
+    normals_.resize(values);
+    return normals_.data();
   }
-  return outcomes;
-}
+  void generated() {}
+  void consumed() {}
+  void mark_generation(Mark& mark) { mark.at = Clock::now(); }
+  void mark_kernels(Mark& mark) { mark.at = Clock::now(); }
+  void wait_for_progress() {}
+  void finish() {}
+
+  void transform(Real* draws, std::size_t values, const std::vector<int>& groups,
+                 const std::vector<std::size_t>& offsets, std::uint64_t tiles) {
+    this->transforms_.apply_host(draws, values, groups, offsets, tiles);
+  }
+  /// Never called: the CPU computes Philox draws where its blocks use them (computes_draws).
+  void generate_philox(const std::vector<kernels::DrawRequest<Real>>& /*requests*/) {
+    throw LogicError("the CPU runner computes Philox draws in its blocks");
+  }
+
+  /// Simulates `count` paths of group g from `source` onto the group's sums: one pass.
+  template <class Model>
+  void simulate(int g, const DrawSource<Real>& source, std::size_t count) {
+    simulate_chunk<Model, Real>(this->plan_.groups[static_cast<std::size_t>(g)], source,
+                                BlockRole<Real>{}, count, this->run_.cpu_threads,
+                                &sums_[static_cast<std::size_t>(g)]);
+    ++this->stats_.kernel_launches;
+  }
+
+  template <class Model>
+  void launch_batch(const DrawUnit& unit, Real* draws) {
+    for (std::size_t m = 0; m < unit.groups.size(); ++m) {
+      DrawSource<Real> source;
+      source.normals = draws + unit.offsets[m];
+      simulate<Model>(unit.groups[m], source, this->group_paths_[static_cast<std::size_t>(
+                                                  unit.groups[m])]);
+    }
+  }
+
+  /// A tiled group's chunks, each simulated from its draw tiles.
+  template <class Model>
+  class TiledLaunch {
+  public:
+    TiledLaunch(CpuRunner& runner, int g, std::uint64_t /*chunk_paths*/)
+        : runner_(runner), g_(g) {}
+    void operator()(Real* draws, std::uint64_t first, std::size_t count, bool /*first_chunk*/) {
+      DrawSource<Real> source;
+      source.normals = draws;
+      source.chunk_first = first;
+      runner_.template simulate<Model>(g_, source, count);
+    }
+    void close() {}
+
+  private:
+    CpuRunner& runner_;
+    int g_;
+  };
+
+  /// Philox groups, one after another: the early-exercise rule fitted first where the group has
+  /// one, then the range's paths in chunks sized for the partial sums.
+  template <class Model>
+  void run_computing(const DrawUnit& unit) {
+    for (int g : unit.groups)
+      run_computed_group<Model>(g);
+  }
+
+  template <class Model>
+  void run_computed_group(int g) {
+    const GroupPlan& group = this->plan_.groups[static_cast<std::size_t>(g)];
+    const ExecutionSettings& settings = this->run_;
+    const PathRange range = this->ranges_[static_cast<std::size_t>(g)];
+    const ChunkPlan chunking =
+        plan_chunks(range.count(), 0, sizeof(Real), group.reduced_values(), settings.memory_cap);
+    PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
+    DrawSource<Real> source;
+    source.seed = settings.seed;
+    source.antithetic = settings.antithetic;
+    source.draw_group = static_cast<std::uint32_t>(group.index);
+    if (settings.brownian_bridge)
+      source.bridge = &this->transforms_.bridge(group.index);
+    BlockRole<Real> role;
+    std::vector<double> coefficients; // early exercise: the fitted rule
+    models::ExerciseTable<Real> table{};
+    if (group.exercise.present()) {
+      const ExercisePlan& ex = group.exercise;
+      coefficients = fit_rule<Model>(g, source);
+      table = exercise_table<Real>(ex, ex.steps.data(), ex.views.data(), ex.allowed.data(),
+                                   ex.discounts.data(), coefficients.data(), nullptr, nullptr);
+      role.exercise = &table;
+    }
+    auto& marks = this->unit_marks({g});
+    for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
+      source.chunk_first = range.first + chunk * chunking.chunk_paths;
+      const std::size_t count =
+          static_cast<std::size_t>(std::min(chunking.chunk_paths, range.end - source.chunk_first));
+      this->timed_kernels(marks, [&] {
+        simulate_chunk<Model, Real>(group, source, role, count, settings.cpu_threads,
+                                    &sums_[static_cast<std::size_t>(g)]);
+      });
+      ++this->stats_.kernel_launches;
+    }
+    this->launches_of_[g] = chunking.chunks;
+  }
+
+  /// Early exercise's regression pass on the CPU: the regression paths (the group's counter
+  /// with kRegressionDrawGroup) record their levels, then the rule is fitted backwards on the
+  /// host. Returns the coefficients ([rule][date][basis]).
+  template <class Model>
+  std::vector<double> fit_rule(int g, DrawSource<Real> source) {
+    const GroupPlan& group = this->plan_.groups[static_cast<std::size_t>(g)];
+    const ExercisePlan& plan = group.exercise;
+    const auto start = Clock::now();
+    const std::uint64_t per_level =
+        static_cast<std::uint64_t>(plan.dates()) * plan.regression_paths;
+    std::vector<Real> levels(static_cast<std::size_t>(plan.levels) * per_level);
+    std::vector<Real> variances(plan.basis.two_variables ? per_level : 0);
+    const models::ExerciseTable<Real> table = exercise_table<Real>(
+        plan, plan.steps.data(), plan.views.data(), plan.allowed.data(), plan.discounts.data(),
+        nullptr, levels.data(), variances.empty() ? nullptr : variances.data());
+    source.draw_group = static_cast<std::uint32_t>(group.index) | kRegressionDrawGroup;
+    source.chunk_first = 0;
+    simulate_chunk<Model, Real>(group, source, BlockRole<Real>{&table, false},
+                                static_cast<std::size_t>(plan.regression_paths),
+                                this->run_.cpu_threads, nullptr);
+    ++this->stats_.kernel_launches;
+    std::vector<double> coefficients =
+        regress_on_host(plan, levels.data(), variances.empty() ? nullptr : variances.data(),
+                        this->run_.cpu_threads);
+    this->add_regression(g, milliseconds_since(start),
+                         plan.regression_paths * static_cast<std::uint64_t>(group.steps()));
+    return coefficients;
+  }
+
+  void sums(std::size_t g, GroupOutcome& outcome) {
+    outcome.totals = sums_[g].totals();
+    if (this->keep_stacks_)
+      outcome.stack = std::move(sums_[g].blocks);
+  }
+
+  std::vector<PartialSums> sums_; ///< per group: its range's stack of tile blocks
+  std::vector<Real> normals_;     ///< the draw buffer
+};
 
 } // namespace
 
@@ -461,16 +454,14 @@ std::vector<GroupOutcome> run_plan_on_cpu(const SimulationPlan& plan,
                                           const ExecutionSettings& settings,
                                           const ProgressFn& progress, PlanStats* stats,
                                           const WorkShare* share) {
-  PlanStats local;
-  const WorkShare whole =
-      share != nullptr ? WorkShare{} : whole_run(plan.groups.size(), settings.paths);
-  auto outcomes = dispatch_precision(settings.precision, [&](auto real_tag) {
+  return dispatch_precision(settings.precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
-    return run_plan<Real>(plan, settings, progress, share != nullptr ? *share : whole, local);
+    CpuRunner<Real> runner(plan, settings, progress, share);
+    auto outcomes = runner.run();
+    if (stats != nullptr)
+      *stats = runner.stats();
+    return outcomes;
   });
-  if (stats != nullptr)
-    *stats = local;
-  return outcomes;
 }
 
 } // namespace pfmc::engine

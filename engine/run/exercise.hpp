@@ -6,9 +6,12 @@
 // the continuation coefficients by fit_continuation. The GPU reduces on the device
 // (engine/run/exercise_gpu.cu); the CPU backend here.
 
+#include <cuda_runtime.h>
+
 #include <cstdint>
 #include <vector>
 
+#include "engine/core/execution.hpp"
 #include "engine/plan/plan.hpp"
 #include "models/exercise.cuh"
 
@@ -28,6 +31,14 @@ std::vector<double> fit_continuation(const models::RegressionBasis& basis, const
 template <class Real>
 std::vector<double> regress_on_host(const ExercisePlan& plan, const Real* levels,
                                     const Real* variances, int threads);
+
+/// The same on the GPU from the records in device memory: each date's sums reduced on the device
+/// and fitted on the host, backwards from the maturity, one rule after another, on `stream`
+/// (its launches and waits counted in `stats`).
+template <class Real>
+std::vector<double> induce_rule_on_device(const ExercisePlan& plan, const Real* levels,
+                                          const Real* variances, cudaStream_t stream,
+                                          PlanStats& stats);
 
 /// Bytes of device (or host) memory the group's regression pass holds: its records and a cash
 /// flow (double) per path (of one rule at a time).

@@ -2,122 +2,68 @@
 
 #include <algorithm>
 #include <chrono>
-#include <limits>
 #include <map>
 #include <memory>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "engine/core/device_info.hpp"
 #include "engine/core/interrupt.hpp"
-#include "engine/draws/draw_plan.hpp"
-#include "engine/draws/draw_transform.hpp"
-#include "engine/draws/normal_source.hpp"
 #include "engine/run/device_unit.cuh"
 #include "engine/run/exercise.hpp"
+#include "engine/run/gpu_streams.hpp"
 #include "engine/run/model_dispatch.hpp"
-#include "engine/scale/work_split.hpp"
+#include "engine/run/unit_runner.hpp"
 #include "kernels/generate_draws.hpp"
-#include "kernels/regression.cuh"
 
 namespace pfmc::engine {
 
 namespace {
 
-/// Timing marks of one unit: generation and kernels, resolved after the final synchronisation.
-struct UnitMarks {
-  std::vector<int> groups;
-  std::vector<double> weights; ///< each group's share of the unit's work
-  std::vector<std::pair<CudaEvent, CudaEvent>> generation, kernels;
-};
-
-/// Two draw buffers: the generation of one overlaps the kernels reading the other.
-template <class Real>
-class DrawSlots {
-public:
-  DrawSlots(cudaStream_t rng_stream, cudaStream_t compute_stream)
-      : rng_stream_(rng_stream), compute_stream_(compute_stream) {}
-
-  /// The next slot, with room for `values` draws, ready for generation on the rng stream (after
-  /// the kernels that last read it).
-  Real* acquire(std::size_t values) {
-    current_ = 1 - current_;
-    Slot& s = slots_[current_];
-    if (s.used)
-      PFMC_CUDA_TRY(cudaStreamWaitEvent(rng_stream_, s.free.get(), 0));
-    if (s.buffer.size() < values)
-      s.buffer = DeviceBuffer<Real>(values, rng_stream_);
-    return s.buffer.data();
+/// Per group: its backend computes its draws (`inline`), or it has early exercise, whose kernel
+/// computes its draws (kernels/launcher_table.cuh).
+std::vector<bool> computes_draws(const SimulationPlan& plan,
+                                 const std::vector<ExecutionSettings>& settings) {
+  std::vector<bool> computes;
+  for (std::size_t g = 0; g < settings.size(); ++g) {
+    const kernels::BackendInfo* info = kernels::find_backend(settings[g].backend);
+    computes.push_back(plan.groups[g].exercise.present() ||
+                       (info != nullptr && !info->reads_draws));
   }
-  /// The generation into the current slot is enqueued: kernels may read it.
-  void generated() {
-    Slot& s = slots_[current_];
-    s.ready.record(rng_stream_);
-    PFMC_CUDA_TRY(cudaStreamWaitEvent(compute_stream_, s.ready.get(), 0));
-  }
-  /// The kernels reading the current slot are enqueued: generation may overwrite it after them.
-  void consumed() {
-    Slot& s = slots_[current_];
-    s.free.record(compute_stream_);
-    s.used = true;
-  }
+  return computes;
+}
 
-private:
-  struct Slot {
-    DeviceBuffer<Real> buffer;
-    CudaEvent ready, free;
-    bool used = false;
-  };
-  cudaStream_t rng_stream_, compute_stream_;
-  Slot slots_[2];
-  int current_ = 1;
-};
-
-/// At most two path-kernel launches ahead of the GPU. Unpaced, the host enqueued a whole run in
-/// its first milliseconds, and a stop request — which withholds new launches — waited for all of
-/// it (the portfolio at 400,000,000 paths stopped 7 s after Ctrl-C). After enqueuing launch k the
-/// host waits for launch k−1, so launch k+1 is queued while k runs: the GPU does not idle for it.
-class LaunchPacer {
-public:
-  void launched(cudaStream_t stream) {
-    events_[next_].record(stream);
-    recorded_[next_] = true;
-    next_ ^= 1;
-    if (recorded_[next_])
-      PFMC_CUDA_TRY(cudaEventSynchronize(events_[next_].get()));
-  }
-
-private:
-  CudaEvent events_[2];
-  bool recorded_[2] = {false, false};
-  int next_ = 0;
+/// The GPU's side of the one runner (engine/run/unit_runner.hpp): generation on the rng stream
+/// into two draw buffers, kernels on the compute stream reading the other, each unit's device
+/// state (engine/run/device_unit.cuh) reducing its groups' sums in the kernel; the host waits
+/// only at the end (or once per unit when a progress line is wanted), and stays at most two
+/// launches ahead of the GPU.
+/// The GPU runner's two streams, a base of its own so that they outlive everything allocated or
+/// generated on them (the draw source and transforms of UnitRunner, the draw buffers).
+struct GpuStreams {
+  /// cuRAND's generators run on the rng stream, which keeps the legacy default stream's order: a
+  /// scrambled-Sobol run under a loaded GPU twice read other draws than it should (v15: the
+  /// chunked run against the whole, the GPU against the CPU) while everything of ours there is
+  /// ordered by the streams and events; what cuRAND's host API may issue outside the generator's
+  /// stream is then ordered too. Philox draws never touch the legacy stream: no cost to them.
+  CudaStream rng_stream_{CudaStream::Ordering::with_legacy_stream};
+  CudaStream compute_stream_;
 };
 
 template <class Real>
-class PlanRunner {
+class GpuRunner : private GpuStreams, public UnitRunner<GpuRunner<Real>, Real> {
+  using Base = UnitRunner<GpuRunner<Real>, Real>;
+  friend Base;
+
 public:
-  /// share: each group's range of paths (null: all of them); a share's run keeps each group's
-  /// stack of tile blocks for the merge (engine/scale/partial_sums.hpp).
-  PlanRunner(const SimulationPlan& plan, const std::vector<ExecutionSettings>& settings,
-             const ProgressFn& progress, const WorkShare* share)
-      : plan_(plan), settings_(settings), run_(settings.front()), progress_(progress),
-        slots_(rng_stream_.get(), compute_stream_.get()), keep_stacks_(share != nullptr) {
-    philox_ = run_.rng == config::RngType::philox;
-    ranges_ = share != nullptr ? share->ranges : whole_run(plan.groups.size(), run_.paths).ranges;
-    for (const PathRange& r : ranges_) {
-      PFMC_EXPECTS(philox_ || (r == PathRange{0, run_.paths}),
-                   "only counter-based draws run a share of a group");
-      group_paths_.push_back(r.empty() ? 0 : r.count());
-    }
+  /// settings[g]: group g's backend, distance and padding; the run-wide ones from settings[0].
+  GpuRunner(const SimulationPlan& plan, const std::vector<ExecutionSettings>& settings,
+            const ProgressFn& progress, const WorkShare* share)
+      : Base(plan, settings.front(), progress, share, computes_draws(plan, settings)),
+        settings_(settings), slots_(rng_stream_.get(), compute_stream_.get()) {
     retain_device_memory_pool();
     multiprocessors_ = query_device().multiprocessors;
-    quasi_ = run_.rng == config::RngType::sobol || run_.rng == config::RngType::scrambled_sobol;
-    if (!quasi_ && !philox_) {
-      pseudo_.emplace(run_.rng, run_.seed, NormalSource::Memory::device);
-      pseudo_->set_stream(rng_stream_.get());
-    }
     // Where each group's totals land in the pinned buffer.
     std::size_t total = 0;
     for (const auto& g : plan.groups) {
@@ -125,54 +71,58 @@ public:
       total += static_cast<std::size_t>(g.reduced_values());
     }
     totals_ = std::make_unique<PinnedBuffer<double>>(total);
-    for (std::size_t g = 0; g < settings_.size(); ++g) {
-      // Early exercise's kernel computes its draws (kernels/launcher_table.cuh).
-      const kernels::BackendInfo* info = kernels::find_backend(settings_[g].backend);
-      computes_draws_.push_back(plan.groups[g].exercise.present() ||
-                                (info != nullptr && !info->reads_draws));
-    }
-  }
-
-  [[nodiscard]] PlanStats stats() const { return stats_; }
-
-  std::vector<GroupOutcome> run() {
-    const auto units = plan_draw_units(plan_, run_.rng, group_paths_, sizeof(Real),
-                                       run_.draw_batch_bytes, computes_draws_);
-    for (std::size_t u = 0; u < units.size(); ++u) {
-      throw_if_stopped(); // no new generation or launch once asked to stop
-      const DrawUnit& unit = units[u];
-      const GroupPlan& first = plan_.groups[static_cast<std::size_t>(unit.groups.front())];
-      dispatch_model<Real>(first, [&](auto model_tag) {
-        using Model = typename decltype(model_tag)::type;
-        if (unit.computes_draws) {
-          run_computing<Model>(unit);
-        } else if (unit.batched) {
-          run_batch<Model>(unit);
-        } else {
-          run_tiled<Model>(unit.groups.front());
-        }
-      });
-      ++stats_.draw_units;
-      if (progress_) {
-        PFMC_CUDA_TRY(cudaStreamSynchronize(compute_stream_.get()));
-        ++stats_.host_syncs;
-        progress_(Progress{unit.groups.back(), static_cast<int>(plan_.groups.size()), u + 1,
-                           units.size(), first.model_name});
-      }
-    }
-    compute_stream_.synchronize();
-    rng_stream_.synchronize();
-    stats_.host_syncs += 2;
-    stats_.kernel_launches = launches_;
-    return outcomes();
   }
 
 private:
-  /// A share's run: starts the copy of the unit's groups' stacks of tile blocks (read once the
-  /// run has synchronised).
+  using Mark = CudaEvent;
+  static constexpr NormalSource::Memory memory = NormalSource::Memory::device;
+  static constexpr int draw_buffers = 2; // generation of one overlaps the kernels reading the other
+
+  void attach(NormalSource& source) { source.set_stream(rng_stream_.get()); }
+  Real* acquire(std::size_t values) { return slots_.acquire(values); }
+  void generated() { slots_.generated(); }
+  void consumed() { slots_.consumed(); }
+  void mark_generation(Mark& mark) { mark.record(rng_stream_.get()); }
+  void mark_kernels(Mark& mark) { mark.record(compute_stream_.get()); }
+  void transform(Real* draws, std::size_t values, const std::vector<int>& groups,
+                 const std::vector<std::size_t>& offsets, std::uint64_t tiles) {
+    this->transforms_.apply(draws, values, groups, offsets, tiles, rng_stream_.get());
+  }
+
+  void wait_for_progress() {
+    PFMC_CUDA_TRY(cudaStreamSynchronize(compute_stream_.get()));
+    ++this->stats_.host_syncs;
+  }
+  void finish() {
+    compute_stream_.synchronize();
+    rng_stream_.synchronize();
+    this->stats_.host_syncs += 2;
+  }
+
+  /// Group g's totals, and a share's stack of tile blocks, from the pinned buffers.
+  void sums(std::size_t g, GroupOutcome& o) {
+    const std::size_t values = static_cast<std::size_t>(this->plan_.groups[g].reduced_values());
+    o.totals.assign(totals_->data() + totals_offset_[g],
+                    totals_->data() + totals_offset_[g] + values);
+    if (const auto at = stack_at_.find(static_cast<int>(g)); at != stack_at_.end()) {
+      const int depth = kernels::tile_blocks(o.range.first / kernels::kTilePaths,
+                                             kernels::tiles_for_paths(o.range.end));
+      o.stack.assign(at->second, at->second + static_cast<std::size_t>(depth) * values);
+    }
+  }
+
+  /// A launch is enqueued: pace the host, count it.
+  void launched() {
+    pacer_.launched(compute_stream_.get());
+    ++this->stats_.kernel_launches;
+  }
+
+  /// A unit's launches are enqueued: start the copy of its groups' totals (and a share's stacks,
+  /// read once the run has synchronised).
   template <class Model>
-  void keep_stacks(const DeviceUnit<Model, Real>& device, const std::vector<int>& groups) {
-    if (!keep_stacks_)
+  void collect(const DeviceUnit<Model, Real>& device, const std::vector<int>& groups) {
+    device.copy_totals(totals_->data() + totals_offset_[static_cast<std::size_t>(groups.front())]);
+    if (!this->keep_stacks_)
       return;
     std::size_t values = 0;
     for (int v : device.values())
@@ -187,6 +137,7 @@ private:
     }
     stack_buffers_.push_back(std::move(host));
   }
+
   /// The launch shape of a unit: the settings' block size, the loader's paths per thread, and
   /// the passes and rounds for the unit's paths per launch.
   template <class Model>
@@ -199,10 +150,10 @@ private:
       values = std::max(values, g->reduced_values());
     }
     LaunchShape shape;
-    shape.block_size = run_.block_size;
+    shape.block_size = this->run_.block_size;
     shape.paths_per_thread = entry.paths_per_thread;
     shape.rounds = round_shape(launch_paths, steps, Model::factors, entry.paths_per_thread,
-                               run_.block_size, values, multiprocessors_);
+                               this->run_.block_size, values, multiprocessors_);
     return shape;
   }
 
@@ -213,25 +164,86 @@ private:
       return;
     const auto start = std::chrono::steady_clock::now();
     load_kernel();
-    stats_.kernel_load_ms +=
+    this->stats_.kernel_load_ms +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
 
-  /// Philox draws of the given groups' paths into `draws` (one generation launch), on the rng
-  /// stream.
+  template <class Model>
+  const typename DeviceUnit<Model, Real>::Entry& launcher_of(int g) {
+    const ExecutionSettings& s = settings_[static_cast<std::size_t>(g)];
+    const auto& entry = DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
+    load(entry.load);
+    return entry;
+  }
+
+  /// Philox draws of the given groups' paths (one generation launch), on the rng stream.
   void generate_philox(const std::vector<kernels::DrawRequest<Real>>& requests) {
     DeviceBuffer<unsigned char> table(kernels::generate_table_bytes(requests.size()),
                                       rng_stream_.get());
-    kernels::generate_philox_draws<Real>(requests, run_.seed, table.data(), rng_stream_.get());
-    ++stats_.generation_calls;
+    kernels::generate_philox_draws<Real>(requests, this->run_.seed, table.data(),
+                                         rng_stream_.get());
+    ++this->stats_.generation_calls;
   }
+
+  /// A draw batch: one launch for all its groups, each reading its part of the buffer.
+  template <class Model>
+  void launch_batch(const DrawUnit& unit, Real* draws) {
+    const int g0 = unit.groups.front();
+    const ExecutionSettings& s = settings_[static_cast<std::size_t>(g0)];
+    const auto& entry = launcher_of<Model>(g0);
+    std::vector<const GroupPlan*> groups;
+    std::vector<typename DeviceUnit<Model, Real>::Chunk> chunks;
+    for (std::size_t m = 0; m < unit.groups.size(); ++m) {
+      const auto g = static_cast<std::size_t>(unit.groups[m]);
+      groups.push_back(&this->plan_.groups[g]);
+      const PathRange& r = this->ranges_[g];
+      chunks.push_back({static_cast<int>(m), draws + unit.offsets[m], r.first,
+                        static_cast<int>(r.count()), true});
+    }
+    // A batch's groups have as many paths (engine/draws/draw_plan.hpp).
+    const std::uint64_t paths = this->ranges_[static_cast<std::size_t>(g0)].count();
+    DeviceUnit<Model, Real> device(groups, paths,
+                                   shape_for<Model>(entry, groups, paths * groups.size()),
+                                   compute_stream_.get());
+    device.launch(entry, chunks, s.prefetch_distance, s.padding, this->run_.seed, s.reduce);
+    launched();
+    collect(device, unit.groups);
+  }
+
+  /// A tiled group's device state; each chunk one launch.
+  template <class Model>
+  class TiledLaunch {
+  public:
+    TiledLaunch(GpuRunner& runner, int g, std::uint64_t chunk_paths)
+        : runner_(runner), g_(g), settings_(runner.settings_[static_cast<std::size_t>(g)]),
+          entry_(runner.template launcher_of<Model>(g)),
+          device_({&runner.plan_.groups[static_cast<std::size_t>(g)]}, chunk_paths,
+                  runner.template shape_for<Model>(
+                      entry_, {&runner.plan_.groups[static_cast<std::size_t>(g)]}, chunk_paths),
+                  runner.compute_stream_.get(), {},
+                  runner.ranges_[static_cast<std::size_t>(g)].count()) {}
+    void operator()(Real* draws, std::uint64_t first, std::size_t count, bool first_chunk) {
+      device_.launch(entry_, {{0, draws, first, static_cast<int>(count), first_chunk}},
+                     settings_.prefetch_distance, settings_.padding, runner_.run_.seed,
+                     settings_.reduce);
+      runner_.launched();
+    }
+    void close() { runner_.collect(device_, {g_}); }
+
+  private:
+    GpuRunner& runner_;
+    int g_;
+    const ExecutionSettings& settings_;
+    const typename DeviceUnit<Model, Real>::Entry& entry_;
+    DeviceUnit<Model, Real> device_;
+  };
 
   /// Early exercise's regression pass for one group (models/exercise.cuh): its paths record
   /// their levels at the exercise dates, then each date's regression is reduced on the device
   /// and fitted on the host, backwards from the maturity. Returns the rule ([rule][date][basis]).
   template <class Model>
   std::vector<double> fit_rule(int g) {
-    const GroupPlan& group = plan_.groups[static_cast<std::size_t>(g)];
+    const GroupPlan& group = this->plan_.groups[static_cast<std::size_t>(g)];
     const ExercisePlan& plan = group.exercise;
     const auto start = std::chrono::steady_clock::now();
     cudaStream_t stream = compute_stream_.get();
@@ -251,88 +263,15 @@ private:
       throw_if_stopped();
       const int count = static_cast<int>(std::min(chunk_paths, paths - first));
       device.launch(entry, {{0, nullptr, first, count, first == 0}}, 0, config::Padding{},
-                    run_.seed, /*reduce=*/false);
-      pacer_.launched(stream);
-      ++launches_;
+                    this->run_.seed, /*reduce=*/false);
+      launched();
     }
-    std::vector<double> rule = induce<Model>(group, levels.data(), records.variances);
-    ExerciseCost& cost = exercise_cost_[g];
-    cost.ms +=
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    cost.path_steps += paths * static_cast<std::uint64_t>(group.steps());
-    return rule;
-  }
-
-  /// The backward induction over the regression paths' records, one instrument after another.
-  template <class Model>
-  std::vector<double> induce(const GroupPlan& group, const Real* levels, const Real* variances) {
-    const ExercisePlan& plan = group.exercise;
-    cudaStream_t stream = compute_stream_.get();
-    const std::uint64_t paths = plan.regression_paths;
-    const int dates = plan.dates();
-    const int m = plan.basis.size();
-    const int values = models::RegressionLayout{m}.size();
-    const std::uint64_t tiles = kernels::tiles_for_paths(paths);
-    const std::uint64_t blocks = kernels::regression_blocks(paths);
-    // The reduction's buffers (kernels/block_reduce.cuh): the blocks' partials, the tile sums,
-    // the stack of tile blocks and the totals, then the tickets (which reset themselves after
-    // each launch).
-    const std::size_t stack = static_cast<std::size_t>(kernels::tile_stack_capacity(tiles));
-    const std::size_t doubles = (blocks + tiles + stack + 1) * static_cast<std::size_t>(values);
-    DeviceBuffer<unsigned char> reduction(
-        doubles * sizeof(double) + (tiles + 1) * sizeof(unsigned int), stream);
-    auto* base = reinterpret_cast<double*>(reduction.data());
-    auto* tickets = reinterpret_cast<unsigned int*>(reduction.data() + doubles * sizeof(double));
-    PFMC_CUDA_TRY(cudaMemsetAsync(tickets, 0, (tiles + 1) * sizeof(unsigned int), stream));
-    DeviceBuffer<double> cash_flows(paths, stream);
-    PinnedBuffer<double> sums(static_cast<std::size_t>(values));
-    std::vector<double> rule(static_cast<std::size_t>(plan.rules) * dates * m,
-                             std::numeric_limits<double>::quiet_NaN());
-    for (int r = 0; r < plan.rules; ++r) {
-      const models::ExerciseView& e = plan.views[static_cast<std::size_t>(r * plan.scenarios)];
-      kernels::RegressionStep<Real> step{};
-      step.levels = levels + static_cast<std::uint64_t>(e.level) * dates * paths;
-      step.variances = variances;
-      step.cash_flows = cash_flows.data();
-      step.paths = paths;
-      step.rule = e;
-      step.basis = plan.basis;
-      step.variance_scale = plan.variance_scale;
-      step.target = kernels::ReductionTarget{base,
-                                             base + blocks * values,
-                                             base + (blocks + tiles) * values,
-                                             base + (blocks + tiles + stack) * values,
-                                             tickets,
-                                             tickets + tiles,
-                                             values,
-                                             0,
-                                             0};
-      // The maturity's payoff first, then each earlier date: its sums, its fit, its decisions.
-      step.update_date = e.maturity_date;
-      step.update_maturity = 1;
-      step.update_discount =
-          plan.discounts[static_cast<std::size_t>(e.discounts + e.maturity_date)];
-      for (int date = e.maturity_date - 1; date >= 0; --date) {
-        if (!plan.allowed[static_cast<std::size_t>(r) * dates + date])
-          continue;
-        throw_if_stopped();
-        step.sum_date = date;
-        kernels::launch_regression_step<Real>(step, stream);
-        ++launches_;
-        PFMC_CUDA_TRY(cudaMemcpyAsync(sums.data(), step.target.totals,
-                                      static_cast<std::size_t>(values) * sizeof(double),
-                                      cudaMemcpyDeviceToHost, stream));
-        PFMC_CUDA_TRY(cudaStreamSynchronize(stream));
-        ++stats_.host_syncs;
-        const std::vector<double> beta = fit_continuation(plan.basis, sums.data());
-        std::copy(beta.begin(), beta.end(),
-                  rule.begin() + (static_cast<std::ptrdiff_t>(r) * dates + date) * m);
-        step.update_date = date;
-        step.update_maturity = 0;
-        step.update_discount = plan.discounts[static_cast<std::size_t>(e.discounts + date)];
-        std::copy(beta.begin(), beta.end(), step.coefficients);
-      }
-    }
+    std::vector<double> rule =
+        induce_rule_on_device<Real>(plan, levels.data(), records.variances, stream, this->stats_);
+    this->add_regression(
+        g,
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
+        paths * static_cast<std::uint64_t>(group.steps()));
     return rule;
   }
 
@@ -342,12 +281,8 @@ private:
   template <class Model>
   void run_computing(const DrawUnit& unit) {
     std::vector<const GroupPlan*> groups;
-    UnitMarks marks;
-    for (int g : unit.groups) {
-      groups.push_back(&plan_.groups[static_cast<std::size_t>(g)]);
-      marks.groups.push_back(g);
-      marks.weights.push_back(1.0 / static_cast<double>(unit.groups.size()));
-    }
+    for (int g : unit.groups)
+      groups.push_back(&this->plan_.groups[static_cast<std::size_t>(g)]);
     const bool exercise = groups.front()->exercise.present();
     std::vector<std::vector<double>> rules;
     std::vector<ExerciseRun<Real>> exercise_runs;
@@ -358,17 +293,17 @@ private:
       for (const auto& rule : rules)
         exercise_runs.push_back(ExerciseRun<Real>{&rule, nullptr, nullptr});
     }
-    const ExecutionSettings& s = settings_[static_cast<std::size_t>(unit.groups.front())];
-    const auto& entry = exercise
-                            ? DeviceUnit<Model, Real>::exercise_launcher()
-                            : DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
+    const int g0 = unit.groups.front();
+    const ExecutionSettings& s = settings_[static_cast<std::size_t>(g0)];
+    const auto& entry =
+        exercise ? DeviceUnit<Model, Real>::exercise_launcher() : launcher_of<Model>(g0);
     load(entry.load);
     std::uint64_t range_paths = 0;
     std::uint64_t unit_steps = 0; // a path of each group
     for (int g : unit.groups) {
-      range_paths = std::max(range_paths, group_paths_[static_cast<std::size_t>(g)]);
+      range_paths = std::max(range_paths, this->group_paths_[static_cast<std::size_t>(g)]);
       unit_steps += static_cast<std::uint64_t>(
-          std::max(1, plan_.groups[static_cast<std::size_t>(g)].steps()));
+          std::max(1, this->plan_.groups[static_cast<std::size_t>(g)].steps()));
     }
     // Whole tiles, at most kMaxLaunchPathSteps a launch (results do not depend on the chunking).
     const std::uint64_t stop_paths =
@@ -379,243 +314,39 @@ private:
     DeviceUnit<Model, Real> device(groups, chunk_paths,
                                    shape_for<Model>(entry, groups, chunk_paths * groups.size()),
                                    compute_stream_.get(), exercise_runs, range_paths);
+    auto& marks = this->unit_marks(unit.groups);
     for (std::uint64_t c = 0; c < chunks; ++c) {
       throw_if_stopped(); // no new launch once asked to stop
       std::vector<typename DeviceUnit<Model, Real>::Chunk> launch_chunks;
       for (std::size_t m = 0; m < groups.size(); ++m) {
-        const PathRange& r = ranges_[static_cast<std::size_t>(unit.groups[m])];
+        const PathRange& r = this->ranges_[static_cast<std::size_t>(unit.groups[m])];
         const std::uint64_t first = r.first + c * chunk_paths;
         if (first < r.end) {
           const int count = static_cast<int>(std::min(chunk_paths, r.end - first));
           launch_chunks.push_back({static_cast<int>(m), nullptr, first, count, c == 0});
         }
       }
-      marks.kernels.emplace_back();
-      marks.kernels.back().first.record(compute_stream_.get());
-      device.launch(entry, launch_chunks, s.prefetch_distance, s.padding, run_.seed, s.reduce);
-      pacer_.launched(compute_stream_.get());
-      marks.kernels.back().second.record(compute_stream_.get());
+      this->timed_kernels(marks, [&] {
+        device.launch(entry, launch_chunks, s.prefetch_distance, s.padding, this->run_.seed,
+                      s.reduce);
+        launched();
+      });
     }
-    device.copy_totals(totals_->data() +
-                       totals_offset_[static_cast<std::size_t>(unit.groups.front())]);
-    keep_stacks(device, unit.groups);
-    launches_ += chunks;
+    collect(device, unit.groups);
     for (int g : unit.groups)
-      launches_of_[g] = chunks;
-    marks_.push_back(std::move(marks));
+      this->launches_of_[g] = chunks;
   }
 
-  template <class Model>
-  void run_batch(const DrawUnit& unit) {
-    UnitMarks marks;
-    std::vector<const GroupPlan*> groups;
-    std::size_t total_values = 0;
-    for (int g : unit.groups) {
-      const GroupPlan& group = plan_.groups[static_cast<std::size_t>(g)];
-      groups.push_back(&group);
-      marks.groups.push_back(g);
-      const std::size_t values =
-          group_draw_values(group, group_paths_[static_cast<std::size_t>(g)]);
-      marks.weights.push_back(static_cast<double>(values));
-      total_values += values;
-    }
-    for (double& w : marks.weights)
-      w /= static_cast<double>(total_values);
-
-    const ExecutionSettings& s = settings_[static_cast<std::size_t>(unit.groups.front())];
-    const auto& entry = DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
-    load(entry.load);
-    Real* draws = slots_.acquire(unit.values);
-    marks.generation.emplace_back();
-    marks.generation.back().first.record(rng_stream_.get());
-    // A batch's groups have as many paths (engine/draws/draw_plan.hpp).
-    const PathRange range = ranges_[static_cast<std::size_t>(unit.groups.front())];
-    if (philox_) {
-      std::vector<kernels::DrawRequest<Real>> requests;
-      for (std::size_t m = 0; m < groups.size(); ++m) {
-        const PathRange& r = ranges_[static_cast<std::size_t>(unit.groups[m])];
-        requests.push_back({draws + unit.offsets[m], r.first, r.count(),
-                            static_cast<std::uint32_t>(groups[m]->index), groups[m]->rows()});
-      }
-      generate_philox(requests);
-    } else {
-      pseudo_->generate(draws, unit.values);
-      ++stats_.generation_calls;
-    }
-    transforms_.apply(draws, unit.values, unit.groups, unit.offsets,
-                      kernels::draw_tiles_for(range.count()), rng_stream_.get());
-    marks.generation.back().second.record(rng_stream_.get());
-    slots_.generated();
-
-    DeviceUnit<Model, Real> device(groups, range.count(),
-                                   shape_for<Model>(entry, groups, range.count() * groups.size()),
-                                   compute_stream_.get());
-    std::vector<typename DeviceUnit<Model, Real>::Chunk> chunks;
-    for (std::size_t m = 0; m < groups.size(); ++m) {
-      const PathRange& r = ranges_[static_cast<std::size_t>(unit.groups[m])];
-      chunks.push_back({static_cast<int>(m), draws + unit.offsets[m], r.first,
-                        static_cast<int>(r.count()), true});
-    }
-    marks.kernels.emplace_back();
-    marks.kernels.back().first.record(compute_stream_.get());
-    device.launch(entry, chunks, s.prefetch_distance, s.padding, run_.seed, s.reduce);
-    pacer_.launched(compute_stream_.get());
-    marks.kernels.back().second.record(compute_stream_.get());
-    slots_.consumed();
-    device.copy_totals(totals_->data() +
-                       totals_offset_[static_cast<std::size_t>(unit.groups.front())]);
-    keep_stacks(device, unit.groups);
-    launches_ += 1;
-    for (int g : unit.groups)
-      launches_of_[g] = 1;
-    marks_.push_back(std::move(marks));
-  }
-
-  template <class Model>
-  void run_tiled(int g) {
-    const GroupPlan& group = plan_.groups[static_cast<std::size_t>(g)];
-    const ExecutionSettings& s = settings_[static_cast<std::size_t>(g)];
-    const int values = group.reduced_values();
-    const PathRange range = ranges_[static_cast<std::size_t>(g)];
-    // Two draw buffers share the cap.
-    const ChunkPlan chunking =
-        plan_chunks(range.count(), group.rows(), sizeof(Real), values, run_.memory_cap / 2);
-    PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
-    std::optional<NormalSource> quasi;
-    NormalSource* source = pseudo_ ? &*pseudo_ : nullptr;
-    if (quasi_) {
-      quasi.emplace(run_.rng, run_.seed, NormalSource::Memory::device, group.rows(),
-                    run_.replicate);
-      quasi->set_stream(rng_stream_.get());
-      source = &*quasi;
-    }
-    const auto& entry = DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
-    load(entry.load);
-    DeviceUnit<Model, Real> device({&group}, chunking.chunk_paths,
-                                   shape_for<Model>(entry, {&group}, chunking.chunk_paths),
-                                   compute_stream_.get(), {}, range.count());
-    UnitMarks marks;
-    marks.groups = {g};
-    marks.weights = {1.0};
-    for (std::uint64_t chunk = 0; chunk < chunking.chunks; ++chunk) {
-      throw_if_stopped(); // no new launch once asked to stop
-      const std::uint64_t first = range.first + chunk * chunking.chunk_paths;
-      const std::size_t count =
-          static_cast<std::size_t>(std::min(chunking.chunk_paths, range.end - first));
-      const std::uint64_t tiles = kernels::draw_tiles_for(count);
-      const std::size_t chunk_values =
-          tiles * static_cast<std::size_t>(group.rows()) * kernels::kDrawTilePaths;
-      Real* draws = slots_.acquire(chunk_values);
-      marks.generation.emplace_back();
-      marks.generation.back().first.record(rng_stream_.get());
-      if (philox_) {
-        generate_philox(
-            {{draws, first, count, static_cast<std::uint32_t>(group.index), group.rows()}});
-      } else {
-        source->next_tiles(draws, tiles, group.rows());
-        stats_.generation_calls += tiles;
-      }
-      transforms_.apply(draws, chunk_values, {g}, {0}, tiles, rng_stream_.get());
-      marks.generation.back().second.record(rng_stream_.get());
-      slots_.generated();
-      marks.kernels.emplace_back();
-      marks.kernels.back().first.record(compute_stream_.get());
-      device.launch(entry, {{0, draws, first, static_cast<int>(count), chunk == 0}},
-                    s.prefetch_distance, s.padding, run_.seed, s.reduce);
-      marks.kernels.back().second.record(compute_stream_.get());
-      slots_.consumed();
-      pacer_.launched(compute_stream_.get());
-    }
-    device.copy_totals(totals_->data() + totals_offset_[static_cast<std::size_t>(g)]);
-    keep_stacks(device, {g});
-    launches_ += chunking.chunks;
-    launches_of_[g] = chunking.chunks;
-    marks_.push_back(std::move(marks));
-  }
-
-  std::vector<GroupOutcome> outcomes() {
-    std::vector<GroupOutcome> out(plan_.groups.size());
-    for (std::size_t g = 0; g < plan_.groups.size(); ++g) {
-      const GroupPlan& group = plan_.groups[g];
-      GroupOutcome& o = out[g];
-      const std::size_t values = static_cast<std::size_t>(group.reduced_values());
-      o.range = ranges_[g];
-      o.paths = group_paths_[g];
-      if (o.paths == 0) { // none of this group in the share
-        o.totals.assign(values, 0.0);
-        continue;
-      }
-      o.totals.assign(totals_->data() + totals_offset_[g],
-                      totals_->data() + totals_offset_[g] + values);
-      if (const auto at = stack_at_.find(static_cast<int>(g)); at != stack_at_.end()) {
-        const int depth = kernels::tile_blocks(o.range.first / kernels::kTilePaths,
-                                               kernels::tiles_for_paths(o.range.end));
-        o.stack.assign(at->second, at->second + static_cast<std::size_t>(depth) * values);
-      }
-      o.path_steps = o.paths * static_cast<std::uint64_t>(group.steps());
-      o.bytes_loaded =
-          computes_draws_[g] ? 0.0 : static_cast<double>(o.paths) * group.rows() * sizeof(Real);
-      o.chunks = launches_of_.count(static_cast<int>(g)) ? launches_of_[static_cast<int>(g)] : 0;
-      if (const auto cost = exercise_cost_.find(static_cast<int>(g));
-          cost != exercise_cost_.end()) {
-        o.regression_ms = cost->second.ms;
-        o.regression_path_steps = cost->second.path_steps;
-      }
-    }
-    for (const UnitMarks& m : marks_) {
-      double generation = 0.0, kernels = 0.0;
-      for (const auto& [start, stop] : m.generation)
-        generation += stop.since(start);
-      for (const auto& [start, stop] : m.kernels)
-        kernels += stop.since(start);
-      for (std::size_t k = 0; k < m.groups.size(); ++k) {
-        out[static_cast<std::size_t>(m.groups[k])].rng_ms += generation * m.weights[k];
-        out[static_cast<std::size_t>(m.groups[k])].kernel_ms += kernels * m.weights[k];
-      }
-    }
-    return out;
-  }
-
-  const SimulationPlan& plan_;
   const std::vector<ExecutionSettings>& settings_;
-  const ExecutionSettings& run_;
-  const ProgressFn& progress_;
-  /// cuRAND's generators run on the rng stream, which keeps the legacy default stream's order: a
-  /// scrambled-Sobol run under a loaded GPU twice read other draws than it should (v15: the
-  /// chunked run against the whole, the GPU against the CPU) while everything of ours there is
-  /// ordered by the streams and events; what cuRAND's host API may issue outside the generator's
-  /// stream is then ordered too. Philox draws never touch the legacy stream: no cost to them.
-  CudaStream rng_stream_{CudaStream::Ordering::with_legacy_stream};
-  CudaStream compute_stream_;
   DrawSlots<Real> slots_;
   LaunchPacer pacer_;
   int multiprocessors_ = 1;
-  bool philox_ = false;
-  bool quasi_ = false;
-  std::vector<bool> computes_draws_; ///< per group: its backend computes its draws
-  std::optional<NormalSource> pseudo_;
-  /// Antithetic pairs and bridges, on the rng stream after each generation call (its device
-  /// memory: the bridges' tables, no scratch).
-  DrawTransforms transforms_{plan_, run_.antithetic, run_.brownian_bridge};
   std::vector<std::size_t> totals_offset_;
   std::unique_ptr<PinnedBuffer<double>> totals_;
-  std::vector<UnitMarks> marks_;
-  std::map<int, std::uint64_t> launches_of_;
-  /// Early exercise's regression passes, per group: wall time and the paths' steps.
-  struct ExerciseCost {
-    double ms = 0.0;
-    std::uint64_t path_steps = 0;
-  };
-  std::map<int, ExerciseCost> exercise_cost_;
-  std::uint64_t launches_ = 0;
   std::set<void*> loaded_; ///< kernels whose code this run has loaded
-  bool keep_stacks_ = false;
-  std::vector<PathRange> ranges_;          ///< per group: the paths this run covers
-  std::vector<std::uint64_t> group_paths_; ///< per group: their count (0: none)
   /// A share's run: where each group's stack of tile blocks lands (its first block).
   std::map<int, const double*> stack_at_;
   std::vector<std::unique_ptr<PinnedBuffer<double>>> stack_buffers_;
-  PlanStats stats_;
 };
 
 } // namespace
@@ -628,7 +359,7 @@ std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
                "one execution setting per simulation group");
   return dispatch_precision(settings.front().precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
-    PlanRunner<Real> runner(plan, settings, progress, share);
+    GpuRunner<Real> runner(plan, settings, progress, share);
     auto outcomes = runner.run();
     if (stats != nullptr)
       *stats = runner.stats();
