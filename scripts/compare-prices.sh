@@ -11,7 +11,7 @@ fi
 old=$(realpath "$1") new=$(realpath "$2")
 work=${3:-$(mktemp -d)}
 mkdir -p "$work" && work=$(realpath "$work")
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 options=(
   "--paths 20000" "--paths 20000 --rng mrg32k3a" "--paths 20000 --rng sobol"
   "--paths 20000 --rng scrambled_sobol --replicates 4"
