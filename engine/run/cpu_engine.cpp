@@ -339,8 +339,8 @@ private:
     for (std::size_t m = 0; m < unit.groups.size(); ++m) {
       DrawSource<Real> source;
       source.normals = draws + unit.offsets[m];
-      simulate<Model>(unit.groups[m], source, this->group_paths_[static_cast<std::size_t>(
-                                                  unit.groups[m])]);
+      simulate<Model>(unit.groups[m], source,
+                      this->group_paths_[static_cast<std::size_t>(unit.groups[m])]);
     }
   }
 
@@ -348,8 +348,7 @@ private:
   template <class Model>
   class TiledLaunch {
   public:
-    TiledLaunch(CpuRunner& runner, int g, std::uint64_t /*chunk_paths*/)
-        : runner_(runner), g_(g) {}
+    TiledLaunch(CpuRunner& runner, int g, std::uint64_t /*chunk_paths*/) : runner_(runner), g_(g) {}
     void operator()(Real* draws, std::uint64_t first, std::size_t count, bool /*first_chunk*/) {
       DrawSource<Real> source;
       source.normals = draws;

@@ -61,8 +61,7 @@ std::vector<double> induce_rule_on_device(const ExercisePlan& plan, const Real* 
     // The maturity's payoff first, then each earlier date: its sums, its fit, its decisions.
     step.update_date = e.maturity_date;
     step.update_maturity = 1;
-    step.update_discount =
-        plan.discounts[static_cast<std::size_t>(e.discounts + e.maturity_date)];
+    step.update_discount = plan.discounts[static_cast<std::size_t>(e.discounts + e.maturity_date)];
     for (int date = e.maturity_date - 1; date >= 0; --date) {
       if (!plan.allowed[static_cast<std::size_t>(r) * dates + date])
         continue;
@@ -87,12 +86,9 @@ std::vector<double> induce_rule_on_device(const ExercisePlan& plan, const Real* 
   return rule;
 }
 
-
 template std::vector<double> induce_rule_on_device<float>(const ExercisePlan&, const float*,
-                                                          const float*, cudaStream_t,
-                                                          PlanStats&);
+                                                          const float*, cudaStream_t, PlanStats&);
 template std::vector<double> induce_rule_on_device<double>(const ExercisePlan&, const double*,
-                                                           const double*, cudaStream_t,
-                                                           PlanStats&);
+                                                           const double*, cudaStream_t, PlanStats&);
 
 } // namespace pfmc::engine

@@ -73,5 +73,4 @@ private:
   int next_ = 0;
 };
 
-
 } // namespace pfmc::engine
