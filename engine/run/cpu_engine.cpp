@@ -302,7 +302,8 @@ private:
     }
   };
   static constexpr NormalSource::Memory memory = NormalSource::Memory::host;
-  static constexpr int draw_buffers = 1; // generation and simulation take turns
+  static constexpr int draw_buffers = 1;        // generation and simulation take turns
+  static constexpr bool buffers_philox = false; // computed in the blocks (simulate_block)
 
   void attach(NormalSource& /*source*/) {}
   Real* acquire(std::size_t values) {
@@ -320,11 +321,6 @@ private:
                  const std::vector<std::size_t>& offsets, std::uint64_t tiles) {
     this->transforms_.apply_host(draws, values, groups, offsets, tiles);
   }
-  /// Never called: the CPU computes Philox draws where its blocks use them (computes_draws).
-  void generate_philox(const std::vector<kernels::DrawRequest<Real>>& /*requests*/) {
-    throw LogicError("the CPU runner computes Philox draws in its blocks");
-  }
-
   /// Simulates `count` paths of group g from `source` onto the group's sums: one pass.
   template <class Model>
   void simulate(int g, const DrawSource<Real>& source, std::size_t count) {

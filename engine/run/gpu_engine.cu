@@ -77,6 +77,7 @@ private:
   using Mark = CudaEvent;
   static constexpr NormalSource::Memory memory = NormalSource::Memory::device;
   static constexpr int draw_buffers = 2; // generation of one overlaps the kernels reading the other
+  static constexpr bool buffers_philox = true; // for the backends that read draws
 
   void attach(NormalSource& source) { source.set_stream(rng_stream_.get()); }
   Real* acquire(std::size_t values) { return slots_.acquire(values); }

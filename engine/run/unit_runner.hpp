@@ -18,6 +18,7 @@
 //   void generated(); void consumed();  ordering: generation → the reads → the next generation
 //   void mark_generation(Mark&); void mark_kernels(Mark&);
 //   void transform(Real*, values, groups, offsets, tiles);  the run's DrawTransforms
+//   static constexpr bool buffers_philox;  Philox draws may go through a draw buffer; if so:
 //   void generate_philox(const std::vector<kernels::DrawRequest<Real>>&);
 //   template <class Model> void run_computing(const DrawUnit&);  groups that compute their draws
 //   template <class Model> void launch_batch(const DrawUnit&, Real* draws);
@@ -166,6 +167,14 @@ private:
     runner().generated();
   }
 
+  /// Philox draws into a buffer, where the runner has them there (the CPU computes them in its
+  /// blocks: every Philox group of its runs computes its draws, so no unit gets here).
+  void generate_philox(const std::vector<kernels::DrawRequest<Real>>& requests) {
+    PFMC_EXPECTS(Runner::buffers_philox, "this runner computes Philox draws where it uses them");
+    if constexpr (Runner::buffers_philox)
+      runner().generate_philox(requests);
+  }
+
   /// A draw batch: one generation call for all its groups (of as many paths each), then their
   /// launch.
   template <class Model>
@@ -194,7 +203,7 @@ private:
                                   static_cast<std::uint32_t>(plan_.groups[g].index),
                                   plan_.groups[g].rows()});
             }
-            runner().generate_philox(requests);
+            generate_philox(requests);
           } else {
             pseudo_->generate(draws, unit.values);
             ++stats_.generation_calls;
@@ -238,7 +247,7 @@ private:
           marks, draws,
           [&] {
             if (philox_) {
-              runner().generate_philox(
+              generate_philox(
                   {{draws, first, count, static_cast<std::uint32_t>(group.index), group.rows()}});
             } else {
               source->next_tiles(draws, tiles, group.rows());
