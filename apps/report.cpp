@@ -127,7 +127,8 @@ nlohmann::json result_json(const engine::RunResult& r, bool with_instruments) {
            {"paths", w.paths},
            {"share", run.path_steps > 0.0 ? w.path_steps / run.path_steps : 0.0},
            {"kernel_ms", w.kernel_ms},
-           {"wall_ms", w.wall_ms}});
+           {"wall_ms", w.wall_ms},
+           {"turn_wait_ms", w.turn_wait_ms}});
     }
   }
   for (const auto& g : run.group_backends) {
@@ -340,7 +341,10 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
           << (w.device >= 0 ? "GPU " + std::to_string(w.device) + " " + w.name : w.name) << ": "
           << format("%.1f", run.path_steps > 0.0 ? 100.0 * w.path_steps / run.path_steps : 0.0)
           << "% of the path-steps, kernel " << format("%.3f", w.kernel_ms) << " ms, wall "
-          << format("%.1f", w.wall_ms) << " ms\n";
+          << format("%.1f", w.wall_ms) << " ms";
+      if (w.turn_wait_ms > 0.0)
+        out << " after " << format("%.1f", w.turn_wait_ms) << " ms waiting for its turn on the GPU";
+      out << '\n';
     }
   }
   for (const auto& notice : run.notices)

@@ -7,6 +7,7 @@
 #include "engine/plan/plan.hpp"
 #include "engine/run/replicates.hpp"
 #include "engine/run/run_setup.hpp"
+#include "engine/scale/communicator.hpp"
 #include "engine/tune/backend_choice.hpp"
 #include "kernels/catalog.hpp"
 
@@ -85,6 +86,10 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   run.plan_ms = milliseconds_since(plan_start);
   check_plan(config, plan, settings, device.on_gpu);
   run.notices.insert(run.notices.end(), plan.notices.begin(), plan.notices.end());
+  // An MPI rank's GPU work (tuning included) waits for the lower ranks of its host on its GPUs
+  // (engine/scale/communicator.hpp); run_split ends the turn.
+  if (options.processes != nullptr)
+    options.processes->begin_turn(device.on_gpu ? device_mask(device.devices) : 0);
 
   const auto backends_start = std::chrono::steady_clock::now();
   RunTuningCache tuning = open_tuning_cache(device.info, device.on_gpu, options, run);

@@ -349,11 +349,15 @@ if has split; then
   start=$SECONDS
   limit 200 "./$B/test_gpu" --gtest_brief=1 --gtest_filter='GpuSplit*' > "$LOG/split_tests.txt" 2>&1
   note "split tests: rc=$? $(grep -E '^\[  (PASSED|FAILED)' "$LOG/split_tests.txt" | tr '\n' ' ')"
+  if grep -q 'PFMC_MPI:BOOL=ON' "$B/CMakeCache.txt"; then
+    limit 300 tests/mpi_gpu_turns.sh "./$B/pfmc" "$(command -v mpirun)" . > "$LOG/mpi_turns.txt" 2>&1
+    note "mpi turns: rc=$? $(tr '\n' ';' < "$LOG/mpi_turns.txt" | tail -c 600)"
+  fi
   limit 300 scripts/scale-check.sh --build "$B" --repeat 4 ${PFMC_SCALE_WORKLOADS:-} \
     > "$LOG/scale.txt" 2>&1
   note "scale-check: rc=$? in $((SECONDS - start)) s"
   cat "$LOG/scale.txt"
-  keep split_tests.txt scale.txt
+  keep split_tests.txt mpi_turns.txt scale.txt
 fi
 
 if has exercise; then

@@ -3,9 +3,15 @@
 // CPU backend's runs of shares against its whole run, and engine.devices / --devices.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "config/config_error.hpp"
@@ -13,6 +19,7 @@
 #include "engine/plan/plan.hpp"
 #include "engine/run/cpu_engine.hpp"
 #include "engine/run/run_setup.hpp"
+#include "engine/scale/communicator.hpp"
 #include "engine/scale/partial_sums.hpp"
 #include "engine/scale/split_run.hpp"
 #include "engine/scale/work_split.hpp"
@@ -217,6 +224,137 @@ TEST(DevicesSetting, SplitRunsNeedPhiloxAndTheCpuNotesDevices) {
   EXPECT_NE(run.notices[0].find("engine.devices"), std::string::npos);
   EXPECT_THROW(engine::resolve_devices(config, /*split_processes=*/true, device, run),
                config::ConfigError);
+}
+
+} // namespace
+} // namespace pfmc
+
+// Turns on a shared GPU (engine/scale/communicator.hpp): the ranks of a host that share a GPU
+// go in rank order; a rank that fails before its turn lets the others go at the exchange.
+namespace pfmc {
+namespace {
+
+using engine::DeviceMask;
+
+TEST(Turns, PartnersAreTheRanksSharingAGpu) {
+  const std::vector<DeviceMask> masks{0b01, 0b10, 0b11, 0, 0b01};
+  EXPECT_EQ(engine::turn_partners(masks, 0).before, std::vector<int>{});
+  EXPECT_EQ(engine::turn_partners(masks, 0).after, (std::vector<int>{2, 4}));
+  EXPECT_EQ(engine::turn_partners(masks, 1).after, std::vector<int>{2});
+  EXPECT_EQ(engine::turn_partners(masks, 2).before, (std::vector<int>{0, 1}));
+  EXPECT_EQ(engine::turn_partners(masks, 2).after, std::vector<int>{4});
+  EXPECT_TRUE(engine::turn_partners(masks, 3).before.empty());
+  EXPECT_TRUE(engine::turn_partners(masks, 3).after.empty());
+  EXPECT_EQ(engine::turn_partners(masks, 4).before, (std::vector<int>{0, 2}));
+  EXPECT_EQ(engine::device_mask({0, 0, 3}), DeviceMask{0b1001});
+}
+
+/// The ranks of one host as threads of this process: the masks' exchange waits for all of
+/// them; a token is a count per (from, to).
+struct FakeHost {
+  explicit FakeHost(int ranks) : masks(static_cast<std::size_t>(ranks)) {}
+  std::mutex lock;
+  std::condition_variable changed;
+  std::vector<DeviceMask> masks;
+  int masks_in = 0;
+  std::map<std::pair<int, int>, int> tokens;
+  std::vector<std::string> events;
+  void note(const std::string& event) {
+    const std::lock_guard<std::mutex> hold(lock);
+    events.push_back(event);
+  }
+};
+
+class FakeCommunicator final : public engine::Communicator {
+public:
+  FakeCommunicator(FakeHost& host, int rank) : host_(host), rank_(rank) {}
+  [[nodiscard]] int rank() const override { return rank_; }
+  [[nodiscard]] int size() const override { return static_cast<int>(host_.masks.size()); }
+
+protected:
+  std::vector<std::string> gather_messages(const std::string&) override { return {}; }
+  std::vector<DeviceMask> host_masks(DeviceMask mine) override {
+    std::unique_lock<std::mutex> hold(host_.lock);
+    host_.masks[static_cast<std::size_t>(rank_)] = mine;
+    ++host_.masks_in;
+    host_.changed.notify_all();
+    host_.changed.wait(hold, [&] { return host_.masks_in == size(); });
+    return host_.masks;
+  }
+  [[nodiscard]] int host_rank() const override { return rank_; }
+  void send_turn(int to) override {
+    const std::lock_guard<std::mutex> hold(host_.lock);
+    ++host_.tokens[{rank_, to}];
+    host_.changed.notify_all();
+  }
+  void receive_turn(int from) override {
+    std::unique_lock<std::mutex> hold(host_.lock);
+    host_.changed.wait(hold, [&] { return host_.tokens[{from, rank_}] > 0; });
+    --host_.tokens[{from, rank_}];
+  }
+
+private:
+  FakeHost& host_;
+  int rank_;
+};
+
+TEST(Turns, RanksSharingAGpuGoInRankOrder) {
+  // Started in reverse order: rank 2 shares GPU 0 with rank 0 and GPU 1 with rank 1; rank 3
+  // is on the CPU and waits for nobody.
+  const std::vector<DeviceMask> masks{0b01, 0b10, 0b11, 0};
+  FakeHost host(4);
+  std::vector<std::thread> ranks;
+  for (int r = 3; r >= 0; --r) {
+    ranks.emplace_back([&, r] {
+      FakeCommunicator comm(host, r);
+      comm.begin_turn(masks[static_cast<std::size_t>(r)]);
+      host.note("run " + std::to_string(r));
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      host.note("done " + std::to_string(r));
+      comm.end_turn();
+      (void)comm.gather("o");
+    });
+  }
+  for (auto& t : ranks)
+    t.join();
+  const auto at = [&](const std::string& e) {
+    return std::find(host.events.begin(), host.events.end(), e) - host.events.begin();
+  };
+  EXPECT_LT(at("done 0"), at("run 2"));
+  EXPECT_LT(at("done 1"), at("run 2"));
+  EXPECT_LT(at("run 3"), at("done 2")); // the CPU rank did not wait for the GPU ranks
+  for (const auto& [pair, count] : host.tokens)
+    EXPECT_EQ(count, 0) << pair.first << " -> " << pair.second;
+}
+
+TEST(Turns, ARankThatFailsBeforeItsTurnLetsTheOthersGo) {
+  FakeHost host(2);
+  std::thread failing([&] {
+    FakeCommunicator comm(host, 0);
+    (void)comm.gather("e config error"); // never began a turn
+  });
+  FakeCommunicator comm(host, 1);
+  comm.begin_turn(0b1); // GPU 0, as rank 0 would have been
+  comm.end_turn();
+  (void)comm.gather("o");
+  failing.join();
+  EXPECT_GE(comm.turn_wait_ms(), 0.0);
+  EXPECT_TRUE(host.tokens.empty());
+}
+
+TEST(Turns, ARankThatFailsInItsTurnEndsItAtTheExchange) {
+  FakeHost host(2);
+  std::thread failing([&] {
+    FakeCommunicator comm(host, 0);
+    comm.begin_turn(0b1);
+    (void)comm.gather("e the GPU failed"); // no end_turn: the exchange ends it
+  });
+  FakeCommunicator comm(host, 1);
+  comm.begin_turn(0b1);
+  comm.end_turn();
+  (void)comm.gather("o");
+  failing.join();
+  EXPECT_EQ(host.tokens[std::make_pair(0, 1)], 0);
 }
 
 } // namespace

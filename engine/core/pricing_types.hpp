@@ -72,6 +72,9 @@ struct WorkerInfo {
   double path_steps = 0.0; ///< its share of the run's path-steps
   double kernel_ms = 0.0;  ///< its path kernels (GPU events) or path simulation (CPU)
   double wall_ms = 0.0;    ///< its whole run, setup to sums on the host
+  /// Before it: how long its MPI rank waited for its turn on a GPU shared with lower ranks of
+  /// its host (engine/scale/communicator.hpp).
+  double turn_wait_ms = 0.0;
 };
 
 struct RunInfo {

@@ -44,8 +44,16 @@ public:
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     mpi_try(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
     mpi_try(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
+    // The ranks of this host (for the turns on its GPUs).
+    mpi_try(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host_),
+            "MPI_Comm_split_type");
+    MPI_Comm_set_errhandler(host_, MPI_ERRORS_RETURN);
+    mpi_try(MPI_Comm_rank(host_, &host_rank_), "MPI_Comm_rank");
   }
-  ~MpiCommunicator() override { MPI_Finalize(); }
+  ~MpiCommunicator() override {
+    MPI_Comm_free(&host_);
+    MPI_Finalize();
+  }
 
   [[nodiscard]] int rank() const override { return rank_; }
   [[nodiscard]] int size() const override { return size_; }
@@ -73,9 +81,29 @@ protected:
     return out;
   }
 
+  std::vector<DeviceMask> host_masks(DeviceMask mine) override {
+    int ranks = 0;
+    mpi_try(MPI_Comm_size(host_, &ranks), "MPI_Comm_size");
+    std::vector<DeviceMask> masks(static_cast<std::size_t>(ranks));
+    mpi_try(MPI_Allgather(&mine, 1, MPI_UINT64_T, masks.data(), 1, MPI_UINT64_T, host_),
+            "MPI_Allgather");
+    return masks;
+  }
+  [[nodiscard]] int host_rank() const override { return host_rank_; }
+  void send_turn(int host_rank) override {
+    mpi_try(MPI_Send(nullptr, 0, MPI_CHAR, host_rank, kTurnTag, host_), "MPI_Send");
+  }
+  void receive_turn(int host_rank) override {
+    mpi_try(MPI_Recv(nullptr, 0, MPI_CHAR, host_rank, kTurnTag, host_, MPI_STATUS_IGNORE),
+            "MPI_Recv");
+  }
+
 private:
+  static constexpr int kTurnTag = 17;
   int rank_ = 0;
   int size_ = 1;
+  MPI_Comm host_ = MPI_COMM_NULL;
+  int host_rank_ = 0;
 };
 
 } // namespace

@@ -135,6 +135,7 @@ void worker_fields(Message& message, Info& info) {
   message(info.path_steps);
   message(info.kernel_ms);
   message(info.wall_ms);
+  message(info.turn_wait_ms);
 }
 
 /// A rank's message: its workers, its plan statistics and its groups' merged outcomes.
@@ -324,10 +325,13 @@ std::vector<GroupOutcome> run_split(const SimulationPlan& plan, const ExecutionS
         split_share(whole, steps, static_cast<std::size_t>(ranks))[static_cast<std::size_t>(rank)];
     const auto local = run_local(plan, settings, group_settings, on_gpu, placement.devices, mine,
                                  progress, rank, workers, stats);
+    for (WorkerInfo& w : workers)
+      w.turn_wait_ms = processes->turn_wait_ms();
     message = outcomes_message(local, workers, stats);
   } catch (const std::exception& e) {
     message = std::string(1, kMessageError) + e.what();
   }
+  processes->end_turn(); // the host's next rank on this GPU may start
   const auto gather_start = Clock::now();
   const std::vector<std::string> messages = processes->gather(message);
   if (rank != 0) {
