@@ -18,6 +18,7 @@ struct Builder {
 
   Table& table;
   int line = 0;                    // the line being fed to the parser
+  std::size_t lines = 0;           // the file's lines: at most one row each
   std::vector<std::string> header; // while the header row is read
   std::vector<Table::Span> row;    // the row being read (after the header)
   int row_line = 0;                // the line its first cell ended on
@@ -63,6 +64,9 @@ struct Builder {
     if (!header_done) {
       header_done = true;
       close_header();
+      // One allocation for the cells (growing 1.3 million of them copied 10 MB twice over).
+      table.cells_.reserve(lines * table.columns_.size());
+      table.row_lines_.reserve(lines);
       return;
     }
     const std::size_t expected = table.columns_.size();
@@ -127,6 +131,7 @@ Table Table::parse(std::string_view text, const std::string& file) {
   table.file_ = file;
   table.text_.reserve(text.size());
   Builder builder(table);
+  builder.lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
   std::unique_ptr<csv_parser, ParserDeleter> parser(new csv_parser);
   if (csv_init(parser.get(), CSV_STRICT | CSV_STRICT_FINI) != 0) {
     throw ConfigError(file, {}, "", "cannot start the CSV reader (out of memory)");

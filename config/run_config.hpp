@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "config/schedule.hpp"
+
 namespace pfmc::config {
 
 /// 1-based line and column of a value in its YAML file (0 when it did not come from a file).
@@ -111,7 +113,7 @@ struct InstrumentConfig {
   double cash = 1.0; ///< digital (cash-or-nothing) payout
 
   AverageType average = AverageType::arithmetic; ///< asian
-  std::vector<double> fixing_times;              ///< asian: resolved list, increasing, last <= T
+  Schedule fixing_times;                         ///< asian: resolved list, increasing, last <= T
 
   /// A knock on the payoff: the `barrier` type (a European with one), or `knock:` on a
   /// European, digital, Asian or basket. The level is on the spot, or on a basket's level as
@@ -119,13 +121,13 @@ struct InstrumentConfig {
   bool knock = false;
   double barrier = 0.0; ///< knock level
   BarrierType barrier_type = BarrierType::down_and_out;
-  double rebate = 0.0;                  ///< paid at maturity when knocked out / never knocked in
-  std::vector<double> monitoring_times; ///< knock: resolved list, increasing, last <= T
+  double rebate = 0.0;       ///< paid at maturity when knocked out / never knocked in
+  Schedule monitoring_times; ///< knock: resolved list, increasing, last <= T
 
   ExerciseStyle exercise = ExerciseStyle::european; ///< european and basket instruments
   /// bermudan: the exercise dates, increasing, in (0, T], the maturity always the last (it is
   /// added when the schedule stops short of it). american: empty (every step of the grid).
-  std::vector<double> exercise_times;
+  Schedule exercise_times;
 
   BasketPayoff basket = BasketPayoff::weighted; ///< basket (on a multi_black_scholes model)
   std::vector<double> weights; ///< basket: one per model underlying (default: 1/n weighted,

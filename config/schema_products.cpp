@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -99,10 +100,15 @@ const std::vector<std::string>& instrument_keys(std::optional<InstrumentType> ty
   return type ? of_source[static_cast<std::size_t>(*type)] : of_source.back();
 }
 
+/// The schedules given by a count (`fixings: N`, `monitoring: N`, `exercise_dates: N`) in one
+/// load, by count and maturity: the instruments that have the same one share it
+/// (config/schedule.hpp).
+using SharedSchedules = std::map<std::pair<int, double>, Schedule>;
+
 /// `count_key: N` (N equally spaced times up to the maturity) or `list_key: [...]`.
 template <class Fields>
-std::vector<double> schedule(const Fields& f, const char* count_key, const char* list_key,
-                             double maturity) {
+Schedule schedule(const Fields& f, const char* count_key, const char* list_key, double maturity,
+                  SharedSchedules& shared) {
   const auto count = f.find(count_key);
   const auto list = f.find(list_key);
   f.refuse_both(count_key, list_key,
@@ -113,12 +119,16 @@ std::vector<double> schedule(const Fields& f, const char* count_key, const char*
   }
   if (count) {
     const auto n = static_cast<int>(f.integer(*count, 1, 100'000));
-    std::vector<double> times(n);
-    for (int i = 1; i <= n; ++i) {
-      // The last time is the maturity itself, not T*n/n rounded: it must land on the grid's end.
-      times[i - 1] = i == n ? maturity : maturity * i / n;
+    Schedule& known = shared[{n, maturity}];
+    if (known.empty()) {
+      std::vector<double> times(static_cast<std::size_t>(n));
+      for (int i = 1; i <= n; ++i) {
+        // The last time is the maturity itself, not T*n/n rounded: it must land on the grid's end.
+        times[static_cast<std::size_t>(i - 1)] = i == n ? maturity : maturity * i / n;
+      }
+      known = Schedule(std::move(times));
     }
-    return times;
+    return known;
   }
   std::vector<double> times = f.increasing_times(*list, "time");
   const auto items = f.list(*list);
@@ -130,12 +140,24 @@ std::vector<double> schedule(const Fields& f, const char* count_key, const char*
   return times;
 }
 
-/// The level a knock is set against at the start, and what it is called in messages: the
-/// spot of a single-asset model's underlying, or a basket's level as its payoff combines the
-/// legs (Σ w S0, max w S0, min w S0).
+/// The level a knock is set against at the start, and what it is called in messages (made only
+/// for a message: a book of 100,000 barriers formatted it 100,000 times): the spot of a
+/// single-asset model's underlying, or a basket's level as its payoff combines the legs (Σ w S0,
+/// max w S0, min w S0).
 struct StartLevel {
   double value;
-  std::string what;
+  const Underlying* spot_of; ///< a single asset's underlying; null: a basket's level
+  BasketPayoff basket;
+  [[nodiscard]] std::string what() const {
+    if (spot_of != nullptr)
+      return "the spot " + yaml::format_number(spot_of->spot) + " of " + spot_of->name;
+    const char* how = basket == BasketPayoff::weighted ? "the weighted sum of the spots"
+                      : basket == BasketPayoff::max    ? "the largest weighted spot"
+                                                       : "the smallest weighted spot";
+    char shown[32]; // a derived figure: six significant digits say which side it is on
+    std::snprintf(shown, sizeof shown, "%.6g", value);
+    return std::string("the basket's starting level ") + shown + " (" + how + ")";
+  }
 };
 
 StartLevel start_level(const RunConfig& config, const ModelConfig& model,
@@ -143,7 +165,7 @@ StartLevel start_level(const RunConfig& config, const ModelConfig& model,
   const auto& underlyings = config.market.underlyings;
   if (model.type != ModelType::multi_black_scholes) {
     const Underlying& u = underlyings[static_cast<std::size_t>(model.underlying_index)];
-    return {u.spot, "the spot " + yaml::format_number(u.spot) + " of " + u.name};
+    return {u.spot, &u, inst.basket};
   }
   double level = 0.0;
   for (std::size_t a = 0; a < model.underlying_indices.size(); ++a) {
@@ -154,20 +176,15 @@ StartLevel start_level(const RunConfig& config, const ModelConfig& model,
             : inst.basket == BasketPayoff::max      ? std::max(level, leg)
                                                     : std::min(level, leg);
   }
-  const char* how = inst.basket == BasketPayoff::weighted ? "the weighted sum of the spots"
-                    : inst.basket == BasketPayoff::max    ? "the largest weighted spot"
-                                                          : "the smallest weighted spot";
-  char shown[32]; // a derived figure: six significant digits say which side it is on
-  std::snprintf(shown, sizeof shown, "%.6g", level);
-  return {level, std::string("the basket's starting level ") + shown + " (" + how + ")"};
+  return {level, nullptr, inst.basket};
 }
 
 /// A knock's fields, named by `keys` in `f` (the barrier type's own keys, a `knock` mapping or
 /// knock_* columns). The level must be on the far side of the start from its direction (a
 /// barrier already crossed at the start is a different product: knocked at inception).
 template <class Fields>
-void knock(const Fields& f, const KnockKeys& keys, const StartLevel& start,
-           InstrumentConfig& inst) {
+void knock(const Fields& f, const KnockKeys& keys, const StartLevel& start, InstrumentConfig& inst,
+           SharedSchedules& shared) {
   inst.knock = true;
   const auto level_at = f.require(keys.level);
   // A basket's level may be <= 0 (a spread), so only a spot's level must be positive.
@@ -177,34 +194,36 @@ void knock(const Fields& f, const KnockKeys& keys, const StartLevel& start,
   if (const auto rebate = f.find(keys.rebate)) {
     inst.rebate = f.non_negative(*rebate);
   }
-  inst.monitoring_times = schedule(f, keys.monitoring, keys.monitoring_times, inst.maturity);
+  inst.monitoring_times =
+      schedule(f, keys.monitoring, keys.monitoring_times, inst.maturity, shared);
   const bool down = inst.barrier_type == BarrierType::down_and_in ||
                     inst.barrier_type == BarrierType::down_and_out;
   if (down && !(inst.barrier < start.value)) {
     f.fail(level_at,
-           "down barrier " + yaml::format_number(inst.barrier) + " must be below " + start.what);
+           "down barrier " + yaml::format_number(inst.barrier) + " must be below " + start.what());
   }
   if (!down && !(inst.barrier > start.value)) {
     f.fail(level_at,
-           "up barrier " + yaml::format_number(inst.barrier) + " must be above " + start.what);
+           "up barrier " + yaml::format_number(inst.barrier) + " must be above " + start.what());
   }
 }
 
 /// The `knock` of a non-barrier instrument, if it has one: a mapping in YAML, knock_* columns
 /// in a CSV row (there a knock is there when any of its columns is filled).
 template <class Fields>
-void optional_knock(const Fields& f, const StartLevel& start, InstrumentConfig& inst) {
+void optional_knock(const Fields& f, const StartLevel& start, InstrumentConfig& inst,
+                    SharedSchedules& shared) {
   if constexpr (Fields::flat_knock) {
     const KnockKeys& k = kFlatKnock;
     if (f.find(k.type) || f.find(k.level) || f.find(k.monitoring) || f.find(k.monitoring_times) ||
         f.find(k.rebate)) {
-      knock(f, k, start, inst);
+      knock(f, k, start, inst, shared);
     }
   } else if (const auto at = f.find("knock")) {
     const Fields nested = f.nested(*at);
     const KnockKeys& k = kNestedKnock;
     nested.allow_only({k.type, k.level, k.monitoring, k.monitoring_times, k.rebate});
-    knock(nested, k, start, inst);
+    knock(nested, k, start, inst, shared);
   }
 }
 
@@ -235,7 +254,7 @@ void basket(const Fields& f, const ModelConfig& model, InstrumentConfig& inst) {
 /// European or a basket; `european`, the default, takes no dates. A bermudan schedule that stops
 /// short of the maturity gets it: the holder may always exercise at expiry.
 template <class Fields>
-void exercise(const Fields& f, InstrumentConfig& inst) {
+void exercise(const Fields& f, InstrumentConfig& inst, SharedSchedules& shared) {
   const auto style_at = f.find("exercise");
   if (style_at) {
     inst.exercise = f.choice(*style_at, exercise_styles);
@@ -253,9 +272,11 @@ void exercise(const Fields& f, InstrumentConfig& inst) {
       return;
     }
   } else {
-    inst.exercise_times = schedule(f, "exercise_dates", "exercise_times", inst.maturity);
+    inst.exercise_times = schedule(f, "exercise_dates", "exercise_times", inst.maturity, shared);
     if (inst.exercise_times.back() < inst.maturity) {
-      inst.exercise_times.push_back(inst.maturity);
+      std::vector<double> times = inst.exercise_times;
+      times.push_back(inst.maturity);
+      inst.exercise_times = std::move(times);
     }
   }
   if (inst.knock) {
@@ -286,8 +307,8 @@ int model_of(const Fields& f, const RunConfig& config, const NameTable& model_na
 
 /// One instrument from a YAML mapping or a CSV row (config/fields.hpp).
 template <class Fields>
-InstrumentConfig instrument(const Fields& f, const RunConfig& config,
-                            const NameTable& model_names) {
+InstrumentConfig instrument(const Fields& f, const RunConfig& config, const NameTable& model_names,
+                            SharedSchedules& shared) {
   InstrumentConfig inst;
   inst.mark = f.mark();
   // The valid keys depend on the type; while it is missing, judge keys against all types so that
@@ -319,21 +340,21 @@ InstrumentConfig instrument(const Fields& f, const RunConfig& config,
     break;
   case InstrumentType::asian:
     inst.average = f.choice(f.require("average"), average_types);
-    inst.fixing_times = schedule(f, "fixings", "fixing_times", inst.maturity);
+    inst.fixing_times = schedule(f, "fixings", "fixing_times", inst.maturity, shared);
     break;
   case InstrumentType::barrier:
     knock(f, {"barrier_type", "barrier", "monitoring", "monitoring_times", "rebate"},
-          start_level(config, model, inst), inst);
+          start_level(config, model, inst), inst, shared);
     break;
   case InstrumentType::basket:
     basket(f, model, inst);
     break;
   }
   if (inst.type != InstrumentType::barrier) {
-    optional_knock(f, start_level(config, model, inst), inst); // after the basket's weights
+    optional_knock(f, start_level(config, model, inst), inst, shared); // after the weights
   }
   if (inst.type == InstrumentType::european || inst.type == InstrumentType::basket) {
-    exercise(f, inst); // after the knock, which it refuses
+    exercise(f, inst, shared); // after the knock, which it refuses
   }
   return inst;
 }
@@ -419,6 +440,7 @@ NameTable known_models(const Reader& reader, const RunConfig& config) {
 std::vector<InstrumentConfig> instruments(const Reader& reader, const Located& where,
                                           const RunConfig& config, NameTable& ids) {
   std::vector<InstrumentConfig> result;
+  SharedSchedules shared;
   if (const auto table = csv_section(reader, where)) {
     const Reader csv_reader(table->file());
     check_header(csv_reader, *table, instrument_keys(std::nullopt, true),
@@ -432,7 +454,7 @@ std::vector<InstrumentConfig> instruments(const Reader& reader, const Located& w
     result.reserve(table->rows());
     for (std::size_t row = 0; row < table->rows(); ++row) {
       const csv::RowFields f(*table, csv_reader, row);
-      result.push_back(instrument(f, config, model_names));
+      result.push_back(instrument(f, config, model_names, shared));
       f.add(ids, f.require("id"), result.back().id);
     }
     ids.report_with(reader); // csv_reader ends here
@@ -441,7 +463,7 @@ std::vector<InstrumentConfig> instruments(const Reader& reader, const Located& w
   const NameTable model_names = known_models(reader, config);
   for (const auto& item : reader.non_empty_list(where)) {
     const YamlFields f(reader, item);
-    result.push_back(instrument(f, config, model_names));
+    result.push_back(instrument(f, config, model_names, shared));
     f.add(ids, f.require("id"), result.back().id);
   }
   return result;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -312,6 +313,38 @@ TEST(LoadConfig, BarrierAndTermStructuresAreRead) {
   EXPECT_EQ(b.barrier_type, BarrierType::down_and_in);
   EXPECT_EQ(b.rebate, 1.5);
   EXPECT_EQ(b.monitoring_times, (std::vector<double>{0.5, 1.0}));
+}
+
+TEST(LoadConfig, SchedulesGivenByCountAreSharedByCountAndMaturity) {
+  std::string doc = valid_doc();
+  const auto barrier = [](const std::string& id, const std::string& schedule, double maturity) {
+    return "  - {id: " + id + ", type: barrier, option: put, strike: 100, barrier: 80, " +
+           "barrier_type: down_and_out, " + schedule + ", maturity: " + std::to_string(maturity) +
+           ", model: spx_bs}\n";
+  };
+  doc += barrier("a", "monitoring: 252", 1.0) + barrier("b", "monitoring: 252", 1.0) +
+         barrier("c", "monitoring: 252", 0.5) + barrier("d", "monitoring: 12", 1.0) +
+         barrier("e", "monitoring_times: [0.5, 1]", 1.0) +
+         barrier("f", "monitoring_times: [0.5, 1]", 1.0);
+  doc += "  - {id: g, type: asian, option: call, strike: 100, average: arithmetic, fixings: 12, "
+         "maturity: 1, model: spx_bs}\n";
+  const RunConfig c = parse_kept(doc, "t.yaml");
+  const auto& in = c.instruments;
+  const auto at = [&](const char* id) -> const InstrumentConfig& {
+    return *std::find_if(in.begin(), in.end(), [&](const auto& i) { return i.id == id; });
+  };
+  EXPECT_EQ(at("a").monitoring_times.identity(), at("b").monitoring_times.identity());
+  EXPECT_NE(at("a").monitoring_times.identity(), at("c").monitoring_times.identity());
+  EXPECT_NE(at("a").monitoring_times.identity(), at("d").monitoring_times.identity());
+  // A count of fixings is the same schedule as a count of monitoring dates.
+  EXPECT_EQ(at("d").monitoring_times.identity(), at("g").fixing_times.identity());
+  // Listed times are each instrument's own; equal all the same.
+  EXPECT_NE(at("e").monitoring_times.identity(), at("f").monitoring_times.identity());
+  EXPECT_EQ(at("e").monitoring_times, at("f").monitoring_times);
+  ASSERT_EQ(at("a").monitoring_times.size(), 252u);
+  EXPECT_EQ(at("a").monitoring_times.back(), 1.0);
+  EXPECT_EQ(at("c").monitoring_times.back(), 0.5);
+  EXPECT_EQ(at("e").monitoring_times, (std::vector<double>{0.5, 1.0}));
 }
 
 TEST(LoadConfig, SimulationAndEngineSettingsAreRead) {

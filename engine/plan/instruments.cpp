@@ -67,19 +67,19 @@ void set_asian(const ViewInputs& in, ObservationSet& observations, models::Instr
                double& control_mean) {
   const auto& instrument = in.instrument;
   view.kind = models::PayoffKind::asian;
-  const std::vector<int> fixings = steps_of(in.group.times, instrument.fixing_times);
   const bool arithmetic = instrument.average == config::AverageType::arithmetic;
   view.underlying_observation = observations.add(
       arithmetic ? models::ObservationKind::arithmetic_sum : models::ObservationKind::log_sum,
-      in.first_asset, fixings);
+      in.first_asset, instrument.fixing_times);
   // The geometric Asian controls an arithmetic one where log G is exactly normal (Black with
   // deterministic curves): its mean in closed form from the step data.
   if (in.controlled() && arithmetic && in.model.type == config::ModelType::black_scholes) {
     view.control = models::ControlKind::geometric_asian;
     view.control_observation =
-        observations.add(models::ObservationKind::log_sum, in.first_asset, fixings);
-    control_mean = geometric_asian_control_mean(in.group, fixings, view.is_call, instrument.strike,
-                                                view.discount);
+        observations.add(models::ObservationKind::log_sum, in.first_asset, instrument.fixing_times);
+    control_mean =
+        geometric_asian_control_mean(in.group, observations.steps(instrument.fixing_times),
+                                     view.is_call, instrument.strike, view.discount);
   }
 }
 
@@ -93,19 +93,18 @@ void set_knock(const ViewInputs& in, ObservationSet& observations, models::Instr
   view.knock_in = instrument.barrier_type == config::BarrierType::down_and_in ||
                   instrument.barrier_type == config::BarrierType::up_and_in;
   view.rebate = instrument.rebate;
-  std::vector<int> steps = steps_of(in.group.times, instrument.monitoring_times);
   if (view.kind == models::PayoffKind::basket) {
     view.knock_level = instrument.barrier;
     view.knock_observation = observations.add(
         down ? models::ObservationKind::basket_min : models::ObservationKind::basket_max,
-        in.first_asset, std::move(steps),
+        in.first_asset, observations.steps(instrument.monitoring_times),
         BasketLevel{view.basket,
                     std::vector<double>(view.weights, view.weights + view.basket_assets)});
   } else {
     view.knock_level = std::log(instrument.barrier);
     view.knock_observation = observations.add(down ? models::ObservationKind::running_min
                                                    : models::ObservationKind::running_max,
-                                              in.first_asset, std::move(steps));
+                                              in.first_asset, instrument.monitoring_times);
   }
 }
 
@@ -179,6 +178,9 @@ void plan_instruments(const config::RunConfig& config, int model_index,
                       const std::vector<double>& quantity, ObservationSet& observations,
                       GroupPlan& group) {
   const auto& model = config.models[static_cast<std::size_t>(model_index)];
+  group.instruments.reserve(instrument_indices.size() * static_cast<std::size_t>(group.scenarios));
+  group.control_mean.reserve(instrument_indices.size());
+  group.instrument_config_index.reserve(instrument_indices.size());
   for (int i : instrument_indices) {
     const auto& instrument = config.instruments[static_cast<std::size_t>(i)];
     const int maturity_step = step_of(group.times, instrument.maturity);

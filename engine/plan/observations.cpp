@@ -57,6 +57,23 @@ int ObservationSet::add(models::ObservationKind kind, int asset, std::vector<int
   return id;
 }
 
+const std::vector<int>& ObservationSet::steps(const config::Schedule& times) {
+  const auto it = steps_.find(times.identity());
+  if (it != steps_.end())
+    return it->second;
+  return steps_.emplace(times.identity(), steps_of(*grid_, times)).first->second;
+}
+
+int ObservationSet::add(models::ObservationKind kind, int asset, const config::Schedule& times) {
+  const auto key = std::make_tuple(kind, asset, times.identity());
+  const auto it = scheduled_.find(key);
+  if (it != scheduled_.end())
+    return it->second;
+  const int id = add(kind, asset, steps(times));
+  scheduled_.emplace(key, id);
+  return id;
+}
+
 std::vector<std::vector<int>> number_observations(const config::RunConfig& config, int model_index,
                                                   const ObservationSet& observations,
                                                   GroupPlan& group) {
@@ -108,22 +125,34 @@ std::vector<std::vector<int>> number_observations(const config::RunConfig& confi
 void plan_observation_runs(const std::vector<std::vector<int>>& observation_steps,
                            GroupPlan& group) {
   const int steps = group.steps();
-  std::vector<std::vector<int>> events_at(static_cast<std::size_t>(steps) + 1);
+  // The observations at each grid index, in increasing number: grid index s holds
+  // events[first[s] .. first[s + 1]) (one array, not a vector per step: a book of 1,000 groups
+  // of daily steps grew 250,000 of them).
+  std::vector<std::size_t> first(static_cast<std::size_t>(steps) + 2, 0);
+  for (const auto& at : observation_steps) {
+    for (int s : at)
+      ++first[static_cast<std::size_t>(s) + 1];
+  }
+  for (std::size_t s = 1; s < first.size(); ++s)
+    first[s] += first[s - 1];
+  std::vector<int> events(first.back());
+  std::vector<std::size_t> next(first.begin(), first.end() - 1);
   for (std::size_t o = 0; o < observation_steps.size(); ++o) {
     for (int s : observation_steps[o])
-      events_at[static_cast<std::size_t>(s)].push_back(static_cast<int>(o));
+      events[next[static_cast<std::size_t>(s)]++] = static_cast<int>(o);
   }
   // Kernel step s moves the path from times[s] to times[s + 1]; its observations are those at
   // grid index s + 1.
   // Consecutive steps with the same register-slot observations and none beyond the slots
   // merge into one run.
   for (int s = 0; s < steps; ++s) {
-    const auto& at = events_at[static_cast<std::size_t>(s) + 1];
-    if (at.empty())
+    const auto grid_index = static_cast<std::size_t>(s) + 1;
+    if (first[grid_index] == first[grid_index + 1])
       continue;
     models::ObservationRun run{s, s, 0u, -1};
     const int spill_begin = static_cast<int>(group.spill_events.size());
-    for (int o : at) {
+    for (std::size_t e = first[grid_index]; e < first[grid_index + 1]; ++e) {
+      const int o = events[e];
       const auto& view = group.observations[static_cast<std::size_t>(o)];
       if (o < models::kRegisterObservations) {
         run.masks |= 1u << (static_cast<int>(view.kind) * models::kRegisterObservations + o);

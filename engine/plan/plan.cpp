@@ -30,7 +30,7 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   const std::vector<plan_detail::Scenario> scenarios =
       plan_detail::plan_scenarios(config, model_index, group);
   plan_detail::plan_model_data(scenarios, model_index, group);
-  plan_detail::ObservationSet observations;
+  plan_detail::ObservationSet observations(group.times);
   plan_detail::plan_instruments(config, model_index, scenarios, instrument_indices, quantity,
                                 observations, group);
   const std::vector<std::vector<int>> observation_steps =

@@ -94,12 +94,22 @@ struct ObservationKey {
 /// The distinct observations the instruments ask for, numbered in order of first use.
 class ObservationSet {
 public:
+  /// The observations of one group: schedules become steps on its grid.
+  explicit ObservationSet(const std::vector<double>& grid) : grid_(&grid) {}
   int add(models::ObservationKind kind, int asset, std::vector<int> steps, BasketLevel level = {});
+  /// add() of a schedule's steps on the grid: each (kind, asset, shared schedule) is worked out
+  /// once (a group of 100 barriers shares two or three monitoring schedules).
+  int add(models::ObservationKind kind, int asset, const config::Schedule& times);
+  /// The grid steps of a schedule's times (steps_of), once per shared schedule.
+  const std::vector<int>& steps(const config::Schedule& times);
   [[nodiscard]] const std::vector<ObservationKey>& keys() const { return keys_; }
 
 private:
+  const std::vector<double>* grid_;
   std::map<ObservationKey, int> index_;
   std::vector<ObservationKey> keys_;
+  std::map<const void*, std::vector<int>> steps_;
+  std::map<std::tuple<models::ObservationKind, int, const void*>, int> scheduled_;
 };
 
 /// Keeps the observations some instrument reads, numbered the most frequently observed first

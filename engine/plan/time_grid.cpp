@@ -117,10 +117,10 @@ std::vector<double> group_time_grid(const config::RunConfig& config, int model_i
   std::vector<double> events;
   // A book repeats a few schedules over many instruments (daily monitoring to 6 or 12 months):
   // each distinct one is added once, or a group of 100 instruments sorts 6,000 times.
-  std::vector<const std::vector<double>*> added;
-  const auto add_schedule = [&](const std::vector<double>& times) {
+  std::vector<const config::Schedule*> added;
+  const auto add_schedule = [&](const config::Schedule& times) {
     for (const auto* seen : added) {
-      if (*seen == times)
+      if (*seen == times) // the same shared schedule at once, else its times compared
         return;
     }
     added.push_back(&times);
