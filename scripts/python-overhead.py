@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """What pfmc.price() costs over the engine called from C++: the same book priced from its file
-in a warm process, median of --repeat runs each — pfmc_bench's books/NAME/end_to_end (C++: load,
-price) against pfmc.price(FILE) (load, price, the JSON report made and parsed).
+in a warm process — pfmc_bench's books/NAME/end_to_end (C++: load, price) against
+pfmc.price(FILE) (load, price, the run's summary made and parsed). The two alternate, --rounds
+times (a round: one pfmc_bench process of --repeat timed runs, then --repeat Python runs), so
+that the host's drift over the minute falls on both sides; medians over all rounds.
 
-Usage: PYTHONPATH=BUILD/python scripts/python-overhead.py BUILD/pfmc_bench BOOK.yaml [--repeat N]"""
+Usage: PYTHONPATH=BUILD/python scripts/python-overhead.py BUILD/pfmc_bench BOOK.yaml
+       [--repeat N] [--rounds R]"""
 import argparse
 import json
 import statistics
@@ -18,25 +21,36 @@ def main():
     parser.add_argument("bench")
     parser.add_argument("book")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=3)
     a = parser.parse_args()
-    out = subprocess.run([a.bench, "--workloads=", f"--books={a.book}",
-                          "--benchmark_filter=end_to_end", f"--benchmark_repetitions={a.repeat}",
-                          "--benchmark_format=json"], check=True, capture_output=True, text=True)
-    runs = json.loads(out.stdout[out.stdout.index("{"):])["benchmarks"]
-    cpp_ms = statistics.median(r["real_time"] for r in runs if r.get("run_type") == "iteration")
     pfmc.price(a.book, device="gpu")  # warm-up: context, modules, tuning cache
-    times, with_list = [], []
-    for _ in range(a.repeat):
-        start = time.perf_counter()
-        result = pfmc.price(a.book, device="gpu")
-        times.append((time.perf_counter() - start) * 1e3)
-        count = len(result.instruments)  # the list, made on first use
-        with_list.append((time.perf_counter() - start) * 1e3)
-    py_ms, list_ms = statistics.median(times), statistics.median(with_list)
-    print(f"{a.book}: {count} instruments; C++ (pfmc_bench end_to_end) {cpp_ms:.1f} ms, "
-          f"Python pfmc.price() {py_ms:.1f} ms ({100 * (py_ms / cpp_ms - 1):+.1f}%), with "
-          f".instruments made {list_ms:.1f} ms ({100 * (list_ms / cpp_ms - 1):+.1f}%) "
-          f"(median of {a.repeat}, warm)")
+    cpp, times, columns, with_list = [], [], [], []
+    for _ in range(a.rounds):
+        out = subprocess.run([a.bench, "--workloads=", f"--books={a.book}",
+                              "--benchmark_filter=end_to_end",
+                              f"--benchmark_repetitions={a.repeat}", "--benchmark_format=json"],
+                             check=True, capture_output=True, text=True)
+        runs = json.loads(out.stdout[out.stdout.index("{"):])["benchmarks"]
+        cpp += [r["real_time"] for r in runs if r.get("run_type") == "iteration"]
+        for _ in range(a.repeat):
+            start = time.perf_counter()
+            result = pfmc.price(a.book, device="gpu")
+            times.append((time.perf_counter() - start) * 1e3)
+            prices = result.column("price")  # the columns: one array each
+            columns.append((time.perf_counter() - start) * 1e3)
+            count = len(result.instruments)  # the list of dicts, made on first use
+            with_list.append((time.perf_counter() - start) * 1e3)
+    cpp_ms = statistics.median(cpp)
+    py_ms, column_ms = statistics.median(times), statistics.median(columns)
+    list_ms = statistics.median(with_list)
+    rel = lambda ms: f"{100 * (ms / cpp_ms - 1):+.1f}%"  # noqa: E731
+    print(f"{a.book}: {count} instruments ({len(prices)} prices); C++ (pfmc_bench end_to_end) "
+          f"{cpp_ms:.1f} ms, Python pfmc.price() {py_ms:.1f} ms ({rel(py_ms)}), with "
+          f".column('price') {column_ms:.1f} ms ({rel(column_ms)}), with .instruments made "
+          f"{list_ms:.1f} ms ({rel(list_ms)}) (medians of {len(cpp)} and {len(times)}, "
+          f"{a.rounds} alternating rounds, warm)")
+    print("  C++ runs: " + " ".join(f"{x:.0f}" for x in cpp))
+    print("  Python runs: " + " ".join(f"{x:.0f}" for x in times))
     r = result.run
     print("  the last Python run's own times: " + ", ".join(
         f"{k} {r[k]:.1f} ms" for k in ("config_ms", "plan_ms", "backends_ms", "kernel_ms",

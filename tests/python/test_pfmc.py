@@ -126,6 +126,26 @@ def test_no_gpu_is_a_runtime_error_and_bench_needs_one():
         pfmc.bench(SMALL)
 
 
+def test_columns_hold_the_instruments_values():
+    result = pfmc.price(BOOK, device="cpu", paths=2_000, greeks=["delta", "vega"])
+    columns, items = result.columns(), result.instruments
+    assert list(columns)[:7] == ["id", "type", "price", "std_error", "ci95_low", "ci95_high",
+                                 "paths"]
+    assert "delta" in columns and "vega" in columns
+    assert all(len(c) == len(items) for c in columns.values())
+    for k, item in enumerate(items):
+        assert columns["id"][k] == item["id"] and columns["price"][k] == item["price"]
+        assert columns["std_error"][k] == item["std_error"]
+        assert [columns["ci95_low"][k], columns["ci95_high"][k]] == item["ci95"]
+        assert columns["delta"][k] == item["greeks"]["delta"]
+    assert result.column("price") is columns["price"]
+    with pytest.raises(KeyError, match="no column 'gamma'"):
+        result.column("gamma")
+    # A quasi-random run has no standard error: NaN in the column, None in the dicts.
+    sobol = pfmc.price(SMALL, device="cpu", rng="sobol", paths=1024)
+    assert math.isnan(sobol.column("std_error")[0]) and sobol.instruments[0]["std_error"] is None
+
+
 def test_to_pandas():
     pandas = pytest.importorskip("pandas")
     frame = pfmc.price(BOOK, device="cpu", paths=1000).to_pandas()

@@ -5,6 +5,7 @@ The same engine as the `pfmc` command line, called in-process:
     import pfmc
     result = pfmc.price("config/examples/book.yaml", paths=100_000, device="cpu")
     result.instruments[0]["price"], result.portfolio["value"], result.run["kernel_ms"]
+    result.column("price")                  # one list per field, in the book's order
     result.to_pandas()                      # one row per instrument (needs pandas)
 
 A config is a path (str or os.PathLike), YAML text, or a dict of the YAML's structure. The
@@ -55,7 +56,11 @@ OVERRIDES = ("device", "backend", "padding", "precision", "rng", "prefetch_dista
 class Result:
     """A priced run: .instruments (a list of dicts: id, type, price, std_error, ci95, paths and,
     when asked for, greeks), .portfolio (value and std_error, or None without positions) and
-    .run (device, backend, timings, ...), as `pfmc price --format json` writes them."""
+    .run (device, backend, timings, ...), as `pfmc price --format json` writes them; and the
+    instruments as columns, .columns() and .column(name) (lists: id, type, price, std_error,
+    ci95_low, ci95_high, paths, then one per Greek — `delta`, or `delta[A]` for a basket's leg;
+    NaN where an instrument has no such number), which a book of 100,000 instruments makes in a
+    small part of the time its list of dicts takes."""
 
     def __init__(self, priced):
         summary = _json.loads(priced.summary_json())
@@ -63,6 +68,7 @@ class Result:
         self.run = summary["run"]
         self._priced = priced
         self._instruments = None
+        self._columns = None
 
     @property
     def instruments(self):
@@ -71,22 +77,24 @@ class Result:
             self._instruments = self._priced.instruments()
         return self._instruments
 
+    def columns(self):
+        """The instruments as a dict of columns (lists of the same length, in the book's order)."""
+        if self._columns is None:
+            self._columns = self._priced.columns()
+        return self._columns
+
+    def column(self, name):
+        """One column of columns() by name: `price`, `std_error`, `delta`, ..."""
+        columns = self.columns()
+        if name not in columns:
+            raise KeyError(f"no column {name!r} (columns: {', '.join(columns)})")
+        return columns[name]
+
     def to_pandas(self):
-        """The instruments as a pandas DataFrame indexed by id (greeks as columns)."""
+        """The instruments as a pandas DataFrame indexed by id (Greeks as columns), made from the
+        columns, not from the list of dicts."""
         import pandas
-        rows = []
-        for item in self.instruments:
-            row = {k: v for k, v in item.items() if not isinstance(v, (dict, list))}
-            if item.get("ci95"):
-                row["ci95_low"], row["ci95_high"] = item["ci95"]
-            for greek, value in (item.get("greeks") or {}).items():
-                if isinstance(value, dict):  # a basket's, by underlying: delta[A], delta[B]
-                    for underlying, v in value.items():
-                        row[f"{greek}[{underlying}]"] = v
-                else:
-                    row[greek] = value
-            rows.append(row)
-        return pandas.DataFrame(rows).set_index("id")
+        return pandas.DataFrame(self.columns()).set_index("id")
 
     def __repr__(self):
         value = self.portfolio["value"] if self.portfolio else None
