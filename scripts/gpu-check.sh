@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [books] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [books] [pysegv] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -311,14 +311,60 @@ if has books; then
   if [ -d "$B/python/pfmc" ]; then
     for n in 1000 100000; do
       PYTHONPATH="$B/python" limit 300 python3 scripts/python-overhead.py "./$B/pfmc_bench" \
-        "$LOG/book$n.yaml" --repeat 5 > "$LOG/python_$n.txt" 2>&1
-      note "python $n: $(tail -2 "$LOG/python_$n.txt" | tr -s ' \n' ' ')"
+        "$LOG/book$n.yaml" --repeat 3 --rounds 3 > "$LOG/python_$n.txt" 2>&1
+      note "python $n: $(tail -4 "$LOG/python_$n.txt" | tr -s ' \n' ' ')"
     done
   else
     note "python: not built here ($(python3 --version 2>&1); no headers or pybind11)"
   fi
   keep books.json
   note "books: $((SECONDS - start)) s"
+fi
+
+if has pysegv && [ -d "$B/python/pfmc" ]; then
+  # pfmc.bench() inside pytest's process ended in a segmentation fault on this machine (and not
+  # in a plain python3): the same call in-process under variants of pytest, with a C backtrace
+  # (scripts/segv-backtrace.c, preloaded; pytest's own faulthandler off where it is used).
+  gcc -shared -fPIC -O1 -o "$LOG/segv.so" scripts/segv-backtrace.c
+  cat > "$LOG/test_bench_inproc.py" <<'PY'
+import pfmc
+SMALL = {"market": {"underlyings": [{"name": "S", "spot": 100}], "rates": {"zero_rate": 0.05}},
+         "models": [{"name": "bs", "type": "black_scholes", "underlying": "S", "volatility": 0.2}],
+         "instruments": [{"id": "c", "type": "european", "option": "call", "strike": 100,
+                          "maturity": 1.0, "model": "bs"}],
+         "simulation": {"paths": 20000, "seed": 7}}
+def test_bench_in_process():
+    rows = pfmc.bench(SMALL, backends=["none", "inline"], distances=[8], repeat=2)
+    assert {r["backend"] for r in rows} == {"ideal", "inline", "none"}
+PY
+  variants=("pytest|" "pytest-nofh|-p no:faulthandler" "pytest-nofh-s|-p no:faulthandler -s")
+  for v in "${variants[@]}"; do
+    name=${v%%|*} flags=${v#*|}
+    # shellcheck disable=SC2086  # the flags are words
+    SEGV_BACKTRACE_FILE="$LOG/segv_$name.txt" LD_PRELOAD="$LOG/segv.so" PYTHONPATH="$B/python" \
+      limit 120 python3 -m pytest -q -p no:cacheprovider $flags "$LOG/test_bench_inproc.py" \
+      > "$LOG/pysegv_$name.txt" 2>&1
+    note "pysegv $name: rc=$? $(tail -1 "$LOG/pysegv_$name.txt")"
+  done
+  (ulimit -s unlimited; SEGV_BACKTRACE_FILE="$LOG/segv_stack.txt" LD_PRELOAD="$LOG/segv.so" \
+    PYTHONPATH="$B/python" limit 120 python3 -m pytest -q -p no:cacheprovider -p no:faulthandler \
+    "$LOG/test_bench_inproc.py" > "$LOG/pysegv_stack.txt" 2>&1)
+  note "pysegv unlimited stack: rc=$? $(tail -1 "$LOG/pysegv_stack.txt")"
+  SEGV_BACKTRACE_FILE="$LOG/segv_plain.txt" LD_PRELOAD="$LOG/segv.so" PYTHONPATH="$B/python" \
+    limit 120 python3 -c "import sys; sys.path.insert(0, '$LOG'); import test_bench_inproc as t; t.test_bench_in_process(); print('plain ok')" \
+    > "$LOG/pysegv_plain.txt" 2>&1
+  note "pysegv plain python3: rc=$? $(tail -1 "$LOG/pysegv_plain.txt")"
+  # The frames in pfmc's module and libraries, as source lines.
+  for f in "$LOG"/segv_*.txt; do
+    [ -f "$f" ] || continue
+    grep -E '^/.*\(\+0x[0-9a-f]+\)' "$f" | sed -E 's/^([^(]+)\(\+(0x[0-9a-f]+)\).*/\1 \2/' \
+      | while read -r object offset; do
+          echo "$(basename "$object") $offset $(addr2line -f -C -e "$object" "$offset" 2>/dev/null | tr '\n' ' ')"
+        done > "$f.lines"
+    cat "$f.lines" | head -40
+  done
+  cat "$LOG"/segv_*.txt.lines > "$LOG/segv_lines.txt" 2>/dev/null
+  keep pysegv_pytest.txt segv_lines.txt segv_pytest-nofh.txt
 fi
 
 if has peers; then
