@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <thread>
 #include <unordered_set>
+#include <vector>
 
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
@@ -126,33 +128,128 @@ int Table::column(std::string_view name) const {
   return -1;
 }
 
+namespace {
+
+/// Text larger than this, with no quote in it, is read in pieces on every core.
+constexpr std::size_t kPieceBytes = std::size_t(1) << 20;
+
+std::unique_ptr<csv_parser, ParserDeleter> start_parser(const std::string& file) {
+  std::unique_ptr<csv_parser, ParserDeleter> parser(new csv_parser);
+  if (csv_init(parser.get(), CSV_STRICT | CSV_STRICT_FINI) != 0) {
+    throw ConfigError(file, {}, "", "cannot start the CSV reader (out of memory)");
+  }
+  return parser;
+}
+
+/// Feeds `text` from `at` to libcsv a line at a time (so that each cell knows the line it ends
+/// on: libcsv keeps no count), until its end or, with `header_only`, the header row's end;
+/// returns where it stopped.
+std::size_t feed(csv_parser* parser, std::string_view text, std::size_t at, Builder& builder,
+                 bool header_only) {
+  while (at < text.size() && !builder.failed && !(header_only && builder.header_done)) {
+    const std::size_t newline = text.find('\n', at);
+    const std::size_t end = newline == std::string_view::npos ? text.size() : newline + 1;
+    ++builder.line;
+    const std::size_t length = end - at;
+    if (csv_parse(parser, text.data() + at, length, on_cell, on_row, &builder) != length) {
+      builder.fail(builder.line, 0,
+                   std::string("malformed CSV: ") + csv_strerror(csv_error(parser)) +
+                       " (a quote inside a cell must be doubled, and a quoted cell closed)");
+    }
+    at = end;
+  }
+  return at;
+}
+
+void finish(csv_parser* parser, Builder& builder) {
+  if (!builder.failed && csv_fini(parser, on_cell, on_row, &builder) != 0) {
+    builder.fail(builder.line, 0,
+                 "malformed CSV: a quoted cell is not closed at the end of the file");
+  }
+}
+
+} // namespace
+
+// One piece per thread (csv_table.hpp).
+void Table::read_rows_in_pieces(std::string_view text, std::size_t at, unsigned threads,
+                                Table& table, Builder& builder) {
+  std::vector<std::size_t> cuts{at};
+  for (unsigned k = 1; k < threads; ++k) {
+    const std::size_t target = at + (text.size() - at) * k / threads;
+    const std::size_t newline = text.find('\n', std::max(target, cuts.back()));
+    if (newline == std::string_view::npos)
+      break;
+    cuts.push_back(newline + 1);
+  }
+  cuts.push_back(text.size());
+  const std::size_t pieces = cuts.size() - 1;
+  std::vector<Table> parts(pieces);
+  std::vector<std::unique_ptr<Builder>> builders;
+  int line = builder.line;
+  for (std::size_t k = 0; k < pieces; ++k) {
+    parts[k].columns_ = table.columns_;
+    auto& b = *builders.emplace_back(std::make_unique<Builder>(parts[k]));
+    b.header_done = true;
+    b.line = line;
+    b.lines = static_cast<std::size_t>(
+        std::count(text.begin() + static_cast<std::ptrdiff_t>(cuts[k]),
+                   text.begin() + static_cast<std::ptrdiff_t>(cuts[k + 1]), '\n'));
+    parts[k].cells_.reserve((b.lines + 1) * table.columns_.size());
+    parts[k].row_lines_.reserve(b.lines + 1);
+    parts[k].text_.reserve(cuts[k + 1] - cuts[k]);
+    line += static_cast<int>(b.lines);
+  }
+  const auto read_piece = [&](std::size_t k) {
+    const auto parser = start_parser(table.file_);
+    feed(parser.get(), text.substr(0, cuts[k + 1]), cuts[k], *builders[k], false);
+    finish(parser.get(), *builders[k]);
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t k = 1; k < pieces; ++k)
+    pool.emplace_back(read_piece, k);
+  read_piece(0);
+  for (auto& t : pool)
+    t.join();
+  for (std::size_t k = 0; k < pieces; ++k) {
+    const Builder& b = *builders[k];
+    if (b.failed) {
+      builder.fail(b.error_line, b.error_column, b.error);
+      return;
+    }
+    if (table.text_.size() + parts[k].text_.size() > std::numeric_limits<std::uint32_t>::max()) {
+      builder.fail(b.line, 0, "the file is too large (over 4 GiB of cells)");
+      return;
+    }
+    const auto base = static_cast<std::uint32_t>(table.text_.size());
+    table.text_ += parts[k].text_;
+    for (Span span : parts[k].cells_) {
+      span.offset += base;
+      table.cells_.push_back(span);
+    }
+    table.row_lines_.insert(table.row_lines_.end(), parts[k].row_lines_.begin(),
+                            parts[k].row_lines_.end());
+  }
+}
+
 Table Table::parse(std::string_view text, const std::string& file) {
   Table table;
   table.file_ = file;
   table.text_.reserve(text.size());
   Builder builder(table);
   builder.lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
-  std::unique_ptr<csv_parser, ParserDeleter> parser(new csv_parser);
-  if (csv_init(parser.get(), CSV_STRICT | CSV_STRICT_FINI) != 0) {
-    throw ConfigError(file, {}, "", "cannot start the CSV reader (out of memory)");
-  }
-  // Fed a line at a time, so that each cell knows the line it ends on (libcsv keeps no count).
-  std::size_t at = 0;
-  while (at < text.size() && !builder.failed) {
-    const std::size_t newline = text.find('\n', at);
-    const std::size_t end = newline == std::string_view::npos ? text.size() : newline + 1;
-    ++builder.line;
-    const std::size_t length = end - at;
-    if (csv_parse(parser.get(), text.data() + at, length, on_cell, on_row, &builder) != length) {
-      builder.fail(builder.line, 0,
-                   std::string("malformed CSV: ") + csv_strerror(csv_error(parser.get())) +
-                       " (a quote inside a cell must be doubled, and a quoted cell closed)");
-    }
-    at = end;
-  }
-  if (!builder.failed && csv_fini(parser.get(), on_cell, on_row, &builder) != 0) {
-    builder.fail(builder.line, 0,
-                 "malformed CSV: a quoted cell is not closed at the end of the file");
+  const auto parser = start_parser(file);
+  // A large file without quotes (a generated trade list) is read on every core after its
+  // header: its rows are its lines. Otherwise, one pass.
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  const bool pieces =
+      text.size() >= 2 * kPieceBytes && threads > 1 && text.find('"') == std::string_view::npos;
+  const std::size_t at = feed(parser.get(), text, 0, builder, pieces);
+  if (pieces && builder.header_done && !builder.failed) {
+    read_rows_in_pieces(
+        text, at, static_cast<unsigned>(std::min<std::size_t>(threads, text.size() / kPieceBytes)),
+        table, builder);
+  } else {
+    finish(parser.get(), builder);
   }
   if (!builder.failed && !builder.header_done) {
     builder.fail(1, 0, "file is empty (expected a header row of column names)");

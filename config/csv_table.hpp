@@ -14,6 +14,8 @@
 
 namespace pfmc::config::csv {
 
+struct Builder; // csv_table.cpp: what libcsv's callbacks fill
+
 class Table {
 public:
   /// Reads `path`; `file` names it in errors (as the YAML file wrote it, or resolved). Refuses,
@@ -44,6 +46,12 @@ private:
     std::uint32_t length;
   };
   friend struct Builder;
+  /// The rows after the header, [at, end of text), in one piece per thread, each cut at a
+  /// line's end and read by its own parser into its own table, then appended to `table` in
+  /// order. Only for text without quotes: there every line break ends a row. Fails `builder`
+  /// with the first piece's failure.
+  static void read_rows_in_pieces(std::string_view text, std::size_t at, unsigned threads,
+                                  Table& table, Builder& builder);
 
   std::string file_;
   std::vector<std::string> columns_;

@@ -35,7 +35,7 @@ RunConfig load(const yaml::Reader& reader, const std::string& text) {
       return entry != nullptr && !entry->value.node.IsNull() ? entry : nullptr;
     };
     if (const yaml::Entry* e = given("portfolio")) {
-      config.portfolio = schema::portfolio(reader, e->value, ids);
+      config.portfolio = schema::portfolio(reader, e->value, ids, config.instruments.size());
     }
     if (const yaml::Entry* e = given("simulation")) {
       config.simulation = schema::simulation(reader, e->value);

@@ -19,9 +19,9 @@ std::vector<ModelConfig> models(const yaml::Reader& reader, const yaml::Located&
 /// The instruments, from a YAML list or `{csv: FILE}`; `ids` (empty) is filled with their ids.
 std::vector<InstrumentConfig> instruments(const yaml::Reader& reader, const yaml::Located& where,
                                           const RunConfig& config, yaml::NameTable& ids);
-/// The positions, from a YAML list or `{csv: FILE}`; `ids` are the instruments'.
+/// The positions, from a YAML list or `{csv: FILE}`; `ids` are the `instruments` instruments'.
 std::vector<Position> portfolio(const yaml::Reader& reader, const yaml::Located& where,
-                                yaml::NameTable& ids);
+                                yaml::NameTable& ids, std::size_t instruments);
 
 // schema_run.cpp
 SimulationConfig simulation(const yaml::Reader& reader, const yaml::Located& where);

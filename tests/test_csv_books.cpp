@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include "config/load_config.hpp"
@@ -287,6 +288,53 @@ TEST_F(CsvBooks, PositionsResolveAgainstTheTrades) {
   EXPECT_EQ(error_of(write("mixed.yaml", kMarket + "instruments: {csv: trades.csv}\n"
                                                    "portfolio: [{instrument: c9, quantity: 1}]\n")),
             "D/mixed.yaml:12:26: portfolio[0].instrument: unknown instrument 'c9' (known: c1)");
+}
+
+// A large book without quotes is read in pieces on every core, and its rows checked in ranges
+// (config/csv_table.cpp, config/parallel_ranges.hpp): the same instruments as one pass, and the
+// errors one pass would give, at their lines, whichever piece or range they fall in.
+TEST_F(CsvBooks, ALargeBookReadInPiecesGivesOnePasssBookAndErrors) {
+  constexpr int kRows = 70'000;
+  const auto trades = [](const std::map<int, std::string>& replaced) {
+    std::string text = kHeader;
+    text.reserve(kRows * 40);
+    for (int i = 0; i < kRows; ++i) {
+      const auto it = replaced.find(i);
+      text += it != replaced.end() ? it->second
+                                   : "c" + std::to_string(i) + ",european,call," +
+                                         std::to_string(50 + i % 100) + ",1,spx_bs";
+      text += '\n';
+    }
+    return text;
+  };
+  ASSERT_GT(trades({}).size(), std::size_t(2) << 20); // two pieces' worth
+  const RunConfig c = load_run_config(book(trades({})));
+  ASSERT_EQ(c.instruments.size(), static_cast<std::size_t>(kRows));
+  for (int i = 0; i < kRows; i += 7'919) {
+    const auto& in = c.instruments[static_cast<std::size_t>(i)];
+    EXPECT_EQ(in.id, "c" + std::to_string(i));
+    EXPECT_EQ(in.strike, 50 + i % 100);
+    EXPECT_EQ(in.mark.line, i + 2);
+  }
+  // A quote anywhere: one pass; the same instruments.
+  const RunConfig quoted = load_run_config(book(trades({{5, "\"c5\",european,call,55,1,spx_bs"}})));
+  ASSERT_EQ(quoted.instruments.size(), c.instruments.size());
+  EXPECT_EQ(quoted.instruments.back().id, c.instruments.back().id);
+  EXPECT_EQ(quoted.instruments.back().mark.line, c.instruments.back().mark.line);
+
+  EXPECT_EQ(trades_error(trades({{50'000, "x,european,call,100,1"}})),
+            "D/trades.csv:50002:6: the row has 5 cells, the header 6");
+  EXPECT_EQ(trades_error(trades({{69'999, "x,european,call,100,1,spx_bs,1"}})),
+            "D/trades.csv:70001:7: the row has 7 cells, the header 6");
+  EXPECT_EQ(trades_error(trades({{59'000, "x,european,call,-1,1,spx_bs"}})),
+            "D/trades.csv:59002:4: strike: must be > 0");
+  // Two errors: the earlier row's, as one loop over the rows reports it.
+  EXPECT_EQ(trades_error(trades({{40'000, "c3,european,call,100,1,spx_bs"},
+                                 {55'000, "x,european,call,-1,1,spx_bs"}})),
+            "D/trades.csv:40002:1: id: duplicate id 'c3' (first at line 5)");
+  EXPECT_EQ(trades_error(trades({{30'000, "x,european,call,-1,1,spx_bs"},
+                                 {50'000, "c3,european,call,100,1,spx_bs"}})),
+            "D/trades.csv:30002:4: strike: must be > 0");
 }
 
 TEST_F(CsvBooks, UnknownNamesListTheFirstTwentyOfALongBook) {

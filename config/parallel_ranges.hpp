@@ -1,0 +1,29 @@
+#pragma once
+// Host work over many independent items in parallel, with the errors of a sequential loop: the
+// items are cut into contiguous ranges, one thread each; a range stops at its first exception,
+// and the caller gets the lowest item that failed. Used where a book of 100,000 instruments makes
+// the host the bottleneck: a CSV book's rows (config/schema_products.cpp) and the plan's groups
+// (engine/plan/plan.cpp).
+
+#include <cstddef>
+#include <exception>
+#include <functional>
+
+namespace pfmc::config {
+
+struct FirstFailure {
+  std::size_t index;        ///< the lowest item whose work threw; the item count if none did
+  std::exception_ptr error; ///< its exception (null if none)
+};
+
+/// The threads for `items` of work: this host's hardware threads, but at least `per_thread`
+/// items each (1 thread below 2 × per_thread: starting threads costs more than small work).
+unsigned threads_for(std::size_t items, std::size_t per_thread);
+
+/// Runs work(item, range) for every item in [0, items), in `threads` contiguous ranges (range
+/// r of threads, on its own thread; range 0 on this one), in order within a range. Every item
+/// below the returned index was done; items above it may or may not have been.
+FirstFailure parallel_ranges(std::size_t items, unsigned threads,
+                             const std::function<void(std::size_t item, std::size_t range)>& work);
+
+} // namespace pfmc::config
