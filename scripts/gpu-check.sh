@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [books] [pysegv] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [books] [pyoverhead] [pysegv] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -321,12 +321,23 @@ if has books; then
   note "books: $((SECONDS - start)) s"
 fi
 
+if has pyoverhead && [ -d "$B/python/pfmc" ]; then
+  # What pfmc.price() costs over C++ (scripts/python-overhead.py) on the 1k and 100k CSV books.
+  for n in 1000 100000; do
+    python3 scripts/make-portfolio.py --instruments $n --csv "$LOG/book$n.yaml"
+    PYTHONPATH="$B/python" limit 300 python3 scripts/python-overhead.py "./$B/pfmc_bench" \
+      "$LOG/book$n.yaml" --repeat ${PFMC_PY_REPEAT:-3} --rounds ${PFMC_PY_ROUNDS:-3} > "$LOG/python_$n.txt" 2>&1
+    note "python $n: $(tail -4 "$LOG/python_$n.txt" | tr -s ' \n' ' ')"
+  done
+fi
+
 if has pysegv && [ -d "$B/python/pfmc" ]; then
   # pfmc.bench() inside pytest's process ended in a segmentation fault on this machine (and not
   # in a plain python3): the same call in-process under variants of pytest, with a C backtrace
   # (scripts/segv-backtrace.c, preloaded; pytest's own faulthandler off where it is used).
   gcc -shared -fPIC -O1 -o "$LOG/segv.so" scripts/segv-backtrace.c
   cat > "$LOG/test_bench_inproc.py" <<'PY'
+import sys
 import pfmc
 SMALL = {"market": {"underlyings": [{"name": "S", "spot": 100}], "rates": {"zero_rate": 0.05}},
          "models": [{"name": "bs", "type": "black_scholes", "underlying": "S", "volatility": 0.2}],
@@ -334,17 +345,28 @@ SMALL = {"market": {"underlyings": [{"name": "S", "spot": 100}], "rates": {"zero
                           "maturity": 1.0, "model": "bs"}],
          "simulation": {"paths": 20000, "seed": 7}}
 def test_bench_in_process():
+    # What else this process holds: imported packages of note, CUDA libraries mapped.
+    mods = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "numpy", "jax", "cupy"))
+    libs = sorted({l.split()[-1] for l in open("/proc/self/maps") if ".so" in l and any(
+        k in l for k in ("cuda", "curand", "cublas", "nvrtc", "torch", "nccl"))})
+    print("modules:", len(mods), mods[:8], file=sys.stderr)
+    print("libraries:", *libs, sep="\n  ", file=sys.stderr)
     rows = pfmc.bench(SMALL, backends=["none", "inline"], distances=[8], repeat=2)
     assert {r["backend"] for r in rows} == {"ideal", "inline", "none"}
 PY
-  variants=("pytest|" "pytest-nofh|-p no:faulthandler" "pytest-nofh-s|-p no:faulthandler -s")
+  python3 -c 'import sys, importlib.metadata as m; print(sys.executable, sys.version.split()[0]); print("pytest plugins:", sorted(e.name + "=" + e.value for e in m.entry_points(group="pytest11")))' > "$LOG/pysegv_env.txt" 2>&1
+  note "pysegv env: $(tr '\n' ' ' < "$LOG/pysegv_env.txt" | tail -c 800)"
+  variants=("pytest|-s" "pytest-noautoload|-s" "pytest-nofh|-p no:faulthandler -s")
   for v in "${variants[@]}"; do
     name=${v%%|*} flags=${v#*|}
+    autoload=
+    [ "$name" = pytest-noautoload ] && autoload=1
     # shellcheck disable=SC2086  # the flags are words
-    SEGV_BACKTRACE_FILE="$LOG/segv_$name.txt" LD_PRELOAD="$LOG/segv.so" PYTHONPATH="$B/python" \
+    PYTEST_DISABLE_PLUGIN_AUTOLOAD=$autoload SEGV_BACKTRACE_FILE="$LOG/segv_$name.txt" \
+      LD_PRELOAD="$LOG/segv.so" PYTHONPATH="$B/python" \
       limit 120 python3 -m pytest -q -p no:cacheprovider $flags "$LOG/test_bench_inproc.py" \
       > "$LOG/pysegv_$name.txt" 2>&1
-    note "pysegv $name: rc=$? $(tail -1 "$LOG/pysegv_$name.txt")"
+    note "pysegv $name: rc=$? $(grep -E '^(modules|  /)' "$LOG/pysegv_$name.txt" | tr '\n' ' ' | tail -c 900) $(tail -1 "$LOG/pysegv_$name.txt")"
   done
   (ulimit -s unlimited; SEGV_BACKTRACE_FILE="$LOG/segv_stack.txt" LD_PRELOAD="$LOG/segv.so" \
     PYTHONPATH="$B/python" limit 120 python3 -m pytest -q -p no:cacheprovider -p no:faulthandler \
@@ -353,7 +375,12 @@ PY
   SEGV_BACKTRACE_FILE="$LOG/segv_plain.txt" LD_PRELOAD="$LOG/segv.so" PYTHONPATH="$B/python" \
     limit 120 python3 -c "import sys; sys.path.insert(0, '$LOG'); import test_bench_inproc as t; t.test_bench_in_process(); print('plain ok')" \
     > "$LOG/pysegv_plain.txt" 2>&1
-  note "pysegv plain python3: rc=$? $(tail -1 "$LOG/pysegv_plain.txt")"
+  note "pysegv plain python3: rc=$? $(tr '\n' ' ' < "$LOG/pysegv_plain.txt" | tail -c 900)"
+  for first in torch numpy; do
+    PYTHONPATH="$B/python" limit 120 python3 -c "import sys; sys.path.insert(0, '$LOG'); import $first; import test_bench_inproc as t; t.test_bench_in_process(); print('after import $first: ok')" \
+      > "$LOG/pysegv_$first.txt" 2>&1
+    note "pysegv plain python3 after import $first: rc=$? $(tail -1 "$LOG/pysegv_$first.txt")"
+  done
   # The frames in pfmc's module and libraries, as source lines.
   for f in "$LOG"/segv_*.txt; do
     [ -f "$f" ] || continue
@@ -364,7 +391,7 @@ PY
     cat "$f.lines" | head -40
   done
   cat "$LOG"/segv_*.txt.lines > "$LOG/segv_lines.txt" 2>/dev/null
-  keep pysegv_pytest.txt segv_lines.txt segv_pytest-nofh.txt
+  keep pysegv_env.txt pysegv_pytest.txt pysegv_pytest-noautoload.txt pysegv_torch.txt segv_lines.txt
 fi
 
 if has peers; then
