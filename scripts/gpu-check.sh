@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [books] [pyoverhead] [pysegv] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [books] [pyoverhead] [pysegv] [pysegv-debug] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -312,7 +312,7 @@ if has books; then
     for n in 1000 100000; do
       PYTHONPATH="$B/python" limit 300 python3 scripts/python-overhead.py "./$B/pfmc_bench" \
         "$LOG/book$n.yaml" --repeat 3 --rounds 3 > "$LOG/python_$n.txt" 2>&1
-      note "python $n: $(tail -4 "$LOG/python_$n.txt" | tr -s ' \n' ' ')"
+      note "python $n: $(tail -5 "$LOG/python_$n.txt" | tr -s ' \n' ' ')"
     done
   else
     note "python: not built here ($(python3 --version 2>&1); no headers or pybind11)"
@@ -327,8 +327,41 @@ if has pyoverhead && [ -d "$B/python/pfmc" ]; then
     python3 scripts/make-portfolio.py --instruments $n --csv "$LOG/book$n.yaml"
     PYTHONPATH="$B/python" limit 300 python3 scripts/python-overhead.py "./$B/pfmc_bench" \
       "$LOG/book$n.yaml" --repeat ${PFMC_PY_REPEAT:-3} --rounds ${PFMC_PY_ROUNDS:-3} > "$LOG/python_$n.txt" 2>&1
-    note "python $n: $(tail -4 "$LOG/python_$n.txt" | tr -s ' \n' ' ')"
+    note "python $n: $(tail -5 "$LOG/python_$n.txt" | tr -s ' \n' ' ')"
   done
+fi
+
+if has pysegv-debug && [ -d "$B/python/pfmc" ]; then
+  # The frame pfmc.bench() faults in, after `import numpy` (pysegv), as source lines: the sweep's
+  # file recompiled with -g, the module relinked unstripped, the fault's frames through
+  # addr2line -i (inlined calls too) and the source around the innermost one.
+  cmake "$B" -DCMAKE_STRIP=/bin/true > /dev/null 2>&1
+  for f in apps/sweep_commands.cpp engine/tune/tuning.cpp engine/core/device_info.cpp; do
+    command=$(python3 -c "import json, sys; print(next(c['command'] for c in json.load(open('$B/compile_commands.json')) if c['file'].endswith(sys.argv[1])))" "$f")
+    (cd "$B" && eval "$command -g -fno-omit-frame-pointer")
+  done
+  ninja -C "$B" _pfmc > "$LOG/segv_debug_build.txt" 2>&1
+  gcc -shared -fPIC -O1 -o "$LOG/segv.so" scripts/segv-backtrace.c
+  awk '/cat > "\$LOG\/test_bench_inproc.py" <<.PY./{f=1;next} /^PY$/{f=0} f' "$0" > "$LOG/tb.py"
+  rm -f "$LOG/segv_debug.txt"
+  (cd "$LOG" && SEGV_BACKTRACE_FILE="$LOG/segv_debug.txt" LD_PRELOAD="$LOG/segv.so" \
+    PYTHONPATH="$OLDPWD/$B/python" limit 120 python3 -c "import numpy, tb; tb.test_bench_in_process()") \
+    > "$LOG/segv_debug_run.txt" 2>&1
+  note "pysegv-debug: rc=$? $(head -1 "$LOG/segv_debug.txt" 2>/dev/null)"
+  grep -E '^/.*_pfmc.*\(\+0x[0-9a-f]+\)' "$LOG/segv_debug.txt" | head -6 \
+    | sed -E 's/^([^(]+)\(\+(0x[0-9a-f]+)\).*/\1 \2/' | while read -r object offset; do
+        echo "== $offset"
+        addr2line -i -f -C -e "$object" "$offset"
+      done > "$LOG/segv_debug_lines.txt" 2>&1
+  cat "$LOG/segv_debug_lines.txt" | cut -c1-300
+  # The innermost frame's source, the line marked.
+  where=$(grep -m1 -E '^/.*:[0-9]+' "$LOG/segv_debug_lines.txt" | sed -E 's/ .*//')
+  if [ -n "$where" ]; then
+    file=${where%:*} line=${where##*:}
+    awk -v l="$line" 'NR >= l - 12 && NR <= l + 4 {printf "%s%5d  %s\n", (NR == l ? ">" : " "), NR, $0}' "$file" \
+      | tee "$LOG/segv_debug_source.txt"
+  fi
+  keep segv_debug_lines.txt segv_debug_source.txt segv_debug_run.txt
 fi
 
 if has pysegv && [ -d "$B/python/pfmc" ]; then

@@ -258,6 +258,24 @@ PricedRun price(const std::string& source, bool is_path, const std::string& name
   });
 }
 
+/// The baseline of scripts/python-overhead.py: the same run as price() (the file loaded, the
+/// device set, the engine run, its result freed) with no Python objects made, timed in C++;
+/// milliseconds.
+double time_native_run(const std::string& path, const std::string& device) {
+  return guarded([&] {
+    const auto start = std::chrono::steady_clock::now();
+    {
+      config::RunConfig config = config::load_run_config(path);
+      config::Overrides overrides;
+      overrides.device = device;
+      config::apply_overrides(config, overrides);
+      const engine::RunResult result = engine::price(config);
+      engine::throw_if_stopped();
+    }
+    return ms_since(start);
+  });
+}
+
 /// What `pfmc validate` prints, as a dict's fields.
 py::dict validate(const std::string& source, bool is_path, const std::string& name,
                   const py::dict& kw) {
@@ -338,6 +356,7 @@ PYBIND11_MODULE(_pfmc, m) {
   m.def("bench", &bench, py::arg("source"), py::arg("is_path"), py::arg("name"),
         py::arg("overrides"), py::arg("backends"), py::arg("distances"), py::arg("repeat"));
   m.def("backends", &backends);
+  m.def("_time_native_run", &time_native_run, py::arg("path"), py::arg("device"));
   // The exception objects must go before the interpreter's teardown, not after it.
   m.add_object("_cleanup", py::capsule([] {
                  config_error_class = py::object();
