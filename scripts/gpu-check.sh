@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [books] [pyoverhead] [pysegv] [pysegv-debug] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [books] [pyoverhead] [pysegv] [pysegv-debug] [pysegv-probe] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -362,6 +362,45 @@ if has pysegv-debug && [ -d "$B/python/pfmc" ]; then
       | tee "$LOG/segv_debug_source.txt"
   fi
   keep segv_debug_lines.txt segv_debug_source.txt segv_debug_run.txt
+fi
+
+if has pysegv-probe && [ -d "$B/python/pfmc" ]; then
+  # Which part of pfmc.bench() after `import numpy` faults: each backend alone, OpenBLAS's
+  # threads off, and the sweep's files rebuilt with -fstack-protector-all (a smashed frame aborts
+  # in the function it belongs to; the handler prints that frame).
+  gcc -shared -fPIC -O1 -o "$LOG/segv.so" scripts/segv-backtrace.c
+  awk '/cat > "\$LOG\/test_bench_inproc.py" <<.PY./{f=1;next} /^PY$/{f=0} f' "$0" > "$LOG/tb.py"
+  probe() { # NAME PYTHON-CODE [ENV=VALUE...]: the code run after `import numpy, tb`
+    local name=$1 code=$2
+    shift 2
+    rm -f "$LOG/probe_$name.txt"
+    (cd "$LOG" && env "$@" SEGV_BACKTRACE_FILE="$LOG/probe_$name.txt" LD_PRELOAD="$LOG/segv.so" \
+      PYTHONPATH="$OLDPWD/$B/python" limit 120 python3 -c "import numpy, pfmc, tb; $code") \
+      > "$LOG/probe_${name}_out.txt" 2>&1
+    local rc=$?
+    local frames
+    frames=$(grep -E '^/.*_pfmc.*\(\+0x[0-9a-f]+\)' "$LOG/probe_$name.txt" 2>/dev/null | head -4 \
+      | sed -E 's/^([^(]+)\(\+(0x[0-9a-f]+)\).*/\1 \2/' | while read -r o a; do
+          addr2line -f -C -e "$o" "$a" | head -1 | cut -c1-110; done | tr '\n' ';')
+    note "probe $name: rc=$rc $(head -1 "$LOG/probe_$name.txt" 2>/dev/null) $frames $(grep -m1 -i 'smash\|error' "$LOG/probe_${name}_out.txt" | cut -c1-200)"
+  }
+  probe none "pfmc.bench(tb.SMALL, backends=['none'], distances=[8], repeat=2)"
+  probe inline "pfmc.bench(tb.SMALL, backends=['inline'], distances=[8], repeat=2)"
+  probe openblas1 "tb.test_bench_in_process()" OPENBLAS_NUM_THREADS=1
+  probe price "pfmc.price(tb.SMALL, device='gpu'); print('price ok')"
+  cmake "$B" -DCMAKE_STRIP=/bin/true > /dev/null 2>&1
+  for f in apps/sweep_commands.cpp engine/tune/tuning.cpp engine/tune/kernel_bench.cu engine/run/gpu_engine.cu; do
+    command=$(python3 -c "import json, sys; print(next(c['command'] for c in json.load(open('$B/compile_commands.json')) if c['file'].endswith(sys.argv[1])))" "$f")
+    extra="-fstack-protector-all"
+    [[ $f == *.cu ]] && extra="-Xcompiler -fstack-protector-all"
+    (cd "$B" && eval "$command $extra") &
+  done
+  wait
+  ninja -C "$B" _pfmc > "$LOG/probe_build.txt" 2>&1
+  note "probe rebuild: rc=$? $(tail -1 "$LOG/probe_build.txt")"
+  probe protected "tb.test_bench_in_process()"
+  probe protected_none "pfmc.bench(tb.SMALL, backends=['none'], distances=[8], repeat=2)"
+  cat "$LOG"/probe_protected.txt 2>/dev/null | head -30
 fi
 
 if has pysegv && [ -d "$B/python/pfmc" ]; then
