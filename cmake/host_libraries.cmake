@@ -37,6 +37,8 @@ pfmc_add_host_library(pfmc_common kernels/error.cpp kernels/catalog.cpp kernels/
 target_include_directories(pfmc_common PUBLIC ${PFMC_SOURCE_ROOT})
 target_include_directories(pfmc_common SYSTEM PUBLIC ${RANDOM123_INCLUDE_DIR})
 
+find_package(Threads REQUIRED) # config/parallel_ranges: large books on every core
+
 # The value rules shared by the YAML and the command line (number_syntax, setting_rules,
 # overrides); the loader: a generic YAML reader, the schema by section, the entry point.
 pfmc_add_host_library(pfmc_config

@@ -375,7 +375,7 @@ if has pysegv-probe && [ -d "$B/python/pfmc" ]; then
     shift 2
     rm -f "$LOG/probe_$name.txt"
     (cd "$LOG" && env "$@" SEGV_BACKTRACE_FILE="$LOG/probe_$name.txt" LD_PRELOAD="$LOG/segv.so" \
-      PYTHONPATH="$OLDPWD/$B/python" limit 120 python3 -c "import numpy, pfmc, tb; $code") \
+      PYTHONPATH="$OLDPWD/$B/python" timeout --kill-after=10 120 python3 -c "import numpy, pfmc, tb; $code") \
       > "$LOG/probe_${name}_out.txt" 2>&1
     local rc=$?
     local frames
@@ -388,8 +388,8 @@ if has pysegv-probe && [ -d "$B/python/pfmc" ]; then
   probe inline "pfmc.bench(tb.SMALL, backends=['inline'], distances=[8], repeat=2)"
   probe openblas1 "tb.test_bench_in_process()" OPENBLAS_NUM_THREADS=1
   probe price "pfmc.price(tb.SMALL, device='gpu'); print('price ok')"
-  cmake "$B" -DCMAKE_STRIP=/bin/true > /dev/null 2>&1
-  for f in apps/sweep_commands.cpp engine/tune/tuning.cpp engine/tune/kernel_bench.cu engine/run/gpu_engine.cu; do
+  [ -n "${PFMC_PROBE_BUILT:-}" ] || cmake "$B" -DCMAKE_STRIP=/bin/true > /dev/null 2>&1
+  [ -n "${PFMC_PROBE_BUILT:-}" ] || for f in apps/sweep_commands.cpp engine/tune/tuning.cpp engine/tune/kernel_bench.cu engine/run/gpu_engine.cu; do
     command=$(python3 -c "import json, sys; print(next(c['command'] for c in json.load(open('$B/compile_commands.json')) if c['file'].endswith(sys.argv[1])))" "$f")
     extra="-fstack-protector-all"
     [[ $f == *.cu ]] && extra="-Xcompiler -fstack-protector-all"

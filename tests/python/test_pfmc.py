@@ -110,9 +110,9 @@ def test_validate_and_backends():
 
 def test_no_gpu_is_a_runtime_error_and_bench_needs_one():
     if pfmc.backends()["device"] is not None:
-        # In a child interpreter: inside pytest's process on the H100 machine this call ended in
-        # a segmentation fault (not understood yet; bench/NOTES.md), while the same call in a
-        # plain python3 passed in every order tried.
+        # In a child interpreter: on the H100 machine any GPU run in a process that has imported
+        # numpy ends in a segmentation fault (pytest's plugins import it there), which is not
+        # fixed yet (test_a_gpu_run_after_importing_numpy; bench/NOTES.md v18).
         code = ("import json, sys, pfmc; rows = pfmc.bench(json.loads(sys.argv[1]), "
                 "backends=['none', 'inline'], distances=[8], repeat=2); "
                 "print(json.dumps(sorted({r['backend'] for r in rows})))")
@@ -144,6 +144,20 @@ def test_columns_hold_the_instruments_values():
     # A quasi-random run has no standard error: NaN in the column, None in the dicts.
     sobol = pfmc.price(SMALL, device="cpu", rng="sobol", paths=1024)
     assert math.isnan(sobol.column("std_error")[0]) and sobol.instruments[0]["std_error"] is None
+
+
+@pytest.mark.xfail(strict=True, reason="known, not fixed: on the H100 machine a GPU run in a "
+                   "process that imported numpy segfaults (bench/NOTES.md v18); strict, so that "
+                   "the fix shows as a failure here until this mark goes")
+def test_a_gpu_run_after_importing_numpy():
+    if pfmc.backends()["device"] is None:
+        pytest.skip("no GPU")
+    pytest.importorskip("numpy")
+    code = ("import json, sys, numpy, pfmc; "
+            "print(pfmc.price(json.loads(sys.argv[1]), device='gpu').instruments[0]['price'])")
+    out = subprocess.run([sys.executable, "-c", code, json.dumps(SMALL)], capture_output=True,
+                         text=True)
+    assert out.returncode == 0, f"exit {out.returncode}: {out.stderr[-300:]}"
 
 
 def test_to_pandas():
