@@ -11,6 +11,7 @@
 
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
+#include "config/parallel_ranges.hpp"
 
 namespace pfmc::config::csv {
 
@@ -199,17 +200,15 @@ void Table::read_rows_in_pieces(std::string_view text, std::size_t at, unsigned 
     parts[k].text_.reserve(cuts[k + 1] - cuts[k]);
     line += static_cast<int>(b.lines);
   }
-  const auto read_piece = [&](std::size_t k) {
-    const auto parser = start_parser(table.file_);
-    feed(parser.get(), text.substr(0, cuts[k + 1]), cuts[k], *builders[k], false);
-    finish(parser.get(), *builders[k]);
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t k = 1; k < pieces; ++k)
-    pool.emplace_back(read_piece, k);
-  read_piece(0);
-  for (auto& t : pool)
-    t.join();
+  // A piece per thread; a piece's failure is its builder's (the parser's start alone throws).
+  const FirstFailure failed =
+      parallel_ranges(pieces, static_cast<unsigned>(pieces), [&](std::size_t k, std::size_t) {
+        const auto parser = start_parser(table.file_);
+        feed(parser.get(), text.substr(0, cuts[k + 1]), cuts[k], *builders[k], false);
+        finish(parser.get(), *builders[k]);
+      });
+  if (failed.error)
+    std::rethrow_exception(failed.error);
   for (std::size_t k = 0; k < pieces; ++k) {
     const Builder& b = *builders[k];
     if (b.failed) {
