@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
 
+#include "engine/core/cuda_resources.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/replicates.hpp"
 #include "engine/run/run_setup.hpp"
@@ -80,6 +82,18 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
 
   RunDevice device = choose_device(config, run);
   resolve_devices(config, options.processes != nullptr, device, run);
+  // The run's first device is where its memory cap is read and its tuning measures: an MPI
+  // rank on GPU 3 (by its local rank) read GPU 0's free memory and tuned on GPU 0. The
+  // caller's current device comes back after the run.
+  std::optional<ScopedDevice> on_first_device;
+  if (device.on_gpu) {
+    int current = 0;
+    PFMC_CUDA_TRY(cudaGetDevice(&current));
+    if (device.devices.front() != current) {
+      on_first_device.emplace(device.devices.front());
+      device.info = query_device(device.devices.front());
+    }
+  }
   const ExecutionSettings settings = make_settings(config, device);
   const auto plan_start = std::chrono::steady_clock::now();
   const SimulationPlan plan = make_plan(config);

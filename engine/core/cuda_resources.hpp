@@ -146,6 +146,21 @@ private:
   cudaStream_t stream_ = nullptr;
 };
 
+/// For its scope, the calling thread's current device is `ordinal`; the one before it after.
+class ScopedDevice {
+public:
+  explicit ScopedDevice(int ordinal) {
+    PFMC_CUDA_TRY(cudaGetDevice(&previous_));
+    PFMC_CUDA_TRY(cudaSetDevice(ordinal));
+  }
+  ScopedDevice(const ScopedDevice&) = delete;
+  ScopedDevice& operator=(const ScopedDevice&) = delete;
+  ~ScopedDevice() { (void)cudaSetDevice(previous_); }
+
+private:
+  int previous_ = 0;
+};
+
 class CudaEvent {
 public:
   CudaEvent() { PFMC_CUDA_TRY(cudaEventCreate(&event_)); }
