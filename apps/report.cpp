@@ -162,25 +162,11 @@ nlohmann::json backends_json(const engine::DeviceInfo& device) {
   return j;
 }
 
-namespace {
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos)
-    return s;
-  std::string quoted = "\"";
-  for (char c : s)
-    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
-/// A Greek's column: "delta", or a basket's "delta[A]".
 std::string greek_column(const engine::GreekResult& g) {
   const std::string name = config::to_string(g.greek);
   return g.underlying.empty() ? name : name + "[" + g.underlying + "]";
 }
 
-/// The Greeks' columns of the run, in the order they first appear (the single-asset Greeks,
-/// then each basket underlying's).
 std::vector<std::string> run_greeks(const engine::RunResult& r) {
   std::vector<std::string> out;
   for (const auto& in : r.instruments) {
@@ -191,6 +177,17 @@ std::vector<std::string> run_greeks(const engine::RunResult& r) {
     }
   }
   return out;
+}
+
+namespace {
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos)
+    return s;
+  std::string quoted = "\"";
+  for (char c : s)
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
 }
 
 /// The instrument's Greek in `column`, or null.

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 #include "engine/core/device_info.hpp"
 #include "engine/pricer.hpp"
@@ -19,6 +20,12 @@ std::string render(const engine::RunResult& result, Format format, const std::st
 nlohmann::json result_json(const engine::RunResult& result, bool with_instruments = true);
 /// Its `instruments` list.
 nlohmann::json instruments_json(const engine::RunResult& result);
+
+/// A Greek's column in the CSV report and Python's columns: "delta", or a basket's "delta[A]".
+std::string greek_column(const engine::GreekResult& g);
+/// The Greeks' columns of the run, in the order they first appear (the single-asset Greeks,
+/// then each basket underlying's).
+std::vector<std::string> run_greeks(const engine::RunResult& r);
 
 /// The backends, their needs and whether each runs on `device`, as `pfmc backends --format json`
 /// writes them.

@@ -198,18 +198,11 @@ struct PricedRun {
     const std::size_t n = items.size();
     const double nan = std::numeric_limits<double>::quiet_NaN();
     py::list id(n), type(n), price(n), std_error(n), low(n), high(n), paths(n);
-    // Greek columns in order of first appearance: `delta`, or `delta[A]` for a basket's leg.
-    std::vector<std::string> greek_names;
+    // The Greeks as the CSV report's columns: `delta`, or `delta[A]` for a basket's leg.
+    const std::vector<std::string> greek_names = apps::run_greeks(result);
     std::map<std::string, std::size_t> greek_column;
-    for (const auto& in : items) {
-      for (const auto& g : in.greeks) {
-        std::string name = config::to_string(g.greek);
-        if (!g.underlying.empty())
-          name += "[" + g.underlying + "]";
-        if (greek_column.emplace(name, greek_names.size()).second)
-          greek_names.push_back(name);
-      }
-    }
+    for (std::size_t k = 0; k < greek_names.size(); ++k)
+      greek_column.emplace(greek_names[k], k);
     std::vector<std::vector<double>> greeks(greek_names.size(), std::vector<double>(n, nan));
     for (std::size_t i = 0; i < n; ++i) {
       const auto& in = items[i];
@@ -220,12 +213,8 @@ struct PricedRun {
       low[i] = py::float_(in.has_std_error ? in.ci95_low : nan);
       high[i] = py::float_(in.has_std_error ? in.ci95_high : nan);
       paths[i] = py::int_(in.paths);
-      for (const auto& g : in.greeks) {
-        std::string name = config::to_string(g.greek);
-        if (!g.underlying.empty())
-          name += "[" + g.underlying + "]";
-        greeks[greek_column[name]][i] = g.value;
-      }
+      for (const auto& g : in.greeks)
+        greeks[greek_column.at(apps::greek_column(g))][i] = g.value;
     }
     py::dict d;
     d["id"] = id;

@@ -160,6 +160,16 @@ def test_a_gpu_run_after_importing_numpy():
     assert out.returncode == 0, f"exit {out.returncode}: {out.stderr[-300:]}"
 
 
+def test_native_run_baseline_times_the_same_run(tmp_path):
+    # scripts/python-overhead.py's baseline: the same load and run from C++, in milliseconds.
+    path = tmp_path / "small.yaml"
+    path.write_text(json.dumps(dict(SMALL, simulation={"paths": 2000, "seed": 7})))
+    ms = pfmc._pfmc._time_native_run(str(path), "cpu")
+    assert 0 < ms < 60_000
+    with pytest.raises(pfmc.ConfigError):
+        pfmc._pfmc._time_native_run(str(tmp_path / "missing.yaml"), "cpu")
+
+
 def test_to_pandas():
     pandas = pytest.importorskip("pandas")
     frame = pfmc.price(BOOK, device="cpu", paths=1000).to_pandas()
