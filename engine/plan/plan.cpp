@@ -2,7 +2,6 @@
 // pieces live beside this file, engine/plan/plan_detail.hpp lists them).
 #include "engine/plan/plan.hpp"
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -78,10 +77,8 @@ SimulationPlan make_plan(const config::RunConfig& config) {
   // Groups are planned on every core (each reads the config only); the error is the first
   // group's that failed, as in one loop over them.
   plan.groups.resize(members.size());
-  const std::size_t instruments_per_group = std::max<std::size_t>(
-      1, config.instruments.size() / std::max<std::size_t>(1, members.size()));
-  const unsigned threads = config::threads_for(
-      members.size(), std::max<std::size_t>(1, kInstrumentsPerThread / instruments_per_group));
+  // Threads by instruments (the work), at most one per group (parallel_ranges caps the ranges).
+  const unsigned threads = config::threads_for(config.instruments.size(), kInstrumentsPerThread);
   const config::FirstFailure failed =
       config::parallel_ranges(members.size(), threads, [&](std::size_t g, std::size_t) {
         plan.groups[g] = plan_group(config, models_in_order[g], members[g], quantity);
