@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [books] [pyoverhead] [pysegv] [pysegv-debug] [pysegv-probe] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [books] [pyoverhead] [pysegv] [pysegv-debug] [pysegv-probe] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -401,6 +401,83 @@ if has pysegv-probe && [ -d "$B/python/pfmc" ]; then
   probe protected "tb.test_bench_in_process()"
   probe protected_none "pfmc.bench(tb.SMALL, backends=['none'], distances=[8], repeat=2)"
   cat "$LOG"/probe_protected.txt 2>/dev/null | head -30
+fi
+
+if has pybuild; then
+  # The Python module alone, over the check set of kernels (black_scholes_f32's loaders and one
+  # kernel per model kind; PFMC_KERNELS=check) and unstripped: minutes instead of the whole
+  # build's eight, for the crash hunts below (pysegv-gdb).
+  start=$SECONDS
+  cmake -S . -B build-device-check -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=check -DPFMC_MPI=OFF -DCMAKE_STRIP=/bin/true \
+    > "$LOG/pybuild_configure.log" 2>&1 \
+    && limit ${PFMC_BUILD_SECONDS:-400} ninja -C build-device-check _pfmc > "$LOG/pybuild.log" 2>&1
+  note "pybuild: rc=$? in $((SECONDS - start)) s $(tail -1 "$LOG/pybuild.log" | cut -c1-120)"
+fi
+
+if has pysegv-gdb; then
+  # A GPU run after `import numpy` returns from the engine with a callee-saved register changed
+  # (bench/NOTES.md v18). Which library of numpy's brings it on (each loaded alone through
+  # ctypes), which symbols bind across (LD_DEBUG), who writes the register's saved slot (gdb,
+  # carried in .deps/gdb: scripts/carry-deps.sh --gdb; scripts/gdb-watch-saved.py), and what
+  # compute-sanitizer says of the GPU's accesses.
+  PB=build-device-check
+  [ -d "$PB/python/pfmc" ] || PB=$B
+  cat > "$LOG/repro.py" <<'PY'
+import os, sys
+for lib in filter(None, os.environ.get("PRELOAD_LIBS", "").split(":")):
+    import ctypes
+    ctypes.CDLL(lib, mode=ctypes.RTLD_GLOBAL if os.environ.get("PRELOAD_GLOBAL") else 0)
+if os.environ.get("IMPORT_NUMPY"):
+    import numpy
+import pfmc
+SMALL = {"market": {"underlyings": [{"name": "S", "spot": 100}], "rates": {"zero_rate": 0.05}},
+         "models": [{"name": "bs", "type": "black_scholes", "underlying": "S", "volatility": 0.2}],
+         "instruments": [{"id": "c", "type": "european", "option": "call", "strike": 100,
+                          "maturity": 1.0, "model": "bs"}],
+         "simulation": {"paths": 20000, "seed": 7, "precision": "float"}}
+r = pfmc.price(SMALL, device="gpu", backend=os.environ.get("BACKEND", "auto"))
+print("price ok", r.instruments[0]["price"])
+PY
+  run_repro() { # NAME [ENV=VALUE...]
+    local name=$1
+    shift
+    (cd "$LOG" && env "$@" PYTHONPATH="$OLDPWD/$PB/python" timeout --kill-after=10 120 python3 repro.py) \
+      > "$LOG/gdbx_$name.txt" 2>&1
+    note "repro $name: rc=$? $(grep -m1 -E 'price ok|Error|error' "$LOG/gdbx_$name.txt" | cut -c1-160)"
+  }
+  note "hmm: $(nvidia-smi -q | grep -i -m2 -E 'addressing|hmm' | tr -s ' ' | tr '\n' ';') kernel $(uname -r)"
+  run_repro plain
+  run_repro numpy IMPORT_NUMPY=1
+  run_repro numpy_none IMPORT_NUMPY=1 BACKEND=none
+  run_repro numpy_blocking IMPORT_NUMPY=1 CUDA_LAUNCH_BLOCKING=1
+  nplibs=$(python3 -c "import numpy, os; d = os.path.join(os.path.dirname(numpy.__file__), '..', 'numpy.libs'); print(' '.join(sorted(os.path.realpath(os.path.join(d, f)) for f in os.listdir(d))))" 2>/dev/null)
+  for lib in $nplibs; do
+    run_repro "lib_$(basename "$lib" | cut -d- -f1)" PRELOAD_LIBS="$lib"
+    run_repro "global_$(basename "$lib" | cut -d- -f1)" PRELOAD_LIBS="$lib" PRELOAD_GLOBAL=1
+  done
+  # Symbols bound across: from our module or CUDA's libraries into numpy's, or the reverse.
+  (cd "$LOG" && IMPORT_NUMPY=1 LD_DEBUG=bindings LD_DEBUG_OUTPUT="$LOG/bindings" PYTHONPATH="$OLDPWD/$PB/python" \
+    timeout 120 python3 repro.py > /dev/null 2>&1)
+  cat "$LOG"/bindings.* 2>/dev/null | grep -E 'binding file' \
+    | grep -E '(_pfmc|libcuda|libcudart|libcurand).*to .*numpy\.libs|numpy\.libs.*to .*(_pfmc|libcuda|libcudart|libcurand|libstdc|libgcc)' \
+    | sed -E 's/^ *[0-9]+: *//' | sort | uniq -c | sort -rn | head -20 > "$LOG/gdbx_bindings.txt"
+  note "bindings across: $(wc -l < "$LOG/gdbx_bindings.txt") kinds; $(head -3 "$LOG/gdbx_bindings.txt" | tr -s ' ' | tr '\n' ';' | cut -c1-400)"
+  # gdb: the saved slot of r12 in engine::price, watched.
+  if [ -x .deps/gdb/usr/bin/gdb ]; then
+    G=$PWD/.deps/gdb
+    (cd "$LOG" && IMPORT_NUMPY=1 PYTHONPATH="$OLDPWD/$PB/python" PYTHONHOME=$G/usr WATCH_UNSET=PYTHONHOME \
+      timeout --kill-after=10 240 /lib64/ld-linux-x86-64.so.2 --library-path $G/usr/lib/x86_64-linux-gnu \
+      $G/usr/bin/gdb -batch -x "$OLDPWD/scripts/gdb-watch-saved.py" --args "$(command -v python3)" repro.py) \
+      > "$LOG/gdbx_gdb.txt" 2>&1
+    note "gdb: rc=$? $(grep -E '^\[watch\] (returned|fault|write [0-9]+ to the slot: 0x[0-9a-f]{1,4} )' "$LOG/gdbx_gdb.txt" | head -4 | tr '\n' ';' | cut -c1-600)"
+    grep -E '^\[watch\]|^#[0-9]' "$LOG/gdbx_gdb.txt" | cut -c1-240 | head -80
+  fi
+  (cd "$LOG" && IMPORT_NUMPY=1 PYTHONPATH="$OLDPWD/$PB/python" timeout --kill-after=10 240 \
+    compute-sanitizer --tool memcheck --print-limit 20 python3 repro.py) > "$LOG/gdbx_memcheck.txt" 2>&1
+  note "memcheck: rc=$? $(grep -m3 -E 'ERROR SUMMARY|Invalid|price ok' "$LOG/gdbx_memcheck.txt" | tr '\n' ';' | cut -c1-300)"
+  grep -E 'Invalid|at 0x|by thread|Address' "$LOG/gdbx_memcheck.txt" | head -20
+  keep gdbx_gdb.txt gdbx_memcheck.txt gdbx_bindings.txt
 fi
 
 if has pysegv && [ -d "$B/python/pfmc" ]; then
