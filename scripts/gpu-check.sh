@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [books] [pyoverhead] [pysegv] [pysegv-debug] [pysegv-probe] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -331,85 +331,13 @@ if has pyoverhead && [ -d "$B/python/pfmc" ]; then
   done
 fi
 
-if has pysegv-debug && [ -d "$B/python/pfmc" ]; then
-  # The frame pfmc.bench() faults in, after `import numpy` (pysegv), as source lines: the sweep's
-  # file recompiled with -g, the module relinked unstripped, the fault's frames through
-  # addr2line -i (inlined calls too) and the source around the innermost one.
-  cmake "$B" -DCMAKE_STRIP=/bin/true > /dev/null 2>&1
-  for f in apps/sweep_commands.cpp engine/tune/tuning.cpp engine/core/device_info.cpp; do
-    command=$(python3 -c "import json, sys; print(next(c['command'] for c in json.load(open('$B/compile_commands.json')) if c['file'].endswith(sys.argv[1])))" "$f")
-    (cd "$B" && eval "$command -g -fno-omit-frame-pointer")
-  done
-  ninja -C "$B" _pfmc > "$LOG/segv_debug_build.txt" 2>&1
-  gcc -shared -fPIC -O1 -o "$LOG/segv.so" scripts/segv-backtrace.c
-  awk '/cat > "\$LOG\/test_bench_inproc.py" <<.PY./{f=1;next} /^PY$/{f=0} f' "$0" > "$LOG/tb.py"
-  rm -f "$LOG/segv_debug.txt"
-  (cd "$LOG" && SEGV_BACKTRACE_FILE="$LOG/segv_debug.txt" LD_PRELOAD="$LOG/segv.so" \
-    PYTHONPATH="$OLDPWD/$B/python" limit 120 python3 -c "import numpy, tb; tb.test_bench_in_process()") \
-    > "$LOG/segv_debug_run.txt" 2>&1
-  note "pysegv-debug: rc=$? $(head -1 "$LOG/segv_debug.txt" 2>/dev/null)"
-  grep -E '^/.*_pfmc.*\(\+0x[0-9a-f]+\)' "$LOG/segv_debug.txt" | head -6 \
-    | sed -E 's/^([^(]+)\(\+(0x[0-9a-f]+)\).*/\1 \2/' | while read -r object offset; do
-        echo "== $offset"
-        addr2line -i -f -C -e "$object" "$offset"
-      done > "$LOG/segv_debug_lines.txt" 2>&1
-  cat "$LOG/segv_debug_lines.txt" | cut -c1-300
-  # The innermost frame's source, the line marked.
-  where=$(grep -m1 -E '^/.*:[0-9]+' "$LOG/segv_debug_lines.txt" | sed -E 's/ .*//')
-  if [ -n "$where" ]; then
-    file=${where%:*} line=${where##*:}
-    awk -v l="$line" 'NR >= l - 12 && NR <= l + 4 {printf "%s%5d  %s\n", (NR == l ? ">" : " "), NR, $0}' "$file" \
-      | tee "$LOG/segv_debug_source.txt"
-  fi
-  keep segv_debug_lines.txt segv_debug_source.txt segv_debug_run.txt
-fi
-
-if has pysegv-probe && [ -d "$B/python/pfmc" ]; then
-  # Which part of pfmc.bench() after `import numpy` faults: each backend alone, OpenBLAS's
-  # threads off, and the sweep's files rebuilt with -fstack-protector-all (a smashed frame aborts
-  # in the function it belongs to; the handler prints that frame).
-  gcc -shared -fPIC -O1 -o "$LOG/segv.so" scripts/segv-backtrace.c
-  awk '/cat > "\$LOG\/test_bench_inproc.py" <<.PY./{f=1;next} /^PY$/{f=0} f' "$0" > "$LOG/tb.py"
-  probe() { # NAME PYTHON-CODE [ENV=VALUE...]: the code run after `import numpy, tb`
-    local name=$1 code=$2
-    shift 2
-    rm -f "$LOG/probe_$name.txt"
-    (cd "$LOG" && env "$@" SEGV_BACKTRACE_FILE="$LOG/probe_$name.txt" LD_PRELOAD="$LOG/segv.so" \
-      PYTHONPATH="$OLDPWD/$B/python" timeout --kill-after=10 120 python3 -c "import numpy, pfmc, tb; $code") \
-      > "$LOG/probe_${name}_out.txt" 2>&1
-    local rc=$?
-    local frames
-    frames=$(grep -E '^/.*_pfmc.*\(\+0x[0-9a-f]+\)' "$LOG/probe_$name.txt" 2>/dev/null | head -4 \
-      | sed -E 's/^([^(]+)\(\+(0x[0-9a-f]+)\).*/\1 \2/' | while read -r o a; do
-          addr2line -f -C -e "$o" "$a" | head -1 | cut -c1-110; done | tr '\n' ';')
-    note "probe $name: rc=$rc $(head -1 "$LOG/probe_$name.txt" 2>/dev/null) $frames $(grep -m1 -i 'smash\|error' "$LOG/probe_${name}_out.txt" | cut -c1-200)"
-  }
-  probe none "pfmc.bench(tb.SMALL, backends=['none'], distances=[8], repeat=2)"
-  probe inline "pfmc.bench(tb.SMALL, backends=['inline'], distances=[8], repeat=2)"
-  probe openblas1 "tb.test_bench_in_process()" OPENBLAS_NUM_THREADS=1
-  probe price "pfmc.price(tb.SMALL, device='gpu'); print('price ok')"
-  [ -n "${PFMC_PROBE_BUILT:-}" ] || cmake "$B" -DCMAKE_STRIP=/bin/true > /dev/null 2>&1
-  [ -n "${PFMC_PROBE_BUILT:-}" ] || for f in apps/sweep_commands.cpp engine/tune/tuning.cpp engine/tune/kernel_bench.cu engine/run/gpu_engine.cu; do
-    command=$(python3 -c "import json, sys; print(next(c['command'] for c in json.load(open('$B/compile_commands.json')) if c['file'].endswith(sys.argv[1])))" "$f")
-    extra="-fstack-protector-all"
-    [[ $f == *.cu ]] && extra="-Xcompiler -fstack-protector-all"
-    (cd "$B" && eval "$command $extra") &
-  done
-  wait
-  ninja -C "$B" _pfmc > "$LOG/probe_build.txt" 2>&1
-  note "probe rebuild: rc=$? $(tail -1 "$LOG/probe_build.txt")"
-  probe protected "tb.test_bench_in_process()"
-  probe protected_none "pfmc.bench(tb.SMALL, backends=['none'], distances=[8], repeat=2)"
-  cat "$LOG"/probe_protected.txt 2>/dev/null | head -30
-fi
-
 if has pybuild; then
   # The Python module alone, over the check set of kernels (black_scholes_f32's loaders and one
   # kernel per model kind; PFMC_KERNELS=check) and unstripped: minutes instead of the whole
   # build's eight, for the crash hunts below (pysegv-gdb).
   start=$SECONDS
   cmake -S . -B build-device-check -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=check -DPFMC_MPI=OFF -DCMAKE_STRIP=/bin/true \
+    -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=check -DPFMC_LAUNCH_CHECK_SET=ON -DPFMC_MPI=OFF -DCMAKE_STRIP=/bin/true \
     > "$LOG/pybuild_configure.log" 2>&1 \
     && limit ${PFMC_BUILD_SECONDS:-400} ninja -C build-device-check _pfmc > "$LOG/pybuild.log" 2>&1
   note "pybuild: rc=$? in $((SECONDS - start)) s $(tail -1 "$LOG/pybuild.log" | cut -c1-120)"
@@ -446,6 +374,24 @@ PY
       > "$LOG/gdbx_$name.txt" 2>&1
     note "repro $name: rc=$? $(grep -m1 -E 'price ok|Error|error' "$LOG/gdbx_$name.txt" | cut -c1-160)"
   }
+  # How the module takes the C++ library: a second copy of libstdc++ in a process that loads the
+  # shared one (numpy does) shares its GNU-unique locale ids and mixes up facets.
+  module=$(ls "$PB"/python/pfmc/_pfmc*.so)
+  {
+    echo "== compiler: $(c++ --version | head -1); $(readlink -f "$(command -v c++)")"
+    echo "== needed:"; readelf -d "$module" | grep NEEDED
+    echo "== defined std::locale / ostream insert / codecvt symbols (all, dynamic):"
+    nm --defined-only "$module" 2>/dev/null | grep -c -E '_ZNSt6locale|_ZNSo9_M_insert|codecvt'
+    nm -D --defined-only "$module" | grep -c -E '_ZNSt6locale|_ZNSo9_M_insert|codecvt'
+    echo "== unique symbols: $(readelf -sW --dyn-syms "$module" | grep -c UNIQUE)"
+    readelf -sW --dyn-syms "$module" | grep UNIQUE | head -8
+    echo "== libstdc++ candidates:"; c++ -print-file-name=libstdc++.so; c++ -print-file-name=libstdc++.a
+    ls -la "$(c++ -print-file-name=libstdc++.so)" /usr/lib/x86_64-linux-gnu/libstdc++.so* 2>&1
+    echo "== the module's link:"; ninja -C "$PB" -t commands _pfmc | tail -1 | tr ' ' '\n' | grep -E 'static|stdc|\.a$|^-l|-Wl' | head -30
+    echo "== libraries of a numpy process:"
+    python3 -c "import numpy; print(''.join(sorted({l.split()[-1] + chr(10) for l in open('/proc/self/maps') if 'stdc++' in l or 'gcc_s' in l})))"
+  } > "$LOG/gdbx_link.txt" 2>&1
+  cat "$LOG/gdbx_link.txt"
   note "hmm: $(nvidia-smi -q | grep -i -m2 -E 'addressing|hmm' | tr -s ' ' | tr '\n' ';') kernel $(uname -r)"
   run_repro plain
   run_repro numpy IMPORT_NUMPY=1
@@ -468,7 +414,7 @@ PY
     G=$PWD/.deps/gdb
     (cd "$LOG" && IMPORT_NUMPY=1 PYTHONPATH="$OLDPWD/$PB/python" PYTHONHOME=$G/usr WATCH_UNSET=PYTHONHOME \
       timeout --kill-after=10 240 /lib64/ld-linux-x86-64.so.2 --library-path $G/usr/lib/x86_64-linux-gnu \
-      $G/usr/bin/gdb -batch -x "$OLDPWD/scripts/gdb-watch-saved.py" --args "$(command -v python3)" repro.py) \
+      $G/usr/bin/gdb --data-directory=$G/usr/share/gdb -batch -x "$OLDPWD/scripts/gdb-watch-saved.py" --args "$(command -v python3)" repro.py) \
       > "$LOG/gdbx_gdb.txt" 2>&1
     note "gdb: rc=$? $(grep -E '^\[watch\] (returned|fault|write [0-9]+ to the slot: 0x[0-9a-f]{1,4} )' "$LOG/gdbx_gdb.txt" | head -4 | tr '\n' ';' | cut -c1-600)"
     grep -E '^\[watch\]|^#[0-9]' "$LOG/gdbx_gdb.txt" | cut -c1-240 | head -80
@@ -477,7 +423,7 @@ PY
     compute-sanitizer --tool memcheck --print-limit 20 python3 repro.py) > "$LOG/gdbx_memcheck.txt" 2>&1
   note "memcheck: rc=$? $(grep -m3 -E 'ERROR SUMMARY|Invalid|price ok' "$LOG/gdbx_memcheck.txt" | tr '\n' ';' | cut -c1-300)"
   grep -E 'Invalid|at 0x|by thread|Address' "$LOG/gdbx_memcheck.txt" | head -20
-  keep gdbx_gdb.txt gdbx_memcheck.txt gdbx_bindings.txt
+  keep gdbx_gdb.txt gdbx_memcheck.txt gdbx_bindings.txt gdbx_link.txt
 fi
 
 if has pysegv && [ -d "$B/python/pfmc" ]; then

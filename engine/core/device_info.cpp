@@ -16,13 +16,20 @@ namespace pfmc::engine {
 
 namespace {
 
+/// Whether this build's kernels may be launched: every kernel (`all`), or the check set where
+/// the build asked for it (PFMC_LAUNCH_CHECK_SET, diagnostics).
+bool launchable_set() {
+  return std::strcmp(PFMC_KERNEL_SET, "all") == 0 ||
+         (PFMC_LAUNCH_CHECK_SET != 0 && std::strcmp(PFMC_KERNEL_SET, "check") == 0);
+}
+
 /// What does not change during a process: read once (cudaGetDeviceProperties reads every
 /// attribute of the device and is not free).
 DeviceInfo static_device_info(int ordinal) {
   DeviceInfo info;
   cudaRuntimeGetVersion(&info.runtime_version);
   cudaDriverGetVersion(&info.driver_version);
-  if (std::strcmp(kernel_set(), "all") != 0) {
+  if (!launchable_set()) {
     info.unavailable_reason =
         "this build compiled no kernel it can launch (PFMC_KERNELS=" + std::string(kernel_set()) +
         "); rebuild with -DPFMC_KERNELS=all to use the GPU";
@@ -94,7 +101,7 @@ DeviceInfo query_device(int ordinal) {
 
 DeviceInfo query_device() {
   int current = 0;
-  if (std::strcmp(kernel_set(), "all") == 0 && cudaGetDevice(&current) != cudaSuccess) {
+  if (launchable_set() && cudaGetDevice(&current) != cudaSuccess) {
     (void)cudaGetLastError();
     current = 0;
   }
