@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,10 +30,10 @@ public:
   [[nodiscard]] const std::vector<std::string>& columns() const { return columns_; }
   /// The column named `name`, or -1.
   [[nodiscard]] int column(std::string_view name) const;
-  [[nodiscard]] std::size_t rows() const { return row_lines_.size(); }
+  [[nodiscard]] std::size_t rows() const { return rows_; }
   [[nodiscard]] std::string_view cell(std::size_t row, int column) const {
     const Span& s = cells_[row * columns_.size() + static_cast<std::size_t>(column)];
-    return {text_.data() + s.offset, s.length};
+    return {text_.get() + s.offset, s.length};
   }
   /// Where a cell is: the line its row ends on (rows with quoted line breaks span lines) and its
   /// column, both 1-based. The header is row -1.
@@ -47,18 +48,23 @@ private:
   };
   friend struct Builder;
   /// The rows after the header, [at, end of text), in one piece per thread, each cut at a
-  /// line's end and read by its own parser into its own table, then appended to `table` in
-  /// order. Only for text without quotes: there every line break ends a row. Fails `builder`
-  /// with the first piece's failure.
+  /// line's end and read by its own parser straight into the table's arrays: a piece's cells'
+  /// bytes into the text at its own offsets in the file (a cell is never longer than the text
+  /// it was read from), its rows from the rows of the lines before it; the rows then closed up
+  /// where blank lines left room. Only for text without quotes: there every line break ends a
+  /// row. Fails `builder` with the first piece's failure.
   static void read_rows_in_pieces(std::string_view text, std::size_t at, unsigned threads,
                                   Table& table, Builder& builder);
 
   std::string file_;
   std::vector<std::string> columns_;
   int header_line_ = 1;
-  std::string text_;        // every cell's bytes, one after another
-  std::vector<Span> cells_; // row-major, columns_.size() per row
-  std::vector<int> row_lines_;
+  // Sized once from the text (its bytes, its lines) and left uninitialised until written: each
+  // piece's part is first touched by the thread that reads it.
+  std::unique_ptr<char[]> text_;  // the cells' bytes: a cell's at most at its offset in the file
+  std::unique_ptr<Span[]> cells_; // row-major, columns_.size() per row
+  std::unique_ptr<int[]> row_lines_;
+  std::size_t rows_ = 0;
 };
 
 } // namespace pfmc::config::csv

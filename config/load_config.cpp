@@ -72,7 +72,13 @@ std::string read_source_file(const std::string& path, const std::string& name) {
     throw ConfigError(name, SourceMark{}, "",
                       "cannot read file: it is a device, not a file (- reads standard input)");
   }
+  // A regular file is read straight into a string of its size (a 6 MB trade list took 11 ms in
+  // 64 KB appends, copied as the string grew); then on to the end, should it have grown.
   std::string text;
+  if (!standard_input && S_ISREG(status.st_mode) && status.st_size > 0) {
+    text.resize(static_cast<std::size_t>(status.st_size));
+    text.resize(std::fread(text.data(), 1, text.size(), stream));
+  }
   char buffer[65536];
   std::size_t got = 0;
   while ((got = std::fread(buffer, 1, sizeof buffer, stream)) > 0) {

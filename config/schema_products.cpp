@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "config/csv_table.hpp"
@@ -465,19 +466,37 @@ std::vector<InstrumentConfig> instruments(const Reader& reader, const Located& w
     const NameTable model_names = known_models(csv_reader, config);
     ids.report_with(csv_reader);
     ids.reserve(table->rows());
-    // The rows are read on every core (a row depends on the models only), then their ids
-    // added in order up to the first row that failed: the errors of one loop over the rows.
+    // The rows are read on every core (a row depends on the models only) while one more
+    // thread adds the ids in order, stopping at the first repeat; then the error of one loop
+    // over the rows: the first row that failed or repeats an id (a repeat reported through
+    // add(), which refuses it). An id is its cell's text (RowFields::name), checked by its row.
     const std::size_t rows = table->rows();
     result.resize(rows);
+    const int id_column = table->column("id");
+    std::size_t repeat = rows; // the first row whose id was added before
+    std::exception_ptr ids_error;
+    std::thread id_pass([&] {
+      try {
+        for (std::size_t row = 0; row < rows && repeat == rows; ++row) {
+          if (!ids.try_add(table->cell(row, id_column), table->mark(row, id_column)))
+            repeat = row;
+        }
+      } catch (...) {
+        ids_error = std::current_exception();
+      }
+    });
     const unsigned threads = threads_for(rows, kRowsPerThread);
     std::vector<SharedSchedules> shared_by_range(threads);
     const FirstFailure failed = parallel_ranges(rows, threads, [&](std::size_t row, std::size_t r) {
       result[row] = instrument(csv::RowFields(*table, csv_reader, row), config, model_names,
                                shared_by_range[r]);
     });
-    for (std::size_t row = 0; row < failed.index; ++row) {
-      const csv::RowFields f(*table, csv_reader, row);
-      f.add(ids, f.require("id"), result[row].id);
+    id_pass.join();
+    if (ids_error)
+      std::rethrow_exception(ids_error);
+    if (repeat < failed.index) {
+      const csv::RowFields f(*table, csv_reader, repeat);
+      f.add(ids, f.require("id"), result[repeat].id); // refuses the repeat
     }
     if (failed.error)
       std::rethrow_exception(failed.error);

@@ -166,6 +166,17 @@ int NameTable::add(const std::string& name, SourceMark mark, const std::string& 
   return index;
 }
 
+bool NameTable::try_add(std::string_view name, SourceMark mark) {
+  // Kept first and hashed once, as add(): a repeat ends the pass that calls this.
+  const std::string_view kept = keep(name);
+  if (!index_.try_emplace(kept, Known{static_cast<int>(index_.size()), mark}).second)
+    return false;
+  if (first_.size() < kListedNames) {
+    first_.push_back(kept);
+  }
+  return true;
+}
+
 int NameTable::resolve(const std::string& name, SourceMark mark, const std::string& path,
                        const char* kind) const {
   if (const auto it = index_.find(name); it != index_.end())

@@ -153,6 +153,9 @@ public:
   int add(const std::string& name, const Located& where) {
     return add(name, where.mark, where.path);
   }
+  /// Adds `name` unless it is there already (then false, and nothing is added or refused):
+  /// for a pass that finds the first repeat itself and reports it later through add().
+  bool try_add(std::string_view name, SourceMark mark);
   /// Adds a name read (and judged unique) before, e.g. a model's, to resolve references to it.
   int add_known(const std::string& name, SourceMark mark) { return add(name, mark, ""); }
   /// The index of `name`, refusing an unknown one: `unknown model 'x' (known: a, b)` (the first

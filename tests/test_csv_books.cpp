@@ -316,6 +316,14 @@ TEST_F(CsvBooks, ALargeBookReadInPiecesGivesOnePasssBookAndErrors) {
     EXPECT_EQ(in.strike, 50 + i % 100);
     EXPECT_EQ(in.mark.line, i + 2);
   }
+  // Blank lines (one in each piece) leave their pieces a row short, closed up after: the rows
+  // after them keep their lines.
+  const RunConfig blank = load_run_config(book(trades({{10, ""}, {45'000, ""}})));
+  ASSERT_EQ(blank.instruments.size(), static_cast<std::size_t>(kRows - 2));
+  EXPECT_EQ(blank.instruments[10].id, "c11");
+  EXPECT_EQ(blank.instruments[10].mark.line, 13);
+  EXPECT_EQ(blank.instruments[44'999].id, "c45001");
+  EXPECT_EQ(blank.instruments.back().mark.line, kRows + 1);
   // A quote anywhere: one pass; the same instruments.
   const RunConfig quoted = load_run_config(book(trades({{5, "\"c5\",european,call,55,1,spx_bs"}})));
   ASSERT_EQ(quoted.instruments.size(), c.instruments.size());
