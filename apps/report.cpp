@@ -124,6 +124,7 @@ nlohmann::json result_json(const engine::RunResult& r, bool with_instruments) {
           {{"rank", w.rank},
            {"device", w.device >= 0 ? nlohmann::json(w.device) : nlohmann::json("cpu")},
            {"name", w.name},
+           {"backend", w.backend},
            {"paths", w.paths},
            {"share", run.path_steps > 0.0 ? w.path_steps / run.path_steps : 0.0},
            {"kernel_ms", w.kernel_ms},
@@ -335,7 +336,8 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
     out << ", " << format("%.1f", run.split_wall_ms) << " ms side by side:\n";
     for (const auto& w : run.workers) {
       out << "       rank " << w.rank << " "
-          << (w.device >= 0 ? "GPU " + std::to_string(w.device) + " " + w.name : w.name) << ": "
+          << (w.device >= 0 ? "GPU " + std::to_string(w.device) + " " + w.name : w.name)
+          << (w.device >= 0 && !w.backend.empty() ? " (" + w.backend + ")" : "") << ": "
           << format("%.1f", run.path_steps > 0.0 ? 100.0 * w.path_steps / run.path_steps : 0.0)
           << "% of the path-steps, kernel " << format("%.3f", w.kernel_ms) << " ms, wall "
           << format("%.1f", w.wall_ms) << " ms";

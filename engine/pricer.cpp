@@ -10,7 +10,9 @@
 #include "engine/run/replicates.hpp"
 #include "engine/run/run_setup.hpp"
 #include "engine/scale/communicator.hpp"
+#include "engine/scale/split_run.hpp"
 #include "engine/tune/backend_choice.hpp"
+#include "engine/tune/tuning.hpp"
 #include "kernels/catalog.hpp"
 
 namespace pfmc::engine {
@@ -61,6 +63,55 @@ void describe_run(const config::RunConfig& config, const SimulationPlan& plan,
   run.threads = on_gpu ? 0 : settings.cpu_threads;
 }
 
+/// A host mixing GPUs: the kinds of the run's devices (options.device_kind, else device_key),
+/// and for each kind after the first its groups' settings in the placement, chosen on its first
+/// device as the first kind's were on the run's first device (that device's memory cap, its
+/// tuning), with a notice of what that kind runs. One kind: nothing.
+void choose_kind_backends(const config::RunConfig& config, const SimulationPlan& plan,
+                          const RunDevice& device, const PriceOptions& options,
+                          RunTuningCache& tuning, Placement& placement, RunInfo& run) {
+  std::vector<std::string> keys;
+  for (std::size_t i = 0; i < device.devices.size(); ++i) {
+    const DeviceInfo info = query_device(device.devices[i]);
+    keys.push_back(options.device_kind ? options.device_kind(info, i) : device_key(info));
+  }
+  const std::vector<int> kinds = number_device_kinds(keys);
+  const int count = kinds.empty() ? 1 : *std::max_element(kinds.begin(), kinds.end()) + 1;
+  if (count == 1)
+    return;
+  placement.device_kinds = kinds;
+  placement.kind_settings.resize(static_cast<std::size_t>(count)); // kind 0: the run's own
+  for (int k = 1; k < count; ++k) {
+    std::string ordinals;
+    int first = -1;
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+      if (kinds[i] != k)
+        continue;
+      first = first < 0 ? device.devices[i] : first;
+      ordinals += (ordinals.empty() ? "" : ", ") + std::to_string(device.devices[i]);
+    }
+    int current = 0;
+    PFMC_CUDA_TRY(cudaGetDevice(&current));
+    std::optional<ScopedDevice> on_kind;
+    if (first != current)
+      on_kind.emplace(first);
+    RunDevice kind_device;
+    kind_device.info = query_device(first);
+    kind_device.on_gpu = true;
+    kind_device.devices = {first};
+    RunInfo kind_run;
+    placement.kind_settings[static_cast<std::size_t>(k)] =
+        choose_group_backends(plan, make_settings(config, kind_device), kind_device.info, true,
+                              options, tuning, kind_run);
+    run.notices.push_back("GPU " + ordinals + " (" + kind_device.info.name +
+                          ", another kind than GPU " + std::to_string(device.devices.front()) +
+                          "): backends chosen on it apart: " +
+                          backends_summary(placement.kind_settings[static_cast<std::size_t>(k)]));
+    for (const std::string& notice : kind_run.notices)
+      run.notices.push_back("GPU " + ordinals + ": " + notice);
+  }
+}
+
 /// Throughput of the path kernels, and its share of the device's copy bandwidth.
 void add_throughput(RunInfo& run) {
   if (run.kernel_ms > 0.0) {
@@ -109,11 +160,20 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   RunTuningCache tuning = open_tuning_cache(device.info, device.on_gpu, options, run);
   const std::vector<ExecutionSettings> group_settings =
       choose_group_backends(plan, settings, device.info, device.on_gpu, options, tuning, run);
+  Placement placement{device.devices, options.processes, {}, {}};
+  if (device.on_gpu)
+    choose_kind_backends(config, plan, device, options, tuning, placement, run);
   run.backends_ms = milliseconds_since(backends_start);
   check_draw_batches(config, plan, settings, group_settings, device.on_gpu);
+  for (std::size_t k = 1; k < placement.kind_settings.size(); ++k) { // under each kind's cap
+    const auto kind_groups = settings_of_kind(group_settings, placement, static_cast<int>(k));
+    ExecutionSettings kind_settings = settings;
+    if (!kind_groups.empty())
+      kind_settings.memory_cap = kind_groups.front().memory_cap;
+    check_draw_batches(config, plan, kind_settings, kind_groups, true);
+  }
 
   const ReplicatePlan replicates = plan_replicates(config, settings);
-  const Placement placement{device.devices, options.processes};
   const std::vector<ReplicateSample> samples =
       run_replicates(plan, settings, group_settings, device.on_gpu, placement, replicates,
                      config.instruments.size(), progress, run);

@@ -4,13 +4,18 @@
 // exercised; only the speed-up needs more GPUs (scripts/scale-check.sh).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
 #include "engine/core/device_info.hpp"
+#include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
+#include "engine/run/run_setup.hpp"
+#include "engine/scale/split_run.hpp"
+#include "engine/tune/backend_choice.hpp"
 #include "gpu_test_support.hpp"
 #include "pricing_book.hpp"
 
@@ -49,6 +54,58 @@ TEST_F(GpuSplit, SameGpuTwiceOrThriceGivesOneGpusBits) {
       EXPECT_DOUBLE_EQ(share, split.run.path_steps);
     }
   }
+}
+
+// A host mixing GPUs (engine/pricer.cpp): the one GPU told apart as two kinds. The second kind's
+// backends are chosen on it apart and noted; its workers run them; the bits stay one GPU's.
+TEST_F(GpuSplit, DevicesOfAnotherKindChooseTheirOwnBackendsAndKeepTheBits) {
+  const auto book = standard_book(52);
+  const auto one = engine::price(load(book_yaml(book, 200000, 52, "{device: gpu, backend: auto}")));
+  engine::PriceOptions options;
+  options.device_kind = [](const engine::DeviceInfo& device, std::size_t position) {
+    return device.name + (position == 0 ? "" : " (told apart)");
+  };
+  const auto split = engine::price(
+      load(book_yaml(book, 200000, 52, "{device: gpu, backend: auto, devices: [0, 0]}")), {},
+      options);
+  EXPECT_EQ(bits_of(split), bits_of(one));
+  ASSERT_EQ(split.run.workers.size(), 2u);
+  EXPECT_FALSE(split.run.workers[1].backend.empty());
+  const bool noted =
+      std::any_of(split.run.notices.begin(), split.run.notices.end(), [](const std::string& n) {
+        return n.find("another kind than GPU 0): backends chosen on it apart") != std::string::npos;
+      });
+  EXPECT_TRUE(noted);
+
+  // Each kind's settings reach its workers: kind 1 runs `inline`, kind 0 the config's `none`.
+  const config::RunConfig config =
+      load(book_yaml(book, 200000, 52, "{device: gpu, backend: none}"));
+  engine::RunInfo info;
+  const engine::RunDevice device = engine::choose_device(config, info);
+  const engine::ExecutionSettings settings = engine::make_settings(config, device);
+  const engine::SimulationPlan plan = engine::make_plan(config);
+  engine::RunTuningCache no_cache;
+  const auto groups = engine::choose_group_backends(plan, settings, device.info, true,
+                                                    engine::PriceOptions{}, no_cache, info);
+  auto inline_groups = groups;
+  for (auto& g : inline_groups)
+    g.backend = "inline";
+  engine::Placement one_kind;
+  one_kind.devices = {0, 0};
+  engine::Placement two_kinds = one_kind;
+  two_kinds.device_kinds = {0, 1};
+  two_kinds.kind_settings = {{}, inline_groups};
+  engine::PlanStats stats;
+  engine::RunInfo a;
+  engine::RunInfo b;
+  const auto x = engine::run_split(plan, settings, groups, true, one_kind, {}, stats, a);
+  const auto y = engine::run_split(plan, settings, groups, true, two_kinds, {}, stats, b);
+  ASSERT_EQ(x.size(), y.size());
+  for (std::size_t g = 0; g < x.size(); ++g)
+    EXPECT_EQ(x[g].totals, y[g].totals) << "group " << g;
+  ASSERT_EQ(b.workers.size(), 2u);
+  EXPECT_EQ(a.workers[1].backend, b.workers[0].backend);
+  EXPECT_EQ(b.workers[1].backend, "inline");
 }
 
 TEST_F(GpuSplit, ManySmallGroupsSplitByGroupsAndGreeksKeepTheirBits) {

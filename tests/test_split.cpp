@@ -23,6 +23,7 @@
 #include "engine/scale/partial_sums.hpp"
 #include "engine/scale/split_run.hpp"
 #include "engine/scale/work_split.hpp"
+#include "engine/tune/backend_choice.hpp"
 #include "kernels/reduction_shape.cuh"
 #include "pricing_book.hpp"
 #include "test_support.hpp"
@@ -184,6 +185,47 @@ TEST(CpuShares, PiecesOfTheRunMergeToTheWholeRunsBits) {
           << "group " << g << " value " << v;
     }
   }
+}
+
+// A host mixing GPUs (engine/pricer.cpp): devices numbered by kind as they first appear, each
+// kind's groups' backend, distance, padding and memory cap over the run's settings, and what a
+// worker ran in one line.
+TEST(DeviceKinds, NumberedByFirstAppearanceAndAppliedToTheirWorkers) {
+  EXPECT_EQ(engine::number_device_kinds({}), std::vector<int>{});
+  EXPECT_EQ(engine::number_device_kinds({"H100|132 SMs"}), std::vector<int>{0});
+  EXPECT_EQ(engine::number_device_kinds({"A", "B", "A", "C", "B", "B"}),
+            (std::vector<int>{0, 1, 0, 2, 1, 1}));
+
+  engine::ExecutionSettings base;
+  base.backend = "none";
+  base.paths = 1234;
+  base.memory_cap = 100;
+  std::vector<engine::ExecutionSettings> groups(3, base);
+  groups[2].backend = "scalar_batched";
+  groups[2].prefetch_distance = 4;
+  std::vector<engine::ExecutionSettings> other(3, base);
+  for (auto& s : other) {
+    s.backend = "inline";
+    s.paths = 99; // not the kind's to change: the run's
+    s.memory_cap = 50;
+  }
+  engine::Placement placement;
+  placement.devices = {0, 1};
+  placement.device_kinds = {0, 1};
+  placement.kind_settings = {{}, other};
+  const auto first = engine::settings_of_kind(groups, placement, 0);
+  const auto second = engine::settings_of_kind(groups, placement, 1);
+  ASSERT_EQ(second.size(), 3u);
+  EXPECT_EQ(first[2].backend, "scalar_batched");
+  for (const auto& s : second) {
+    EXPECT_EQ(s.backend, "inline");
+    EXPECT_EQ(s.memory_cap, 50u);
+    EXPECT_EQ(s.paths, 1234u);
+  }
+  EXPECT_EQ(engine::backends_summary(second), "inline");
+  EXPECT_EQ(engine::backends_summary(first), "per group: none, scalar_batched d4");
+  EXPECT_EQ(engine::backends_summary(std::vector<engine::ExecutionSettings>(2, groups[2])),
+            "scalar_batched d4");
 }
 
 TEST(DevicesSetting, AllCountsAndListsFromTheFileAndTheFlag) {

@@ -4,10 +4,12 @@
 // engine/pricer.hpp) fill them; the facade includes this header.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "config/run_config.hpp"
+#include "engine/core/device_info.hpp"
 #include "engine/core/execution.hpp"
 
 namespace pfmc::engine {
@@ -68,6 +70,9 @@ struct WorkerInfo {
   int rank = 0;    ///< MPI rank (0 in a single process)
   int device = -1; ///< GPU ordinal; -1: the CPU backend
   std::string name;
+  /// The backends its groups ran: one (`scalar_batched d4`, `inline`), or `per group: ...`;
+  /// `cpu` for the CPU backend. Devices of different kinds may differ (each kind is tuned apart).
+  std::string backend;
   std::uint64_t paths = 0; ///< paths it simulated, over all groups
   double path_steps = 0.0; ///< its share of the run's path-steps
   double kernel_ms = 0.0;  ///< its path kernels (GPU events) or path simulation (CPU)
@@ -144,6 +149,11 @@ struct PriceOptions {
   double tune_worth_seconds = 0.3;
   /// An MPI job of several ranks (engine/scale/mpi_communicator.hpp); null: this process alone.
   Communicator* processes = nullptr;
+  /// How the run's GPUs are told apart (a host may mix kinds): the key of the device at each
+  /// position of engine.devices. Devices of one key share their groups' backends and memory
+  /// cap, chosen (and tuned) on the first of them. Empty: engine::device_key (name and
+  /// multiprocessors, the tuning cache's). Tests give the one GPU two keys.
+  std::function<std::string(const DeviceInfo& device, std::size_t position)> device_kind;
 };
 
 /// Random digital shifts of a scrambled_sobol run when simulation.replicates is not set.

@@ -15,6 +15,7 @@
 #include "engine/scale/communicator.hpp"
 #include "engine/scale/partial_sums.hpp"
 #include "engine/scale/work_split.hpp"
+#include "kernels/catalog.hpp"
 #include "kernels/error.hpp"
 #include "kernels/reduction_shape.cuh"
 
@@ -131,6 +132,7 @@ void worker_fields(Message& message, Info& info) {
   message(info.rank);
   message(info.device);
   message(info.name);
+  message(info.backend);
   message(info.paths);
   message(info.path_steps);
   message(info.kernel_ms);
@@ -226,6 +228,7 @@ WorkerRun run_worker(const SimulationPlan& plan, ExecutionSettings settings,
   } else if (on_gpu) {
     PFMC_CUDA_TRY(cudaSetDevice(device));
     w.info.name = query_device(device).name;
+    w.info.backend = backends_summary(group_settings);
     // Workers on the same device (a test's [0, 0]) share its memory cap.
     for (auto& s : group_settings)
       s.memory_cap /= static_cast<std::uint64_t>(sharing);
@@ -237,6 +240,8 @@ WorkerRun run_worker(const SimulationPlan& plan, ExecutionSettings settings,
     w.info.name = on_gpu ? query_device(device).name
                          : "CPU (" + std::to_string(settings.cpu_threads) + " threads)";
   }
+  if (w.info.backend.empty())
+    w.info.backend = on_gpu ? backends_summary(group_settings) : "cpu";
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {
     w.info.paths += w.outcomes[g].paths;
     w.info.path_steps += static_cast<double>(w.outcomes[g].path_steps);
@@ -249,22 +254,23 @@ WorkerRun run_worker(const SimulationPlan& plan, ExecutionSettings settings,
 /// This process's piece of the run over its workers (threads, one per device), merged.
 std::vector<GroupOutcome> run_local(const SimulationPlan& plan, const ExecutionSettings& settings,
                                     const std::vector<ExecutionSettings>& group_settings,
-                                    bool on_gpu, const std::vector<int>& devices,
-                                    const WorkShare& mine, const ProgressFn& progress, int rank,
+                                    bool on_gpu, const Placement& placement, const WorkShare& mine,
+                                    const ProgressFn& progress, int rank,
                                     std::vector<WorkerInfo>& workers, PlanStats& stats) {
   std::vector<int> steps;
   for (const GroupPlan& g : plan.groups)
     steps.push_back(g.steps());
-  const std::vector<int> places = on_gpu ? devices : std::vector<int>{-1};
+  const std::vector<int> places = on_gpu ? placement.devices : std::vector<int>{-1};
   const std::vector<WorkShare> pieces = split_share(mine, steps, places.size());
   std::vector<WorkerRun> runs(places.size());
   std::vector<std::exception_ptr> errors(places.size());
   auto work = [&](std::size_t k) {
     try {
       const auto sharing = std::count(places.begin(), places.end(), places[k]);
-      runs[k] =
-          run_worker(plan, settings, group_settings, on_gpu, places[k], static_cast<int>(sharing),
-                     pieces[k], k == 0 ? progress : ProgressFn{}, rank);
+      const int kind = on_gpu && k < placement.device_kinds.size() ? placement.device_kinds[k] : 0;
+      runs[k] = run_worker(plan, settings, settings_of_kind(group_settings, placement, kind),
+                           on_gpu, places[k], static_cast<int>(sharing), pieces[k],
+                           k == 0 ? progress : ProgressFn{}, rank);
     } catch (...) {
       errors[k] = std::current_exception();
     }
@@ -290,6 +296,42 @@ std::vector<GroupOutcome> run_local(const SimulationPlan& plan, const ExecutionS
 
 } // namespace
 
+std::vector<ExecutionSettings>
+settings_of_kind(const std::vector<ExecutionSettings>& group_settings, const Placement& placement,
+                 int kind) {
+  if (kind <= 0 || static_cast<std::size_t>(kind) >= placement.kind_settings.size())
+    return group_settings;
+  const std::vector<ExecutionSettings>& theirs =
+      placement.kind_settings[static_cast<std::size_t>(kind)];
+  PFMC_EXPECTS(theirs.size() == group_settings.size(), "a device kind has every group's settings");
+  std::vector<ExecutionSettings> mine = group_settings;
+  for (std::size_t g = 0; g < mine.size(); ++g) {
+    mine[g].backend = theirs[g].backend;
+    mine[g].prefetch_distance = theirs[g].prefetch_distance;
+    mine[g].padding = theirs[g].padding;
+    mine[g].memory_cap = theirs[g].memory_cap;
+  }
+  return mine;
+}
+
+std::string backends_summary(const std::vector<ExecutionSettings>& group_settings) {
+  std::vector<std::string> seen;
+  for (const ExecutionSettings& s : group_settings) {
+    const kernels::BackendInfo* info = kernels::find_backend(s.backend);
+    std::string name = s.backend;
+    if (info != nullptr && info->uses_prefetch_distance)
+      name += " d" + std::to_string(s.prefetch_distance);
+    if (std::find(seen.begin(), seen.end(), name) == seen.end())
+      seen.push_back(name);
+  }
+  if (seen.size() == 1)
+    return seen.front();
+  std::string all = "per group:";
+  for (std::size_t k = 0; k < seen.size(); ++k)
+    all += (k == 0 ? " " : ", ") + seen[k];
+  return all;
+}
+
 bool Placement::split(bool on_gpu) const {
   return processes != nullptr ||
          (on_gpu && (devices.size() > 1 || (devices.size() == 1 && devices.front() != 0)));
@@ -312,8 +354,8 @@ std::vector<GroupOutcome> run_split(const SimulationPlan& plan, const ExecutionS
   const WorkShare whole = whole_run(plan.groups.size(), settings.paths);
   std::vector<WorkerInfo> workers;
   if (processes == nullptr) {
-    auto outcomes = run_local(plan, settings, group_settings, on_gpu, placement.devices, whole,
-                              progress, rank, workers, stats);
+    auto outcomes = run_local(plan, settings, group_settings, on_gpu, placement, whole, progress,
+                              rank, workers, stats);
     run.workers = workers;
     run.split_wall_ms = milliseconds_since(start);
     return outcomes;
@@ -323,8 +365,8 @@ std::vector<GroupOutcome> run_split(const SimulationPlan& plan, const ExecutionS
   try {
     const WorkShare mine =
         split_share(whole, steps, static_cast<std::size_t>(ranks))[static_cast<std::size_t>(rank)];
-    const auto local = run_local(plan, settings, group_settings, on_gpu, placement.devices, mine,
-                                 progress, rank, workers, stats);
+    const auto local = run_local(plan, settings, group_settings, on_gpu, placement, mine, progress,
+                                 rank, workers, stats);
     for (WorkerInfo& w : workers)
       w.turn_wait_ms = processes->turn_wait_ms();
     message = outcomes_message(local, workers, stats);

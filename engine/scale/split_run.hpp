@@ -8,6 +8,7 @@
 // logarithm of the paths, not with them). The merged sums are bit for bit those of one run on
 // one device. Counter-based (Philox) draws only: every worker computes its own paths' draws.
 
+#include <string>
 #include <vector>
 
 #include "engine/core/execution.hpp"
@@ -20,6 +21,11 @@ namespace pfmc::engine {
 struct Placement {
   std::vector<int> devices;          ///< GPU runs: this process's devices (ordinals; may repeat)
   Communicator* processes = nullptr; ///< an MPI job of several ranks; null: this process alone
+  /// Devices of several kinds (engine/pricer.cpp): the kind of each of `devices`, and each
+  /// kind's groups' settings, whose backend, distance, padding and memory cap replace those of
+  /// the settings run_split is given (kind 0's are those). Empty: one kind.
+  std::vector<int> device_kinds;
+  std::vector<std::vector<ExecutionSettings>> kind_settings;
   /// Whether the run is split at all (else the plain one-device or CPU run).
   [[nodiscard]] bool split(bool on_gpu) const;
 };
@@ -29,6 +35,16 @@ struct Placement {
 /// (engine/scale/partial_sums.hpp) and folded into its totals, its costs summed.
 std::vector<GroupOutcome> merge_pieces(const SimulationPlan& plan,
                                        const std::vector<std::vector<GroupOutcome>>& pieces);
+
+/// `group_settings` with the backend, distance, padding and memory cap of device kind `kind`'s
+/// (Placement::kind_settings); the same settings for kind 0 or one kind.
+std::vector<ExecutionSettings>
+settings_of_kind(const std::vector<ExecutionSettings>& group_settings, const Placement& placement,
+                 int kind);
+
+/// What a worker's groups ran, for WorkerInfo::backend: `none`, `scalar_batched d4`, or
+/// `per group: inline, scalar_batched d4` (each distinct one once, in group order).
+std::string backends_summary(const std::vector<ExecutionSettings>& group_settings);
 
 /// Runs this process's part of the plan and, on rank 0, returns every group's outcome over all
 /// the paths (its totals merged from all the workers, its costs summed); other ranks return

@@ -200,6 +200,17 @@ void save_tuning_cache(const RunTuningCache& tuning, RunInfo& run) {
   }
 }
 
+std::vector<int> number_device_kinds(const std::vector<std::string>& keys) {
+  std::vector<int> kinds;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto first = std::find(keys.begin(), keys.end(), keys[i]) - keys.begin();
+    kinds.push_back(static_cast<std::size_t>(first) == i
+                        ? (kinds.empty() ? 0 : *std::max_element(kinds.begin(), kinds.end()) + 1)
+                        : kinds[static_cast<std::size_t>(first)]);
+  }
+  return kinds;
+}
+
 std::vector<ExecutionSettings> choose_group_backends(const SimulationPlan& plan,
                                                      const ExecutionSettings& settings,
                                                      const DeviceInfo& device, bool on_gpu,

@@ -4,6 +4,7 @@
 // shape share a cache key, a probe and a tuning.
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "config/run_config.hpp"
@@ -28,6 +29,10 @@ RunTuningCache open_tuning_cache(const DeviceInfo& device, bool on_gpu, const Pr
                                  RunInfo& run);
 /// Writes the cache when the run changed it; a failure is a notice, not an error.
 void save_tuning_cache(const RunTuningCache& tuning, RunInfo& run);
+
+/// The kinds of a run's devices, numbered by first appearance: kinds[i] for keys[i], equal keys
+/// one kind (kind 0 is the first device's).
+std::vector<int> number_device_kinds(const std::vector<std::string>& keys);
 
 /// Each group's settings (`settings` with the group's backend, distance and padding) and, on
 /// the GPU, run.group_backends and `auto`'s notices (one line per distinct choice). A group
