@@ -475,6 +475,8 @@ std::vector<InstrumentConfig> instruments(const Reader& reader, const Located& w
     const int id_column = table->column("id");
     std::size_t repeat = rows; // the first row whose id was added before
     std::exception_ptr ids_error;
+    const unsigned threads = threads_for(rows, kRowsPerThread);
+    std::vector<SharedSchedules> shared_by_range(threads);
     std::thread id_pass([&] {
       try {
         for (std::size_t row = 0; row < rows && repeat == rows; ++row) {
@@ -485,8 +487,14 @@ std::vector<InstrumentConfig> instruments(const Reader& reader, const Located& w
         ids_error = std::current_exception();
       }
     });
-    const unsigned threads = threads_for(rows, kRowsPerThread);
-    std::vector<SharedSchedules> shared_by_range(threads);
+    // Joined on every way out (parallel_ranges throws only if a thread cannot start).
+    const struct Joiner {
+      std::thread& thread;
+      ~Joiner() {
+        if (thread.joinable())
+          thread.join();
+      }
+    } joiner{id_pass};
     const FirstFailure failed = parallel_ranges(rows, threads, [&](std::size_t row, std::size_t r) {
       result[row] = instrument(csv::RowFields(*table, csv_reader, row), config, model_names,
                                shared_by_range[r]);
