@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -289,6 +289,34 @@ if has e2e; then
   done
   keep e2e.json e2e_table.txt
   note "e2e: $((SECONDS - start)) s"
+fi
+
+if has fresh; then
+  # Where a fresh `pfmc price` of the portfolio spends its wall time outside the run's own
+  # phases (issue 9's ≤ 0.3 s): the process alone (`--version`: start, static initialisation —
+  # the runtime's registration of every kernel module — and exit), the config without CUDA
+  # (`validate`), the CUDA context and device query (`backends`), then the whole price; medians
+  # of 7 fresh processes each; the dynamic linker's own count; perf where the machine has it.
+  start=$SECONDS
+  median_wall() { # COMMAND...: the median wall seconds of 7 runs
+    for i in 1 2 3 4 5 6 7; do
+      /usr/bin/time -f "%e" "$@" > /dev/null 2>> "$LOG/fresh_times.txt.tmp" || true
+      tail -1 "$LOG/fresh_times.txt.tmp"
+    done | sort -n | sed -n 4p
+  }
+  : > "$LOG/fresh_times.txt.tmp"
+  note "fresh: binary $(du -h "./$B/pfmc" | cut -f1); --version $(median_wall "./$B/pfmc" --version) s; validate $(median_wall "./$B/pfmc" validate config/examples/portfolio.yaml) s; backends $(median_wall "./$B/pfmc" backends) s; price $(median_wall "./$B/pfmc" price config/examples/portfolio.yaml --quiet) s (medians of 7)"
+  LD_DEBUG=statistics "./$B/pfmc" --version > /dev/null 2> "$LOG/fresh_ld.txt"
+  note "fresh: dynamic linker $(grep -E 'total startup time|time needed for relocation|number of relocations:' "$LOG/fresh_ld.txt" | sed -E 's/^ *[0-9]+: *//' | tr -s ' ' | tr '\n' ';' | cut -c1-300)"
+  if command -v perf > /dev/null; then
+    perf stat -e task-clock,page-faults "./$B/pfmc" --version > /dev/null 2> "$LOG/fresh_perf.txt"
+    note "fresh: perf --version $(grep -E 'task-clock|page-faults|elapsed' "$LOG/fresh_perf.txt" | tr -s ' ' | tr '\n' ';')"
+  else
+    note "fresh: no perf here"
+  fi
+  "./$B/pfmc" price config/examples/portfolio.yaml --quiet --format json --output "$LOG/fresh_price.json" 2> /dev/null
+  note "fresh: the run's phases $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["run"]; print(" ".join("%s %.1f" % (k, v) for k, v in r.items() if k.endswith("_ms") and isinstance(v, (int, float))))' "$LOG/fresh_price.json" 2>&1 | cut -c1-600)"
+  note "fresh: $((SECONDS - start)) s"
 fi
 
 if has books; then
