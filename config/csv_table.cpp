@@ -29,6 +29,7 @@ struct Builder {
   std::vector<Table::Span> row;    // the row being read (after the header)
   int row_line = 0;                // the line its first cell ended on
   std::size_t text_at = 0;         // where the next cell's bytes go in table.text_
+  std::size_t text_end = 0;        // ... up to here (its piece's end in the file)
   std::size_t row_at = 0;          // the next row's index in table.cells_ / row_lines_
   std::size_t row_end = 0;         // the rows this builder may write: [row_at, row_end)
   bool header_done = false;
@@ -56,6 +57,10 @@ struct Builder {
     }
     if (row.empty()) {
       row_line = line;
+    }
+    if (length > text_end - text_at) { // a cell is never longer than the text it came from
+      fail(line, static_cast<int>(row.size()) + 1, "a cell longer than its text (internal error)");
+      return;
     }
     row.push_back(
         Table::Span{static_cast<std::uint32_t>(text_at), static_cast<std::uint32_t>(length)});
@@ -207,6 +212,7 @@ void Table::read_rows_in_pieces(std::string_view text, std::size_t at, unsigned 
                    text.begin() + static_cast<std::ptrdiff_t>(cuts[k + 1]), '\n'));
     // Its rows: one a line (the last piece's last line may have no line break).
     b.text_at = cuts[k];
+    b.text_end = cuts[k + 1];
     b.row_at = first_row;
     b.row_end = std::min(builder.row_end, first_row + b.lines + (k + 1 == pieces ? 1 : 0));
     first_row = b.row_end;
@@ -253,6 +259,7 @@ Table Table::parse(std::string_view text, const std::string& file) {
   }
   table.text_.reset(new char[std::max<std::size_t>(text.size(), 1)]);
   Builder builder(table);
+  builder.text_end = text.size();
   builder.lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
   const auto parser = start_parser(file);
   // A large file without quotes (a generated trade list) is read on every core after its

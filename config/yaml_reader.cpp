@@ -152,22 +152,16 @@ std::string_view NameTable::keep(std::string_view name) {
 
 int NameTable::add(const std::string& name, SourceMark mark, const std::string& path) {
   const auto index = static_cast<int>(index_.size());
-  // Kept first and hashed once: a repeat (an error) wastes its copy.
-  const std::string_view kept = keep(name);
-  const auto [it, inserted] = index_.try_emplace(kept, Known{index, mark});
-  if (!inserted) {
+  if (!try_add(name, mark)) {
     reader_->fail(mark, path,
                   "duplicate " + std::string(what_) + " '" + name + "' (first at line " +
-                      std::to_string(it->second.mark.line) + ")");
-  }
-  if (first_.size() < kListedNames) {
-    first_.push_back(kept);
+                      std::to_string(index_.find(name)->second.mark.line) + ")");
   }
   return index;
 }
 
 bool NameTable::try_add(std::string_view name, SourceMark mark) {
-  // Kept first and hashed once, as add(): a repeat ends the pass that calls this.
+  // Kept first and hashed once: a repeat (an error) wastes its copy.
   const std::string_view kept = keep(name);
   if (!index_.try_emplace(kept, Known{static_cast<int>(index_.size()), mark}).second)
     return false;
