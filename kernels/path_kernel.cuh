@@ -249,11 +249,26 @@ struct PriceLeaf {
   double y2;
 };
 
+/// A pass's leaf of a single price from its P paths' discounted payoffs (the first `valid` in
+/// range; the others become +0.0; pair means with antithetic). Every lane of the warp must call
+/// it (antithetic pairs of one path per thread are neighbouring lanes).
+template <int P>
+__device__ __forceinline__ PriceLeaf price_leaf(double (&value)[P], int valid, int antithetic) {
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    if (p >= valid)
+      value[p] = 0.0;
+  }
+  if (antithetic)
+    pair_means<P>(value);
+  return PriceLeaf{thread_tree_sum<P>([&](int p) { return value[p]; }),
+                   thread_tree_sum<P>([&](int p) { return math::mul_rn(value[p], value[p]); })};
+}
+
 /// The group's one instrument paid off on the thread's P paths (pair means with antithetic).
 /// Never inlined, as pay_prices (measured inlined: the book's kernels as fast, 14.18 against
 /// 14.10 ms, but the multi-step `inline` kernels in double spilled 2-3× more: Heston 1,964/2,560
-/// bytes of spill stores/loads against 640/1,080). Every lane of the warp must call it (antithetic
-/// pairs of one path per thread are neighbouring lanes).
+/// bytes of spill stores/loads against 640/1,080). Every lane of the warp must call it.
 template <class Group, class Real, int P>
 __device__ __noinline__ PriceLeaf pay_single(const Group& group,
                                              const Real (*observed)[models::kMaxObservations],
@@ -261,16 +276,61 @@ __device__ __noinline__ PriceLeaf pay_single(const Group& group,
   double value[P];
   models::discounted_payoffs<P>(
       group.instruments[0], [&](int p, int o) { return observed[p][o]; }, value);
-#pragma unroll
-  for (int p = 0; p < P; ++p) {
-    if (p >= valid)
-      value[p] = 0.0;
-  }
-  if (group.antithetic)
-    pair_means<P>(value);
-  return PriceLeaf{thread_tree_sum<P>([&](int p) { return value[p]; }),
-                   thread_tree_sum<P>([&](int p) { return math::mul_rn(value[p], value[p]); })};
+  return price_leaf<P>(value, valid, group.antithetic);
 }
+
+/// True for a group of one instrument's price whose paths take one step and whose payoff reads
+/// nothing but the spot after it: a European or digital without a knock on the group's only
+/// observation, the terminal log-spot of asset 0 taken at step 0. Such a group (a book of
+/// short-dated Europeans) runs OneStepTerminal's lean passes: the same arithmetic as Path and
+/// pay_single, without the observation schedule, the observations' array or the payoff call.
+template <class Group>
+__device__ bool is_one_step_terminal(const Group& g) {
+  using models::ObservationKind;
+  if (g.steps != 1 || g.instrument_count != 1 || g.portfolio || g.scenarios != 1 ||
+      g.values_per_instrument != kPriceValues || g.schedule.observation_count != 1)
+    return false;
+  const models::ObservationView& o = g.schedule.observations[0];
+  const models::ObservationRun run = g.schedule.runs[0];
+  const models::InstrumentView& in = g.instruments[0];
+  constexpr unsigned int kTerminalSlot0 =
+      1u << (static_cast<int>(ObservationKind::terminal) * models::kRegisterObservations);
+  return o.kind == ObservationKind::terminal && o.asset == 0 && run.first == 0 && run.last == 0 &&
+         run.spill < 0 && run.masks == kTerminalSlot0 && in.knock_observation < 0 &&
+         in.underlying_observation == 0 &&
+         (in.kind == models::PayoffKind::european || in.kind == models::PayoffKind::digital);
+}
+
+/// The step function of a one-step terminal group (is_one_step_terminal): each path's log-spot
+/// after its one step, as Path computes its terminal observation (the model's initial state
+/// advanced once; the observation's input, combined into its start).
+template <class Model, class Real, int P>
+struct OneStepTerminal {
+  static constexpr int factors = Model::factors;
+  const typename Model::Params& model;
+  Real (&log_spot)[P];
+  __device__ __forceinline__ void operator()(int step, const Real (&z)[P][factors]) const {
+    using models::ObservationKind;
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+      typename Model::State state = Model::initial(model);
+      Model::advance(state, model, step, z[p]);
+      log_spot[p] = models::observation_combine(
+          ObservationKind::terminal, models::observation_start<Real>(ObservationKind::terminal),
+          models::observation_input(ObservationKind::terminal, Model::log_spot(state, 0)));
+    }
+  }
+  /// A one-step group gets batches of one step at most (a loader's batch of several is never
+  /// taken).
+  template <int D>
+  __device__ __forceinline__ void batch(int step0, const Real (&z)[D][P][factors]) const {
+    if constexpr (D == 1) {
+      (*this)(step0, z[0]);
+    } else {
+      __trap();
+    }
+  }
+};
 
 /// A thread's passes folded into the pairwise tree of its round (kernels/reduction_shape.cuh)
 /// as they come, in registers: level l holds the pending subtree of 2^l passes to the left of
@@ -341,6 +401,46 @@ struct PathKernelParams {
   std::uint64_t seed;  ///< the counter-based generator's key (inline)
 };
 
+/// A round's passes of a one-step terminal group (is_one_step_terminal) into `fold`: the draws
+/// of the thread's paths from the loader, OneStepTerminal's log-spots, the instrument's payoffs
+/// and price_leaf — the bits of the kernel's simulate() and pay_single, with the group's fields
+/// read once.
+template <class Model, class Loader, class Real>
+__device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<Model, Real>& p,
+                                                         const GroupParams<Model, Real>& group,
+                                                         const Loader& loader, int thread_first,
+                                                         int passes, PassFold& fold) {
+  constexpr int P = Loader::paths_per_thread;
+  const typename Model::Params model = group.model;
+  const models::InstrumentView instrument = group.instruments[0];
+#pragma unroll 1
+  for (int pass = 0; pass < passes; ++pass) {
+    const int first = thread_first + pass * P;
+    LoaderInputs<Real> inputs{};
+    inputs.steps = 1;
+    inputs.seed = p.seed;
+    inputs.first_call = group.first_call + static_cast<std::uint64_t>(first / P);
+    inputs.group = group.group_index;
+    inputs.antithetic = group.antithetic;
+    Real log_spot[P];
+    loader.run(inputs, OneStepTerminal<Model, Real, P>{model, log_spot});
+    if (!p.reduce) {
+      if (log_spot[0] != log_spot[0]) // as simulate(): keeps the paths alive
+        group.reduction.totals[0] = 1.0;
+      continue;
+    }
+    double value[P];
+    models::discounted_payoffs<P>(
+        instrument,
+        [&](int q, int) {
+          return models::observation_finish(log_spot[q], models::ObservationKind::terminal, 1);
+        },
+        value);
+    fold.add(pass,
+             price_leaf<P>(value, max(0, min(P, group.chunk_paths - first)), group.antithetic));
+  }
+}
+
 template <class Model>
 constexpr auto requires_register_floor(int) -> decltype(Model::register_floor, bool()) {
   return true;
@@ -382,6 +482,11 @@ __global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model
   // Which group this block works for (the last one whose first block is at or below it), its
   // parameters staged in shared memory for the whole block.
   __shared__ GroupParams<Model, Real> group;
+  // Loaders of several paths per thread (`inline`) carry the lean passes of one-step terminal
+  // groups; the others keep one code path, and neither early exercise nor the Greeks' scenario
+  // models (whose groups are never single prices) compile them.
+  constexpr bool kOneStepTerminalCode = P > 1 && !Exercise && !models::kIsScenarios<Model>;
+  __shared__ bool one_step_terminal;
   if (threadIdx.x == 0) {
     int lo = 0;
     int hi = p.group_count - 1;
@@ -394,6 +499,7 @@ __global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model
       }
     }
     group = p.groups[lo];
+    one_step_terminal = kOneStepTerminalCode && is_one_step_terminal(p.groups[lo]);
   }
   __syncthreads();
   const int block = static_cast<int>(blockIdx.x) - group.first_block;
@@ -467,16 +573,21 @@ __global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model
     // reduce all their values.
     const int thread_first = round_first + static_cast<int>(threadIdx.x) * P * passes;
     PassFold fold;
+    if (one_step_terminal) { // lean passes: the same bits as the loop below
+      if constexpr (kOneStepTerminalCode)
+        one_step_terminal_passes<Model, Loader, Real>(p, group, loader, thread_first, passes, fold);
+    } else {
 #pragma unroll 1
-    for (int pass = 0; pass < passes; ++pass) {
-      const int first = thread_first + pass * P;
-      const int valid = max(0, min(P, group.chunk_paths - first));
-      if (!simulate(round_first, first, valid))
-        continue;
-      if (single) {
-        fold.add(pass, pay_single<GroupParams<Model, Real>, Real, P>(group, observed, valid));
-      } else {
-        pay_round<GroupParams<Model, Real>, Real, P>(group, observed, valid, at, scratch);
+      for (int pass = 0; pass < passes; ++pass) {
+        const int first = thread_first + pass * P;
+        const int valid = max(0, min(P, group.chunk_paths - first));
+        if (!simulate(round_first, first, valid))
+          continue;
+        if (single) {
+          fold.add(pass, pay_single<GroupParams<Model, Real>, Real, P>(group, observed, valid));
+        } else {
+          pay_round<GroupParams<Model, Real>, Real, P>(group, observed, valid, at, scratch);
+        }
       }
     }
     if (single && p.reduce) {

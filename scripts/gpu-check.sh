@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [exercise] [ncu] [book-source] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [exercise] [ncu] [book-source] [book-ab] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -224,6 +224,72 @@ if has quick; then
   done
   keep quick_latency_bound.txt quick_bandwidth_bound.txt quick_heston.txt
   note "quick: $((SECONDS - start)) s"
+fi
+
+if has book-ab; then
+  # The MonteCarloMultiGPU book on this tree against an older one, on one machine: OLD_SRC
+  # (default build-oldsrc/src, ignored: `git archive REV | tar -x -C build-oldsrc/src`, carried)
+  # and this tree, both built with the check set of kernels (black_scholes_f32's `none` and
+  # `inline`: the book's), timed in turn (AB_ROUNDS rounds of pfmc_bench's book_priced: median
+  # of 5 runs from the loaded config, and the last run's kernel time); then whether `inline`
+  # gives `none`'s bits on the book (every price and standard error, JSON) and, where ncu is,
+  # the instructions `inline`'s kernel executes on a book of 512 options.
+  start=$SECONDS
+  old=${OLD_SRC:-build-oldsrc/src}
+  check_flags=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
+               -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=check -DPFMC_LAUNCH_CHECK_SET=ON
+               -DPFMC_MPI=OFF -DPFMC_PYTHON=OFF -DPFMC_DEPS_ROOT="$PWD/.deps/root")
+  (cmake -S . -B build-device-check "${check_flags[@]}" \
+     && limit ${PFMC_BUILD_SECONDS:-400} ninja -C build-device-check -j 8 pfmc pfmc_bench) \
+    > "$LOG/ab_build_new.log" 2>&1 &
+  if [ -d "$old" ]; then
+    (cmake -S "$old" -B build-device-check-old "${check_flags[@]}" \
+       && limit ${PFMC_BUILD_SECONDS:-400} ninja -C build-device-check-old -j 8 pfmc pfmc_bench) \
+      > "$LOG/ab_build_old.log" 2>&1 &
+  fi
+  wait
+  note "book-ab builds: new $(tail -1 "$LOG/ab_build_new.log" | cut -c1-80); old $([ -d "$old" ] && tail -1 "$LOG/ab_build_old.log" | cut -c1-80) in $((SECONDS - start)) s"
+  python3 scripts/make-mc-sample-book.py --output "$LOG/ab_book.yaml"
+  for backend in none inline; do
+    sed "s/backend: auto/backend: $backend/" "$LOG/ab_book.yaml" > "$LOG/ab_book_$backend.yaml"
+  done
+  for round in $(seq 1 ${AB_ROUNDS:-3}); do
+    for tree in old new; do
+      bin=build-device-check/pfmc_bench
+      [ $tree = old ] && bin=build-device-check-old/pfmc_bench
+      [ -x "$bin" ] || continue
+      for backend in inline none; do
+        [ $backend = none ] && [ $round -gt 1 ] && continue
+        limit 300 "./$bin" --workloads= --end-to-end --book="$LOG/ab_book_$backend.yaml" \
+          --benchmark_filter=book_priced --benchmark_repetitions=5 \
+          --benchmark_report_aggregates_only=true > "$LOG/ab_${tree}_${backend}_$round.txt" 2>&1
+        note "book-ab $tree $backend round $round: rc=$? $(grep -E 'book_priced_median' "$LOG/ab_${tree}_${backend}_$round.txt" | tr -s ' ' | cut -c1-260)"
+      done
+    done
+  done
+  cat "$LOG"/ab_*_[0-9]*.txt > "$LOG/ab_bench.txt"
+  keep ab_bench.txt
+  for backend in none inline; do
+    limit 120 ./build-device-check/pfmc price "$LOG/ab_book.yaml" --backend $backend --quiet \
+      --format json --output "$LOG/ab_$backend.json" > "$LOG/ab_price_$backend.txt" 2>&1
+  done
+  note "book-ab bits, inline against none: $(python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+keys = ("price", "std_error")
+same = sum(all(x[k] == y[k] for k in keys) for x, y in zip(a["instruments"], b["instruments"]))
+print("%d of %d instruments identical; inline run: kernel %.3f ms" % (same, len(a["instruments"]), b["run"]["kernel_ms"]))
+' "$LOG/ab_none.json" "$LOG/ab_inline.json" 2>&1)"
+  if command -v ncu > /dev/null; then
+    python3 scripts/make-mc-sample-book.py --options 512 --output "$LOG/ab_book512.yaml"
+    limit 200 ncu --clock-control none -k regex:path_kernel --metrics \
+      smsp__inst_executed.sum,smsp__cycles_active.avg,sm__throughput.avg.pct_of_peak_sustained_elapsed,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active \
+      ./build-device-check/pfmc price "$LOG/ab_book512.yaml" --backend inline --quiet \
+      > "$LOG/ab_ncu.txt" 2>&1
+    note "book-ab ncu (512 options × 262,144 paths, inline): $(grep -E 'inst_executed|issue_active|warps_active|registers' "$LOG/ab_ncu.txt" | tr -s ' ' | tr '\n' ';' | cut -c1-400)"
+    keep ab_ncu.txt
+  fi
+  note "book-ab: $((SECONDS - start)) s"
 fi
 
 if has book-source; then
