@@ -9,7 +9,9 @@
 // other group runs one pass and reduces its values per round. Values are reduced in the fixed
 // order of kernels/reduction_shape.cuh. A short-path group thus runs few blocks — one per tile
 // of paths when it has many — and one reduction ticket per block, while the prices do not
-// depend on the passes, the rounds, P or the block size.
+// depend on the passes, the rounds, P or the block size. A group of one European paid on the
+// spot after one step (a book of Europeans on the event grid) runs lean passes of the same
+// arithmetic (one_step_terminal_passes).
 
 #include <cstddef>
 #include <cstdint>
@@ -280,8 +282,8 @@ __device__ __noinline__ PriceLeaf pay_single(const Group& group,
 }
 
 /// True for a group of one instrument's price whose paths take one step and whose payoff reads
-/// nothing but the spot after it: a European or digital without a knock on the group's only
-/// observation, the terminal log-spot of asset 0 taken at step 0. Such a group (a book of
+/// nothing but the spot after it: a European without a knock on the group's only observation,
+/// the terminal log-spot of asset 0 taken at step 0. Such a group (a book of
 /// short-dated Europeans) runs OneStepTerminal's lean passes: the same arithmetic as Path and
 /// pay_single, without the observation schedule, the observations' array or the payoff call.
 template <class Group>
@@ -297,8 +299,7 @@ __device__ bool is_one_step_terminal(const Group& g) {
       1u << (static_cast<int>(ObservationKind::terminal) * models::kRegisterObservations);
   return o.kind == ObservationKind::terminal && o.asset == 0 && run.first == 0 && run.last == 0 &&
          run.spill < 0 && run.masks == kTerminalSlot0 && in.knock_observation < 0 &&
-         in.underlying_observation == 0 &&
-         (in.kind == models::PayoffKind::european || in.kind == models::PayoffKind::digital);
+         in.underlying_observation == 0 && in.kind == models::PayoffKind::european;
 }
 
 /// The step function of a one-step terminal group (is_one_step_terminal): each path's log-spot
@@ -333,8 +334,10 @@ struct OneStepTerminal {
 };
 
 /// A thread's passes folded into the pairwise tree of its round (kernels/reduction_shape.cuh)
-/// as they come, in registers: level l holds the pending subtree of 2^l passes to the left of
-/// the next one (a binary counter), so that after 2^k passes level k holds their sum.
+/// as they come: level l holds the pending subtree of 2^l passes to the left of the next one (a
+/// binary counter), so that after 2^k passes level k holds their sum. ptxas keeps the levels in
+/// the thread's stack (L1): named levels in registers instead made the `inline` kernel of
+/// Black-Scholes float spill 284-440 bytes and the book's kernel 2% slower (measured, H100).
 struct PassFold {
   double y[4];
   double y2[4];
@@ -402,9 +405,10 @@ struct PathKernelParams {
 };
 
 /// A round's passes of a one-step terminal group (is_one_step_terminal) into `fold`: the draws
-/// of the thread's paths from the loader, OneStepTerminal's log-spots, the instrument's payoffs
-/// and price_leaf — the bits of the kernel's simulate() and pay_single, with the group's fields
-/// read once.
+/// of the thread's paths from the loader, OneStepTerminal's log-spots, the European's payoffs
+/// and price_leaf — the bits of the kernel's simulate() and pay_single. What does not change
+/// from pass to pass is read once (the generator's counter, the paths left, the instrument's
+/// fields), and the loop is compiled once for calls and once for puts.
 template <class Model, class Loader, class Real>
 __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<Model, Real>& p,
                                                          const GroupParams<Model, Real>& group,
@@ -412,33 +416,80 @@ __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<
                                                          int passes, PassFold& fold) {
   constexpr int P = Loader::paths_per_thread;
   const typename Model::Params model = group.model;
-  const models::InstrumentView instrument = group.instruments[0];
+  const models::InstrumentView& instrument = group.instruments[0];
+  const double strike = instrument.strike;
+  const double discount = instrument.discount;
+  const int antithetic = group.antithetic;
+  const int remaining = group.chunk_paths - thread_first; // paths from the thread's first
+  LoaderInputs<Real> inputs{};
+  inputs.steps = 1;
+  inputs.seed = p.seed;
+  inputs.group = group.group_index;
+  inputs.antithetic = antithetic;
+  // thread_first is a multiple of P: pass k's paths are the generator's call first_call + k.
+  const std::uint64_t first_call = group.first_call + static_cast<std::uint64_t>(thread_first / P);
+  const auto run = [&](auto is_call) {
 #pragma unroll 1
-  for (int pass = 0; pass < passes; ++pass) {
-    const int first = thread_first + pass * P;
-    LoaderInputs<Real> inputs{};
-    inputs.steps = 1;
-    inputs.seed = p.seed;
-    inputs.first_call = group.first_call + static_cast<std::uint64_t>(first / P);
-    inputs.group = group.group_index;
-    inputs.antithetic = group.antithetic;
-    Real log_spot[P];
-    loader.run(inputs, OneStepTerminal<Model, Real, P>{model, log_spot});
-    if (!p.reduce) {
-      if (log_spot[0] != log_spot[0]) // as simulate(): keeps the paths alive
-        group.reduction.totals[0] = 1.0;
-      continue;
+    for (int pass = 0; pass < passes; ++pass) {
+      inputs.first_call = first_call + static_cast<std::uint64_t>(pass);
+      Real log_spot[P];
+      loader.run(inputs, OneStepTerminal<Model, Real, P>{model, log_spot});
+      if (!p.reduce) {
+        if (log_spot[0] != log_spot[0]) // as simulate(): keeps the paths alive
+          group.reduction.totals[0] = 1.0;
+        continue;
+      }
+      // discounted_payoffs' arithmetic for a European without a knock.
+      double value[P];
+#pragma unroll
+      for (int q = 0; q < P; ++q) {
+        const Real spot =
+            models::observation_finish(log_spot[q], models::ObservationKind::terminal, 1);
+        value[q] =
+            models::vanilla_payoff(decltype(is_call)::value, strike, static_cast<double>(spot)) *
+            discount;
+      }
+      fold.add(pass, price_leaf<P>(value, max(0, min(P, remaining - pass * P)), antithetic));
     }
-    double value[P];
-    models::discounted_payoffs<P>(
-        instrument,
-        [&](int q, int) {
-          return models::observation_finish(log_spot[q], models::ObservationKind::terminal, 1);
-        },
-        value);
-    fold.add(pass,
-             price_leaf<P>(value, max(0, min(P, group.chunk_paths - first)), group.antithetic));
+  };
+  if (instrument.is_call) {
+    run(std::true_type{});
+  } else {
+    run(std::false_type{});
   }
+}
+
+/// The launch's group that block `b` works for: the last of `groups` (ordered by first_block,
+/// the first at block 0) whose first block is at or below b. Searched by the first warp 32-ary:
+/// each lane tests one candidate per level and a ballot keeps the last that qualifies, so a
+/// launch of 8,192 groups costs three dependent loads where a binary search by one thread took
+/// thirteen. Every lane of the warp calls it and gets the same index.
+template <class Group>
+__device__ __forceinline__ int find_group(const Group* groups, int count, int b) {
+  const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
+  int first = 0; // the group is one of [first, first + span); groups[first] qualifies
+  int span = count;
+  while (span > 1) {
+    const int stride = (span + kWarpSize - 1) / kWarpSize;
+    const int candidate = first + lane * stride;
+    const bool qualifies = lane * stride < span && groups[candidate].first_block <= b;
+    const int last = kWarpSize - 1 - __clz(static_cast<int>(__ballot_sync(0xffffffffu, qualifies)));
+    first += last * stride;
+    span = min(stride, span - last * stride);
+  }
+  return first;
+}
+
+/// Copies a group's parameters into the block's shared copy, the first warp's lanes a word
+/// each. Every lane of the warp calls it.
+template <class Group>
+__device__ __forceinline__ void stage_group(const Group& from, Group& to) {
+  static_assert(sizeof(Group) % sizeof(std::uint64_t) == 0 && alignof(Group) >= 8);
+  constexpr int kWords = sizeof(Group) / sizeof(std::uint64_t);
+  const auto* source = reinterpret_cast<const std::uint64_t*>(&from);
+  auto* target = reinterpret_cast<std::uint64_t*>(&to);
+  for (int i = static_cast<int>(threadIdx.x) % kWarpSize; i < kWords; i += kWarpSize)
+    target[i] = source[i];
 }
 
 template <class Model>
@@ -487,19 +538,11 @@ __global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model
   // models (whose groups are never single prices) compile them.
   constexpr bool kOneStepTerminalCode = P > 1 && !Exercise && !models::kIsScenarios<Model>;
   __shared__ bool one_step_terminal;
-  if (threadIdx.x == 0) {
-    int lo = 0;
-    int hi = p.group_count - 1;
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) / 2;
-      if (p.groups[mid].first_block <= static_cast<int>(blockIdx.x)) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    group = p.groups[lo];
-    one_step_terminal = kOneStepTerminalCode && is_one_step_terminal(p.groups[lo]);
+  if (threadIdx.x < kWarpSize) {
+    const int g = find_group(p.groups, p.group_count, static_cast<int>(blockIdx.x));
+    stage_group(p.groups[g], group);
+    if (threadIdx.x == 0)
+      one_step_terminal = kOneStepTerminalCode && is_one_step_terminal(p.groups[g]);
   }
   __syncthreads();
   const int block = static_cast<int>(blockIdx.x) - group.first_block;

@@ -127,7 +127,7 @@ constexpr std::size_t round_sums_bytes(int rounds, int values) {
 inline constexpr std::size_t kMaxRoundSumsBytes = 16 * 1024;
 
 /// Passes of the loader's paths a thread runs per round at most (kernels/path_kernel.cuh): its
-/// pending subtrees live in registers, one per level below kMaxPasses.
+/// pending subtrees are kept one per level below kMaxPasses (PassFold).
 inline constexpr int kMaxPasses = 8;
 
 /// The paths a thread block covers per round and in all (kernels/path_kernel.cuh): block size ×

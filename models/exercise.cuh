@@ -102,11 +102,6 @@ PFMC_HD_INLINE double regression_value(const RegressionLayout& layout, bool in_t
   return 1.0;
 }
 
-/// A call's or put's payoff on a level.
-PFMC_HD_INLINE double vanilla_payoff(int is_call, double strike, double level) {
-  return is_call ? math::max(level - strike, 0.0) : math::max(strike - level, 0.0);
-}
-
 /// One early-exercise instrument in one scenario (trivially copyable; indices into its
 /// ExerciseTable).
 struct ExerciseView {

@@ -170,6 +170,12 @@ struct InstrumentView {
 };
 static_assert(std::is_trivially_copyable_v<InstrumentView>);
 
+/// A call's or a put's payoff at s (a spot, an average, a basket's level): max(s − K, 0) or
+/// max(K − s, 0).
+PFMC_HD_INLINE double vanilla_payoff(int is_call, double strike, double s) {
+  return is_call ? math::max(s - strike, 0.0) : math::max(strike - s, 0.0);
+}
+
 /// Discounted payoffs of one instrument on P paths: out[p] = the payoff on path p, where
 /// observed(p, o) is path p's finalised observation o (a Real). The kind is dispatched once for
 /// all the paths and the instrument's fields are read once.
@@ -177,9 +183,7 @@ template <int P, class Observed>
 PFMC_HD_INLINE void discounted_payoffs(const InstrumentView& in, const Observed& observed,
                                        double (&out)[P]) {
   using Real = decltype(observed(0, 0));
-  const auto vanilla = [&](double s) {
-    return in.is_call ? math::max(s - in.strike, 0.0) : math::max(in.strike - s, 0.0);
-  };
+  const auto vanilla = [&](double s) { return vanilla_payoff(in.is_call, in.strike, s); };
   PFMC_UNROLL
   for (int p = 0; p < P; ++p)
     out[p] = 0.0; // every kind writes it; this tells the host compiler so (dead in the kernel)
@@ -250,8 +254,7 @@ PFMC_HD_INLINE double discounted_control(const InstrumentView& in, const Observe
     return static_cast<double>(observed(in.control_observation)) * in.discount;
   case ControlKind::geometric_asian: {
     const double g = static_cast<double>(observed(in.control_observation));
-    return (in.is_call ? math::max(g - in.strike, 0.0) : math::max(in.strike - g, 0.0)) *
-           in.discount;
+    return vanilla_payoff(in.is_call, in.strike, g) * in.discount;
   }
   case ControlKind::none:
     break;

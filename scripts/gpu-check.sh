@@ -227,45 +227,61 @@ if has quick; then
 fi
 
 if has book-ab; then
-  # The MonteCarloMultiGPU book on this tree against an older one, on one machine: OLD_SRC
-  # (default build-oldsrc/src, ignored: `git archive REV | tar -x -C build-oldsrc/src`, carried)
-  # and this tree, both built with the check set of kernels (black_scholes_f32's `none` and
-  # `inline`: the book's), timed in turn (AB_ROUNDS rounds of pfmc_bench's book_priced: median
-  # of 5 runs from the loaded config, and the last run's kernel time); then whether `inline`
-  # gives `none`'s bits on the book (every price and standard error, JSON) and, where ncu is,
-  # the instructions `inline`'s kernel executes on a book of 512 options.
+  # The MonteCarloMultiGPU book on this tree against older or variant trees, on one machine.
+  # AB_TREES: NAME=FOLDER pairs (default "old=build-oldsrc/src new=."); a folder other than "."
+  # is a `git archive REV | tar -x -C FOLDER` in an ignored place, carried. Each is built with
+  # the check set of kernels (black_scholes_f32's `none` and `inline`: the book's) and timed in
+  # turn: AB_ROUNDS rounds of pfmc_bench's book_priced (median of 5 runs from the loaded config,
+  # and the last run's kernel time), `none` in the first round only; AB_BLOCKS: further block
+  # sizes of `inline` on this tree. Then whether this tree's `inline` gives `none`'s bits on the
+  # book (every price and standard error, JSON) and, where ncu is, the instructions its
+  # `inline` kernel executes on a book of 512 options.
   start=$SECONDS
-  old=${OLD_SRC:-build-oldsrc/src}
   check_flags=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
                -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=check -DPFMC_LAUNCH_CHECK_SET=ON
                -DPFMC_MPI=OFF -DPFMC_PYTHON=OFF -DPFMC_DEPS_ROOT="$PWD/.deps/root")
-  (cmake -S . -B build-device-check "${check_flags[@]}" \
-     && limit ${PFMC_BUILD_SECONDS:-400} ninja -C build-device-check -j 8 pfmc pfmc_bench) \
-    > "$LOG/ab_build_new.log" 2>&1 &
-  if [ -d "$old" ]; then
-    (cmake -S "$old" -B build-device-check-old "${check_flags[@]}" \
-       && limit ${PFMC_BUILD_SECONDS:-400} ninja -C build-device-check-old -j 8 pfmc pfmc_bench) \
-      > "$LOG/ab_build_old.log" 2>&1 &
-  fi
+  read -r -a ab_trees <<< "${AB_TREES:-old=build-oldsrc/src new=.}"
+  jobs=$(( $(nproc) / ${#ab_trees[@]} ))
+  [ $jobs -ge 1 ] || jobs=1
+  for pair in "${ab_trees[@]}"; do
+    name=${pair%%=*}
+    folder=${pair#*=}
+    [ -d "$folder" ] || { note "book-ab: $name's folder $folder is missing"; continue; }
+    build=build-device-ab-$name
+    [ "$folder" = . ] && build=build-device-check
+    (cmake -S "$folder" -B $build "${check_flags[@]}" \
+       && limit ${PFMC_BUILD_SECONDS:-400} ninja -C $build -j $jobs pfmc pfmc_bench) \
+      > "$LOG/ab_build_$name.log" 2>&1 &
+  done
   wait
-  note "book-ab builds: new $(tail -1 "$LOG/ab_build_new.log" | cut -c1-80); old $([ -d "$old" ] && tail -1 "$LOG/ab_build_old.log" | cut -c1-80) in $((SECONDS - start)) s"
+  note "book-ab builds in $((SECONDS - start)) s: $(for pair in "${ab_trees[@]}"; do echo -n "${pair%%=*}: $(tail -1 "$LOG/ab_build_${pair%%=*}.log" | cut -c1-50); "; done)"
   python3 scripts/make-mc-sample-book.py --output "$LOG/ab_book.yaml"
   for backend in none inline; do
     sed "s/backend: auto/backend: $backend/" "$LOG/ab_book.yaml" > "$LOG/ab_book_$backend.yaml"
   done
   for round in $(seq 1 ${AB_ROUNDS:-3}); do
-    for tree in old new; do
-      bin=build-device-check/pfmc_bench
-      [ $tree = old ] && bin=build-device-check-old/pfmc_bench
+    for pair in "${ab_trees[@]}"; do
+      name=${pair%%=*}
+      bin=build-device-ab-$name/pfmc_bench
+      [ "${pair#*=}" = . ] && bin=build-device-check/pfmc_bench
       [ -x "$bin" ] || continue
       for backend in inline none; do
         [ $backend = none ] && [ $round -gt 1 ] && continue
         limit 300 "./$bin" --workloads= --end-to-end --book="$LOG/ab_book_$backend.yaml" \
           --benchmark_filter=book_priced --benchmark_repetitions=5 \
-          --benchmark_report_aggregates_only=true > "$LOG/ab_${tree}_${backend}_$round.txt" 2>&1
-        note "book-ab $tree $backend round $round: rc=$? $(grep -E 'book_priced_median' "$LOG/ab_${tree}_${backend}_$round.txt" | tr -s ' ' | cut -c1-260)"
+          --benchmark_report_aggregates_only=true > "$LOG/ab_${name}_${backend}_$round.txt" 2>&1
+        note "book-ab $name $backend round $round: rc=$? $(grep -E 'book_priced.*median' "$LOG/ab_${name}_${backend}_$round.txt" | grep -oE 'manual_time_median +[0-9.]+ ms|kernel_ms=[0-9.]+' | tr '\n' ' ')"
       done
     done
+  done
+  for block in ${AB_BLOCKS:-}; do
+    sed "s/backend: auto/backend: inline, block_size: $block/" "$LOG/ab_book.yaml" \
+      > "$LOG/ab_book_b$block.yaml"
+    limit 300 ./build-device-check/pfmc_bench --workloads= --end-to-end \
+      --book="$LOG/ab_book_b$block.yaml" --benchmark_filter=book_priced \
+      --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+      > "$LOG/ab_this_block${block}_1.txt" 2>&1
+    note "book-ab this tree, inline block $block: rc=$? $(grep -E 'book_priced.*median' "$LOG/ab_this_block${block}_1.txt" | grep -oE 'manual_time_median +[0-9.]+ ms|kernel_ms=[0-9.]+' | tr '\n' ' ')"
   done
   cat "$LOG"/ab_*_[0-9]*.txt > "$LOG/ab_bench.txt"
   keep ab_bench.txt
@@ -294,12 +310,18 @@ fi
 
 if has book-source; then
   # Where the book's `inline` kernel spends its instructions: ncu's executed-instruction count
-  # per SASS line of the path kernel on 512 of the sample's options (one launch).
+  # per SASS line of the path kernel on 512 of the sample's options (one launch), and its warps'
+  # stall reasons. BOOK_SOURCE_BUILD: the build folder whose pfmc runs (default $B; book-ab's
+  # build-device-check works, its kernels include the book's).
   start=$SECONDS
   python3 scripts/make-mc-sample-book.py --options 512 --output "$LOG/book512.yaml"
   limit 180 ncu --clock-control none -k regex:path_kernel -c 1 --section SourceCounters \
-    --section SpeedOfLight -f -o "$LOG/book512" "./$B/pfmc" price "$LOG/book512.yaml" --quiet \
+    --section SpeedOfLight --section WarpStateStats --section Occupancy -f -o "$LOG/book512" \
+    "./${BOOK_SOURCE_BUILD:-$B}/pfmc" price "$LOG/book512.yaml" --quiet \
     --backend inline > "$LOG/book_source.log" 2>&1
+  ncu -i "$LOG/book512.ncu-rep" --page details --section WarpStateStats --section Occupancy \
+    --section SpeedOfLight > "$LOG/book_stalls.txt" 2>> "$LOG/book_source.log"
+  keep book_stalls.txt
   ncu -i "$LOG/book512.ncu-rep" --page source --csv --print-source sass \
     > "$LOG/book_source.csv" 2>> "$LOG/book_source.log"
   gzip -f "$LOG/book_source.csv"

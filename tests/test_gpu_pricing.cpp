@@ -198,7 +198,8 @@ TEST_F(Gpu, PassesFoldedInRegistersDoNotChangeABit) {
   // in float and in double with blocks of 128 threads (double: 2 rounds), 8 passes and 4 (float)
   // or 8 (double) rounds with blocks of 32, 2 passes of 1,024 threads in double and one in float;
   // `none` runs one pass. Every product kind, with and
-  // without antithetic pairs, on the event grid (one step) and on 12 steps a year.
+  // without antithetic pairs, on the event grid (one step) and on 12 steps a year; the one-step
+  // Europeans (calls and puts) take `inline`'s lean passes (one_step_terminal_passes).
   const char* kinds[] = {
       "type: european, option: call, strike: 100",
       "type: european, option: put, strike: 110",
