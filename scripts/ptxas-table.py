@@ -1,15 +1,75 @@
 #!/usr/bin/env python3
 """Turns `nvcc -Xptxas -v` output into one line per path kernel: precision, model, loader,
-distance, registers, stack, spills. Usage: ptxas-table.py BUILD_LOG"""
+distance, registers, stack, spills. Usage: ptxas-table.py BUILD_LOG
+
+Kernel names are demangled with c++filt (binutils) and read from their template arguments:
+path_kernel<Model, Loader<Real, Factors, Distance[, more]>, Real, Exercise>. The model column
+names multi-asset models with their assets (MultiBlackScholes3) and the Greeks' scenario models
+as greeks:Model; the loader column adds a loader's further arguments (`inline`'s steps per
+batch as /b4, a ring's load policy) and +exercise for early exercise's kernels."""
 import re
+import subprocess
 import sys
 
 entry = re.compile(r"Compiling entry function '(\S+)'")
 props = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
 used = re.compile(r"Used (\d+) registers")
-name = re.compile(r"models\d+(\w+?)I([fd])EE.*?NS0_\d+(\w+?)LoaderI[fd]Li(\d+)ELi(\d+)E(?:NS0_\d+(\w+?)EE)?")
 
-rows, current, frame = [], None, None
+
+def split_arguments(text):
+    """The top-level comma-separated template arguments of `text` (no enclosing <>)."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return parts
+
+
+def unqualified(name):
+    return re.sub(r"\bpfmc::(models|kernels)::", "", name)
+
+
+def model_label(model):
+    """BlackScholes<float> -> BlackScholes; MultiBlackScholes<float, 3> -> MultiBlackScholes3;
+    Scenarios<Heston<double>, 8> -> greeks:Heston."""
+    model = unqualified(model)
+    outer, _, inner = model.partition("<")
+    inner = inner[:-1] if inner.endswith(">") else inner
+    if outer == "Scenarios":
+        return "greeks:" + model_label(split_arguments(inner)[0])
+    arguments = split_arguments(inner)
+    return outer + "".join(a for a in arguments[1:])
+
+
+def parse(demangled):
+    """(precision, model, loader, distance) of a path kernel's demangled name, or None."""
+    m = re.match(r"void pfmc::kernels::path_kernel<(.*)>\(", demangled)
+    if not m:
+        return None
+    arguments = split_arguments(m.group(1))
+    if len(arguments) != 4:
+        return None
+    model, loader, real, exercise = arguments
+    loader = unqualified(loader)
+    loader_name, _, loader_arguments = loader.partition("<")
+    loader_arguments = split_arguments(loader_arguments[:-1])
+    distance = int(loader_arguments[2]) if len(loader_arguments) > 2 else 0
+    label = loader_name[: -len("Loader")] if loader_name.endswith("Loader") else loader_name
+    for extra in loader_arguments[3:]:
+        label += "/" + ("b" + extra if extra.isdigit() else extra)
+    if exercise == "true":
+        label += "+exercise"
+    return ("float" if real == "float" else "double"), model_label(model), label, distance
+
+
+entries = []  # (mangled name, registers, stack, spill stores, spill loads)
+current, frame = None, None
 for line in open(sys.argv[1], errors="replace"):
     m = entry.search(line)
     if m:
@@ -21,15 +81,22 @@ for line in open(sys.argv[1], errors="replace"):
         continue
     m = used.search(line)
     if m and current and frame:
-        n = name.search(current)
-        if n:
-            model, real, loader, factors, distance, policy = n.groups()
-            loader = loader + ("/" + policy if policy else "")
-            rows.append((("float" if real == "f" else "double"), model, loader, int(distance),
-                         int(m.group(1)), int(frame[0]), int(frame[1]), int(frame[2])))
+        entries.append((current, int(m.group(1)), int(frame[0]), int(frame[1]), int(frame[2])))
         current = None
-print(f"{'precision':9} {'model':14} {'loader':34} {'dist':>4} {'regs':>4} {'stack':>5} {'spill st/ld':>11}")
+
+names = [e[0] for e in entries]
+try:
+    demangled = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True,
+                               text=True, check=True).stdout.split("\n")
+except (OSError, subprocess.CalledProcessError) as error:
+    sys.exit(f"ptxas-table.py: c++filt failed ({error}); it comes with binutils")
+rows = []
+for (name, registers, stack, stores, loads), readable in zip(entries, demangled):
+    kernel = parse(readable)
+    if kernel:
+        rows.append(kernel + (registers, stack, stores, loads))
+print(f"{'precision':9} {'model':22} {'loader':34} {'dist':>4} {'regs':>4} {'stack':>5} {'spill st/ld':>11}")
 for r in sorted(set(rows)):
-    print(f"{r[0]:9} {r[1]:14} {r[2]:34} {r[3]:4} {r[4]:4} {r[5]:5} {r[6]:5}/{r[7]:<5}")
-spilled = [r for r in rows if r[6] or r[7]]
+    print(f"{r[0]:9} {r[1]:22} {r[2]:34} {r[3]:4} {r[4]:4} {r[5]:5} {r[6]:5}/{r[7]:<5}")
+spilled = [r for r in set(rows) if r[6] or r[7]]
 print(f"{len(set(rows))} kernels, {len(spilled)} with spills")
