@@ -90,11 +90,7 @@ void choose_kind_backends(const config::RunConfig& config, const SimulationPlan&
       first = first < 0 ? device.devices[i] : first;
       ordinals += (ordinals.empty() ? "" : ", ") + std::to_string(device.devices[i]);
     }
-    int current = 0;
-    PFMC_CUDA_TRY(cudaGetDevice(&current));
-    std::optional<ScopedDevice> on_kind;
-    if (first != current)
-      on_kind.emplace(first);
+    const ScopedDevice on_kind(first);
     RunDevice kind_device;
     kind_device.info = query_device(first);
     kind_device.on_gpu = true;

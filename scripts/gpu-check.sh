@@ -255,6 +255,13 @@ if has book-ab; then
   done
   wait
   note "book-ab builds in $((SECONDS - start)) s: $(for pair in "${ab_trees[@]}"; do echo -n "${pair%%=*}: $(tail -1 "$LOG/ab_build_${pair%%=*}.log" | cut -c1-50); "; done)"
+  # ab_time LABEL BENCH YAML: pfmc_bench's book_priced of YAML (median of 5 runs, the last run's
+  # kernel time) into ab_LABEL.txt and the summary.
+  ab_time() {
+    limit 300 "./$2" --workloads= --end-to-end --book="$3" --benchmark_filter=book_priced \
+      --benchmark_repetitions=5 --benchmark_report_aggregates_only=true > "$LOG/ab_$1.txt" 2>&1
+    note "book-ab $1: rc=$? $(grep -E 'book_priced.*median' "$LOG/ab_$1.txt" | grep -oE 'manual_time_median +[0-9.]+ ms|kernel_ms=[0-9.]+' | tr '\n' ' ')"
+  }
   python3 scripts/make-mc-sample-book.py --output "$LOG/ab_book.yaml"
   for backend in none inline; do
     sed "s/backend: auto/backend: $backend/" "$LOG/ab_book.yaml" > "$LOG/ab_book_$backend.yaml"
@@ -267,21 +274,14 @@ if has book-ab; then
       [ -x "$bin" ] || continue
       for backend in inline none; do
         [ $backend = none ] && [ $round -gt 1 ] && continue
-        limit 300 "./$bin" --workloads= --end-to-end --book="$LOG/ab_book_$backend.yaml" \
-          --benchmark_filter=book_priced --benchmark_repetitions=5 \
-          --benchmark_report_aggregates_only=true > "$LOG/ab_${name}_${backend}_$round.txt" 2>&1
-        note "book-ab $name $backend round $round: rc=$? $(grep -E 'book_priced.*median' "$LOG/ab_${name}_${backend}_$round.txt" | grep -oE 'manual_time_median +[0-9.]+ ms|kernel_ms=[0-9.]+' | tr '\n' ' ')"
+        ab_time "${name}_${backend}_$round" "$bin" "$LOG/ab_book_$backend.yaml"
       done
     done
   done
   for block in ${AB_BLOCKS:-}; do
     sed "s/backend: auto/backend: inline, block_size: $block/" "$LOG/ab_book.yaml" \
       > "$LOG/ab_book_b$block.yaml"
-    limit 300 ./build-device-check/pfmc_bench --workloads= --end-to-end \
-      --book="$LOG/ab_book_b$block.yaml" --benchmark_filter=book_priced \
-      --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
-      > "$LOG/ab_this_block${block}_1.txt" 2>&1
-    note "book-ab this tree, inline block $block: rc=$? $(grep -E 'book_priced.*median' "$LOG/ab_this_block${block}_1.txt" | grep -oE 'manual_time_median +[0-9.]+ ms|kernel_ms=[0-9.]+' | tr '\n' ' ')"
+    ab_time "this_inline_block${block}_1" build-device-check/pfmc_bench "$LOG/ab_book_b$block.yaml"
   done
   cat "$LOG"/ab_*_[0-9]*.txt > "$LOG/ab_bench.txt"
   keep ab_bench.txt

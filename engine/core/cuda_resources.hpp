@@ -146,19 +146,26 @@ private:
   cudaStream_t stream_ = nullptr;
 };
 
-/// For its scope, the calling thread's current device is `ordinal`; the one before it after.
+/// For its scope, the calling thread's current device is `ordinal`; the one before it after
+/// (nothing is set where `ordinal` is current already).
 class ScopedDevice {
 public:
   explicit ScopedDevice(int ordinal) {
     PFMC_CUDA_TRY(cudaGetDevice(&previous_));
-    PFMC_CUDA_TRY(cudaSetDevice(ordinal));
+    if (ordinal != previous_)
+      PFMC_CUDA_TRY(cudaSetDevice(ordinal));
+    changed_ = ordinal != previous_;
   }
   ScopedDevice(const ScopedDevice&) = delete;
   ScopedDevice& operator=(const ScopedDevice&) = delete;
-  ~ScopedDevice() { (void)cudaSetDevice(previous_); }
+  ~ScopedDevice() {
+    if (changed_)
+      (void)cudaSetDevice(previous_);
+  }
 
 private:
   int previous_ = 0;
+  bool changed_ = false;
 };
 
 class CudaEvent {

@@ -228,7 +228,6 @@ WorkerRun run_worker(const SimulationPlan& plan, ExecutionSettings settings,
   } else if (on_gpu) {
     PFMC_CUDA_TRY(cudaSetDevice(device));
     w.info.name = query_device(device).name;
-    w.info.backend = backends_summary(group_settings);
     // Workers on the same device (a test's [0, 0]) share its memory cap.
     for (auto& s : group_settings)
       s.memory_cap /= static_cast<std::uint64_t>(sharing);
@@ -240,8 +239,7 @@ WorkerRun run_worker(const SimulationPlan& plan, ExecutionSettings settings,
     w.info.name = on_gpu ? query_device(device).name
                          : "CPU (" + std::to_string(settings.cpu_threads) + " threads)";
   }
-  if (w.info.backend.empty())
-    w.info.backend = on_gpu ? backends_summary(group_settings) : "cpu";
+  w.info.backend = on_gpu ? backends_summary(group_settings) : "cpu";
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {
     w.info.paths += w.outcomes[g].paths;
     w.info.path_steps += static_cast<double>(w.outcomes[g].path_steps);

@@ -202,11 +202,11 @@ void save_tuning_cache(const RunTuningCache& tuning, RunInfo& run) {
 
 std::vector<int> number_device_kinds(const std::vector<std::string>& keys) {
   std::vector<int> kinds;
+  int next = 0;
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    const auto first = std::find(keys.begin(), keys.end(), keys[i]) - keys.begin();
-    kinds.push_back(static_cast<std::size_t>(first) == i
-                        ? (kinds.empty() ? 0 : *std::max_element(kinds.begin(), kinds.end()) + 1)
-                        : kinds[static_cast<std::size_t>(first)]);
+    const auto first =
+        static_cast<std::size_t>(std::find(keys.begin(), keys.end(), keys[i]) - keys.begin());
+    kinds.push_back(first == i ? next++ : kinds[first]);
   }
   return kinds;
 }
