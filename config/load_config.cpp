@@ -15,7 +15,7 @@ namespace {
 
 /// Reads the sections in order; optional sections may be present but empty (`engine:` with
 /// everything commented out).
-RunConfig load(const yaml::Reader& reader, const std::string& text) {
+RunConfig load(yaml::Reader& reader, const std::string& text) {
   try {
     const yaml::Located root = reader.document(text);
     if (!root.node.IsMap()) {
@@ -50,10 +50,24 @@ RunConfig load(const yaml::Reader& reader, const std::string& text) {
   }
 }
 
+yaml::Reader reader_for(const std::string& file_name, YamlPieces pieces) {
+  switch (pieces) {
+  case YamlPieces::never:
+    return yaml::Reader(file_name);
+  case YamlPieces::every_item:
+    return yaml::Reader(file_name, yaml::kPiecesOfOneItem);
+  case YamlPieces::by_size:
+    break;
+  }
+  return yaml::Reader(file_name, yaml::PieceRules{});
+}
+
 } // namespace
 
-RunConfig parse_run_config(const std::string& yaml_text, const std::string& file_name) {
-  return load(yaml::Reader(file_name), yaml_text);
+RunConfig parse_run_config(const std::string& yaml_text, const std::string& file_name,
+                           YamlPieces pieces) {
+  yaml::Reader reader = reader_for(file_name, pieces);
+  return load(reader, yaml_text);
 }
 
 std::string read_source_file(const std::string& path, const std::string& name) {

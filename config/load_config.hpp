@@ -20,9 +20,15 @@ inline constexpr const char* kStandardInputName = "<stdin>";
 /// 1-based line and column, and the key path.
 RunConfig load_run_config(const std::string& path);
 
+/// How a large YAML text is parsed: its long lists in pieces on every core where it can be
+/// (config/yaml_pieces.hpp), whole, or cut into pieces of one item wherever the form allows
+/// (tests and the fuzzer: the result and any error must be the same whichever is used).
+enum class YamlPieces { by_size, never, every_item };
+
 /// The same, from text already in memory; `file_name` is what errors (and RunConfig::file) call
 /// it, and its folder is where the paths it names are found.
-RunConfig parse_run_config(const std::string& yaml_text, const std::string& file_name);
+RunConfig parse_run_config(const std::string& yaml_text, const std::string& file_name,
+                           YamlPieces pieces = YamlPieces::by_size);
 
 /// The bytes of the file at `path` (standard input for `-`); ConfigError naming `name` when it
 /// cannot be opened or read (a directory opens on Linux and fails on the first read).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -46,6 +47,41 @@ FirstFailure parallel_ranges(std::size_t items, unsigned threads,
       return f; // ranges in order: the first one that failed holds the lowest item
   }
   return FirstFailure{items, nullptr};
+}
+
+std::exception_ptr parallel_items(std::size_t items, unsigned threads,
+                                  const std::function<void(std::size_t)>& work) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::vector<std::exception_ptr> errors(std::max(1u, threads));
+  const auto run = [&](std::size_t t) {
+    for (std::size_t i = next++; i < items && !failed.load(std::memory_order_relaxed); i = next++) {
+      try {
+        work(i);
+      } catch (...) {
+        errors[t] = std::current_exception();
+        failed = true;
+        return;
+      }
+    }
+  };
+  const std::size_t helpers = std::min<std::size_t>(errors.size(), items) - (items > 0 ? 1 : 0);
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t <= helpers; ++t) {
+    try {
+      pool.emplace_back(run, t);
+    } catch (const std::system_error&) {
+      break; // a thread that cannot start leaves its items to the others
+    }
+  }
+  run(0);
+  for (auto& t : pool)
+    t.join(); // before the errors are read: a helper may still be failing
+  for (const auto& e : errors) {
+    if (e)
+      return e;
+  }
+  return nullptr;
 }
 
 } // namespace pfmc::config

@@ -26,4 +26,11 @@ unsigned threads_for(std::size_t items, std::size_t per_thread);
 FirstFailure parallel_ranges(std::size_t items, unsigned threads,
                              const std::function<void(std::size_t item, std::size_t range)>& work);
 
+/// Runs work(item) for every item in [0, items) on `threads` threads (this one among them), each
+/// taking the next item not yet taken: for items of unequal work, put the largest first. After
+/// an item throws no more are taken; an exception of a failed item comes back (null if none
+/// failed): the caller needs only whether all of them were done, not which failed first.
+std::exception_ptr parallel_items(std::size_t items, unsigned threads,
+                                  const std::function<void(std::size_t item)>& work);
+
 } // namespace pfmc::config

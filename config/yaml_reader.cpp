@@ -251,7 +251,15 @@ public:
 
 } // namespace
 
-Located Reader::document(const std::string& text) const {
+Located Reader::document(const std::string& text) {
+  if (rules_ && text.size() >= rules_->min_list_bytes) {
+    if (auto pieced = parse_in_pieces(text, *rules_)) {
+      pieces_ = std::make_shared<const PiecedDocument>(std::move(*pieced));
+      const YAML::Node& root = pieces_->skeleton();
+      // The plain form has no document markers: one document, not null (it holds the lists' keys).
+      return Located{root, "", to_source_mark(root.Mark())};
+    }
+  }
   // Not YAML::LoadAll: in yaml-cpp 0.7 it loops for ever, taking memory, on a stream whose next
   // token starts no node (a lone `,`: tests/fuzz/known/README.md). The first document is loaded
   // alone; a second one can only follow a `---` or `...` line after content, and only then are
@@ -298,10 +306,17 @@ std::vector<Located> Reader::list(const Located& where) const {
   }
   std::vector<Located> items;
   std::size_t i = 0;
-  for (auto it = where.node.begin(); it != where.node.end(); ++it, ++i) {
-    const YAML::Node item(*it);
+  const auto add = [&](const YAML::Node& item) {
     items.push_back(
-        Located{item, where.path + "[" + std::to_string(i) + "]", to_source_mark(item.Mark())});
+        Located{item, where.path + "[" + std::to_string(i++) + "]", to_source_mark(item.Mark())});
+  };
+  for (auto it = where.node.begin(); it != where.node.end(); ++it)
+    add(YAML::Node(*it));
+  // A list cut into pieces holds its first item here, the others in the pieces.
+  if (const auto* rest = pieces_ ? pieces_->rest_of(where.node.Mark()) : nullptr) {
+    items.reserve(1 + rest->size());
+    for (const YAML::Node& item : *rest)
+      add(item);
   }
   return items;
 }
@@ -355,6 +370,40 @@ long long Reader::integer(const Located& where, long long lo, long long hi) cons
     fail(where, checked.error);
   }
   return *checked.value;
+}
+
+namespace {
+
+void outline_into(const Reader& reader, const Located& where, int depth, std::string& out) {
+  out.append(static_cast<std::size_t>(depth) * 2, ' ');
+  out += std::to_string(where.mark.line) + ":" + std::to_string(where.mark.column) + " ";
+  const YAML::Node& node = where.node;
+  if (node.IsMap()) {
+    const Mapping m = reader.mapping(where);
+    out += "map\n";
+    for (const Entry& e : m.entries()) {
+      out.append(static_cast<std::size_t>(depth) * 2 + 1, ' ');
+      out += "key " + e.key + " at " + std::to_string(e.key_mark.line) + ":" +
+             std::to_string(e.key_mark.column) + "\n";
+      outline_into(reader, e.value, depth + 1, out);
+    }
+  } else if (node.IsSequence()) {
+    out += "list\n";
+    for (const Located& item : reader.list(where))
+      outline_into(reader, item, depth + 1, out);
+  } else if (node.IsScalar()) {
+    out += "scalar '" + node.Scalar() + "' tag '" + node.Tag() + "'\n";
+  } else {
+    out += node.IsNull() ? "null\n" : "undefined\n";
+  }
+}
+
+} // namespace
+
+std::string outline(const Reader& reader, const Located& where) {
+  std::string out;
+  outline_into(reader, where, 0, out);
+  return out;
 }
 
 } // namespace pfmc::config::yaml

@@ -27,6 +27,7 @@
 #include "config/run_config.hpp"
 #include "config/setting_rules.hpp"
 #include "config/value_checks.hpp"
+#include "config/yaml_pieces.hpp"
 
 namespace pfmc::config::yaml {
 
@@ -77,6 +78,8 @@ class Mapping;
 class Reader : public ValueChecks<Reader, Located> {
 public:
   explicit Reader(std::string file) : file_(std::move(file)) {}
+  /// A reader whose document() cuts long lists by `rules` (yaml_pieces.hpp).
+  Reader(std::string file, const PieceRules& rules) : file_(std::move(file)), rules_(rules) {}
 
   [[nodiscard]] const std::string& file() const { return file_; }
 
@@ -87,7 +90,12 @@ public:
   }
 
   /// The one document of `text`: refuses a syntax error, an empty file and a second document.
-  [[nodiscard]] Located document(const std::string& text) const;
+  /// A large one is parsed in pieces where it can be (yaml_pieces.hpp); its nodes live as long
+  /// as this reader.
+  [[nodiscard]] Located document(const std::string& text);
+  /// How many lists and pieces document() cut (0 and 0: it parsed the text whole).
+  [[nodiscard]] std::size_t split_lists() const { return pieces_ ? pieces_->split_lists() : 0; }
+  [[nodiscard]] std::size_t pieces() const { return pieces_ ? pieces_->pieces() : 0; }
 
   [[nodiscard]] Mapping mapping(const Located& where) const;
   [[nodiscard]] std::vector<Located> list(const Located& where) const;
@@ -111,7 +119,15 @@ public:
 
 private:
   std::string file_;
+  std::optional<PieceRules> rules_; ///< none: never in pieces
+  std::shared_ptr<const PiecedDocument> pieces_;
 };
+
+/// Everything the schema can see of `where`, as text: each node's kind, position, tag and
+/// scalar, a mapping's keys in order and a list's items, read through Reader::mapping() and
+/// Reader::list() — so that a document parsed whole and in pieces can be compared (tests,
+/// fuzzing). Refuses what those refuse (a repeated key).
+std::string outline(const Reader& reader, const Located& where);
 
 /// A YAML mapping's entries in document order, duplicate keys refused.
 class Mapping {
@@ -127,6 +143,7 @@ public:
   /// is missing.
   void refuse_both(const Entry* first, const Entry* second, const std::string& message) const;
   [[nodiscard]] const Located& where() const { return where_; }
+  [[nodiscard]] const std::vector<Entry>& entries() const { return entries_; } ///< in order
 
 private:
   const Reader& reader_;
