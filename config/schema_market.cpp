@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "config/parallel_ranges.hpp"
 #include "config/schema.hpp"
 
 namespace pfmc::config::schema {
@@ -73,23 +74,24 @@ TermStructure pillars(const Reader& reader, const Mapping& m, const char* values
 }
 
 std::vector<Underlying> underlyings(const Reader& reader, const Located& where) {
-  std::vector<Underlying> result;
+  const auto items = reader.non_empty_list(where);
   NameTable names(reader, "name");
-  for (const auto& item : reader.non_empty_list(where)) {
-    const Mapping m = reader.mapping(item);
-    m.allow_only({"name", "spot", "dividend_yield"});
-    Underlying u;
-    u.mark = item.mark;
-    const Located& name_at = m.require("name").value;
-    u.name = reader.name(name_at);
-    names.add(u.name, name_at);
-    u.spot = reader.positive(m.require("spot").value);
-    if (const Entry* q = m.find("dividend_yield")) {
-      u.dividend_yield = reader.at_most_one_in_magnitude(q->value);
-    }
-    result.push_back(std::move(u));
-  }
-  return result;
+  return yaml::read_items<Underlying>(
+      items, names, threads_for(items.size(), yaml::kItemsPerThread),
+      [&reader](const Located& item, yaml::NameSink& name, std::size_t) {
+        const Mapping m = reader.mapping(item);
+        m.allow_only({"name", "spot", "dividend_yield"});
+        Underlying u;
+        u.mark = item.mark;
+        const Located& name_at = m.require("name").value;
+        u.name = reader.name(name_at);
+        name.add(u.name, name_at);
+        u.spot = reader.positive(m.require("spot").value);
+        if (const Entry* q = m.find("dividend_yield")) {
+          u.dividend_yield = reader.at_most_one_in_magnitude(q->value);
+        }
+        return u;
+      });
 }
 
 TermStructure rates(const Reader& reader, const Located& where) {
@@ -271,7 +273,7 @@ void multi_asset(const Reader& reader, const Mapping& m, const NameTable& underl
 }
 
 ModelConfig model(const Reader& reader, const Located& where, const NameTable& underlying_names,
-                  NameTable& names) {
+                  yaml::NameSink& names) {
   const Mapping m = reader.mapping(where);
   // The valid keys depend on the type; while it is missing, judge keys against all types.
   if (m.find("type") == nullptr) {
@@ -323,12 +325,13 @@ std::vector<ModelConfig> models(const Reader& reader, const Located& where, cons
   for (const auto& u : market.underlyings) {
     underlying_names.add_known(u.name, u.mark);
   }
-  std::vector<ModelConfig> result;
+  const auto items = reader.non_empty_list(where);
   NameTable names(reader, "name");
-  for (const auto& item : reader.non_empty_list(where)) {
-    result.push_back(model(reader, item, underlying_names, names));
-  }
-  return result;
+  return yaml::read_items<ModelConfig>(
+      items, names, threads_for(items.size(), yaml::kItemsPerThread),
+      [&](const Located& item, yaml::NameSink& name, std::size_t) {
+        return model(reader, item, underlying_names, name);
+      });
 }
 
 } // namespace pfmc::config::schema

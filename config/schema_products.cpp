@@ -455,7 +455,6 @@ NameTable known_models(const Reader& reader, const RunConfig& config) {
 std::vector<InstrumentConfig> instruments(const Reader& reader, const Located& where,
                                           const RunConfig& config, NameTable& ids) {
   std::vector<InstrumentConfig> result;
-  SharedSchedules shared;
   if (const auto table = csv_section(reader, where)) {
     const Reader csv_reader(table->file());
     check_header(csv_reader, *table, instrument_keys(std::nullopt, true),
@@ -512,12 +511,16 @@ std::vector<InstrumentConfig> instruments(const Reader& reader, const Located& w
     return result;
   }
   const NameTable model_names = known_models(reader, config);
-  for (const auto& item : reader.non_empty_list(where)) {
-    const YamlFields f(reader, item);
-    result.push_back(instrument(f, config, model_names, shared));
-    f.add(ids, f.require("id"), result.back().id);
-  }
-  return result;
+  const auto items = reader.non_empty_list(where);
+  const unsigned threads = threads_for(items.size(), yaml::kItemsPerThread);
+  std::vector<SharedSchedules> shared_by_range(threads);
+  return yaml::read_items<InstrumentConfig>(
+      items, ids, threads, [&](const Located& item, yaml::NameSink& id, std::size_t range) {
+        const YamlFields f(reader, item);
+        InstrumentConfig in = instrument(f, config, model_names, shared_by_range[range]);
+        id.add(in.id, f.require("id"));
+        return in;
+      });
 }
 
 std::vector<Position> portfolio(const Reader& reader, const Located& where, NameTable& ids,

@@ -224,6 +224,48 @@ TEST(YamlPieces, ErrorsAreTheWholeTextsWhereverTheyAre) {
   }
 }
 
+// A long list's items are read on several threads (yaml::read_items) with the errors of one loop:
+// whichever range a failure or a repeated name falls in, the earlier item's error, and within an
+// item the error one loop meets first (a model's repeated name before its unknown underlying, an
+// instrument's bad strike before its repeated id).
+TEST(YamlItems, ALongListReadOnThreadsGivesOneLoopsErrors) {
+  constexpr int n = 2'500; // five threads' worth (yaml::kItemsPerThread)
+  const auto instrument = [](int i, const std::string& id, const std::string& strike) {
+    return "  - {id: " + id + ", type: european, option: call, strike: " + strike +
+           ", maturity: 1, model: m" + std::to_string(i) + "}";
+  };
+  const auto at = [&](int i, const std::string& line, const std::string& key) {
+    return std::to_string(2 * n + 7 + i) + ":" + std::to_string(line.find(key + ": ") + key.size() + 3);
+  };
+  const std::string bad_strike = instrument(2'000, "c2000", "-4");
+  const std::string repeat = instrument(1'500, "c3", "40");
+  const std::string strike_error =
+      "error: book.yaml:" + at(2'000, bad_strike, "strike") + ": instruments[2000].strike: must be > 0";
+  const std::string repeat_error = "error: book.yaml:" + at(1'500, repeat, "id") +
+                                   ": instruments[1500].id: duplicate id 'c3' (first at line " +
+                                   std::to_string(2 * n + 7 + 3) + ")";
+  EXPECT_EQ(loaded(book(n, {{2'000, bad_strike}, {1'500, repeat}}), YamlPieces::never), repeat_error);
+  EXPECT_EQ(loaded(book(n, {{2'000, bad_strike}}), YamlPieces::never), strike_error);
+  const std::string late_repeat = instrument(2'200, "c3", "40");
+  EXPECT_EQ(loaded(book(n, {{2'000, bad_strike}, {2'200, late_repeat}}), YamlPieces::by_size),
+            strike_error);
+  const std::string both = instrument(2'000, "c3", "-4");
+  EXPECT_EQ(loaded(book(n, {{2'000, both}}), YamlPieces::by_size),
+            "error: book.yaml:" + at(2'000, both, "strike") +
+                ": instruments[2000].strike: must be > 0");
+
+  // A model that repeats a name and names an unknown underlying: the repeat, as one loop adds
+  // the name before it resolves the underlying.
+  std::string text = book(n);
+  const std::string model = "  - {name: m7, type: black_scholes, underlying: nowhere, volatility: 0.2}";
+  const std::string line_2100 = "  - {name: m2100, type: black_scholes, underlying: U2100, volatility: 0.2}";
+  text.replace(text.find(line_2100), line_2100.size(), model);
+  EXPECT_EQ(loaded(text, YamlPieces::by_size),
+            "error: book.yaml:" + std::to_string(n + 6 + 2'100) +
+                ":12: models[2100].name: duplicate name 'm7' (first at line " +
+                std::to_string(n + 6 + 7) + ")");
+}
+
 // The pieces' parse stands on parallel_items: every item done when none fails, and a failure
 // reported whichever thread meets it and whenever (the fuzzer found a helper's late failure lost:
 // the errors were read before the helpers were joined).
