@@ -30,11 +30,12 @@ namespace pfmc::config::yaml {
 
 /// When and how finely a document's lists are cut.
 struct PieceRules {
-  /// A list of fewer bytes is parsed with the skeleton. yaml-cpp takes ~0.25 ms a KB here, and
-  /// a thread ~0.05 ms to start.
-  std::size_t min_list_bytes = 16 * 1024;
+  /// A list of fewer bytes is parsed with the skeleton. yaml-cpp takes ~0.25 ms a KB on the
+  /// 2-core development machine, a thread ~0.05 ms to start; the skeleton is one thread's work,
+  /// so the lists that stay in it should be small (the portfolio example's positions: 15.6 KB).
+  std::size_t min_list_bytes = 8 * 1024;
   /// Pieces of at least this many bytes (the last piece of a list may be shorter).
-  std::size_t min_piece_bytes = 8 * 1024;
+  std::size_t min_piece_bytes = 4 * 1024;
   /// Threads that parse; 0: the host's hardware threads.
   unsigned threads = 0;
   /// The lists' items after their first are cut into about this many pieces; 0: one a thread.

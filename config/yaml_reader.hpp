@@ -217,9 +217,11 @@ public:
   virtual void add(const std::string& name, const Located& where) = 0;
 };
 
-/// A list's items are read on several threads from twice this many (an instrument of the
-/// MonteCarloMultiGPU book takes ~10 us to read on the 2-core development machine).
-inline constexpr std::size_t kItemsPerThread = 500;
+/// A list's items are read on several threads from twice this many: an item takes 3 us (the
+/// MonteCarloMultiGPU book's: 80 ms for its 24,576 underlyings, models and instruments) to 13 us
+/// (the portfolio example's Asians and barriers) on the 2-core development machine, a thread
+/// ~0.05 ms to start.
+inline constexpr std::size_t kItemsPerThread = 250;
 
 /// The items of a list, `read(item, name_sink, range)` each, on `threads` threads (contiguous
 /// ranges of items; `range` tells which, for a cache of its own), with the error of one loop over
