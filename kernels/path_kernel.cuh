@@ -511,6 +511,20 @@ constexpr int model_register_floor() {
   return 0;
 }
 
+/// A path kernel's register cap: its loader's budget or its model's floor, whichever is larger.
+/// A diagnostic build sets every kernel's cap instead (CMake PFMC_REGISTER_CAP, e.g. 255: the
+/// registers ptxas takes where nothing holds it back, so what each kernel's spills are the
+/// price of; scripts/spill-causes.py); its kernels cannot launch 1024-thread blocks.
+template <class Model, class Loader>
+constexpr int register_cap() {
+#ifdef PFMC_REGISTER_CAP
+  return PFMC_REGISTER_CAP;
+#else
+  return Loader::register_budget > model_register_floor<Model>() ? Loader::register_budget
+                                                                 : model_register_floor<Model>();
+#endif
+}
+
 /// Exercise: the group's instruments exercise early (models/exercise.cuh): the paths go through
 /// an ExerciseStepper, which records the regression pass's levels or decides, at each exercise
 /// date (an instantiation of its own per model, with `inline` draws: the other kernels carry
@@ -521,9 +535,7 @@ template <class Model, class Loader, class Real, bool Exercise = false>
 // took 55-64 registers for every loader (occupancy 56% with 128-thread blocks, sm_90, nvcc
 // 13.0); loaders whose look-ahead lives in shared memory or L2 run without spills in 40
 // (occupancy 75%), register rings need up to 64.
-__global__ void __maxnreg__(Loader::register_budget > model_register_floor<Model>()
-                                ? Loader::register_budget
-                                : model_register_floor<Model>())
+__global__ void __maxnreg__((register_cap<Model, Loader>()))
     path_kernel(const __grid_constant__ PathKernelParams<Model, Real> p) {
   static_assert(std::is_trivially_copyable_v<PathKernelParams<Model, Real>>);
   static_assert(std::is_trivially_copyable_v<GroupParams<Model, Real>>);

@@ -68,35 +68,42 @@ def parse(demangled):
     return ("float" if real == "float" else "double"), model_label(model), label, distance
 
 
-entries = []  # (mangled name, registers, stack, spill stores, spill loads)
-current, frame = None, None
-for line in open(sys.argv[1], errors="replace"):
-    m = entry.search(line)
-    if m:
-        current, frame = m.group(1), None
-        continue
-    m = props.search(line)
-    if m and current:
-        frame = m.groups()
-        continue
-    m = used.search(line)
-    if m and current and frame:
-        entries.append((current, int(m.group(1)), int(frame[0]), int(frame[1]), int(frame[2])))
-        current = None
+def kernels(log):
+    """{mangled name: (precision, model, loader, distance, registers, stack, spill stores, spill
+    loads)} of the path kernels in the nvcc -Xptxas -v output `log`."""
+    entries = []  # (mangled name, registers, stack, spill stores, spill loads)
+    current, frame = None, None
+    for line in open(log, errors="replace"):
+        m = entry.search(line)
+        if m:
+            current, frame = m.group(1), None
+            continue
+        m = props.search(line)
+        if m and current:
+            frame = m.groups()
+            continue
+        m = used.search(line)
+        if m and current and frame:
+            entries.append((current, int(m.group(1)), int(frame[0]), int(frame[1]), int(frame[2])))
+            current = None
+    names = [e[0] for e in entries]
+    try:
+        demangled = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True,
+                                   text=True, check=True).stdout.split("\n")
+    except (OSError, subprocess.CalledProcessError) as error:
+        sys.exit(f"ptxas-table.py: c++filt failed ({error}); it comes with binutils")
+    found = {}
+    for (name, registers, stack, stores, loads), readable in zip(entries, demangled):
+        kernel = parse(readable)
+        if kernel:
+            found[name] = kernel + (registers, stack, stores, loads)
+    return found
 
-names = [e[0] for e in entries]
-try:
-    demangled = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True,
-                               text=True, check=True).stdout.split("\n")
-except (OSError, subprocess.CalledProcessError) as error:
-    sys.exit(f"ptxas-table.py: c++filt failed ({error}); it comes with binutils")
-rows = []
-for (name, registers, stack, stores, loads), readable in zip(entries, demangled):
-    kernel = parse(readable)
-    if kernel:
-        rows.append(kernel + (registers, stack, stores, loads))
-print(f"{'precision':9} {'model':22} {'loader':34} {'dist':>4} {'regs':>4} {'stack':>5} {'spill st/ld':>11}")
-for r in sorted(set(rows)):
-    print(f"{r[0]:9} {r[1]:22} {r[2]:34} {r[3]:4} {r[4]:4} {r[5]:5} {r[6]:5}/{r[7]:<5}")
-spilled = [r for r in set(rows) if r[6] or r[7]]
-print(f"{len(set(rows))} kernels, {len(spilled)} with spills")
+
+if __name__ == "__main__":
+    rows = set(kernels(sys.argv[1]).values())
+    print(f"{'precision':9} {'model':22} {'loader':34} {'dist':>4} {'regs':>4} {'stack':>5} {'spill st/ld':>11}")
+    for r in sorted(rows):
+        print(f"{r[0]:9} {r[1]:22} {r[2]:34} {r[3]:4} {r[4]:4} {r[5]:5} {r[6]:5}/{r[7]:<5}")
+    spilled = [r for r in rows if r[6] or r[7]]
+    print(f"{len(rows)} kernels, {len(spilled)} with spills")
