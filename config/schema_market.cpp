@@ -327,11 +327,11 @@ std::vector<ModelConfig> models(const Reader& reader, const Located& where, cons
   }
   const auto items = reader.non_empty_list(where);
   NameTable names(reader, "name");
-  return yaml::read_items<ModelConfig>(
-      items, names, threads_for(items.size(), yaml::kItemsPerThread),
-      [&](const Located& item, yaml::NameSink& name, std::size_t) {
-        return model(reader, item, underlying_names, name);
-      });
+  return yaml::read_items<ModelConfig>(items, names,
+                                       threads_for(items.size(), yaml::kItemsPerThread),
+                                       [&](const Located& item, yaml::NameSink& name, std::size_t) {
+                                         return model(reader, item, underlying_names, name);
+                                       });
 }
 
 } // namespace pfmc::config::schema

@@ -34,7 +34,8 @@ std::size_t content_end(std::string_view text, std::size_t begin, std::size_t en
 /// The text's lines, or nullopt when it is not of the plain form the cut needs.
 std::optional<std::vector<Line>> plain_lines(std::string_view text) {
   // Line breaks other than '\n' ("\r", and NEL, LS, PS in UTF-8) would number lines otherwise.
-  if (text.find('\r') != std::string_view::npos || text.find("\xC2\x85") != std::string_view::npos ||
+  if (text.find('\r') != std::string_view::npos ||
+      text.find("\xC2\x85") != std::string_view::npos ||
       text.find("\xE2\x80\xA8") != std::string_view::npos ||
       text.find("\xE2\x80\xA9") != std::string_view::npos)
     return std::nullopt;
@@ -86,8 +87,8 @@ std::string_view simple_key(std::string_view text, const Line& line) {
     return {};
   for (std::size_t i = first; i + 1 < stop; ++i) {
     const char c = text[i];
-    const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '_';
+    const bool word =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     if (!word)
       return {};
   }
@@ -100,10 +101,10 @@ struct ListCut {
     std::string_view name;
     std::size_t line;
   };
-  std::vector<Key> path;         ///< the keys above the list, outermost first; the last holds it
-  std::size_t indent = 0;        ///< of its dashes
+  std::vector<Key> path;          ///< the keys above the list, outermost first; the last holds it
+  std::size_t indent = 0;         ///< of its dashes
   std::vector<std::size_t> items; ///< first line of each item
-  std::size_t end = 0;           ///< first line after the list
+  std::size_t end = 0;            ///< first line after the list
 };
 
 struct Ancestor {
@@ -155,16 +156,15 @@ std::vector<ListCut> find_lists(std::string_view text, const std::vector<Line>& 
     const std::string_view key = simple_key(text, line);
     stack.push_back(Ancestor{line.indent, key, i});
     const std::size_t next = next_content(lines, i + 1);
-    const bool keys_above = std::all_of(stack.begin(), stack.end(),
-                                        [](const Ancestor& a) { return !a.key.empty(); });
+    const bool keys_above =
+        std::all_of(stack.begin(), stack.end(), [](const Ancestor& a) { return !a.key.empty(); });
     if (!key.empty() && keys_above && next < lines.size() && lines[next].indent >= line.indent &&
         is_item(text, lines[next], lines[next].indent)) {
       ListCut cut;
       for (const Ancestor& a : stack)
         cut.path.push_back(ListCut::Key{a.key, a.line});
       list_extent(text, lines, next, cut);
-      if (cut.items.size() >= 2 &&
-          span_bytes(text, lines, next, cut.end) >= rules.min_list_bytes)
+      if (cut.items.size() >= 2 && span_bytes(text, lines, next, cut.end) >= rules.min_list_bytes)
         cuts.push_back(std::move(cut));
       i = next_content(lines, cut.end);
       continue;
@@ -191,7 +191,8 @@ std::vector<PieceCut> cut_pieces(std::string_view text, const std::vector<Line>&
     total += span_bytes(text, lines, c.items[1], c.end);
   // Four pieces a thread: threads that take the next piece as they finish end together.
   const std::size_t pieces = rules.max_pieces > 0 ? rules.max_pieces : 4 * std::size_t{threads};
-  const std::size_t target = std::max(rules.min_piece_bytes, total / std::max<std::size_t>(1, pieces));
+  const std::size_t target =
+      std::max(rules.min_piece_bytes, total / std::max<std::size_t>(1, pieces));
   std::vector<PieceCut> result;
   for (std::size_t l = 0; l < cuts.size(); ++l) {
     const ListCut& c = cuts[l];
@@ -228,12 +229,14 @@ std::string skeleton_text(std::string_view text, const std::vector<Line>& lines,
 /// A piece's text: its lines, after as many empty lines as come before them.
 std::string piece_text(std::string_view text, const std::vector<Line>& lines, const PieceCut& p) {
   std::string out(p.first_line, '\n');
-  out.append(text.substr(lines[p.first_line].begin, span_bytes(text, lines, p.first_line, p.end_line)));
+  out.append(
+      text.substr(lines[p.first_line].begin, span_bytes(text, lines, p.first_line, p.end_line)));
   return out;
 }
 
 /// The node under `path` in the skeleton: each key matched by name and line.
-std::optional<YAML::Node> find_under(const YAML::Node& root, const std::vector<ListCut::Key>& path) {
+std::optional<YAML::Node> find_under(const YAML::Node& root,
+                                     const std::vector<ListCut::Key>& path) {
   YAML::Node at(root);
   for (const ListCut::Key& key : path) {
     if (!at.IsMap())

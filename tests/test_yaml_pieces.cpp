@@ -74,11 +74,11 @@ std::string book(int n, const std::map<int, std::string>& line = {}) {
   text += "instruments:\n";
   for (int i = 0; i < n; ++i) {
     const auto it = line.find(i);
-    text += it != line.end() ? it->second
-                             : "  - {id: c" + std::to_string(i) +
-                                   ", type: european, option: call, strike: " +
-                                   std::to_string(40 + i % 30) + ", maturity: 1, model: m" +
-                                   std::to_string(i) + "}";
+    text += it != line.end()
+                ? it->second
+                : "  - {id: c" + std::to_string(i) +
+                      ", type: european, option: call, strike: " + std::to_string(40 + i % 30) +
+                      ", maturity: 1, model: m" + std::to_string(i) + "}";
     text += "\n";
   }
   text += "portfolio:\n";
@@ -235,16 +235,18 @@ TEST(YamlItems, ALongListReadOnThreadsGivesOneLoopsErrors) {
            ", maturity: 1, model: m" + std::to_string(i) + "}";
   };
   const auto at = [&](int i, const std::string& line, const std::string& key) {
-    return std::to_string(2 * n + 7 + i) + ":" + std::to_string(line.find(key + ": ") + key.size() + 3);
+    return std::to_string(2 * n + 7 + i) + ":" +
+           std::to_string(line.find(key + ": ") + key.size() + 3);
   };
   const std::string bad_strike = instrument(2'000, "c2000", "-4");
   const std::string repeat = instrument(1'500, "c3", "40");
-  const std::string strike_error =
-      "error: book.yaml:" + at(2'000, bad_strike, "strike") + ": instruments[2000].strike: must be > 0";
+  const std::string strike_error = "error: book.yaml:" + at(2'000, bad_strike, "strike") +
+                                   ": instruments[2000].strike: must be > 0";
   const std::string repeat_error = "error: book.yaml:" + at(1'500, repeat, "id") +
                                    ": instruments[1500].id: duplicate id 'c3' (first at line " +
                                    std::to_string(2 * n + 7 + 3) + ")";
-  EXPECT_EQ(loaded(book(n, {{2'000, bad_strike}, {1'500, repeat}}), YamlPieces::never), repeat_error);
+  EXPECT_EQ(loaded(book(n, {{2'000, bad_strike}, {1'500, repeat}}), YamlPieces::never),
+            repeat_error);
   EXPECT_EQ(loaded(book(n, {{2'000, bad_strike}}), YamlPieces::never), strike_error);
   const std::string late_repeat = instrument(2'200, "c3", "40");
   EXPECT_EQ(loaded(book(n, {{2'000, bad_strike}, {2'200, late_repeat}}), YamlPieces::by_size),
@@ -257,8 +259,10 @@ TEST(YamlItems, ALongListReadOnThreadsGivesOneLoopsErrors) {
   // A model that repeats a name and names an unknown underlying: the repeat, as one loop adds
   // the name before it resolves the underlying.
   std::string text = book(n);
-  const std::string model = "  - {name: m7, type: black_scholes, underlying: nowhere, volatility: 0.2}";
-  const std::string line_2100 = "  - {name: m2100, type: black_scholes, underlying: U2100, volatility: 0.2}";
+  const std::string model =
+      "  - {name: m7, type: black_scholes, underlying: nowhere, volatility: 0.2}";
+  const std::string line_2100 =
+      "  - {name: m2100, type: black_scholes, underlying: U2100, volatility: 0.2}";
   text.replace(text.find(line_2100), line_2100.size(), model);
   EXPECT_EQ(loaded(text, YamlPieces::by_size),
             "error: book.yaml:" + std::to_string(n + 6 + 2'100) +

@@ -77,8 +77,8 @@ config::Overrides parse_overrides(const std::string& text) {
 /// gets how many pieces were parsed.
 std::string reading(const std::string& yaml, const std::optional<config::yaml::PieceRules>& rules,
                     std::size_t& pieces) {
-  config::yaml::Reader reader = rules ? config::yaml::Reader("<fuzz>", *rules)
-                                      : config::yaml::Reader("<fuzz>");
+  config::yaml::Reader reader =
+      rules ? config::yaml::Reader("<fuzz>", *rules) : config::yaml::Reader("<fuzz>");
   std::string seen;
   try {
     seen = config::yaml::outline(reader, reader.document(yaml));
