@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [exercise] [ncu] [book-source] [book-ab] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [exercise] [ncu] [book-source] [book-ab] [regcap] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -306,6 +306,67 @@ print("%d of %d instruments identical; inline run: kernel %.3f ms" % (same, len(
     keep ab_ncu.txt
   fi
   note "book-ab: $((SECONDS - start)) s"
+fi
+
+if has regcap; then
+  # The register-cap experiment (bench/NOTES.md v21, "The spills, kernel by kernel"): the
+  # Black-Scholes kernels built twice, as shipped and with one cap of REGCAP registers (default
+  # 128) for every kernel (PFMC_REGISTER_CAP; uncapped they take 126-162 and spill nothing),
+  # each build on half the cores, then timed in turn on the workloads of 64- and 128-thread
+  # blocks. Bits: a cap changes registers, not arithmetic; the JSON prices are compared.
+  start=$SECONDS
+  cap=${REGCAP:-128}
+  rc_flags=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
+            -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=all
+            "-DPFMC_KERNEL_ENTRIES=black_scholes_f32;black_scholes_f64" -DPFMC_PTXAS_VERBOSE=ON
+            -DPFMC_BUILD_TESTS=OFF -DPFMC_BUILD_BENCH=OFF -DPFMC_MPI=OFF -DPFMC_PYTHON=OFF
+            -DPFMC_DEPS_ROOT="$PWD/.deps/root")
+  half=$(( $(nproc) / 2 ))
+  [ $half -ge 1 ] || half=1
+  for variant in shipped capped; do
+    extra=()
+    [ $variant = capped ] && extra=(-DPFMC_REGISTER_CAP="$cap")
+    ( cmake -S . -B "build-regcap-$variant" "${rc_flags[@]}" "${extra[@]}" \
+        > "$LOG/regcap_${variant}_configure.log" 2>&1 &&
+      limit 540 cmake --build "build-regcap-$variant" -j "$half" --target pfmc \
+        > "$LOG/regcap_${variant}_build.log" 2>&1 ) &
+  done
+  wait
+  for variant in shipped capped; do
+    [ -x "build-regcap-$variant/pfmc" ] || note "regcap: the $variant build failed (log: regcap_${variant}_build.log)"
+  done
+  if [ -x build-regcap-shipped/pfmc ] && [ -x build-regcap-capped/pfmc ]; then
+    python3 scripts/spill-causes.py "$LOG/regcap_shipped_build.log" "$LOG/regcap_capped_build.log" \
+      > "$LOG/regcap_spills.txt" 2>&1
+    note "regcap spills: $(tail -1 "$LOG/regcap_spills.txt")"
+    for round in 1 2; do
+      for w in latency_bound post_figure bandwidth_bound; do
+        for variant in shipped capped; do
+          limit 150 "build-regcap-$variant/pfmc" bench "config/examples/$w.yaml" \
+            --backends none,scalar_batched,smem_batched_async,scalar_rolling --distances 4,8 \
+            --repeat 5 --quiet > "$LOG/regcap_${w}_${variant}_$round.txt" 2>&1
+          note "regcap $w $variant round $round: rc=$?"
+          cat "$LOG/regcap_${w}_${variant}_$round.txt"
+        done
+      done
+    done
+    for w in latency_bound post_figure; do
+      for variant in shipped capped; do
+        limit 60 "build-regcap-$variant/pfmc" price "config/examples/$w.yaml" \
+          --backend scalar_batched --prefetch-distance 8 --format json \
+          > "$LOG/regcap_${w}_${variant}.json" 2> /dev/null
+      done
+      if python3 -c 'import json,sys; a,b=(json.load(open(f))["instruments"] for f in sys.argv[1:]); sys.exit(a!=b)' \
+          "$LOG/regcap_${w}_shipped.json" "$LOG/regcap_${w}_capped.json"; then
+        note "regcap $w: the capped build's prices are the shipped build's, bit for bit"
+      else
+        note "regcap $w: prices DIFFER between the builds (or a run failed)"
+      fi
+    done
+    cat "$LOG"/regcap_*_[12].txt > "$LOG/regcap_tables.txt"
+    keep regcap_spills.txt regcap_tables.txt
+  fi
+  note "regcap: $((SECONDS - start)) s"
 fi
 
 if has book-source; then
