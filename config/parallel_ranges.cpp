@@ -8,8 +8,10 @@
 
 namespace pfmc::config {
 
+unsigned hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
 unsigned threads_for(std::size_t items, std::size_t per_thread) {
-  const std::size_t hardware = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t hardware = hardware_threads();
   const std::size_t enough = per_thread > 0 ? items / per_thread : items;
   return static_cast<unsigned>(std::max<std::size_t>(1, std::min(hardware, enough)));
 }

@@ -16,6 +16,9 @@ struct FirstFailure {
   std::exception_ptr error; ///< its exception (null if none)
 };
 
+/// This host's hardware threads (at least 1).
+unsigned hardware_threads();
+
 /// The threads for `items` of work: this host's hardware threads, but at least `per_thread`
 /// items each (1 thread below 2 × per_thread: starting threads costs more than small work).
 unsigned threads_for(std::size_t items, std::size_t per_thread);

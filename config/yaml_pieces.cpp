@@ -287,8 +287,7 @@ std::optional<PiecedDocument> parse_in_pieces(const std::string& text, const Pie
   const std::vector<ListCut> cuts = find_lists(text, *lines, rules);
   if (cuts.empty())
     return std::nullopt;
-  const unsigned hardware = threads_for(std::size_t(-1), 1);
-  const unsigned threads = rules.threads > 0 ? rules.threads : hardware;
+  const unsigned threads = rules.threads > 0 ? rules.threads : hardware_threads();
   const std::vector<PieceCut> cut = cut_pieces(text, *lines, cuts, rules, threads);
 
   // Task 0 parses the skeleton, task k the piece k - 1; the largest are taken first.
