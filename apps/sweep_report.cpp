@@ -1,5 +1,6 @@
 #include "apps/sweep_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -110,6 +111,13 @@ std::string sweep_table(const GroupSweep& sweep, double copy_gbps) {
                   r.baseline.total_ms() / m.total_ms(), gbps,
                   copy_gbps > 0 ? 100.0 * gbps / copy_gbps : 0.0, 100.0 * ideal_fraction(r, m));
     out << line;
+  }
+  const auto wide = std::count_if(r.all.begin(), r.all.end(),
+                                  [](const engine::Measurement& m) { return m.wide; });
+  if (wide > 0) {
+    out << "  " << wide << " of " << r.all.size() << " configurations ran their kernels' wide "
+        << "instantiation (" << kernels::kWideRegisters
+        << " registers a thread: the launch runs in one wave)\n";
   }
   out << distance_table(sweep);
   if (r.ideal) {

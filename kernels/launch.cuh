@@ -24,13 +24,14 @@ inline std::size_t align16(std::size_t bytes) {
 
 /// Loads the kernel's code onto the device now (with CUDA's lazy module loading the first launch
 /// would), so that its cost is not counted as the kernel's time.
-template <class Model, class Loader, class Real, bool Exercise = false>
+template <class Model, class Loader, class Real, bool Exercise = false, int Registers = 0>
 void load_path_kernel() {
   cudaFuncAttributes attributes{};
-  PFMC_CUDA_TRY(cudaFuncGetAttributes(&attributes, &path_kernel<Model, Loader, Real, Exercise>));
+  PFMC_CUDA_TRY(
+      cudaFuncGetAttributes(&attributes, &path_kernel<Model, Loader, Real, Exercise, Registers>));
 }
 
-template <class Model, class Loader, class Real, bool Exercise = false>
+template <class Model, class Loader, class Real, bool Exercise = false, int Registers = 0>
 void launch_path_kernel(PathKernelParams<Model, Real> params, int blocks, int block_size,
                         cudaStream_t stream) {
   PFMC_EXPECTS(block_size >= kWarpSize && block_size <= kMaxBlockSize &&
@@ -46,7 +47,7 @@ void launch_path_kernel(PathKernelParams<Model, Real> params, int blocks, int bl
       params.scratch_offset + static_cast<int>(reduction_scratch_bytes(block_size));
   const std::size_t shared =
       params.round_sums_offset + round_sums_bytes(params.rounds, params.round_values);
-  auto* kernel = &path_kernel<Model, Loader, Real, Exercise>;
+  auto* kernel = &path_kernel<Model, Loader, Real, Exercise, Registers>;
   if (shared > 48 * 1024) {
     PFMC_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(shared)));

@@ -29,42 +29,72 @@ struct LauncherEntry {
   int paths_per_thread;  ///< paths a thread simulates per round (the loader's)
   PathKernelLauncher<Model, Real> launch;
   void (*load)(); ///< loads the kernel's code (kernels/launch.cuh)
+  /// The same kernel under kWideRegisters (null where not instantiated): the engine launches it
+  /// where the launch runs in one wave at that cap (engine/run/device_unit.cuh). Same bits.
+  PathKernelLauncher<Model, Real> launch_wide;
+  void (*load_wide)();
 };
 
 template <class Model, class Real>
 using LauncherTable = std::vector<LauncherEntry<Model, Real>>;
 
+/// Whether a (model, precision) has wide instantiations (kernels/launcher_table.cuh), and at
+/// which compile-time distances: what latency_bound measured to pay (NOTES v22: Black-Scholes in
+/// double, 128-thread blocks, one block per SM, 1.69 -> 1.43 ms at distance 8, no spills), kept
+/// to the distances the bench and the tuner try first, so that the build grows by ~36 kernels.
+template <class Model, class Real>
+constexpr bool has_wide_registers() {
+  return std::is_same_v<Real, double> && std::is_same_v<Model, models::BlackScholes<double>>;
+}
+constexpr bool is_wide_distance(int distance) {
+  return distance == 0 || distance == 4 || distance == 6 || distance == 8;
+}
+
+/// One table entry: LoaderT's kernel, and its wide instantiation where the (model, precision)
+/// and the distance have one and the table is the build's (Wide; not the check set's).
+template <class Model, class LoaderT, class Real, int Distance, bool AnyDistance, bool Wide>
+LauncherEntry<Model, Real> make_entry() {
+  LauncherEntry<Model, Real> entry{LoaderT::name,
+                                   Distance,
+                                   AnyDistance,
+                                   LoaderT::paths_per_thread,
+                                   &launch_path_kernel<Model, LoaderT, Real>,
+                                   &load_path_kernel<Model, LoaderT, Real>,
+                                   nullptr,
+                                   nullptr};
+  if constexpr (Wide && has_wide_registers<Model, Real>() && is_wide_distance(Distance)) {
+    entry.launch_wide = &launch_path_kernel<Model, LoaderT, Real, false, kWideRegisters>;
+    entry.load_wide = &load_path_kernel<Model, LoaderT, Real, false, kWideRegisters>;
+  }
+  return entry;
+}
+
 /// A loader instantiated at each compile-time distance (register rings, unrolling, cp.async
 /// wait counts need it as a constant).
-template <template <class, int, int> class Loader, class Model, class Real, int... Distances>
+template <template <class, int, int> class Loader, class Model, class Real, bool Wide = true,
+          int... Distances>
 void add_loader(LauncherTable<Model, Real>& table, std::integer_sequence<int, Distances...>) {
-  (table.push_back(LauncherEntry<Model, Real>{
-       Loader<Real, Model::factors, Distances>::name, Distances, false,
-       Loader<Real, Model::factors, Distances>::paths_per_thread,
-       &launch_path_kernel<Model, Loader<Real, Model::factors, Distances>, Real>,
-       &load_path_kernel<Model, Loader<Real, Model::factors, Distances>, Real>}),
+  (table.push_back(
+       make_entry<Model, Loader<Real, Model::factors, Distances>, Real, Distances, false, Wide>()),
    ...);
 }
 
 /// A loader instantiated once: it takes no distance, or takes it at run time (an address
 /// offset or a ring size), which keeps the build small.
-template <template <class, int, int> class Loader, class Model, class Real>
+template <template <class, int, int> class Loader, class Model, class Real, bool Wide = true>
 void add_loader(LauncherTable<Model, Real>& table) {
-  table.push_back(
-      LauncherEntry<Model, Real>{Loader<Real, Model::factors, 0>::name, 0, true,
-                                 Loader<Real, Model::factors, 0>::paths_per_thread,
-                                 &launch_path_kernel<Model, Loader<Real, Model::factors, 0>, Real>,
-                                 &load_path_kernel<Model, Loader<Real, Model::factors, 0>, Real>});
+  table.push_back(make_entry<Model, Loader<Real, Model::factors, 0>, Real, 0, true, Wide>());
 }
 
 /// A loader at each compile-time distance but those of the common module (4 and 8).
-template <template <class, int, int> class Loader, class Model, class Real, int... Distances>
+template <template <class, int, int> class Loader, class Model, class Real, bool Wide,
+          int... Distances>
 void add_loader_but_common(LauncherTable<Model, Real>& table,
                            std::integer_sequence<int, Distances...>) {
   (
       [&] {
         if constexpr (Distances != 4 && Distances != 8)
-          add_loader<Loader, Model, Real>(table, std::integer_sequence<int, Distances>{});
+          add_loader<Loader, Model, Real, Wide>(table, std::integer_sequence<int, Distances>{});
       }(),
       ...);
 }
@@ -75,45 +105,46 @@ void add_loader_but_common(LauncherTable<Model, Real>& table,
 /// loads a kernel's module at its first launch, and this one is 4 kernels, not 60 (measured: the
 /// first `inline` launch of a fresh process spent 53-105 ms loading the 62-kernel Black-Scholes
 /// float module).
-template <class Model, class Real>
+template <class Model, class Real, bool Wide = true>
 LauncherTable<Model, Real> make_common_table() {
   LauncherTable<Model, Real> table;
-  add_loader<NoneLoader, Model, Real>(table);
-  add_loader<InlineLoader, Model, Real>(table);
-  add_loader<ScalarBatchedLoader, Model, Real>(table, std::integer_sequence<int, 4, 8>{});
+  add_loader<NoneLoader, Model, Real, Wide>(table);
+  add_loader<InlineLoader, Model, Real, Wide>(table);
+  add_loader<ScalarBatchedLoader, Model, Real, Wide>(table, std::integer_sequence<int, 4, 8>{});
   return table;
 }
 
 /// Every other backend at the given distances: the prefetch matrix that `pfmc bench`, the tuner
 /// and named backends use, in two modules compiled side by side (one module of a basket's took
 /// ptxas over 9 minutes on one core): the loads and register or shared-memory rings here, ...
-template <class Model, class Real, class Distances>
+template <class Model, class Real, class Distances, bool Wide = true>
 LauncherTable<Model, Real> make_prefetch_table() {
   LauncherTable<Model, Real> table;
   if constexpr (Distances::size() > 0) { // else NoPrefetchMatrix
-    add_loader<UnrollLoader, Model, Real>(table, Distances{});
-    add_loader_but_common<ScalarBatchedLoader, Model, Real>(table, Distances{});
-    add_loader<SmemBatchedLoader, Model, Real>(table, Distances{});
-    add_loader<ScalarRollingLoader, Model, Real>(table, Distances{});
-    add_loader<SmemRollingLoader, Model, Real>(table, Distances{});
-    add_loader<L2PrefetchLoader, Model, Real>(table);
-    add_loader<L2PrefetchEvictLastLoader, Model, Real>(table);
-    add_loader<L2Hint256Loader, Model, Real>(table, Distances{});
+    add_loader<UnrollLoader, Model, Real, Wide>(table, Distances{});
+    add_loader_but_common<ScalarBatchedLoader, Model, Real, Wide>(table, Distances{});
+    add_loader<SmemBatchedLoader, Model, Real, Wide>(table, Distances{});
+    add_loader<ScalarRollingLoader, Model, Real, Wide>(table, Distances{});
+    add_loader<SmemRollingLoader, Model, Real, Wide>(table, Distances{});
+    add_loader<L2PrefetchLoader, Model, Real, Wide>(table);
+    add_loader<L2PrefetchEvictLastLoader, Model, Real, Wide>(table);
+    add_loader<L2Hint256Loader, Model, Real, Wide>(table, Distances{});
   }
   return table;
 }
 
 /// ... and the asynchronous copies (cp.async rings, bulk copies, TMA) with the bench's `ideal`.
-template <class Model, class Real, class Distances>
+template <class Model, class Real, class Distances, bool Wide = true>
 LauncherTable<Model, Real> make_async_table() {
   LauncherTable<Model, Real> table;
   if constexpr (Distances::size() > 0) {
-    add_loader<SmemRollingAsyncLoader, Model, Real>(table, Distances{});
-    add_loader<SmemBatchedAsyncLoader, Model, Real>(table, Distances{});
-    add_loader<SmemBlockAsyncLoader, Model, Real>(table, Distances{});
-    add_loader<BulkL2Loader, Model, Real>(table);
-    add_loader<TmaLoader, Model, Real>(table);
-    add_loader<IdealLoader, Model, Real>(table, Distances{}); // bench only (kernels/catalog.cpp)
+    add_loader<SmemRollingAsyncLoader, Model, Real, Wide>(table, Distances{});
+    add_loader<SmemBatchedAsyncLoader, Model, Real, Wide>(table, Distances{});
+    add_loader<SmemBlockAsyncLoader, Model, Real, Wide>(table, Distances{});
+    add_loader<BulkL2Loader, Model, Real, Wide>(table);
+    add_loader<TmaLoader, Model, Real, Wide>(table);
+    add_loader<IdealLoader, Model, Real, Wide>(table,
+                                               Distances{}); // bench only (kernels/catalog.cpp)
   }
   return table;
 }
@@ -125,7 +156,8 @@ LauncherTable<Model, Real> make_exercise_table() {
   using Loader = InlineStepLoader<Real, Model::factors, 0>;
   return {LauncherEntry<Model, Real>{Loader::name, 0, true, Loader::paths_per_thread,
                                      &launch_path_kernel<Model, Loader, Real, true>,
-                                     &load_path_kernel<Model, Loader, Real, true>}};
+                                     &load_path_kernel<Model, Loader, Real, true>, nullptr,
+                                     nullptr}};
 }
 
 /// Defined, one model-list entry per file, in the build folder's generated
@@ -194,7 +226,7 @@ PFMC_KERNEL_MODELS(PFMC_DECLARE_LAUNCHER_TABLES)
 template <class Model, class Real>
 LauncherTable<Model, Real> make_check_common_table() {
   LauncherTable<Model, Real> table;
-  add_loader<NoneLoader, Model, Real>(table);
+  add_loader<NoneLoader, Model, Real, false>(table);
   return table;
 }
 #define PFMC_DEFINE_CHECK_COMMON_LAUNCHERS(ENTRY)                                                  \
@@ -203,10 +235,11 @@ LauncherTable<Model, Real> make_check_common_table() {
 #define PFMC_DEFINE_CHECK_PREFETCH_LAUNCHERS(ENTRY)                                                \
   PFMC_DEFINE_TABLE(                                                                               \
       ENTRY, prefetch_launcher_table,                                                              \
-      make_prefetch_table<ENTRY::Model, ENTRY::Real, std::integer_sequence<int, 4>>())
+      make_prefetch_table<ENTRY::Model, ENTRY::Real, std::integer_sequence<int, 4>, false>())
 #define PFMC_DEFINE_CHECK_ASYNC_LAUNCHERS(ENTRY)                                                   \
-  PFMC_DEFINE_TABLE(ENTRY, async_launcher_table,                                                   \
-                    make_async_table<ENTRY::Model, ENTRY::Real, std::integer_sequence<int, 4>>())
+  PFMC_DEFINE_TABLE(                                                                               \
+      ENTRY, async_launcher_table,                                                                 \
+      make_async_table<ENTRY::Model, ENTRY::Real, std::integer_sequence<int, 4>, false>())
 
 /// PFMC_KERNELS=none, or an entry that `check` leaves out: the tables, empty.
 #define PFMC_DEFINE_EMPTY_COMMON_LAUNCHERS(ENTRY)                                                  \

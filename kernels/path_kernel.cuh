@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "kernels/block_reduce.cuh"
+#include "kernels/catalog.hpp"
 #include "kernels/loader_common.cuh"
 #include "kernels/value_layout.cuh"
 #include "models/exercise.cuh"
@@ -515,11 +516,13 @@ constexpr int model_register_floor() {
 /// A diagnostic build sets every kernel's cap instead (CMake PFMC_REGISTER_CAP, e.g. 255: the
 /// registers ptxas takes where nothing holds it back, so what each kernel's spills are the
 /// price of; scripts/spill-causes.py); its kernels cannot launch 1024-thread blocks.
-template <class Model, class Loader>
+template <class Model, class Loader, int Registers = 0>
 constexpr int register_cap() {
 #ifdef PFMC_REGISTER_CAP
   return PFMC_REGISTER_CAP;
 #else
+  if constexpr (Registers > 0)
+    return Registers;
   return Loader::register_budget > model_register_floor<Model>() ? Loader::register_budget
                                                                  : model_register_floor<Model>();
 #endif
@@ -529,13 +532,14 @@ constexpr int register_cap() {
 /// an ExerciseStepper, which records the regression pass's levels or decides, at each exercise
 /// date (an instantiation of its own per model, with `inline` draws: the other kernels carry
 /// none of its code).
-template <class Model, class Loader, class Real, bool Exercise = false>
+template <class Model, class Loader, class Real, bool Exercise = false, int Registers = 0>
 // Registers: each loader states its budget (Loader::register_budget, at most 64 so that a
 // 1024-thread block always launches). Left to itself under __launch_bounds__(1024, 1) ptxas
 // took 55-64 registers for every loader (occupancy 56% with 128-thread blocks, sm_90, nvcc
 // 13.0); loaders whose look-ahead lives in shared memory or L2 run without spills in 40
-// (occupancy 75%), register rings need up to 64.
-__global__ void __maxnreg__((register_cap<Model, Loader>()))
+// (occupancy 75%), register rings need up to 64. Registers > 0: a wide instantiation's cap
+// (kWideRegisters), for launches of one wave.
+__global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
     path_kernel(const __grid_constant__ PathKernelParams<Model, Real> p) {
   static_assert(std::is_trivially_copyable_v<PathKernelParams<Model, Real>>);
   static_assert(std::is_trivially_copyable_v<GroupParams<Model, Real>>);

@@ -16,11 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "config/setting_rules.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/draws/cpu_draws.hpp"
 #include "engine/draws/draw_transform.hpp"
 #include "engine/draws/normal_source.hpp"
 #include "engine/pricer.hpp"
+#include "engine/tune/kernel_bench.hpp"
 #include "engine/tune/tuning.hpp"
 #include "gpu_test_support.hpp"
 #include "kernels/catalog.hpp"
@@ -423,6 +425,45 @@ TEST_F(Gpu, TuningStaysWithinItsBudgetAndCountsTheGeneration) {
   }
   for (std::size_t k = 1; k < tuned.all.size(); ++k)
     EXPECT_LE(tuned.all[k - 1].total_ms(), tuned.all[k].total_ms());
+}
+
+TEST_F(Gpu, WideKernelsKeepEveryBit) {
+  // Black-Scholes in double has wide instantiations (kernels::kWideRegisters registers a thread,
+  // kernels/launcher_table.cuh) at distances 4, 6 and 8 and for the loaders of no distance. The
+  // standard book's one group, 20,003 paths (157 blocks of 128 threads: one wave even at 128
+  // registers), launched with each backend as a run of these paths takes it (wide) and as a
+  // sample of a run too large for one wave (narrow, settings.launch_paths): every sum the same.
+  const auto config = load(book_yaml(standard_book(26), 20003, 26, "{device: gpu}"));
+  ASSERT_EQ(config.simulation.precision, config::Precision::float64);
+  const auto plan = engine::make_plan(config);
+  engine::ExecutionSettings wide_settings;
+  wide_settings.precision = config.simulation.precision;
+  wide_settings.paths = config.simulation.paths;
+  wide_settings.memory_cap = 1ull << 30;
+  engine::ExecutionSettings narrow_settings = wide_settings;
+  narrow_settings.launch_paths = 1ull << 40;
+  engine::KernelBench wide(plan.groups[0], wide_settings);
+  engine::KernelBench narrow(plan.groups[0], narrow_settings);
+  const auto device = engine::query_device();
+  int compared = 0;
+  for (const auto& b : kernels::backend_catalog()) {
+    if (!kernels::why_backend_cannot_run(b, device.compute_capability, device.name).empty())
+      continue;
+    for (int d : b.uses_prefetch_distance ? std::vector<int>{4, 6, 8} : std::vector<int>{4}) {
+      for (const char* padding : {"auto", "none"}) {
+        if (!b.uses_padding && std::string(padding) == "none")
+          continue;
+        const auto pad = *config::parse_padding(padding);
+        wide.time_launch_ms(b.name, d, pad);
+        narrow.time_launch_ms(b.name, d, pad);
+        EXPECT_TRUE(wide.launched_wide()) << b.name << " d" << d;
+        EXPECT_FALSE(narrow.launched_wide()) << b.name << " d" << d;
+        EXPECT_EQ(wide.totals(), narrow.totals()) << b.name << " d" << d << " padding " << padding;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 30);
 }
 
 // --- every backend gives the bits of `none` ---------------------------------------------------

@@ -47,6 +47,19 @@ TEST(Catalogue, NamesAreUniqueAndDescribed) {
   EXPECT_EQ(kernels::prefetch_distance_list(), "1, 2, 3, 4, 6, 8, 12, 16");
 }
 
+TEST(Catalogue, WideKernelsOnlyWhereTheLaunchRunsInOneWave) {
+  // 128 registers a thread: four 128-thread blocks an SM (65,536 registers), sixteen of 32
+  // threads, one of 512; 1,024 threads never.
+  EXPECT_TRUE(kernels::fits_one_wide_wave(132, 128, 132));
+  EXPECT_TRUE(kernels::fits_one_wide_wave(528, 128, 132));
+  EXPECT_FALSE(kernels::fits_one_wide_wave(529, 128, 132));
+  EXPECT_TRUE(kernels::fits_one_wide_wave(16 * 132, 32, 132));
+  EXPECT_FALSE(kernels::fits_one_wide_wave(16 * 132 + 1, 32, 132));
+  EXPECT_TRUE(kernels::fits_one_wide_wave(132, 512, 132));
+  EXPECT_FALSE(kernels::fits_one_wide_wave(133, 512, 132));
+  EXPECT_FALSE(kernels::fits_one_wide_wave(1, 1024, 132));
+}
+
 TEST(Catalogue, BackendsThisDeviceCannotRunAreRefusedWithTheReason) {
   const auto* tma = kernels::find_backend("tma");
   ASSERT_NE(tma, nullptr);

@@ -24,6 +24,9 @@ struct ExecutionSettings {
   std::uint64_t memory_cap = 0; ///< bytes for one group's buffers
   int cpu_threads = 1;
   bool reduce = true; ///< false only for benchmarks of the kernel without reduction
+  /// Benchmarks of a sample: the paths of the run's launch that the sample stands for (0: paths),
+  /// which decide whether it takes the wide kernels (engine/run/device_unit.cuh).
+  std::uint64_t launch_paths = 0;
   std::uint64_t draw_batch_bytes = std::uint64_t(256) << 20; ///< engine/draws/draw_plan.hpp
   // Draw transforms (engine/draws/draw_transform.hpp), applied after every generation call.
   bool antithetic = false;      ///< path 2k+1 takes −(draws of path 2k)

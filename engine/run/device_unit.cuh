@@ -26,6 +26,9 @@ struct LaunchShape {
   int block_size = 128;
   int paths_per_thread = 1;
   RoundShape rounds;
+  /// Every launch runs in one wave even with kernels::kWideRegisters a thread: the unit launches
+  /// an entry's wide instantiation where it has one (kernels::fits_one_wide_wave).
+  bool one_wide_wave = false;
   [[nodiscard]] int block_paths() const {
     return kernels::block_paths(block_size, paths_per_thread, rounds.passes, rounds.rounds);
   }
@@ -224,8 +227,11 @@ public:
     params.blocks_per_tile = kernels::kTilePaths / shape_.block_paths();
 
     params.seed = seed;
-    entry.launch(params, blocks, shape_.block_size, stream_);
+    wide_ = shape_.one_wide_wave && entry.launch_wide != nullptr;
+    (wide_ ? entry.launch_wide : entry.launch)(params, blocks, shape_.block_size, stream_);
   }
+  /// Whether the last launch took the entry's wide instantiation.
+  [[nodiscard]] bool launched_wide() const { return wide_; }
 
   /// Starts the copy of every group's totals to `host` (values of group m at the offset of the
   /// groups before it); valid once the stream has reached this point.
@@ -323,6 +329,7 @@ private:
 
   std::vector<const GroupPlan*> groups_;
   LaunchShape shape_;
+  bool wide_ = false;
   cudaStream_t stream_;
   DeviceBuffer<unsigned char> data_;
   DeviceBuffer<unsigned char> reduction_;

@@ -139,12 +139,12 @@ private:
     stack_buffers_.push_back(std::move(host));
   }
 
-  /// The launch shape of a unit: the settings' block size, the loader's paths per thread, and
-  /// the passes and rounds for the unit's paths per launch.
+  /// The launch shape of a unit: the settings' block size, the loader's paths per thread, the
+  /// passes and rounds for the unit's paths per launch, and whether its launches take the
+  /// entry's wide instantiation (one wave: fits_one_wide_wave); loads the kernel it launches.
   template <class Model>
   LaunchShape shape_for(const typename DeviceUnit<Model, Real>::Entry& entry,
-                        const std::vector<const GroupPlan*>& groups,
-                        std::uint64_t launch_paths) const {
+                        const std::vector<const GroupPlan*>& groups, std::uint64_t launch_paths) {
     int steps = 0, values = 0;
     for (const GroupPlan* g : groups) {
       steps = std::max(steps, g->steps());
@@ -155,6 +155,11 @@ private:
     shape.paths_per_thread = entry.paths_per_thread;
     shape.rounds = round_shape(launch_paths, steps, Model::factors, entry.paths_per_thread,
                                this->run_.block_size, values, multiprocessors_);
+    // Each group's blocks rounded up: at most one more block a group than the paths need.
+    const std::uint64_t blocks =
+        groups.size() + launch_paths / static_cast<std::uint64_t>(shape.block_paths());
+    shape.one_wide_wave = kernels::fits_one_wide_wave(blocks, shape.block_size, multiprocessors_);
+    load(shape.one_wide_wave && entry.load_wide != nullptr ? entry.load_wide : entry.load);
     return shape;
   }
 
@@ -172,9 +177,7 @@ private:
   template <class Model>
   const typename DeviceUnit<Model, Real>::Entry& launcher_of(int g) {
     const ExecutionSettings& s = settings_[static_cast<std::size_t>(g)];
-    const auto& entry = DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
-    load(entry.load);
-    return entry;
+    return DeviceUnit<Model, Real>::launcher(s.backend, s.prefetch_distance);
   }
 
   /// Philox draws of the given groups' paths (one generation launch), on the rng stream.
@@ -256,7 +259,6 @@ private:
     records.levels = levels.data();
     records.variances = plan.basis.two_variables ? variances.data() : nullptr;
     const auto& entry = DeviceUnit<Model, Real>::exercise_launcher();
-    load(entry.load);
     const std::uint64_t chunk_paths = std::min(paths, kMaxChunkPaths);
     DeviceUnit<Model, Real> device(
         {&group}, chunk_paths, shape_for<Model>(entry, {&group}, chunk_paths), stream, {records});
@@ -298,7 +300,6 @@ private:
     const ExecutionSettings& s = settings_[static_cast<std::size_t>(g0)];
     const auto& entry =
         exercise ? DeviceUnit<Model, Real>::exercise_launcher() : launcher_of<Model>(g0);
-    load(entry.load);
     std::uint64_t range_paths = 0;
     std::uint64_t unit_steps = 0; // a path of each group
     for (int g : unit.groups) {

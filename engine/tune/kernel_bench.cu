@@ -20,6 +20,7 @@ struct KernelBench::Impl {
                                 const config::Padding& padding, bool reduce) = 0;
   virtual double time_generation_ms() = 0;
   virtual std::vector<double> totals() const = 0;
+  virtual bool launched_wide() const = 0;
   virtual double time_draws_read_ms() = 0;
   virtual double time_stream_read_ms() = 0;
   double bytes = 0.0;
@@ -100,6 +101,10 @@ struct BenchImpl final : KernelBench::Impl {
       shape.paths_per_thread = entry.paths_per_thread;
       shape.rounds = round_shape(paths, group_plan.steps(), Model::factors, entry.paths_per_thread,
                                  run.block_size, group_plan.reduced_values(), multiprocessors);
+      const std::uint64_t launch_paths = run.launch_paths > 0 ? run.launch_paths : paths;
+      shape.one_wide_wave = kernels::fits_one_wide_wave(
+          1 + launch_paths / static_cast<std::uint64_t>(shape.block_paths()), shape.block_size,
+          multiprocessors);
       unit = std::make_unique<Unit>(std::vector<const GroupPlan*>{&group_plan}, paths, shape,
                                     stream.get());
     }
@@ -125,6 +130,8 @@ struct BenchImpl final : KernelBench::Impl {
     last = &unit;
     return stop.since(start);
   }
+
+  bool launched_wide() const override { return last != nullptr && last->launched_wide(); }
 
   std::vector<double> totals() const override {
     PFMC_EXPECTS(last != nullptr, "no launch to read the totals of");
@@ -205,6 +212,10 @@ double KernelBench::time_launch_ms(const std::string& backend, int prefetch_dist
 }
 std::vector<double> KernelBench::totals() const {
   return impl_->totals();
+}
+
+bool KernelBench::launched_wide() const {
+  return impl_->launched_wide();
 }
 double KernelBench::time_generation_ms() {
   return impl_->time_generation_ms();

@@ -39,6 +39,8 @@ public:
 
   /// The reduced sums of the last launch (as GroupOutcome::totals).
   [[nodiscard]] std::vector<double> totals() const;
+  /// Whether the last launch took its kernel's wide instantiation (engine/run/device_unit.cuh).
+  [[nodiscard]] bool launched_wide() const;
   [[nodiscard]] double bytes_per_launch() const; ///< draws read by one launch
   [[nodiscard]] double path_steps_per_launch() const;
   [[nodiscard]] int rotated_copies() const;

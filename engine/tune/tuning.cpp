@@ -74,6 +74,11 @@ ExecutionSettings measured_settings(const GroupPlan& group, const ExecutionSetti
       plan_chunks(paths, group.rows(), real_bytes, values, settings.memory_cap);
   PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
   measured.paths = chunking.chunk_paths;
+  // The run's launch, not the sample's, decides the kernels' register width: a sample of a
+  // large run fits in one wave where the run does not.
+  measured.launch_paths =
+      plan_chunks(settings.paths, group.rows(), real_bytes, values, settings.memory_cap)
+          .chunk_paths;
   return measured;
 }
 
@@ -229,8 +234,12 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
       ms.push_back(bench.time_launch_ms(c.backend, c.prefetch_distance, c.padding));
     }
     std::sort(ms.begin(), ms.end());
-    return Measurement{c, ms[ms.size() / 2], ms.front(), ms.back(),
-                       reads_draws(c.backend) ? generation_ms : 0.0};
+    return Measurement{c,
+                       ms[ms.size() / 2],
+                       ms.front(),
+                       ms.back(),
+                       reads_draws(c.backend) ? generation_ms : 0.0,
+                       bench.launched_wide()};
   };
   const auto by_total = [](const Measurement& a, const Measurement& b) {
     return a.total_ms() < b.total_ms();

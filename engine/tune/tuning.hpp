@@ -40,6 +40,7 @@ struct Measurement {
   double min_ms = 0.0;
   double max_ms = 0.0;
   double generation_ms = 0.0; ///< the draws' generation (median), 0: computes its draws
+  bool wide = false;          ///< the kernel's wide instantiation ran (kernels::kWideRegisters)
   [[nodiscard]] double total_ms() const { return generation_ms + median_ms; }
 };
 
