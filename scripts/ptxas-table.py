@@ -3,10 +3,11 @@
 distance, registers, stack, spills. Usage: ptxas-table.py BUILD_LOG
 
 Kernel names are demangled with c++filt (binutils) and read from their template arguments:
-path_kernel<Model, Loader<Real, Factors, Distance[, more]>, Real, Exercise>. The model column
-names multi-asset models with their assets (MultiBlackScholes3) and the Greeks' scenario models
-as greeks:Model; the loader column adds a loader's further arguments (`inline`'s steps per
-batch as /b4, a ring's load policy) and +exercise for early exercise's kernels."""
+path_kernel<Model, Loader<Real, Factors, Distance[, more]>, Real, Exercise, Registers>. The
+model column names multi-asset models with their assets (MultiBlackScholes3) and the Greeks'
+scenario models as greeks:Model; the loader column adds a loader's further arguments (`inline`'s
+steps per batch as /b4, a ring's load policy), +exercise for early exercise's kernels and @r128
+for the wide instantiations (kernels/launcher_table.cuh)."""
 import re
 import subprocess
 import sys
@@ -53,9 +54,10 @@ def parse(demangled):
     if not m:
         return None
     arguments = split_arguments(m.group(1))
-    if len(arguments) != 4:
+    if len(arguments) not in (4, 5):
         return None
-    model, loader, real, exercise = arguments
+    model, loader, real, exercise = arguments[:4]
+    registers = arguments[4] if len(arguments) == 5 else "0"  # a wide instantiation's cap
     loader = unqualified(loader)
     loader_name, _, loader_arguments = loader.partition("<")
     loader_arguments = split_arguments(loader_arguments[:-1])
@@ -65,6 +67,8 @@ def parse(demangled):
         label += "/" + ("b" + extra if extra.isdigit() else extra)
     if exercise == "true":
         label += "+exercise"
+    if registers != "0":
+        label += "@r" + registers
     return ("float" if real == "float" else "double"), model_label(model), label, distance
 
 
