@@ -47,8 +47,7 @@ constexpr bool has_wide_registers() {
   return std::is_same_v<Real, double> && std::is_same_v<Model, models::BlackScholes<double>>;
 }
 constexpr bool is_wide_distance(int distance) {
-  return distance == 0 || distance == 4 || distance == 6 || distance == 8 || distance == 12 ||
-         distance == 16;
+  return distance == 0 || distance == 4 || distance == 6 || distance == 8;
 }
 
 /// One table entry: LoaderT's kernel, and its wide instantiation where the (model, precision)

@@ -449,8 +449,7 @@ TEST_F(Gpu, WideKernelsKeepEveryBit) {
   for (const auto& b : kernels::backend_catalog()) {
     if (!kernels::why_backend_cannot_run(b, device.compute_capability, device.name).empty())
       continue;
-    for (int d :
-         b.uses_prefetch_distance ? std::vector<int>{4, 6, 8, 12, 16} : std::vector<int>{4}) {
+    for (int d : b.uses_prefetch_distance ? std::vector<int>{4, 6, 8} : std::vector<int>{4}) {
       for (const char* padding : {"auto", "none"}) {
         if (!b.uses_padding && std::string(padding) == "none")
           continue;
