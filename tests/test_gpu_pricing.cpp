@@ -384,7 +384,15 @@ TEST_F(Gpu, AutoTunesOnceThenUsesTheCacheAndKeepsTheBits) {
   EXPECT_EQ(short_run.run.group_backends[0].source.rfind("default: this run's", 0), 0u)
       << short_run.run.group_backends[0].source;
   EXPECT_EQ(short_run.run.group_backends[0].backend, "inline");
+  EXPECT_NE(short_run.run.group_backends[0].source.find("(probed now)"), std::string::npos)
+      << short_run.run.group_backends[0].source;
   EXPECT_EQ(bits_of(short_run), reference);
+  // The probe is kept: the same shape again decides without launching it.
+  const auto again =
+      engine::price(load(book_yaml(book, 30000, 26, "{device: gpu, backend: auto}")));
+  EXPECT_NE(again.run.group_backends[0].source.find("(probed earlier, cached)"), std::string::npos)
+      << again.run.group_backends[0].source;
+  EXPECT_EQ(bits_of(again), reference);
   // Always worth it: tuned once (within its budget), then read from the cache.
   engine::PriceOptions always;
   always.tune_worth_seconds = 0.0;

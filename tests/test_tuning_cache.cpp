@@ -70,6 +70,43 @@ TEST_F(TuningCacheFile, TwoRunsThatReadTheSameCacheKeepEachOthersEntries) {
   EXPECT_TRUE(merged.recovered().empty());
 }
 
+TEST_F(TuningCacheFile, AutosProbeIsKeptForTheSameDefaultOnly) {
+  const engine::BackendChoice inline_default{"inline", 0, config::Padding{}};
+  const engine::BackendChoice batched{"scalar_batched", 4, config::Padding{}};
+  {
+    engine::TuningCache cache(path_);
+    EXPECT_FALSE(cache.probe("k", inline_default));
+    cache.store_probe("k", inline_default, engine::Probe{3.5, 262144});
+    cache.store(result("other", "scalar_batched", 8));
+    cache.save();
+  }
+  engine::TuningCache reread(path_);
+  const auto probe = reread.probe("k", inline_default);
+  ASSERT_TRUE(probe);
+  EXPECT_EQ(probe->total_ms, 3.5);
+  EXPECT_EQ(probe->sample_paths, 262144u);
+  // A probe of another default (another version of pfmc, other draws) is not this one's.
+  EXPECT_FALSE(reread.probe("k", batched));
+  EXPECT_FALSE(reread.probe("missing", inline_default));
+  // A probe is not a tuned choice: the key has no entry.
+  EXPECT_FALSE(reread.find("k"));
+  EXPECT_TRUE(reread.find("other"));
+  // A broken probe (no time) is probed again, not divided by.
+  {
+    std::ofstream out(path_);
+    out << R"({"probes": {"k": {"backend": "inline", "prefetch_distance": 0, "padding": "auto",
+              "total_ms": 0, "sample_paths": 0}}})";
+  }
+  EXPECT_FALSE(engine::TuningCache(path_).probe("k", inline_default));
+  // `probes` that is not an object: a corrupt cache, set aside.
+  {
+    std::ofstream out(path_);
+    out << R"({"probes": []})";
+  }
+  engine::TuningCache corrupt(path_);
+  EXPECT_NE(corrupt.recovered().find("`probes`"), std::string::npos) << corrupt.recovered();
+}
+
 TEST_F(TuningCacheFile, ConcurrentSaversAllLand) {
   constexpr int kWriters = 8;
   std::vector<std::thread> writers;

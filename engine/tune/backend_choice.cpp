@@ -45,17 +45,26 @@ GroupBackend choose_auto_backend(const GroupPlan& group, const std::string& key,
             config::to_string(fallback.padding), "default (no tuning cache entry)"};
   }
   // Worth tuning? The default's generation + kernel time on the tuning sample, scaled to this
-  // run's groups of this shape.
+  // run's groups of this shape: measured once per shape and cached (a fresh process spent
+  // 14-16 ms of its ~0.32 s on this probe; bench/NOTES.md v22).
   const int shape_groups = choices.groups_of_key[key];
-  const Probe probe = probe_group(group, settings, fallback);
-  const double estimate_s = probe.total_ms * 1e-3 * static_cast<double>(settings.paths) /
-                            static_cast<double>(probe.sample_paths) * shape_groups;
-  char why[256];
+  std::optional<Probe> probe = cache.probe(key, fallback);
+  const bool probed_now = !probe;
+  if (probed_now) {
+    probe = probe_group(group, settings, fallback);
+    cache.store_probe(key, fallback, *probe);
+    tuning.changed = true;
+  }
+  const double estimate_s = probe->total_ms * 1e-3 * static_cast<double>(settings.paths) /
+                            static_cast<double>(probe->sample_paths) * shape_groups;
+  char why[320];
   if (estimate_s < options.tune_worth_seconds) {
     std::snprintf(why, sizeof why,
-                  "default: this run's %d group%s of this shape take about %.0f ms with it, "
-                  "less than tuning would cost (up to %.1f s; `pfmc tune` tunes ahead)",
-                  shape_groups, shape_groups > 1 ? "s" : "", estimate_s * 1e3, kTuneBudgetSeconds);
+                  "default: this run's %d group%s of this shape take about %.0f ms with it "
+                  "(probed %s), less than tuning would cost (up to %.1f s; `pfmc tune` tunes "
+                  "ahead)",
+                  shape_groups, shape_groups > 1 ? "s" : "", estimate_s * 1e3,
+                  probed_now ? "now" : "earlier, cached", kTuneBudgetSeconds);
     return {group.model_name, fallback.backend, fallback.prefetch_distance,
             config::to_string(fallback.padding), why};
   }

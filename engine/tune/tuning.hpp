@@ -114,6 +114,14 @@ std::string device_key(const DeviceInfo& device);
 /// Where the cache lives (the rules above); `override_path` wins when not empty.
 std::string tuning_cache_path(const std::string& override_path = {});
 
+/// The generation + kernel time (ms) of one launch of `choice` over the group's tuning sample
+/// (tune_sample_paths), and the sample's paths: the estimate `auto` uses to decide whether
+/// tuning repays itself.
+struct Probe {
+  double total_ms = 0.0;
+  std::uint64_t sample_paths = 0;
+};
+
 class TuningCache {
 public:
   /// Reads the file if it exists (a missing file is an empty cache). A corrupt one (not JSON,
@@ -128,6 +136,11 @@ public:
   /// The device's measured copy bandwidth (GB/s, read + write), if cached.
   [[nodiscard]] std::optional<double> copy_bandwidth(const DeviceInfo& device) const;
   void store_copy_bandwidth(const DeviceInfo& device, double gbps);
+  /// `auto`'s probe of the default `choice` for the groups of `key` (probe_group), if cached for
+  /// that same choice: a later run of the shape decides whether to tune without launching.
+  [[nodiscard]] std::optional<Probe> probe(const std::string& key,
+                                           const BackendChoice& choice) const;
+  void store_probe(const std::string& key, const BackendChoice& choice, const Probe& probe);
   /// Writes the file (engine/core/atomic_file.hpp: never half-written), creating its directory:
   /// under an exclusive lock on `path`.lock, the file as it is now (another process may have
   /// saved since this one read it) with what this object stored added over it.
@@ -155,13 +168,8 @@ double device_copy_bandwidth(const DeviceInfo& device, TuningCache* cache);
 BackendChoice default_backend_choice(config::RngType rng = config::RngType::philox,
                                      bool brownian_bridge = false);
 
-/// The generation + kernel time (ms) of one launch of `choice` over the group's tuning sample
-/// (tune_sample_paths), and the sample's paths: the estimate `auto` uses to decide whether
-/// tuning repays itself.
-struct Probe {
-  double total_ms = 0.0;
-  std::uint64_t sample_paths = 0;
-};
+/// Measures the Probe of `choice` on the group (a warm-up launch, then one timed launch and
+/// generation).
 Probe probe_group(const GroupPlan& group, const ExecutionSettings& settings,
                   const BackendChoice& choice);
 

@@ -62,7 +62,7 @@ std::string tuning_cache_path(const std::string& override_path) {
 struct TuningCache::Document {
   Json json = load_json("");
   /// What this process stored: merged over the file as it is when saving.
-  std::set<std::string> entries, devices;
+  std::set<std::string> entries, devices, probes;
 };
 
 namespace {
@@ -73,10 +73,11 @@ std::optional<Json> parse_cache(const std::string& text, std::string& why) {
   try {
     Json j = load_json(text);
     const bool objects = j.is_object() && (!j.contains("entries") || j["entries"].is_object()) &&
-                         (!j.contains("devices") || j["devices"].is_object());
+                         (!j.contains("devices") || j["devices"].is_object()) &&
+                         (!j.contains("probes") || j["probes"].is_object());
     if (objects)
       return j;
-    why = "not a tuning cache: `entries` and `devices` must be objects";
+    why = "not a tuning cache: `entries`, `devices` and `probes` must be objects";
   } catch (const std::exception& e) {
     why = std::string("not valid JSON: ") + e.what();
   }
@@ -175,6 +176,34 @@ void TuningCache::store(const TuneResult& result) {
       {"tuned", now_utc()}};
 }
 
+std::optional<Probe> TuningCache::probe(const std::string& key, const BackendChoice& choice) const {
+  const Json& j = document_->json;
+  const auto probes = j.find("probes");
+  if (probes == j.end() || !probes->contains(key))
+    return std::nullopt;
+  const Json& e = (*probes)[key];
+  // Another default (another version of pfmc) or a broken entry: probe again.
+  if (e.value("backend", "") != choice.backend ||
+      e.value("prefetch_distance", -1) != choice.prefetch_distance ||
+      e.value("padding", "") != config::to_string(choice.padding))
+    return std::nullopt;
+  Probe probe{e.value("total_ms", 0.0), e.value("sample_paths", std::uint64_t{0})};
+  if (!(probe.total_ms > 0.0) || probe.sample_paths == 0)
+    return std::nullopt;
+  return probe;
+}
+
+void TuningCache::store_probe(const std::string& key, const BackendChoice& choice,
+                              const Probe& probe) {
+  document_->probes.insert(key);
+  document_->json["probes"][key] = {{"backend", choice.backend},
+                                    {"prefetch_distance", choice.prefetch_distance},
+                                    {"padding", config::to_string(choice.padding)},
+                                    {"total_ms", probe.total_ms},
+                                    {"sample_paths", probe.sample_paths},
+                                    {"measured", now_utc()}};
+}
+
 std::optional<double> TuningCache::copy_bandwidth(const DeviceInfo& device) const {
   const Json& j = document_->json;
   const auto devices = j.find("devices");
@@ -208,6 +237,8 @@ void TuningCache::save() const {
     (*merged)["entries"][key] = ours["entries"][key];
   for (const auto& key : document_->devices)
     (*merged)["devices"][key] = ours["devices"][key];
+  for (const auto& key : document_->probes)
+    (*merged)["probes"][key] = ours["probes"][key];
   write_file_atomically(path_, merged->dump(2) + '\n');
 }
 
