@@ -81,10 +81,23 @@ for n in 1 2 4 8 16 32; do
 done
 [ $failed_late -eq 1 ] || fail "no allocation after the first one failed: the run has too few"
 
-expect_failure "the first path-kernel launch fails" 1 "path kernel's launch failed .*cudaError" \
-  env PFMC_INJECT_FAULT=launch:1 "$pfmc" price "$config" "${flags[@]}"
-expect_failure "the third path-kernel launch fails" 1 "path kernel's launch failed .*cudaError" \
-  env PFMC_INJECT_FAULT=launch:3 "$pfmc" price "$config" "${flags[@]}"
+# With no tuning cache, `auto` first probes its default (a warm-up and a timed launch), so the
+# first launch is the probe's and the third the run's own; with the probe cached (the run before
+# saved it), the first launch is the run's.
+expect_failure "the first path-kernel launch fails (auto's probe)" 1 \
+  "path kernel's launch failed .*cudaError" \
+  env PFMC_INJECT_FAULT=launch:1 "$pfmc" price "$config" "${flags[@]}" \
+  --tuning-cache "$work/no_cache_1.json"
+expect_failure "the third path-kernel launch fails (the run's, after the probe)" 1 \
+  "path kernel's launch failed .*cudaError" \
+  env PFMC_INJECT_FAULT=launch:3 "$pfmc" price "$config" "${flags[@]}" \
+  --tuning-cache "$work/no_cache_3.json"
+"$pfmc" price "$config" "${flags[@]}" --tuning-cache "$work/probed.json" \
+  --output "$work/probed_run.json" 2> /dev/null
+expect_failure "the first path-kernel launch fails (the run's, the probe cached)" 1 \
+  "path kernel's launch failed .*cudaError" \
+  env PFMC_INJECT_FAULT=launch:1 "$pfmc" price "$config" "${flags[@]}" \
+  --tuning-cache "$work/probed.json"
 
 # A second process holds the memory.
 for leave in 1024 64; do
