@@ -24,11 +24,11 @@ struct BackendInfo {
   bool bench_only = false;
 };
 
-/// The cap of a path kernel's wide instantiation: for launches that run in one wave even at
-/// this cap (few paths: every block resident at once, so the narrow cap would buy no occupancy;
-/// fits_one_wide_wave below), the registers a double-precision path takes
-/// where nothing holds it back (126-162 for the single-asset models, sm_90, nvcc 13.0; NOTES
-/// v21). 128 lets four 128-thread blocks share an SM's 65,536 registers.
+/// The cap of a path kernel's wide instantiation (kernels/launcher_table.cuh), for launches
+/// that run in one wave even at this cap (fits_one_wide_wave below: few paths, every block
+/// resident at once, so the narrow cap would buy no occupancy): about the registers a
+/// double-precision path takes where nothing holds it back (126-162 for the single-asset
+/// models, sm_90, nvcc 13.0; NOTES v21). 128 lets four 128-thread blocks share an SM.
 inline constexpr int kWideRegisters = 128;
 /// An SM's registers (every architecture since sm_50), resident threads and blocks (sm_90).
 inline constexpr int kRegistersPerMultiprocessor = 65536;
@@ -36,9 +36,9 @@ inline constexpr int kMaxThreadsPerMultiprocessor = 2048;
 inline constexpr int kMaxBlocksPerMultiprocessor = 32;
 
 /// Whether `blocks` blocks of `block_size` threads are all resident at once on `multiprocessors`
-/// SMs when each thread holds kWideRegisters registers. Then the narrow register cap
-/// buys no occupancy — every block runs from the start either way — and the wide kernel's
-/// registers only save its spills (bench/NOTES.md v22). Shared memory limits both alike.
+/// SMs when each thread holds kWideRegisters registers. Then the narrow register cap buys no
+/// occupancy — every block runs from the start either way — and the wide kernel's registers only
+/// save its spills (bench/NOTES.md v22). Shared memory limits both kernels alike.
 inline bool fits_one_wide_wave(std::uint64_t blocks, int block_size, int multiprocessors) {
   const int per_block = kWideRegisters * block_size;
   if (per_block > kRegistersPerMultiprocessor)

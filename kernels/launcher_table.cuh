@@ -38,10 +38,10 @@ struct LauncherEntry {
 template <class Model, class Real>
 using LauncherTable = std::vector<LauncherEntry<Model, Real>>;
 
-/// Whether a (model, precision) has wide instantiations (kernels/launcher_table.cuh), and at
-/// which compile-time distances: what latency_bound measured to pay (NOTES v22: Black-Scholes in
-/// double, 128-thread blocks, one block per SM, 1.69 -> 1.43 ms at distance 8, no spills), kept
-/// to the distances the bench and the tuner try first, so that the build grows by ~36 kernels.
+/// Whether a (model, precision) has wide instantiations (under kWideRegisters), and at which
+/// compile-time distances: what latency_bound measured to pay (bench/NOTES.md v22: Black-Scholes
+/// in double, one 128-thread block an SM, the best loader 1.69 -> 1.41 ms, no spills; at 12 and
+/// 16 slower than at 8), 36 more kernels in the build. Other models: not measured yet.
 template <class Model, class Real>
 constexpr bool has_wide_registers() {
   return std::is_same_v<Real, double> && std::is_same_v<Model, models::BlackScholes<double>>;
