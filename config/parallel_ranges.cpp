@@ -8,7 +8,9 @@
 
 namespace pfmc::config {
 
-unsigned hardware_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+unsigned hardware_threads() {
+  return std::max(1u, std::thread::hardware_concurrency());
+}
 
 unsigned threads_for(std::size_t items, std::size_t per_thread) {
   const std::size_t hardware = hardware_threads();
