@@ -44,7 +44,7 @@ using LauncherTable = std::vector<LauncherEntry<Model, Real>>;
 /// 16 slower than at 8), 36 more kernels in the build. Other models: not measured yet.
 template <class Model, class Real>
 constexpr bool has_wide_registers() {
-  return std::is_same_v<Real, double> && std::is_same_v<Model, models::BlackScholes<double>>;
+  return std::is_same_v<Model, models::BlackScholes<double>>;
 }
 constexpr bool is_wide_distance(int distance) {
   return distance == 0 || distance == 4 || distance == 6 || distance == 8;
