@@ -134,6 +134,20 @@ void list_extent(std::string_view text, const std::vector<Line>& lines, std::siz
     cut.items.push_back(i);
   }
   cut.end = i;
+  // An item that is a dash alone with nothing under it is null, and yaml-cpp marks a null at the
+  // next token, which a piece ends before (the fuzzer's find): such a list is read whole.
+  for (const std::size_t item : cut.items) {
+    const Line& line = lines[item];
+    std::size_t stop = content_end(text, line.begin, line.end);
+    while (stop > line.begin && text[stop - 1] == ' ')
+      --stop;
+    const bool bare = stop == line.begin + cut.indent + 1; // the dash, then blanks or a comment
+    const std::size_t next = next_content(lines, item + 1);
+    if (bare && (next >= cut.end || lines[next].indent <= cut.indent)) {
+      cut.items.clear();
+      return;
+    }
+  }
 }
 
 /// Bytes from the start of line `a` to the start of line `b`.

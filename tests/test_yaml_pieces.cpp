@@ -194,6 +194,17 @@ TEST(YamlPieces, FormsThatCouldReachAcrossItemsAreReadWhole) {
   }
   // Non-ASCII in a comment is fine.
   expect_same_as_whole(book(6, {{2, "  # caf\xC3\xA9"}}), true);
+  // A null item (a dash with nothing under it): yaml-cpp marks it at the next token, which a
+  // piece ends before (found by the config fuzzer). A dash with its item on the next lines is cut.
+  // The list that holds one is read whole; the book's three other lists are still cut (5 pieces
+  // each).
+  for (const std::string& text : {book(6, {{5, "  - # nothing here"}}), book(6, {{2, "  -"}})}) {
+    expect_same_as_whole(text, true);
+    EXPECT_EQ(read(text, kEveryItem).pieces, 3u * 5);
+  }
+  expect_same_as_whole(book(6, {{2, "  -\n    {id: c2, type: european, option: call, strike: 40, "
+                                    "maturity: 1, model: m2}"}}),
+                       true);
 }
 
 // Errors anywhere — in the skeleton, in a piece, across pieces — are the whole text's.
