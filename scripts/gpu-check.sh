@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [exercise] [ncu] [book-source] [book-ab] [regcap] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [exercise] [ncu] [book-source] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -367,6 +367,136 @@ if has regcap; then
     keep regcap_spills.txt regcap_tables.txt
   fi
   note "regcap: $((SECONDS - start)) s"
+fi
+
+if has loaders-ab; then
+  # Loaders on this tree against older or variant trees (issue 11), on one machine: AB_TREES as
+  # in book-ab (default "old=build-oldsrc/src new=."), each built with the Black-Scholes kernels
+  # only (float and double, every loader and distance; half the cores each), then timed in turn
+  # with `pfmc bench` (median of 5, warm): latency_bound (LAB_BACKENDS at 1, 2, 4, 6, 8; two
+  # rounds), post_figure (the post's loaders, every distance) and bandwidth_bound (LAB_BW_BACKENDS
+  # at 4, 6, 8). Then, on the last tree: the SASS of latency_bound's wide kernels
+  # (scripts/sass-loop.py: the step loop of each, and what it holds) and ncu of each
+  # (LAB_NCU: backend:distance pairs) — where its cycles go.
+  start=$SECONDS
+  lab_flags=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
+             -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=all
+             "-DPFMC_KERNEL_ENTRIES=black_scholes_f32;black_scholes_f64"
+             -DPFMC_BUILD_TESTS=OFF -DPFMC_BUILD_BENCH=OFF -DPFMC_MPI=OFF -DPFMC_PYTHON=OFF
+             -DPFMC_DEPS_ROOT="$PWD/.deps/root")
+  read -r -a lab_trees <<< "${AB_TREES:-old=build-oldsrc/src new=.}"
+  jobs=$(( $(nproc) / ${#lab_trees[@]} ))
+  [ $jobs -ge 1 ] || jobs=1
+  for pair in "${lab_trees[@]}"; do
+    name=${pair%%=*}
+    folder=${pair#*=}
+    [ -d "$folder" ] || { note "loaders-ab: $name's folder $folder is missing"; continue; }
+    (cmake -S "$folder" -B "build-device-lab-$name" "${lab_flags[@]}" \
+       && limit ${PFMC_BUILD_SECONDS:-400} ninja -C "build-device-lab-$name" -j $jobs pfmc) \
+      > "$LOG/lab_build_$name.log" 2>&1 &
+  done
+  wait
+  note "loaders-ab builds in $((SECONDS - start)) s: $(for pair in "${lab_trees[@]}"; do echo -n "${pair%%=*}: $(tail -1 "$LOG/lab_build_${pair%%=*}.log" | cut -c1-40); "; done)"
+  lab_backends=${LAB_BACKENDS:-ideal,none,scalar_batched,scalar_rolling,smem_batched_async,smem_rolling_async}
+  : > "$LOG/lab_tables.txt"
+  # lab_bench NAME LABEL WORKLOAD ARGS...: one tree's pfmc bench into the tables.
+  lab_bench() {
+    local name=$1 label=$2 w=$3
+    shift 3
+    limit 150 "build-device-lab-$name/pfmc" bench "config/examples/$w.yaml" --quiet --repeat 5 "$@" \
+      > "$LOG/lab_${label}.txt" 2>&1
+    note "loaders-ab $label: rc=$? $(grep -E 'ideal \(free draws\)' "$LOG/lab_${label}.txt" | cut -c1-160)"
+    { echo "### $label ($name: $*)"; cat "$LOG/lab_${label}.txt"; } >> "$LOG/lab_tables.txt"
+  }
+  for round in 1 2; do
+    for pair in "${lab_trees[@]}"; do
+      name=${pair%%=*}
+      [ -x "build-device-lab-$name/pfmc" ] || continue
+      lab_bench "$name" "${name}_latency_bound_$round" latency_bound --backends "$lab_backends" \
+        --distances 1,2,4,6,8
+      [ $round = 1 ] || continue
+      lab_bench "$name" "${name}_post_figure" post_figure --distances all --backends \
+        ideal,scalar_batched,smem_batched,scalar_rolling,smem_rolling,smem_rolling_async,smem_batched_async,smem_block_async
+      lab_bench "$name" "${name}_bandwidth_bound" bandwidth_bound --distances 4,6,8 --backends \
+        "${LAB_BW_BACKENDS:-none,scalar_batched,smem_batched_async,smem_rolling_async}"
+      keep lab_tables.txt
+    done
+  done
+  last=${lab_trees[-1]%%=*}
+  lib=build-device-lab-$last/CMakeFiles/pfmc_kernels.dir/generated/kernels
+  for module in common prefetch async; do
+    cuobjdump -sass "$lib/instantiate_black_scholes_f64_$module.cu.o" 2>&1
+  done > "$LOG/lab_sass_f64.txt"
+  limit 60 python3 scripts/sass-loop.py "$LOG/lab_sass_f64.txt" --wide \
+    --loaders IdealLoader:8 ScalarBatchedLoader:8 RegisterRingLoader:8 SmemBatchedAsyncLoader:8 \
+    SmemRollingAsyncLoader:6 SmemRollingAsyncLoader:8 > "$LOG/lab_sass_loops.txt" 2>&1
+  note "loaders-ab sass: $(grep -c '^== ' "$LOG/lab_sass_loops.txt") loops"
+  keep lab_sass_loops.txt
+  if command -v ncu > /dev/null; then
+    : > "$LOG/lab_ncu.txt"
+    for pair in ${LAB_NCU:-ideal:8 scalar_batched:8 scalar_rolling:8 smem_batched_async:8 smem_rolling_async:6}; do
+      echo "######## ncu latency_bound ${pair%%:*} d${pair#*:}" >> "$LOG/lab_ncu.txt"
+      limit 120 ncu --clock-control none -k regex:path_kernel --launch-skip 2 -c 1 \
+        --section SpeedOfLight --section WarpStateStats --section InstructionStats \
+        --section SchedulerStats --section SourceCounters --section Occupancy \
+        --metrics smsp__inst_executed.sum,smsp__cycles_active.avg,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum \
+        "build-device-lab-$last/pfmc" bench config/examples/latency_bound.yaml --quiet --repeat 3 \
+        --backends "${pair%%:*}" --distances "${pair#*:}" --padding auto >> "$LOG/lab_ncu.txt" 2>&1
+      note "loaders-ab ncu ${pair}: rc=$? $(tail -400 "$LOG/lab_ncu.txt" | grep -E 'smsp__inst_executed.sum|Duration' | tr -s ' ' | tr '\n' ';' | cut -c1-160)"
+    done
+    keep lab_ncu.txt
+  fi
+  note "loaders-ab: $((SECONDS - start)) s"
+fi
+
+if has ncu-loaders && command -v ncu > /dev/null; then
+  # Where latency_bound's wide kernels spend their cycles, loader by loader (LAB_NCU:
+  # backend:distance pairs; `ideal` is the same loop with free draws): the Black-Scholes kernels
+  # built alone (as loaders-ab's last tree, reused where built), then per kernel ncu's stall
+  # reasons, instruction counts, local-memory traffic and cache hit rates, and its 30 hottest
+  # SASS instructions by warp-stall samples (scripts/ncu-hot.py).
+  start=$SECONDS
+  nb=build-device-lab-new
+  if [ ! -x $nb/pfmc ]; then
+    cmake -S . -B $nb -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+      -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=all "-DPFMC_KERNEL_ENTRIES=black_scholes_f32;black_scholes_f64" \
+      -DPFMC_BUILD_TESTS=OFF -DPFMC_BUILD_BENCH=OFF -DPFMC_MPI=OFF -DPFMC_PYTHON=OFF \
+      -DPFMC_DEPS_ROOT="$PWD/.deps/root" > "$LOG/nl_configure.log" 2>&1 \
+      && limit ${PFMC_BUILD_SECONDS:-400} ninja -C $nb pfmc > "$LOG/nl_build.log" 2>&1
+    note "ncu-loaders build: rc=$? in $((SECONDS - start)) s"
+  fi
+  : > "$LOG/nl_ncu.txt"
+  stalls=regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio
+  for pair in ${LAB_NCU:-ideal:8 scalar_batched:8 scalar_rolling:8 smem_rolling_async:8 none:0}; do
+    backend=${pair%%:*}
+    d=${pair#*:}
+    case $backend in
+      ideal) k="IdealLoader<double, 1, $d>" ;;
+      scalar_batched) k="ScalarBatchedLoader<double, 1, $d>" ;;
+      scalar_rolling) k="RegisterRingLoader<double, 1, $d, [a-z:]*PlainLoad>" ;;
+      smem_rolling_async) k="SmemRollingAsyncLoader<double, 1, $d>" ;;
+      smem_batched_async) k="SmemBatchedAsyncLoader<double, 1, $d>" ;;
+      none) k="NoneLoader<double, 1, 0>" ;;
+    esac
+    args=(--backends "$backend")
+    [ "$d" != 0 ] && args+=(--distances "$d")
+    [ $backend = none ] || args+=(--padding auto)
+    rep="$LOG/nl_$backend$d"
+    echo "######## ncu latency_bound $backend d$d ($k)" >> "$LOG/nl_ncu.txt"
+    limit 150 ncu --clock-control none --kernel-name-base demangled -k "regex:$k.*, 128>" -c 1 \
+      --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
+      --section SourceCounters --section MemoryWorkloadAnalysis_Tables \
+      --metrics "smsp__inst_executed.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,$stalls" \
+      -f -o "$rep" "$nb/pfmc" bench config/examples/latency_bound.yaml --quiet --repeat 1 \
+      "${args[@]}" > "$LOG/nl_run_$backend$d.txt" 2>&1
+    rc=$?
+    ncu -i "$rep.ncu-rep" --print-details all >> "$LOG/nl_ncu.txt" 2>&1
+    ncu -i "$rep.ncu-rep" --page source --csv --print-source sass > "$rep.source.csv" 2>&1
+    { echo "---- hottest instructions"; python3 scripts/ncu-hot.py "$rep.source.csv" 30; } >> "$LOG/nl_ncu.txt" 2>&1
+    note "ncu-loaders $pair: rc=$rc $(ncu -i "$rep.ncu-rep" --page details --csv 2>/dev/null | grep -E '"(Duration|smsp__inst_executed.sum)"' | awk -F'","' '{print $(NF-2)"="$NF}' | tr -d '"' | tr '\n' ' ')"
+  done
+  keep nl_ncu.txt
+  note "ncu-loaders: $((SECONDS - start)) s"
 fi
 
 if has book-source; then

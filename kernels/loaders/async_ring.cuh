@@ -10,7 +10,12 @@
 // 8-byte __pipeline_memcpy_async per factor) and commits one group: a thread only ever reads
 // what it copied itself, so the step loop has no block barrier. The slot is read before its
 // refill is issued; the refill's shared-memory write lands only after its global read returns,
-// and a thread's LDS and LDGSTS leave in program order, as in the post's loop.
+// and a thread's LDS and LDGSTS leave in program order, as in the post's loop. The steps' memory
+// operations are the post's, one step at a time; their arithmetic goes to the path in groups of
+// models::kMaxBatchBlock steps (the reads, copies and commits of a group's steps, then the
+// group's steps as one batch). One step at a time, even free draws (`ideal` at distance 1) ran
+// latency_bound at 1.67x `none` and this loader at 1.36x (bench/NOTES.md v13, v23): the step's
+// own dependent chain, which a batch shortens, was the limit, not the copies.
 //
 // `smem_batched_async` keeps that ring but works a lap of Distance steps at a time: the lap's
 // values go to the path as one batch, and the next lap's copies are issued before it runs (see
@@ -29,6 +34,7 @@
 
 #include "kernels/loader_common.cuh"
 #include "kernels/ptx.cuh"
+#include "models/path.cuh"
 
 namespace pfmc::kernels {
 
@@ -103,11 +109,14 @@ private:
 template <class Real, int Factors, int Distance>
 class SmemRollingAsyncLoader {
   static_assert(sizeof(Real) == 4 || sizeof(Real) == 8, "cp.async copies 4 or 8 bytes here");
+  /// Steps whose arithmetic runs as one batch (the path's basic-block size).
+  static constexpr int kGroup = models::kMaxBatchBlock;
 
 public:
   static constexpr const char* name = "smem_rolling_async";
-  /// Look-ahead in shared memory: 40 registers, occupancy 75%, as `none`.
-  static constexpr int register_budget = 40;
+  /// Look-ahead in shared memory; a group's draws and steps in registers: up to 64, as
+  /// scalar_batched.
+  static constexpr int register_budget = 64;
   static std::size_t shared_bytes(int, const RingLayout& ring, int) {
     return per_thread_ring_bytes<Real, Factors>(ring);
   }
@@ -125,21 +134,38 @@ public:
     for (int k = 0; k < Distance; ++k)
       copy(in, k, k);
     int slot = 0;
+    int step = 0;
 #pragma unroll 1
-    for (int step = 0; step < in.steps; ++step) {
-      ptx::cp_async_wait<Distance - 1>(); // this thread's group of `step` has landed
-      Real z[Factors];
+    for (; step + kGroup <= in.steps; step += kGroup) {
+      Real z[kGroup][Factors];
 #pragma unroll
-      for (int f = 0; f < Factors; ++f)
-        z[f] = ring_[ring_index(in.ring, slot, f)];
-      copy(in, step + Distance, slot);
+      for (int k = 0; k < kGroup; ++k)
+        take(in, step + k, slot, z[k]);
+      body.template batch<kGroup>(step, z);
+    }
+#pragma unroll 1
+    for (; step < in.steps; ++step) { // fewer than a group left
+      Real z[Factors];
+      take(in, step, slot, z);
       body(step, z);
-      slot = slot + 1 == Distance ? 0 : slot + 1;
     }
     ptx::cp_async_wait<0>();
   }
 
 private:
+  /// One step's memory operations, as in the post's loop: wait for this thread's group of
+  /// `step`, read its slot, refill the slot with step + Distance (and commit), move to the next
+  /// slot.
+  __device__ __forceinline__ void take(const LoaderInputs<Real>& in, int step, int& slot,
+                                       Real (&z)[Factors]) {
+    ptx::cp_async_wait<Distance - 1>(); // this thread's group of `step` has landed
+#pragma unroll
+    for (int f = 0; f < Factors; ++f)
+      z[f] = ring_[ring_index(in.ring, slot, f)];
+    copy(in, step + Distance, slot);
+    slot = slot + 1 == Distance ? 0 : slot + 1;
+  }
+
   /// This thread's copies of one step into a slot, then a commit (an empty group past the last
   /// step, so that wait_group counts the same groups every step).
   __device__ __forceinline__ void copy(const LoaderInputs<Real>& in, int step, int slot) {
