@@ -601,7 +601,9 @@ __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
     inputs.group = group.group_index;
     inputs.antithetic = group.antithetic;
 
-    models::Path<Model, Real, P> simulated(group.model, group.schedule, observed);
+    // A wide instantiation runs launches of one wave (few warps an SM): its paths ask for the
+    // model's step data a batch ahead (models::Path).
+    models::Path<Model, Real, P, (Registers > 0)> simulated(group.model, group.schedule, observed);
     if constexpr (Exercise) {
       models::ExerciseStepper<Model, Real, P> stepper(
           simulated, *group.exercise, observed,
@@ -609,7 +611,7 @@ __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
           valid);
       loader.run(inputs, stepper);
     } else {
-      loader.run(inputs, models::PathStepper<Model, Real, P>{simulated});
+      loader.run(inputs, models::PathStepper<Model, Real, P, (Registers > 0)>{simulated});
     }
     if (!p.reduce) {
       // Benchmark of the kernel without its reduction: a store that depends on every path keeps

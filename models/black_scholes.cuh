@@ -50,6 +50,13 @@ struct BlackScholes {
     s.log_spot += m.drift + m.diffusion * z[0];
   }
 
+  /// Steps first .. first + Count - 1 are simulated soon: their data is asked for now
+  /// (models::Path, a batch ahead).
+  template <int Count>
+  PFMC_HD_INLINE static void prefetch(const Params& p, int first) {
+    math::prefetch_l1<static_cast<int>(sizeof(Step)) * Count>(p.steps + first);
+  }
+
   PFMC_HD_INLINE static Real log_spot(const State& s, int /*asset*/) { return s.log_spot; }
 };
 

@@ -26,6 +26,20 @@
 
 namespace pfmc::math {
 
+/// A hint that the bytes [p, p + bytes) of global memory are read soon: on the GPU each 32-byte
+/// sector's L1 line is asked for now (prefetch.global.L1: no register holds it, nothing waits
+/// for it, and an address past an array's end is harmless); on the CPU nothing.
+template <int Bytes>
+PFMC_HD_INLINE void prefetch_l1(const void* p) {
+#if defined(__CUDA_ARCH__)
+  PFMC_UNROLL
+  for (int b = 0; b < Bytes; b += 32)
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(static_cast<const char*>(p) + b));
+#else
+  (void)p;
+#endif
+}
+
 PFMC_HD_INLINE float exp(float x) {
 #if defined(__CUDA_ARCH__)
   return ::expf(x);

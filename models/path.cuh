@@ -23,6 +23,7 @@
 
 #include <climits>
 #include <type_traits>
+#include <utility>
 
 #include "models/math.cuh"
 #include "models/payoff.cuh"
@@ -31,6 +32,19 @@ namespace pfmc::models {
 
 inline constexpr int kRegisterObservations = 4;
 inline constexpr int kObservationKinds = 7;
+/// Steps per basic block of a batch: the block holds each step's draws, state and observation
+/// inputs, about 6 registers a step in double, so larger batches (distances 6 to 16) go
+/// through in sub-batches; measured: whole batches of 8 to 16 double steps spilled 0.1-1.7 KB.
+inline constexpr int kMaxBatchBlock = 4;
+
+/// Whether a model keeps per-step data in memory that it can ask for ahead of its steps
+/// (Model::prefetch<Count>(params, first)).
+template <class Model, class = void>
+struct HasPrefetch : std::false_type {};
+template <class Model>
+struct HasPrefetch<Model, std::void_t<decltype(Model::template prefetch<1>(
+                              std::declval<const typename Model::Params&>(), 0))>>
+    : std::true_type {};
 
 /// Consecutive kernel steps [first, last] after each of which the same observations are taken.
 struct alignas(16) ObservationRun {
@@ -62,7 +76,7 @@ static_assert(std::is_trivially_copyable_v<PathSchedule>);
 /// once, e.g. the paths that share one call of the counter-based generator); they share the
 /// schedule, the run cursor and the model's parameters, and keep their own states and
 /// observations. Each path sees exactly the arithmetic it would see alone.
-template <class Model, class Real, int P = 1>
+template <class Model, class Real, int P = 1, bool PrefetchModel = false>
 class Path {
 public:
   static constexpr int factors = Model::factors;
@@ -99,6 +113,7 @@ public:
   /// Moves the paths over grid step `step` with their draws (z[p]: path p's), then takes that
   /// date's observations.
   PFMC_HD_INLINE void advance(int step, const Real (&z)[P][factors]) {
+    prefetch<1>(step + kMaxBatchBlock);
     PFMC_UNROLL
     for (int p = 0; p < P; ++p)
       Model::advance(state_[p], model_, step, z[p]);
@@ -118,6 +133,7 @@ public:
   /// Steps step0 .. step0 + D - 1 (all inside the grid) with their draws z[d][p].
   template <int D>
   PFMC_HD_INLINE void advance_batch(int step0, const Real (&z)[D][P][factors]) {
+    prefetch<D>(step0 + D); // the next batch's model data, while this one runs
     const int step_last = step0 + D - 1;
     if (run_.first > step_last) { // no observation in the batch
       PFMC_UNROLL
@@ -198,6 +214,19 @@ public:
   }
 
 private:
+  /// With PrefetchModel, asks for the model's data of steps first .. first + Count - 1 where the
+  /// model keeps it in memory (Black-Scholes: a drift and a diffusion a step). What pays on a
+  /// launch of few warps an SM, whose every step waited on its first read of that data (on
+  /// latency_bound 37% of the ideal kernel's stall samples; the best loader 1.42 -> 1.22 ms), and
+  /// costs on a launch of many, whose L1 is busy with the draws (bandwidth_bound's `none` +35%
+  /// when every kernel asked); bench/NOTES.md v23. The kernels set it in their wide
+  /// instantiations, which run only launches of one wave.
+  template <int Count>
+  PFMC_HD_INLINE void prefetch(int first) const {
+    if constexpr (PrefetchModel && HasPrefetch<Model>::value)
+      Model::template prefetch<Count>(model_, first);
+  }
+
   /// The observations of one kind, for D consecutive states of each path, slot by slot in
   /// step order.
   template <ObservationKind Kind, int D>
@@ -281,11 +310,6 @@ private:
   Real (*observed_)[kMaxObservations];
 };
 
-/// Steps per basic block of a batch: the block holds each step's draws, state and observation
-/// inputs, about 6 registers a step in double, so larger batches (distances 6 to 16) go
-/// through in sub-batches; measured: whole batches of 8 to 16 double steps spilled 0.1-1.7 KB.
-inline constexpr int kMaxBatchBlock = 4;
-
 /// The largest divisor of D that is at most kMaxBatchBlock.
 constexpr int batch_block(int d) {
   for (int b = kMaxBatchBlock; b > 1; --b) {
@@ -297,10 +321,10 @@ constexpr int batch_block(int d) {
 
 /// The step function a loader drives (kernels/loader_common.cuh): one step, or a batch of D
 /// steps whose draws arrived together, for the P paths of a thread.
-template <class Model, class Real, int P = 1>
+template <class Model, class Real, int P = 1, bool PrefetchModel = false>
 struct PathStepper {
   static constexpr int factors = Model::factors;
-  Path<Model, Real, P>& path;
+  Path<Model, Real, P, PrefetchModel>& path;
   /// z[p][f]: path p's draws of the step.
   PFMC_HD_INLINE void operator()(int step, const Real (&z)[P][factors]) const {
     path.advance(step, z);

@@ -376,8 +376,8 @@ if has loaders-ab; then
   # with `pfmc bench` (median of 5, warm): latency_bound (LAB_BACKENDS at 1, 2, 4, 6, 8; two
   # rounds), post_figure (the post's loaders, every distance) and bandwidth_bound (LAB_BW_BACKENDS
   # at 4, 6, 8). Then, on the last tree: the SASS of latency_bound's wide kernels
-  # (scripts/sass-loop.py: the step loop of each, and what it holds) and ncu of each
-  # (LAB_NCU: backend:distance pairs) — where its cycles go.
+  # (scripts/sass-loop.py: the step loop of each, and what it holds); the ncu-loaders stage
+  # profiles the tree named `new`.
   start=$SECONDS
   lab_flags=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
              -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=all
@@ -416,35 +416,22 @@ if has loaders-ab; then
         --distances 1,2,4,6,8
       [ $round = 1 ] || continue
       lab_bench "$name" "${name}_post_figure" post_figure --distances all --backends \
-        ideal,scalar_batched,smem_batched,scalar_rolling,smem_rolling,smem_rolling_async,smem_batched_async,smem_block_async
+        "${LAB_POST_BACKENDS:-ideal,scalar_batched,smem_batched,scalar_rolling,smem_rolling,smem_rolling_async,smem_batched_async,smem_block_async}"
       lab_bench "$name" "${name}_bandwidth_bound" bandwidth_bound --distances 4,6,8 --backends \
         "${LAB_BW_BACKENDS:-none,scalar_batched,smem_batched_async,smem_rolling_async}"
-      keep lab_tables.txt
     done
+    keep lab_tables.txt
   done
-  last=${lab_trees[-1]%%=*}
-  lib=build-device-lab-$last/CMakeFiles/pfmc_kernels.dir/generated/kernels
-  for module in common prefetch async; do
-    cuobjdump -sass "$lib/instantiate_black_scholes_f64_$module.cu.o" 2>&1
-  done > "$LOG/lab_sass_f64.txt"
-  limit 60 python3 scripts/sass-loop.py "$LOG/lab_sass_f64.txt" --wide \
-    --loaders IdealLoader:8 ScalarBatchedLoader:8 RegisterRingLoader:8 SmemBatchedAsyncLoader:8 \
-    SmemRollingAsyncLoader:6 SmemRollingAsyncLoader:8 > "$LOG/lab_sass_loops.txt" 2>&1
-  note "loaders-ab sass: $(grep -c '^== ' "$LOG/lab_sass_loops.txt") loops"
-  keep lab_sass_loops.txt
-  if command -v ncu > /dev/null; then
-    : > "$LOG/lab_ncu.txt"
-    for pair in ${LAB_NCU:-ideal:8 scalar_batched:8 scalar_rolling:8 smem_batched_async:8 smem_rolling_async:6}; do
-      echo "######## ncu latency_bound ${pair%%:*} d${pair#*:}" >> "$LOG/lab_ncu.txt"
-      limit 120 ncu --clock-control none -k regex:path_kernel --launch-skip 2 -c 1 \
-        --section SpeedOfLight --section WarpStateStats --section InstructionStats \
-        --section SchedulerStats --section SourceCounters --section Occupancy \
-        --metrics smsp__inst_executed.sum,smsp__cycles_active.avg,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum \
-        "build-device-lab-$last/pfmc" bench config/examples/latency_bound.yaml --quiet --repeat 3 \
-        --backends "${pair%%:*}" --distances "${pair#*:}" --padding auto >> "$LOG/lab_ncu.txt" 2>&1
-      note "loaders-ab ncu ${pair}: rc=$? $(tail -400 "$LOG/lab_ncu.txt" | grep -E 'smsp__inst_executed.sum|Duration' | tr -s ' ' | tr '\n' ';' | cut -c1-160)"
-    done
-    keep lab_ncu.txt
+  if [ "${LAB_SASS:-1}" = 1 ]; then # LAB_SASS=0: no SASS
+    lib=build-device-lab-${lab_trees[-1]%%=*}/CMakeFiles/pfmc_kernels.dir/generated/kernels
+    for module in common prefetch async; do
+      cuobjdump -sass "$lib/instantiate_black_scholes_f64_$module.cu.o" 2>&1
+    done > "$LOG/lab_sass_f64.txt"
+    limit 60 python3 scripts/sass-loop.py "$LOG/lab_sass_f64.txt" --wide \
+      --loaders IdealLoader:8 ScalarBatchedLoader:8 RegisterRingLoader:8 SmemBatchedAsyncLoader:8 \
+      SmemRollingAsyncLoader:6 SmemRollingAsyncLoader:8 > "$LOG/lab_sass_loops.txt" 2>&1
+    note "loaders-ab sass: $(grep -c '^== ' "$LOG/lab_sass_loops.txt") loops"
+    keep lab_sass_loops.txt
   fi
   note "loaders-ab: $((SECONDS - start)) s"
 fi
@@ -471,25 +458,26 @@ if has ncu-loaders && command -v ncu > /dev/null; then
     backend=${pair%%:*}
     d=${pair#*:}
     case $backend in
-      ideal) k="IdealLoader<double, 1, $d>" ;;
-      scalar_batched) k="ScalarBatchedLoader<double, 1, $d>" ;;
-      scalar_rolling) k="RegisterRingLoader<double, 1, $d, [a-z:]*PlainLoad>" ;;
-      smem_rolling_async) k="SmemRollingAsyncLoader<double, 1, $d>" ;;
-      smem_batched_async) k="SmemBatchedAsyncLoader<double, 1, $d>" ;;
-      none) k="NoneLoader<double, 1, 0>" ;;
+      ideal) k="IdealLoader<double, .int.1, .int.$d>" ;;
+      scalar_batched) k="ScalarBatchedLoader<double, .int.1, .int.$d>" ;;
+      scalar_rolling) k="RegisterRingLoader<double, .int.1, .int.$d, [a-z:]*PlainLoad>" ;;
+      smem_rolling_async) k="SmemRollingAsyncLoader<double, .int.1, .int.$d>" ;;
+      smem_batched_async) k="SmemBatchedAsyncLoader<double, .int.1, .int.$d>" ;;
+      none) k="NoneLoader<double, .int.1, .int.0>" ;;
     esac
     args=(--backends "$backend")
     [ "$d" != 0 ] && args+=(--distances "$d")
     [ $backend = none ] || args+=(--padding auto)
     rep="$LOG/nl_$backend$d"
     echo "######## ncu latency_bound $backend d$d ($k)" >> "$LOG/nl_ncu.txt"
-    limit 150 ncu --clock-control none --kernel-name-base demangled -k "regex:$k.*, 128>" -c 1 \
+    limit 150 ncu --clock-control none --kernel-name-base demangled -k "regex:$k.*.int.128>" -c 1 \
       --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
       --section SourceCounters --section MemoryWorkloadAnalysis_Tables \
       --metrics "smsp__inst_executed.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,$stalls" \
       -f -o "$rep" "$nb/pfmc" bench config/examples/latency_bound.yaml --quiet --repeat 1 \
       "${args[@]}" > "$LOG/nl_run_$backend$d.txt" 2>&1
     rc=$?
+    [ -f "$rep.ncu-rep" ] || tail -30 "$LOG/nl_run_$backend$d.txt" >> "$LOG/nl_ncu.txt"
     ncu -i "$rep.ncu-rep" --print-details all >> "$LOG/nl_ncu.txt" 2>&1
     ncu -i "$rep.ncu-rep" --page source --csv --print-source sass > "$rep.source.csv" 2>&1
     { echo "---- hottest instructions"; python3 scripts/ncu-hot.py "$rep.source.csv" 30; } >> "$LOG/nl_ncu.txt" 2>&1
