@@ -190,10 +190,11 @@ if has prefetch; then
     cat "$LOG/prefetch_$w.txt" >> "$LOG/prefetch_tables.txt"
     keep prefetch_tables.txt "prefetch_$w.csv" "prefetch_$w.png" # now: a call cut short keeps them
   done
-  # One module's SASS (Black-Scholes float, every prefetch loader at every distance): the whole
-  # library's took minutes to dump and read.
-  cuobjdump -sass "$B/CMakeFiles/pfmc_kernels.dir/generated/kernels/instantiate_black_scholes_f32_prefetch.cu.o" \
-    > "$LOG/sass_bs_f32.txt" 2>&1
+  # Black-Scholes float's modules' SASS (every loader at every distance): the whole library's
+  # took minutes to dump and read.
+  for module in common prefetch async; do
+    cuobjdump -sass "$B/CMakeFiles/pfmc_kernels.dir/generated/kernels/instantiate_black_scholes_f32_$module.cu.o" 2>&1
+  done > "$LOG/sass_bs_f32.txt"
   limit 60 python3 scripts/sass-loaders.py "$LOG/sass_bs_f32.txt" | tee "$LOG/sass_loaders.txt" >> "$LOG/prefetch_tables.txt"
   cat "$LOG/sass_loaders.txt"
   keep prefetch_tables.txt

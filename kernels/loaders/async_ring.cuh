@@ -12,10 +12,11 @@
 // refill is issued; the refill's shared-memory write lands only after its global read returns,
 // and a thread's LDS and LDGSTS leave in program order, as in the post's loop. The steps' memory
 // operations are the post's, one step at a time; their arithmetic goes to the path in groups of
-// models::kMaxBatchBlock steps (the reads, copies and commits of a group's steps, then the
-// group's steps as one batch). One step at a time, even free draws (`ideal` at distance 1) ran
-// latency_bound at 1.67x `none` and this loader at 1.36x (bench/NOTES.md v13, v23): the step's
-// own dependent chain, which a batch shortens, was the limit, not the copies.
+// models::kMaxBatchBlock draws (four steps of one factor, two of two; the reads, copies and
+// commits of a group's steps, then the group's steps as one batch). One step at a time, even
+// free draws (`ideal` at distance 1) ran latency_bound at 1.67x `none` and this loader at 1.36x
+// (bench/NOTES.md v13, v23): the step's own dependent chain, which a batch shortens, was the
+// limit, not the copies.
 //
 // `smem_batched_async` keeps that ring but works a lap of Distance steps at a time: the lap's
 // values go to the path as one batch, and the next lap's copies are issued before it runs (see
@@ -109,8 +110,11 @@ private:
 template <class Real, int Factors, int Distance>
 class SmemRollingAsyncLoader {
   static_assert(sizeof(Real) == 4 || sizeof(Real) == 8, "cp.async copies 4 or 8 bytes here");
-  /// Steps whose arithmetic runs as one batch (the path's basic-block size).
-  static constexpr int kGroup = models::kMaxBatchBlock;
+  /// Steps whose arithmetic runs as one batch: the path's basic-block size in draws
+  /// (models::kMaxBatchBlock steps of one factor; a basket's four factors go one step at a time,
+  /// as before v23 — four steps of them spilled 3.6 KB a thread in double at 64 registers).
+  static constexpr int kGroup =
+      models::kMaxBatchBlock / Factors > 1 ? models::kMaxBatchBlock / Factors : 1;
 
 public:
   static constexpr const char* name = "smem_rolling_async";
@@ -135,16 +139,18 @@ public:
       copy(in, k, k);
     int slot = 0;
     int step = 0;
+    if constexpr (kGroup > 1) {
 #pragma unroll 1
-    for (; step + kGroup <= in.steps; step += kGroup) {
-      Real z[kGroup][Factors];
+      for (; step + kGroup <= in.steps; step += kGroup) {
+        Real z[kGroup][Factors];
 #pragma unroll
-      for (int k = 0; k < kGroup; ++k)
-        take(in, step + k, slot, z[k]);
-      body.template batch<kGroup>(step, z);
+        for (int k = 0; k < kGroup; ++k)
+          take(in, step + k, slot, z[k]);
+        body.template batch<kGroup>(step, z);
+      }
     }
 #pragma unroll 1
-    for (; step < in.steps; ++step) { // fewer than a group left
+    for (; step < in.steps; ++step) { // fewer than a group left (every step where kGroup is 1)
       Real z[Factors];
       take(in, step, slot, z);
       body(step, z);
