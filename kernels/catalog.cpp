@@ -20,7 +20,8 @@ const std::vector<BackendInfo>& backend_catalog() {
        true, false},
       {"smem_rolling", "per-thread shared-memory ring: step s loads step s + PDIST", 0, true, true},
       {"smem_rolling_async",
-       "per-thread shared-memory ring filled by 4/8-byte cp.async, PDIST steps ahead, no barrier",
+       "per-thread shared-memory ring filled by 4/8-byte cp.async, PDIST steps ahead, no barrier; "
+       "the steps' arithmetic in groups of 4",
        80, true, true},
       {"smem_batched_async",
        "per-thread shared-memory ring, a lap of PDIST steps at a time: the lap goes to the path as "

@@ -8,6 +8,9 @@
 #include "engine/run/gpu_engine.hpp"
 #include "engine/run/ring_layout.hpp"
 #include "kernels/catalog.hpp"
+#include "models/black_scholes.cuh"
+#include "models/heston.cuh"
+#include "models/path.cuh"
 
 namespace pfmc {
 namespace {
@@ -58,6 +61,18 @@ TEST(Catalogue, WideKernelsOnlyWhereTheLaunchRunsInOneWave) {
   EXPECT_TRUE(kernels::fits_one_wide_wave(132, 512, 132));
   EXPECT_FALSE(kernels::fits_one_wide_wave(133, 512, 132));
   EXPECT_FALSE(kernels::fits_one_wide_wave(1, 1024, 132));
+}
+
+TEST(Catalogue, WideKernelsAskForBlackScholesStepDataAhead) {
+  // The wide instantiations' paths ask for the model's next batch of step data
+  // (models::Path<..., PrefetchModel>): only a model that declares prefetch<Count>(params, first)
+  // is asked; a signature that drifted would silently turn the prefetch off (latency_bound's best
+  // kernel 1.22 -> 1.42 ms, bench/NOTES.md v23).
+  EXPECT_TRUE(models::HasPrefetch<models::BlackScholes<double>>::value);
+  EXPECT_TRUE(models::HasPrefetch<models::BlackScholes<float>>::value);
+  EXPECT_FALSE(models::HasPrefetch<models::Heston<double>>::value);
+  // On the host the hint does nothing, even past an array's end.
+  models::BlackScholes<double>::prefetch<4>(models::BlackScholes<double>::Params{nullptr, 0.0}, 7);
 }
 
 TEST(Catalogue, BackendsThisDeviceCannotRunAreRefusedWithTheReason) {
