@@ -28,7 +28,9 @@ namespace pfmc::math {
 
 /// A hint that the bytes [p, p + bytes) of global memory are read soon: on the GPU each 32-byte
 /// sector's L1 line is asked for now (prefetch.global.L1: no register holds it, nothing waits
-/// for it, and an address past an array's end is harmless); on the CPU nothing.
+/// for it); on the CPU nothing. models::Path asks up to a batch (64 bytes) past a step table's end:
+/// the arrays that follow it in the run's upload buffer (engine/run/device_unit.cuh; memcheck
+/// clean, bench/NOTES.md v23).
 template <int Bytes>
 PFMC_HD_INLINE void prefetch_l1(const void* p) {
 #if defined(__CUDA_ARCH__)

@@ -465,6 +465,7 @@ if has ncu-loaders && command -v ncu > /dev/null; then
       smem_rolling_async) k="SmemRollingAsyncLoader<double, .int.1, .int.$d>" ;;
       smem_batched_async) k="SmemBatchedAsyncLoader<double, .int.1, .int.$d>" ;;
       none) k="NoneLoader<double, .int.1, .int.0>" ;;
+      *) note "ncu-loaders: no kernel name known for '$backend' (LAB_NCU)"; continue ;;
     esac
     args=(--backends "$backend")
     [ "$d" != 0 ] && args+=(--distances "$d")

@@ -35,7 +35,7 @@ def number(text):
         return 0.0
 
 
-# Per-reason stall columns, where the CSV has them (names starting "stall_" or ending "Stalled").
+# Per-reason stall columns, where the CSV has them (names starting with "stall" or holding "stall_").
 reason_columns = [i for i, c in enumerate(head) if c.lower().startswith("stall") or "stall_" in c]
 total = sum(number(r[samples_at]) for r in body) or 1.0
 print(f"{len(body)} instructions, {total:.0f} warp-stall samples")
