@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <thread>
 
@@ -22,7 +23,9 @@
 #include <vector>
 
 #include "apps/sweep_plot.hpp"
+#include "config/load_config.hpp"
 #include "engine/core/device_info.hpp"
+#include "engine/pricer.hpp"
 
 namespace {
 
@@ -186,9 +189,18 @@ TEST_F(Cli, EventGridOnHestonIsOneLocatedLineAndExitsTwo) {
 TEST_F(Cli, EventGridPricesEuropeansInOneStep) {
   std::string small = kSmall;
   small.replace(small.find("steps_per_year: 12"), 18, "steps_per_year: 0");
-  const auto r = run("price " + write("grid.yaml", small) + " --format json");
+  const auto r = run("price " + write("grid.yaml", small) + " --format json --paths 262144");
   ASSERT_EQ(r.status, 0) << r.out;
-  EXPECT_EQ(nlohmann::json::parse(r.out)["run"]["steps"], 1);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["run"]["steps"], 1);
+  // One exact step to the maturity: Black-Scholes (scripts/references/refclosed.py) within 4
+  // standard errors (about 0.03 at these paths).
+  const double closed_forms[2] = {10.450584, 2.310097};
+  for (int k = 0; k < 2; ++k) {
+    const auto& in = j["instruments"][k];
+    EXPECT_NEAR(in["price"].get<double>(), closed_forms[k], 4 * in["std_error"].get<double>())
+        << in["id"];
+  }
 }
 
 TEST_F(Cli, JsonOutputFollowsTheContract) {
@@ -202,7 +214,11 @@ TEST_F(Cli, JsonOutputFollowsTheContract) {
   const auto& call = j["instruments"][0];
   EXPECT_EQ(call["id"], "atm_call");
   EXPECT_EQ(call["paths"], 4096);
-  EXPECT_NEAR(call["price"].get<double>(), 10.45, 1.0);
+  // Black-Scholes (scripts/references/refclosed.py): 10.450584 and 2.310097; 12 exact log
+  // steps, so no discretisation allowance: 4 standard errors (test_support.hpp's kSigmas).
+  EXPECT_NEAR(call["price"].get<double>(), 10.450584, 4 * call["std_error"].get<double>());
+  EXPECT_NEAR(j["instruments"][1]["price"].get<double>(), 2.310097,
+              4 * j["instruments"][1]["std_error"].get<double>());
   EXPECT_LT(call["ci95"][0].get<double>(), call["price"].get<double>());
   EXPECT_GT(call["ci95"][1].get<double>(), call["price"].get<double>());
   EXPECT_NEAR(j["portfolio"]["value"].get<double>(),
@@ -362,6 +378,21 @@ TEST_F(Cli, ReferencePortfolioValidatesAndPricesOnTheCpu) {
   r = run("price " + kPortfolio + " --device cpu --paths 500 --format csv");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 1000 + 1); // header, rows, portfolio
+  // Each row holds the library's price of the same run (CSV writes 10 significant digits).
+  auto config = pfmc::config::load_run_config(kPortfolio);
+  config.simulation.paths = 500;
+  config.engine.device = pfmc::config::DeviceChoice::cpu;
+  const auto expected = pfmc::engine::price(config);
+  std::istringstream rows(r.out);
+  std::string line;
+  std::getline(rows, line); // the header
+  for (const auto& in : expected.instruments) {
+    ASSERT_TRUE(std::getline(rows, line));
+    EXPECT_EQ(line.substr(0, line.find(',')), in.id);
+    const auto price_at = line.find(',', line.find(',') + 1) + 1;
+    EXPECT_NEAR(std::stod(line.substr(price_at)), in.price, 1e-9 * std::fabs(in.price) + 1e-300)
+        << line;
+  }
 }
 
 // --- the plot: bench/plot_sweep.py, run by `pfmc bench --plot` ---------------------------------
@@ -544,10 +575,20 @@ TEST_F(Cli, ExamplePortfolioPricesOnTheCpu) {
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_GE(j["instruments"].size(), 10u);
-  for (const auto& in : j["instruments"]) {
-    EXPECT_TRUE(in["price"].is_number()) << in;
-    EXPECT_GE(in["price"].get<double>(), 0.0) << in;
+  // The JSON holds the library's bits for the same run (doubles round-trip), instrument by
+  // instrument and for the portfolio.
+  auto config = pfmc::config::load_run_config(kExample);
+  config.simulation.paths = 2000;
+  config.engine.device = pfmc::config::DeviceChoice::cpu;
+  const auto expected = pfmc::engine::price(config);
+  ASSERT_EQ(j["instruments"].size(), expected.instruments.size());
+  for (std::size_t k = 0; k < expected.instruments.size(); ++k) {
+    const auto& in = j["instruments"][k];
+    EXPECT_EQ(in["id"], expected.instruments[k].id);
+    EXPECT_EQ(in["price"].get<double>(), expected.instruments[k].price) << in["id"];
+    EXPECT_EQ(in["std_error"].get<double>(), expected.instruments[k].std_error) << in["id"];
   }
+  EXPECT_EQ(j["portfolio"]["value"].get<double>(), expected.portfolio.value);
 }
 
 } // namespace

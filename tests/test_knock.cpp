@@ -1,13 +1,16 @@
 // Knocks (barrier features) on any payoff, on the CPU backend: the identities that hold path by
 // path (knock-out + knock-in = the plain payoff + the rebate; a barrier that cannot be reached
 // leaves the payoff's bits alone; `type: barrier` is a European with a knock), on single-asset
-// models and on baskets' levels, with the observations in registers and beyond them.
+// models and on baskets' levels, with the observations in registers and beyond them. These hold
+// by construction of the payoff; the prices themselves (knocked Europeans, digitals, Asians and
+// baskets on every model) are checked against independent references in test_references.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
 #include "engine/pricer.hpp"
+#include "reference_check.hpp"
 #include "test_support.hpp"
 
 namespace pfmc {
@@ -185,17 +188,23 @@ TEST(Knock, KnockedPricesSitBetweenZeroAndThePlainOneAndMoveWithTheLevel) {
 
 TEST(Knock, KnockedInstrumentsTakeBumpedDeltasAndKeepTheirControls) {
   // A knock makes the payoff discontinuous: delta is bumped, never pathwise; the European's
-  // terminal-spot control still applies (its mean does not depend on the knock).
-  const std::string instruments =
-      knocked("  - {id: k, type: european, option: call, strike: 100", "down_and_out", 80, 52);
-  const auto result = engine::price(load(testing::yaml_run(
-      {}, instruments, 20000, ", steps_per_year: 52, control_variate: true, greeks: [delta]")));
-  const auto& k = find(result, "k");
+  // terminal-spot control still applies (its mean does not depend on the knock). The reference
+  // case "knocked_control" (a down-and-out call at 80, weekly): its price and its bumped delta
+  // from the transition-density recursion (scripts/references/make_references.py).
+  const auto& c = testing::reference_case("knocked_control");
+  const auto controlled = engine::price(load(testing::reference_case_yaml(c, "{device: cpu}")));
+  testing::print_tally("knocked_control (cpu)",
+                       testing::expect_matches_reference_case(c, controlled));
+  const auto& k = find(controlled, "k");
   ASSERT_EQ(k.greeks.size(), 1u);
-  // Down-and-out call delta at S = 100, H = 80 lies between the vanilla's (~0.64) and ~1.
-  EXPECT_GT(k.greeks[0].value, 0.55);
-  EXPECT_LT(k.greeks[0].value, 1.05);
-  EXPECT_GT(k.price, 0.0);
+  EXPECT_FALSE(k.greeks[0].pathwise);
+  EXPECT_TRUE(k.has_control);
+  // The control is kept and works: the same paths without it have a larger error.
+  std::string plain_yaml = testing::reference_case_yaml(c, "{device: cpu}");
+  plain_yaml.replace(plain_yaml.find("control_variate: true"), 21, "control_variate: false");
+  const auto& plain = find(engine::price(load(plain_yaml)), "k");
+  EXPECT_FALSE(plain.has_control);
+  EXPECT_LT(k.std_error, 0.8 * plain.std_error) << k.std_error << " vs " << plain.std_error;
 }
 
 } // namespace

@@ -376,11 +376,16 @@ TEST(Turns, ARankThatFailsBeforeItsTurnLetsTheOthersGo) {
     (void)comm.gather("e config error"); // never began a turn
   });
   FakeCommunicator comm(host, 1);
+  const auto before = std::chrono::steady_clock::now();
   comm.begin_turn(0b1); // GPU 0, as rank 0 would have been
+  const double waited =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - before).count();
   comm.end_turn();
   (void)comm.gather("o");
   failing.join();
+  // The wait it reports is the wait it had (in milliseconds), not more.
   EXPECT_GE(comm.turn_wait_ms(), 0.0);
+  EXPECT_LE(comm.turn_wait_ms(), waited);
   EXPECT_TRUE(host.tokens.empty());
 }
 

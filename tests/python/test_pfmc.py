@@ -171,8 +171,11 @@ def test_native_run_baseline_times_the_same_run(tmp_path):
     # scripts/python-overhead.py's baseline: the same load and run from C++, in milliseconds.
     path = tmp_path / "small.yaml"
     path.write_text(json.dumps(dict(SMALL, simulation={"paths": 2000, "seed": 7})))
+    started = time.perf_counter()
     ms = pfmc._pfmc._time_native_run(str(path), "cpu")
-    assert 0 < ms < 60_000
+    wall_ms = (time.perf_counter() - started) * 1000
+    # Milliseconds of the run itself: more than nothing, less than the call around it.
+    assert 0 < ms <= wall_ms
     with pytest.raises(pfmc.ConfigError):
         pfmc._pfmc._time_native_run(str(tmp_path / "missing.yaml"), "cpu")
 

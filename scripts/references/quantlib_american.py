@@ -13,7 +13,7 @@ The FD grid (4000 time steps x 1600 space points, Douglas scheme) is converged t
 these options (checked against 2000 x 800: the prices move by less than 2e-4).
 
 Needs QuantLib's Python module (Debian: quantlib-python, on /usr/bin/python3).
-Usage: scripts/quantlib-american.py  (prints a C++ table for the test)
+Usage: scripts/references/quantlib_american.py  (prints a C++ table for the test)
 """
 import QuantLib as ql
 
@@ -24,33 +24,38 @@ DAYS_BETWEEN_DATES = 5
 TIME_STEPS, SPACE_POINTS = 4000, 1600
 
 
-def flat(rate):
+def flat(rate, valuation=EVALUATION_DATE):
     return ql.YieldTermStructureHandle(
-        ql.FlatForward(EVALUATION_DATE, rate, DAY_COUNTER, ql.Continuous))
+        ql.FlatForward(valuation, rate, DAY_COUNTER, ql.Continuous))
 
 
-def process(spot, volatility, rate=RATE):
+def process(spot, volatility, rate=RATE, valuation=EVALUATION_DATE):
     """Black-Scholes without dividends, flat rate and volatility."""
     return ql.BlackScholesMertonProcess(
-        ql.QuoteHandle(ql.SimpleQuote(spot)), flat(0.0), flat(rate),
+        ql.QuoteHandle(ql.SimpleQuote(spot)), flat(0.0, valuation), flat(rate, valuation),
         ql.BlackVolTermStructureHandle(
-            ql.BlackConstantVol(EVALUATION_DATE, ql.NullCalendar(), volatility, DAY_COUNTER)))
+            ql.BlackConstantVol(valuation, ql.NullCalendar(), volatility, DAY_COUNTER)))
 
 
-def put_price(spot, volatility, years, exercise_kind):
-    ql.Settings.instance().evaluationDate = EVALUATION_DATE
+def put_price(spot, volatility, years, exercise_kind, rate=RATE, valuation_delay=0):
+    """valuation_delay: days between EVALUATION_DATE and the valuation (the dates held)."""
+    valuation = EVALUATION_DATE + valuation_delay
+    ql.Settings.instance().evaluationDate = valuation
     days = 365 * years
     maturity = EVALUATION_DATE + days
     if exercise_kind == "american":
-        exercise = ql.AmericanExercise(EVALUATION_DATE, maturity)
+        exercise = ql.AmericanExercise(valuation, maturity)
     else:
         dates = [EVALUATION_DATE + d for d in range(DAYS_BETWEEN_DATES, days + 1,
                                                      DAYS_BETWEEN_DATES)]
         exercise = ql.BermudanExercise(dates)
     option = ql.VanillaOption(ql.PlainVanillaPayoff(ql.Option.Put, STRIKE), exercise)
     option.setPricingEngine(
-        ql.FdBlackScholesVanillaEngine(process(spot, volatility), TIME_STEPS, SPACE_POINTS))
-    return option.NPV()
+        ql.FdBlackScholesVanillaEngine(process(spot, volatility, rate, valuation), TIME_STEPS,
+                                       SPACE_POINTS))
+    value = option.NPV()
+    ql.Settings.instance().evaluationDate = EVALUATION_DATE
+    return value
 
 
 def european_put(spot, volatility, years):
@@ -86,6 +91,15 @@ def heston_put(exercise_kind):
     return option.NPV()
 
 
+def black_scholes_call(spot, strike, rate, volatility, years):
+    """QuantLib's AnalyticEuropeanEngine, no dividends, T = 365 days a year."""
+    ql.Settings.instance().evaluationDate = EVALUATION_DATE
+    option = ql.VanillaOption(ql.PlainVanillaPayoff(ql.Option.Call, strike),
+                              ql.EuropeanExercise(EVALUATION_DATE + int(365 * years)))
+    option.setPricingEngine(ql.AnalyticEuropeanEngine(process(spot, volatility, rate)))
+    return option.NPV()
+
+
 def bermudan_put_50_dates_a_year(spot, volatility, strike=40.0, rate=RATE):
     """The 1-year put exercisable at t = i/50, i = 1..50 (config/examples/american.yaml): QuantLib's
     dates are whole days, so the year is rescaled to 350 days (dates every 7 days) with the rate
@@ -98,6 +112,23 @@ def bermudan_put_50_dates_a_year(spot, volatility, strike=40.0, rate=RATE):
     scaled = process(spot, volatility * scale ** 0.5, rate * scale)
     option.setPricingEngine(ql.FdBlackScholesVanillaEngine(scaled, TIME_STEPS, SPACE_POINTS))
     return option.NPV()
+
+
+def bermudan_put_greeks(spot, volatility, years):
+    """Every Greek of the Bermudan (every 5 days) put as pfmc takes them: delta and gamma by
+    central differences of 1% of the spot, vega of one vol point, rho of 10 bp (central), theta
+    as (V(valuation + 1 day) - V) / (1/365) with the exercise dates held."""
+    h = 0.01 * spot
+    v = put_price(spot, volatility, years, "bermudan")
+    up = put_price(spot + h, volatility, years, "bermudan")
+    down = put_price(spot - h, volatility, years, "bermudan")
+    vega = (put_price(spot, volatility + 0.01, years, "bermudan") -
+            put_price(spot, volatility - 0.01, years, "bermudan")) / 0.02
+    rho = (put_price(spot, volatility, years, "bermudan", rate=RATE + 0.001) -
+           put_price(spot, volatility, years, "bermudan", rate=RATE - 0.001)) / 0.002
+    later = put_price(spot, volatility, years, "bermudan", valuation_delay=1)
+    return dict(delta=(up - down) / (2 * h), gamma=(up - 2 * v + down) / (h * h), vega=vega,
+                rho=rho, theta=(later - v) * 365.0)
 
 
 def bumped_greeks(spot, volatility, years):
@@ -113,7 +144,7 @@ def bumped_greeks(spot, volatility, years):
 
 
 def main():
-    print("// scripts/quantlib-american.py (QuantLib %s): {S, sigma, T, european, "
+    print("// scripts/references/quantlib_american.py (QuantLib %s): {S, sigma, T, european, "
           "bermudan every 5 days, american}" % ql.__version__)
     for spot in (36.0, 40.0, 44.0):
         for volatility in (0.2, 0.4):
