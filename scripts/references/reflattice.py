@@ -220,9 +220,18 @@ def knocked_price(case, model, instrument, grid=None, h=None):
 
 def local_vol_pde(case, model, instrument, space_points=4001, time_steps=1000):
     """Continuous-time price of a European or digital on the local-vol model (flat rate and
-    yield): Crank-Nicolson in x = ln S with Rannacher's start; Richardson in the time step and
-    then in the space step (both errors O(h^2)); and the change of the last extrapolation (a
-    bound on its error)."""
+    yield), or of a Bermudan call or put (`exercise: bermudan`, exercise_dates N: the time steps
+    land on its dates, where the value becomes max(value, payoff) and the next step restarts
+    with two implicit half steps): Crank-Nicolson in x = ln S with Rannacher's start; Richardson
+    in the time step and then in the space step (both errors O(h^2)); and the change of the last
+    extrapolation (a bound on its error)."""
+    exercise = [round(t, 12) for t in rc.exercise_dates_of(instrument)[:-1]]
+    if instrument.get("exercise") == "american":
+        raise ValueError("the PDE takes Bermudan dates, not every step")
+    if exercise:
+        per = len(rc.exercise_dates_of(instrument))
+        time_steps = per * max(1, round(time_steps / per))
+
     def solve(n_t, space_points):
         (u,) = rc.underlyings_of(case, model)
         r = case["market"]["rates"]["zero_rate"]
@@ -281,14 +290,25 @@ def local_vol_pde(case, model, instrument, space_points=4001, time_steps=1000):
             rhs[0], rhs[-1] = edges
             return solve_banded((1, 1), ab, rhs)
 
+        intrinsic = v.copy() if instrument["type"] != "digital" else None
         t = T
-        steps = [(0.5 * dt, 1.0)] * 4 + [(dt, 0.5)] * (n_t - 2)
-        for span, theta in steps:
-            t_mid = t - 0.5 * span
-            lower, diag, upper = operator(t_mid)
-            rhs = v + (1 - theta) * span * apply(lower, diag, upper, v)
-            t -= span
-            v = implicit(lower, diag, upper, rhs, theta * span, boundary(T - t))
+        steps_left = n_t
+        restart = 2  # full steps to take as two implicit half steps (Rannacher)
+        while steps_left > 0:
+            parts = [(0.5 * dt, 1.0)] * 2 if restart > 0 else [(dt, 0.5)]
+            restart = max(0, restart - 1)
+            for span, theta in parts:
+                lower, diag, upper = operator(t - 0.5 * span)
+                rhs = v + (1 - theta) * span * apply(lower, diag, upper, v)
+                t -= span
+                edges = boundary(T - t)
+                if exercise and intrinsic is not None:
+                    edges = (max(edges[0], intrinsic[0]), max(edges[1], intrinsic[-1]))
+                v = implicit(lower, diag, upper, rhs, theta * span, edges)
+            steps_left -= 1
+            if exercise and any(abs(t - e) < 1e-9 for e in exercise):
+                v = np.maximum(v, intrinsic)
+                restart = 1
         return float(np.interp(x0, x, v))
 
     def in_time(n_x):
