@@ -113,7 +113,8 @@ TEST_F(GpuExercise, LongstaffSchwartzPutsAtFullSize) {
         std::to_string(p.years) +
         ", model: bs, exercise: american}\nsimulation: {paths: 1000000, steps_per_year: 73, "
         "seed: 21}\nengine: {device: gpu}\n";
-    const auto& put = find(engine::price(load(yaml)), "put");
+    const auto run = engine::price(load(yaml));
+    const auto& put = find(run, "put");
     const auto& m = p.bermudan;
     const double spread =
         std::sqrt(put.std_error * put.std_error + m.bias_se * m.bias_se + m.noise * m.noise);
