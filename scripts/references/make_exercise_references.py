@@ -54,6 +54,19 @@ def allowance(stats, name, converged):
     return mean - converged, mean_se, noise
 
 
+def put_row(spot, vol, years, paths, replicates, seed):
+    """A PutCase row of the LS put: QuantLib's prices and the method's measured bias and noise
+    at `paths` regression and priced paths."""
+    berm = qa.put_price(spot, vol, years, "bermudan")
+    stats = measure(put_case(spot, vol, years, paths), replicates, seed)
+    bias, bias_se, noise = allowance(stats, "price", berm)
+    print("put S=%g vol=%g T=%d, %d paths: FD %.6f, LSM %.6f (bias %+.4f +- %.4f, noise %.4f)"
+          % (spot, vol, years, paths, berm, stats["price"][0], bias, bias_se, noise), flush=True)
+    return "    {%g, %g, %d, %.6f, %.6f, {%.6f, %.6f, %.6f, %.6f}}," % (
+        spot, vol, years, qa.european_put(spot, vol, years),
+        qa.put_price(spot, vol, years, "american"), berm, bias, bias_se, noise)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--replicates", type=int, default=32)
@@ -93,15 +106,7 @@ def main():
     for spot in (36.0, 40.0, 44.0):
         for vol in (0.2, 0.4):
             for years in (1, 2):
-                berm = qa.put_price(spot, vol, years, "bermudan")
-                stats = measure(put_case(spot, vol, years), R, 1000 + k)
-                bias, bias_se, noise = allowance(stats, "price", berm)
-                print("put S=%g vol=%g T=%d: FD %.6f, LSM %.6f (bias %+.4f +- %.4f, noise %.4f)"
-                      % (spot, vol, years, berm, stats["price"][0], bias, bias_se, noise),
-                      flush=True)
-                out.append("    {%g, %g, %d, %.6f, %.6f, {%.6f, %.6f, %.6f, %.6f}}," % (
-                    spot, vol, years, qa.european_put(spot, vol, years),
-                    qa.put_price(spot, vol, years, "american"), berm, bias, bias_se, noise))
+                out.append(put_row(spot, vol, years, 40000, R, 1000 + k))
                 k += 1
     out += ["};", ""]
     # Three of them at the GPU suite's size: 10^6 regression and 10^6 priced paths.
@@ -109,15 +114,7 @@ def main():
             "/// paths (the GPU suite's size).",
             "inline constexpr PutCase kPutsAtFullSize[] = {"]
     for spot, vol, years in ((36.0, 0.2, 1), (40.0, 0.4, 2), (44.0, 0.2, 2)):
-        berm = qa.put_price(spot, vol, years, "bermudan")
-        stats = measure(put_case(spot, vol, years, paths=1000000), max(4, R // 4), 2000 + k)
-        bias, bias_se, noise = allowance(stats, "price", berm)
-        print("put S=%g vol=%g T=%d at 10^6 paths: FD %.6f, LSM %.6f (bias %+.4f +- %.4f, "
-              "noise %.4f)" % (spot, vol, years, berm, stats["price"][0], bias, bias_se, noise),
-              flush=True)
-        out.append("    {%g, %g, %d, %.6f, %.6f, {%.6f, %.6f, %.6f, %.6f}}," % (
-            spot, vol, years, qa.european_put(spot, vol, years),
-            qa.put_price(spot, vol, years, "american"), berm, bias, bias_se, noise))
+        out.append(put_row(spot, vol, years, 1000000, max(4, R // 4), 2000 + k))
         k += 1
     out += ["};", ""]
     # An American call without dividends is worth the European: what the rule gives away.

@@ -132,15 +132,9 @@ def bermudan_put_greeks(spot, volatility, years):
 
 
 def bumped_greeks(spot, volatility, years):
-    """Delta, gamma and vega of the Bermudan (every 5 days) put, bumped as pfmc bumps: the spot by
-    1% of itself, the volatility by one point, central differences."""
-    h = 0.01 * spot
-    v = put_price(spot, volatility, years, "bermudan")
-    up = put_price(spot + h, volatility, years, "bermudan")
-    down = put_price(spot - h, volatility, years, "bermudan")
-    vega = (put_price(spot, volatility + 0.01, years, "bermudan") -
-            put_price(spot, volatility - 0.01, years, "bermudan")) / 0.02
-    return (up - down) / (2 * h), (up - 2 * v + down) / (h * h), vega
+    """Delta, gamma and vega of bermudan_put_greeks (the tuple main() prints)."""
+    g = bermudan_put_greeks(spot, volatility, years)
+    return g["delta"], g["gamma"], g["vega"]
 
 
 def main():
