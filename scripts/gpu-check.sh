@@ -63,7 +63,7 @@ if has build; then
     && limit ${PFMC_BUILD_SECONDS:-540} cmake --build --preset device -j "$(nproc)" > "$LOG/build.log" 2>&1
   rc=$?
   python3 scripts/ptxas-table.py "$LOG/build.log" > "$LOG/ptxas.txt"
-  note "build: rc=$rc in $((SECONDS - start)) s; ptxas: $(tail -1 "$LOG/ptxas.txt")"
+  note "build: rc=$rc in $((SECONDS - start)) s; ptxas: $(tail -1 "$LOG/ptxas.txt"); pfmc $(stat -c %s "$B/pfmc" 2>/dev/null || echo '?') bytes"
   # Each object's compile time (Ninja's log: start and end in ms), the slowest first.
   if [ -f "$B/.ninja_log" ]; then
     awk -F'\t' '!/^#/ {printf "%8.1f s  %s\n", ($2 - $1) / 1000, $4}' "$B/.ninja_log" \

@@ -13,7 +13,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 only=""
-if [ "${1:-}" = "--only" ]; then only="$2"; shift 2; fi
+case "${1:-}" in
+-h | --help) sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
+--only) only="$2"; shift 2 ;;
+esac
 work="${1:-/tmp/pfmc-mutants}"
 src="$work/src"
 build="$work/build"
@@ -68,10 +71,12 @@ EOF
 )
 
 survived=0
+tried=0
 printf '\n%-38s %s\n' "mutation" "result"
 while IFS='|' read -r name file text replacement; do
   [ -z "$name" ] && continue
   if [ -n "$only" ] && [[ ",$only," != *",$name,"* ]]; then continue; fi
+  tried=$((tried + 1))
   cp "$src/$file" "$work/original"
   if ! python3 - "$src/$file" "$text" "$replacement" <<'PY'
 import sys
@@ -102,4 +107,8 @@ PY
   cp "$work/original" "$src/$file"
 done <<<"$mutations"
 build_suite || true
+if [ "$tried" -eq 0 ]; then
+  echo "no mutation is named ${only:-...}: the names are $(cut -d'|' -f1 <<<"$mutations" | tr '\n' ' ')"
+  exit 2
+fi
 exit $survived

@@ -1069,7 +1069,7 @@ inline const std::vector<ReferenceCase>& reference_cases() {
                  std::nullopt},
                 {"theta",
                  "",
-                 {0.0470255941, 0.17789, 0,
+                 {0.04702559408, 0.17789, 0,
                   "independent Monte Carlo, common random numbers, bumped as pfmc bumps"},
                  std::nullopt},
             }},

@@ -91,9 +91,9 @@ inline ReferenceTally expect_matches_reference_case(const references::ReferenceC
     for (const auto& ref : in.price)
       expect_near_reference(got.price, got.std_error, ref, std::string(in.id) + " price", tally);
     EXPECT_EQ(got.greeks.size(), greeks ? in.greeks.size() : 0u) << in.id;
+    if (!greeks)
+      continue;
     for (const auto& g : in.greeks) {
-      if (!greeks)
-        break;
       const auto it = std::find_if(got.greeks.begin(), got.greeks.end(), [&](const auto& e) {
         return config::to_string(e.greek) == std::string(g.greek) && e.underlying == g.underlying;
       });

@@ -12,6 +12,7 @@
 #include "engine/pricer.hpp"
 #include "kernels/reduction_shape.cuh"
 #include "pricing_book.hpp"
+#include "reference_check.hpp"
 
 namespace pfmc {
 namespace {
@@ -22,6 +23,41 @@ using testing::load;
 using testing::standard_book;
 
 constexpr int kMonitoring = 52;
+
+TEST(CpuPricing, TheStandardBookIsTheReferenceCasesBook) {
+  // pricing_book.hpp takes the standard book's references from the reference case
+  // "black_scholes" by instrument id: every one of its instruments must be that case's, field by
+  // field (an edited strike or date here would be checked against another option's price).
+  const auto book = load(book_yaml(standard_book(kMonitoring), 1000, 52, "{device: cpu}"));
+  const auto cases =
+      load(testing::reference_case_yaml(testing::reference_case("black_scholes"), "{device: cpu}"));
+  const auto& market = cases.market.underlyings[0];
+  EXPECT_EQ(book.market.underlyings[0].spot, market.spot);
+  EXPECT_EQ(book.market.underlyings[0].dividend_yield, market.dividend_yield);
+  EXPECT_EQ(book.market.zero_rates.values, cases.market.zero_rates.values);
+  EXPECT_EQ(book.models[0].volatility.values, cases.models[0].volatility.values);
+  int compared = 0;
+  for (const auto& mine : book.instruments) {
+    for (const auto& theirs : cases.instruments) {
+      if (mine.id != theirs.id)
+        continue;
+      EXPECT_EQ(mine.type, theirs.type) << mine.id;
+      EXPECT_EQ(mine.option, theirs.option) << mine.id;
+      EXPECT_EQ(mine.strike, theirs.strike) << mine.id;
+      EXPECT_EQ(mine.maturity, theirs.maturity) << mine.id;
+      EXPECT_EQ(mine.cash, theirs.cash) << mine.id;
+      EXPECT_EQ(mine.average, theirs.average) << mine.id;
+      EXPECT_TRUE(mine.fixing_times == theirs.fixing_times.times()) << mine.id;
+      EXPECT_EQ(mine.knock, theirs.knock) << mine.id;
+      EXPECT_EQ(mine.barrier, theirs.barrier) << mine.id;
+      EXPECT_EQ(mine.barrier_type, theirs.barrier_type) << mine.id;
+      EXPECT_EQ(mine.rebate, theirs.rebate) << mine.id;
+      EXPECT_TRUE(mine.monitoring_times == theirs.monitoring_times.times()) << mine.id;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, static_cast<int>(book.instruments.size()));
+}
 
 TEST(CpuPricing, BookMatchesClosedForms) {
   const auto book = standard_book(kMonitoring);

@@ -54,6 +54,16 @@ def allowance(stats, name, converged):
     return mean - converged, mean_se, noise
 
 
+def measured(label, case, converged, replicates, seed, degree=3, converged_name="converged"):
+    """The method's bias and noise on `case` against `converged` (printed), as a C++ Measured
+    initializer."""
+    stats = measure(case, replicates, seed, degree)
+    bias, bias_se, noise = allowance(stats, "price", converged)
+    print("%s: %s %.6f, LSM %.6f (bias %+.4f +- %.4f, noise %.4f)" % (
+        label, converged_name, converged, stats["price"][0], bias, bias_se, noise), flush=True)
+    return "{%.6f, %.6f, %.6f, %.6f}" % (converged, bias, bias_se, noise)
+
+
 def put_row(spot, vol, years, paths, replicates, seed):
     """A PutCase row of the LS put: QuantLib's prices and the method's measured bias and noise
     at `paths` regression and priced paths."""
@@ -124,14 +134,10 @@ def main():
                                   maturity=1.0, model="bs", exercise="american")],
                 simulation=dict(paths=40000, steps_per_year=50))
     european = qa.black_scholes_call(100.0, 100.0, 0.05, 0.2, 1.0)
-    stats = measure(call, R, 4242)
-    bias, bias_se, noise = allowance(stats, "price", european)
-    print("american call: European %.6f, LSM %.6f (bias %+.4f +- %.4f, noise %.4f)" % (
-        european, stats["price"][0], bias, bias_se, noise), flush=True)
     out += ["/// An American call without dividends (S = K = 100, r = 5%, vol = 0.2, T = 1, 50",
             "/// steps a year, 40,000 and 40,000 paths): worth the European (Black-Scholes).",
-            "inline constexpr Measured kAmericanCall = {%.6f, %.6f, %.6f, %.6f};" % (
-                european, bias, bias_se, noise), ""]
+            "inline constexpr Measured kAmericanCall = %s;" % measured(
+                "american call", call, european, R, 4242, converged_name="European"), ""]
     # Greeks of the S = 40, vol = 0.2, T = 1 put.
     fd = qa.bermudan_put_greeks(40.0, 0.2, 1)
     stats = measure(put_case(40.0, 0.2, 1), R, 77, greeks=GREEKS)
@@ -154,16 +160,12 @@ def main():
                   instruments=[dict(id="put", type="european", option="put", strike=h["strike"],
                                     maturity=1.0, model="h", exercise="american")],
                   simulation=dict(paths=40000, steps_per_year=73))
-    fd_heston = qa.heston_put("bermudan")
-    stats = measure(heston, R, 91, degree=2)
-    bias, bias_se, noise = allowance(stats, "price", fd_heston)
-    print("heston put: FD %.6f, LSM %.6f (bias %+.4f +- %.4f, noise %.4f)" % (
-        fd_heston, stats["price"][0], bias, bias_se, noise), flush=True)
     out += ["/// The Heston put (S = K = 100, r = 5%, v0 = theta = 0.04, kappa = 2, xi = 0.3,",
             "/// rho = -0.7, T = 1; QuantLib's FdHestonVanillaEngine, Bermudan every 5 days);",
             "/// regression on x and v / theta at degree 2.",
-            "inline constexpr Measured kHestonPut = {%.6f, %.6f, %.6f, %.6f};" % (
-                fd_heston, bias, bias_se, noise), ""]
+            "inline constexpr Measured kHestonPut = %s;" % measured(
+                "heston put", heston, qa.heston_put("bermudan"), R, 91, degree=2,
+                converged_name="FD"), ""]
     # A Bermudan put on the skewed local-vol surface of the reference cases: the continuous-time
     # price from Crank-Nicolson with the exercise dates; the bias measured on pfmc's Euler chain
     # (52 steps a year and the dates) includes the scheme's.
@@ -177,16 +179,12 @@ def main():
               simulation=dict(paths=40000, steps_per_year=52))
     pde, pde_err = reflattice.local_vol_pde(lv, lv["models"][0], lv["instruments"][0],
                                             time_steps=1200)
-    stats = measure(lv, R, 57)
-    bias, bias_se, noise = allowance(stats, "price", pde)
-    print("local-vol bermudan put: PDE %.6f (+- %.1e), LSM %.6f (bias %+.4f +- %.4f, noise %.4f)"
-          % (pde, pde_err, stats["price"][0], bias, bias_se, noise), flush=True)
     out += ["/// A Bermudan put (K = 100, 12 monthly dates, T = 1) on the reference cases' skewed",
             "/// local-vol surface (S = 100, r = 3%, q = 1%): `converged` from Crank-Nicolson in",
-            "/// continuous time with the dates; the bias, on pfmc's Euler chain at 52 steps a",
-            "/// year, includes the scheme's.",
-            "inline constexpr Measured kLocalVolBermudanPut = {%.6f, %.6f, %.6f, %.6f};" % (
-                pde, bias, bias_se, noise), ""]
+            "/// continuous time with the dates (%.1e its error bound); the bias, on pfmc's" % pde_err,
+            "/// Euler chain at 52 steps a year, includes the scheme's.",
+            "inline constexpr Measured kLocalVolBermudanPut = %s;" % measured(
+                "local-vol bermudan put", lv, pde, R, 57, converged_name="PDE"), ""]
     # Andersen and Broadie's max-call: published bounds [13.892, 13.934].
     ab = dict(market=dict(underlyings=[dict(name="A", spot=100.0, dividend_yield=0.1),
                                        dict(name="B", spot=100.0, dividend_yield=0.1)],
@@ -197,17 +195,13 @@ def main():
                                 strike=100.0, maturity=3.0, model="ab", exercise="bermudan",
                                 exercise_dates=9)],
               simulation=dict(paths=40000, steps_per_year=0))
-    middle = 0.5 * (13.892 + 13.934)
-    stats = measure(ab, R, 5)
-    bias, bias_se, noise = allowance(stats, "price", middle)
-    print("max-call: bounds' middle %.4f, LSM %.6f (bias %+.4f +- %.4f, noise %.4f)" % (
-        middle, stats["price"][0], bias, bias_se, noise), flush=True)
-    out += ["/// Andersen and Broadie's max-call (2004, Table 2): its value lies in [13.892,",
-            "/// 13.934]; `converged` is the middle, and half the interval (0.021) adds to the",
+    low, high = 13.892, 13.934
+    out += ["/// Andersen and Broadie's max-call (2004, Table 2): its value lies in [%.3f," % low,
+            "/// %.3f]; `converged` is the middle, and half the interval adds to the" % high,
             "/// allowance. pfmc's basis: a cubic in max(S1, S2) / K.",
-            "inline constexpr double kMaxCallHalfInterval = 0.021;",
-            "inline constexpr Measured kMaxCall = {%.6f, %.6f, %.6f, %.6f};" % (
-                middle, bias, bias_se, noise), "",
+            "inline constexpr double kMaxCallHalfInterval = %.3f;" % (0.5 * (high - low)),
+            "inline constexpr Measured kMaxCall = %s;" % measured(
+                "max-call", ab, 0.5 * (low + high), R, 5, converged_name="bounds' middle"), "",
             "} // namespace pfmc::testing::exercise", ""]
     with open(OUTPUT, "w") as f:
         f.write("\n".join(out))

@@ -345,8 +345,10 @@ def quantlib_arithmetic_asian(case, model, instrument):
     return value, abs(value - values[1]) / 3
 
 
-def deterministic(case, model, instrument, grid, greeks_too):
-    """[(value, allowance, origin)] for the price; the first is the one the Greeks bump."""
+def deterministic(case, model, instrument, grid, cheap_only):
+    """[(value, allowance, origin)] for the price; the first is the one the Greeks bump.
+    cheap_only: leave out what is too slow to run for every bumped scenario (QuantLib's Asian
+    FD, the PDE)."""
     t, knock = instrument["type"], rc.knock_of(instrument)
     if model["type"] == "black_scholes":
         if t == "european" and not knock:
@@ -360,14 +362,14 @@ def deterministic(case, model, instrument, grid, greeks_too):
             v, err = reflattice.knocked_price(case, model, instrument)
             return [(v, max(err, 1e-6), "transition-density recursion")]
         if (t == "asian" and instrument["average"] == "arithmetic" and not knock and not
-                greeks_too and "zero_rate" in case["market"]["rates"]
+                cheap_only and "zero_rate" in case["market"]["rates"]
                 and not isinstance(model["volatility"], dict)):
             v, err = quantlib_arithmetic_asian(case, model, instrument)
             return [(v, max(err, 1e-5), "QuantLib FdBlackScholesAsianEngine")]
     if model["type"] == "local_vol" and t in ("european", "digital", "barrier"):
         v, err = reflattice.knocked_price(case, model, instrument, grid=grid)
         out = [(v, max(err, 1e-6), "local-vol Euler chain: transition-density recursion")]
-        if not knock and not greeks_too:
+        if not knock and not cheap_only:
             pde, perr = reflattice.local_vol_pde(case, model, instrument)
             out.append((pde, abs(v - pde) + max(perr, 1e-5),
                         "Crank-Nicolson PDE (continuous time); allowance: the Euler chain's "

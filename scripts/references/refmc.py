@@ -87,7 +87,6 @@ def _heston_paths(sc, times, z, variances=None):
         mean = theta + (v - theta) * e
         s2 = v * xi * xi * e * (1 - e) / kappa + theta * xi * xi * (1 - e) ** 2 / (2 * kappa)
         psi = s2 / (mean * mean)
-        k1 = 0.5 * dt * (kappa * rho / xi - 0.5) - rho / xi
         k2 = 0.5 * dt * (kappa * rho / xi - 0.5) + rho / xi
         k3 = k4 = 0.5 * dt * (1 - rho * rho)
         big_a = k2 + 0.5 * k4
@@ -110,9 +109,9 @@ def _heston_paths(sc, times, z, variances=None):
             tail = np.log((1 - p0) / one_minus_u) / beta
         nxt[ex] = np.where(ndtr(zv) <= p0, 0.0, tail)[ex]
         k0[ex] = (-np.log(p0 + beta * (1 - p0) / (beta - big_a)))[ex]
-        # K0* replaces K0 + (K1 + K3 / 2) v: E[S(t + dt) | t] = S(t) e^{(r - q) dt}.
-        x[k + 1] = x[k] + rq + k0 - (k1 + 0.5 * k3) * v + k1 * v + k2 * nxt + np.sqrt(
-            k3 * v + k4 * nxt) * zs
+        # K0* = k0 - (K1 + K3 / 2) v replaces K0 (E[S(t + dt) | t] = S(t) e^{(r - q) dt}), so
+        # K1's v term cancels: K0* + K1 v = k0 - K3 v / 2.
+        x[k + 1] = x[k] + rq + k0 - 0.5 * k3 * v + k2 * nxt + np.sqrt(k3 * v + k4 * nxt) * zs
         v = nxt
         if variances is not None:
             variances.append(v)
