@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 #include "config/overrides.hpp"
@@ -75,6 +77,21 @@ struct SweepOptions {
 /// `pfmc bench`'s measurements of every group of `config`, as its CSV (sweep_report.hpp's
 /// columns), without the tables; throws RuntimeError without a GPU.
 std::string bench_csv(const config::RunConfig& config, const SweepOptions& s, bool quiet);
+
+/// `pfmc kernels` (apps/kernel_commands.cpp).
+struct KernelsOptions {
+  std::string warm;  ///< a config file, `all`, or model-list entries
+  std::string cache; ///< the cache folder (empty: the default)
+  int arch = 0;      ///< compile for sm_<arch> (0: the GPU's)
+  int jobs = 0;      ///< parallel compilations (0: the host's threads)
+  bool clear = false, list = false, quiet = false, json = false;
+};
+/// Does what `o` asks (--clear, --warm, else the listing) and returns it as JSON: `cache`, and
+/// `cleared`, `warmed` {arch, kernels, compiled, from_cache, seconds, failures} or the listing
+/// (`kernel_set`, `entries` [{entry, built_in, on_first_use, cached}], `cached`,
+/// `cached_bytes`, with --list `cached_kernels`). The Python package's pfmc.kernels too.
+nlohmann::json kernels_report(const KernelsOptions& o);
+int command_kernels(const KernelsOptions& o);
 
 int command_tune(CLI::App* app, const RunOptions& o, const SweepOptions& s);
 int command_bench(CLI::App* app, const RunOptions& o, const SweepOptions& s);

@@ -254,6 +254,32 @@ int run(int argc, char** argv) {
   backends->add_option("--format", backends_format, "table | json")
       ->check(CLI::IsMember({"table", "json"}));
 
+  KernelsOptions kernels_options;
+  auto* kernels_command = app.add_subcommand(
+      "kernels", "list the path kernels built in, compiled on first use and cached; compile "
+                 "ahead what a config will use (--warm); empty the cache (--clear)");
+  kernels_command->set_version_flag("--version", kVersion);
+  kernels_command->add_option("--warm", kernels_options.warm,
+                              "compile what CONFIG's groups will launch (backend auto: every "
+                              "tuner candidate), or `all`, or model-list entries "
+                              "(black_scholes_f32,heston_f64,...), into the cache");
+  kernels_command
+      ->add_option("--arch", kernels_options.arch,
+                   "with --warm: compile for sm_N (e.g. 90) instead of this GPU, "
+                   "without one")
+      ->check(CLI::Range(50, 200));
+  kernels_command
+      ->add_option("--jobs", kernels_options.jobs,
+                   "with --warm: parallel compilations (default: the host's threads)")
+      ->check(CLI::Range(1, 1024));
+  kernels_command->add_option("--cache", kernels_options.cache,
+                              "the kernel cache folder (default: $PFMC_KERNEL_CACHE, else "
+                              "$XDG_CACHE_HOME/pfmc/kernels or ~/.cache/pfmc/kernels)");
+  kernels_command->add_flag("--clear", kernels_options.clear, "remove every cached kernel");
+  kernels_command->add_flag("--list", kernels_options.list, "also list each cached kernel");
+  kernels_command->add_flag("--quiet", kernels_options.quiet, "no progress line on stderr");
+  kernels_command->add_flag("--json", kernels_options.json, "print the report as JSON");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -270,6 +296,8 @@ int run(int argc, char** argv) {
     return command_bench(bench, bench_options, bench_sweep);
   if (tune->parsed())
     return command_tune(tune, tune_run_options, tune_sweep);
+  if (kernels_command->parsed())
+    return command_kernels(kernels_options);
   return kExitUsage;
 }
 

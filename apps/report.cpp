@@ -93,6 +93,10 @@ nlohmann::json result_json(const engine::RunResult& r, bool with_instruments) {
               {"chunks", run.chunks},
               {"block_size", run.block_size},
               {"kernel_ms", run.kernel_ms},
+              {"compile_ms", run.compile_ms},
+              {"kernels_compiled", run.kernels_compiled},
+              {"kernels_from_cache", run.kernels_from_cache},
+              {"cache_load_ms", run.cache_load_ms},
               {"rng_ms", run.rng_ms},
               {"regression_ms", run.regression_ms},
               {"kernel_load_ms", run.plan_stats.kernel_load_ms},
@@ -315,6 +319,11 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
   if (run.regression_ms > 0.0)
     out << ", early-exercise regression " << format("%.3f", run.regression_ms) << " ms";
   if (run.on_gpu) {
+    if (run.kernels_compiled > 0 || run.kernels_from_cache > 0) {
+      out << ", kernels compiled on first use " << run.kernels_compiled << " ("
+          << format("%.1f", run.compile_ms) << " ms), from the cache " << run.kernels_from_cache
+          << " (" << format("%.1f", run.cache_load_ms) << " ms)";
+    }
     out << " (kernel loading " << format("%.1f", run.plan_stats.kernel_load_ms) << " ms, device "
         << format("%.1f", run.device_ms) << " ms)";
   }

@@ -14,6 +14,7 @@
 #include "engine/tune/backend_choice.hpp"
 #include "engine/tune/tuning.hpp"
 #include "kernels/catalog.hpp"
+#include "kernels/compile/compiled_kernels.hpp"
 
 namespace pfmc::engine {
 
@@ -124,6 +125,7 @@ void add_throughput(RunInfo& run) {
 RunResult price(const config::RunConfig& config, const ProgressFn& progress,
                 const PriceOptions& options) {
   const auto start = std::chrono::steady_clock::now();
+  const kernels::compile::CompileTotals compiles_before = kernels::compile::compile_totals();
   RunResult result;
   RunInfo& run = result.run;
 
@@ -183,6 +185,11 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   save_tuning_cache(tuning, run);
 
   describe_run(config, plan, settings, device, replicates.replicates, run);
+  const kernels::compile::CompileTotals compiles = kernels::compile::compile_totals();
+  run.compile_ms = compiles.compile_ms - compiles_before.compile_ms;
+  run.kernels_compiled = compiles.compiled - compiles_before.compiled;
+  run.kernels_from_cache = compiles.from_cache - compiles_before.from_cache;
+  run.cache_load_ms = compiles.load_ms - compiles_before.load_ms;
   run.total_ms = milliseconds_since(start);
   add_throughput(run);
   return result;

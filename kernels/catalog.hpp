@@ -64,13 +64,13 @@ std::string backend_name_list();
 std::string why_backend_cannot_run(const BackendInfo& backend, int device_cc,
                                    const std::string& device_name);
 
-/// The prefetch distances the kernels are instantiated at (kernels/model_list.cuh names which
-/// list each model gets). Black-Scholes: all of them; a distance outside this set is refused.
+/// The prefetch distances a run may ask for, on every model (a distance outside this set is
+/// refused); kernels/model_list.cuh names which of them each model's tuner tries (and a
+/// PFMC_KERNELS=all build builds ahead). Black-Scholes: all of them.
 inline constexpr int kPrefetchDistances[] = {1, 2, 3, 4, 6, 8, 12, 16};
-/// The models beyond Black-Scholes: every backend, at the distances that won on the reference
-/// workloads (keeps the build within CI's budget).
+/// The models beyond Black-Scholes: the distances that won on the reference workloads.
 inline constexpr int kReducedPrefetchDistances[] = {4, 8};
-/// The Greeks' scenario kernels (eight model copies per path): every backend at distance 4.
+/// The Greeks' scenario kernels (eight model copies per path): distance 4.
 inline constexpr int kScenarioPrefetchDistances[] = {4};
 
 /// kPrefetchDistances, as a vector.

@@ -1,14 +1,19 @@
 #pragma once
-// Host launch wrapper of the path kernel: sizes dynamic shared memory (the loader's ring, then
-// the reduction's scratch), raises the kernel's shared-memory limit when needed, launches on the
-// given stream and checks the launch.
+// Host launch wrappers of the path kernel: size dynamic shared memory (the loader's ring, then
+// the reduction's scratch), raise the kernel's shared-memory limit when needed, launch on the
+// given stream and check the launch. One wrapper per way a kernel comes to be: built ahead of
+// time (its __global__ instantiation in this binary) or compiled on first use (NVRTC through
+// kernels/compile/, no device code here). Both launch the same code the same way.
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <string>
+#include <typeinfo>
 
+#include "kernels/compile/compiled_kernels.hpp"
 #include "kernels/error.hpp"
-#include "kernels/fault_injection.hpp"
+#include "kernels/launch_detail.hpp"
 #include "kernels/path_kernel.cuh"
 
 namespace pfmc::kernels {
@@ -22,24 +27,13 @@ inline std::size_t align16(std::size_t bytes) {
   return (bytes + 15) / 16 * 16;
 }
 
-/// Loads the kernel's code onto the device now (with CUDA's lazy module loading the first launch
-/// would), so that its cost is not counted as the kernel's time.
-template <class Model, class Loader, class Real, bool Exercise = false, int Registers = 0>
-void load_path_kernel() {
-  cudaFuncAttributes attributes{};
-  PFMC_CUDA_TRY(
-      cudaFuncGetAttributes(&attributes, &path_kernel<Model, Loader, Real, Exercise, Registers>));
-}
-
-template <class Model, class Loader, class Real, bool Exercise = false, int Registers = 0>
-void launch_path_kernel(PathKernelParams<Model, Real> params, int blocks, int block_size,
-                        cudaStream_t stream) {
+/// Launches `kernel` (a __global__ function's address or a cudaKernel_t) of loader `Loader`.
+template <class Loader, class Model, class Real>
+void launch_kernel(const void* kernel, PathKernelParams<Model, Real> params, int blocks,
+                   int block_size, cudaStream_t stream) {
   PFMC_EXPECTS(block_size >= kWarpSize && block_size <= kMaxBlockSize &&
                    (block_size & (block_size - 1)) == 0,
                "block size must be a power of two in 32..1024");
-  PFMC_EXPECTS(blocks > 0 && params.group_count > 0, "a launch needs at least one block");
-  PFMC_EXPECTS(params.rounds >= 1 && (params.rounds & (params.rounds - 1)) == 0,
-               "rounds per block must be a power of two");
   const std::size_t loader_bytes =
       Loader::shared_bytes(block_size, params.ring, params.prefetch_distance);
   params.scratch_offset = static_cast<int>(align16(loader_bytes));
@@ -47,22 +41,65 @@ void launch_path_kernel(PathKernelParams<Model, Real> params, int blocks, int bl
       params.scratch_offset + static_cast<int>(reduction_scratch_bytes(block_size));
   const std::size_t shared =
       params.round_sums_offset + round_sums_bytes(params.rounds, params.round_values);
-  auto* kernel = &path_kernel<Model, Loader, Real, Exercise, Registers>;
-  if (shared > 48 * 1024) {
-    PFMC_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(shared)));
-  }
-  // An injected fault (kernels/fault_injection.hpp) asks for 1 GiB of shared memory a block, more
-  // than any GPU has: the runtime refuses the launch as it would a real misconfiguration.
-  const std::size_t launched_shared = inject_fault(Fault::launch) ? std::size_t{1} << 30 : shared;
-  kernel<<<blocks, block_size, launched_shared, stream>>>(params);
-  const cudaError_t status = cudaGetLastError();
-  if (status != cudaSuccess) {
-    throw CudaError("the path kernel's launch failed (" + std::to_string(blocks) + " blocks of " +
-                    std::to_string(block_size) + " threads, " + std::to_string(launched_shared) +
-                    " bytes of shared memory a block): " + cudaGetErrorName(status) + ": " +
-                    cudaGetErrorString(status));
-  }
+  detail::launch_sized(kernel, &params, blocks, block_size, params.group_count, params.rounds,
+                       shared, stream);
+}
+
+// --- built ahead of time ------------------------------------------------------------------------
+
+/// Loads the kernel's code onto the device now (with CUDA's lazy module loading the first launch
+/// would), so that its cost is not counted as the kernel's time.
+template <class Model, class Loader, class Real, bool Exercise = false, int Registers = 0>
+void load_path_kernel() {
+  detail::load_kernel(
+      reinterpret_cast<const void*>(&path_kernel<Model, Loader, Real, Exercise, Registers>));
+}
+
+template <class Model, class Loader, class Real, bool Exercise = false, int Registers = 0>
+void launch_path_kernel(PathKernelParams<Model, Real> params, int blocks, int block_size,
+                        cudaStream_t stream) {
+  launch_kernel<Loader>(
+      reinterpret_cast<const void*>(&path_kernel<Model, Loader, Real, Exercise, Registers>), params,
+      blocks, block_size, stream);
+}
+
+// --- compiled on first use --------------------------------------------------------------------
+
+/// Carries a path kernel's template arguments to the host compiler's type names (never defined
+/// as a kernel: naming it instantiates no device code).
+template <class Model, class Loader, class Real, bool Exercise, int Registers>
+struct PathKernelTag {};
+
+/// The name expression NVRTC compiles for this instantiation.
+template <class Model, class Loader, class Real, bool Exercise = false, int Registers = 0>
+const std::string& path_kernel_name() {
+  static const std::string name = compile::path_kernel_expression(
+      typeid(PathKernelTag<Model, Loader, Real, Exercise, Registers>).name());
+  return name;
+}
+
+/// The runtime-compiled kernel of this instantiation (compiled, or read from the cache, on the
+/// first call of the process for the device's architecture).
+template <class Model, class Loader, class Real, bool Exercise = false, int Registers = 0,
+          int Distance = 0>
+const void* runtime_path_kernel() {
+  static detail::RuntimeKernelSlot slot;
+  return detail::runtime_kernel(slot, &path_kernel_name<Model, Loader, Real, Exercise, Registers>,
+                                typeid(Model).name(), Loader::name, Distance, Exercise, Registers);
+}
+
+template <class Model, class Loader, class Real, bool Exercise = false, int Registers = 0,
+          int Distance = 0>
+void load_runtime_path_kernel() {
+  detail::load_kernel(runtime_path_kernel<Model, Loader, Real, Exercise, Registers, Distance>());
+}
+
+template <class Model, class Loader, class Real, bool Exercise = false, int Registers = 0,
+          int Distance = 0>
+void launch_runtime_path_kernel(PathKernelParams<Model, Real> params, int blocks, int block_size,
+                                cudaStream_t stream) {
+  launch_kernel<Loader>(runtime_path_kernel<Model, Loader, Real, Exercise, Registers, Distance>(),
+                        params, blocks, block_size, stream);
 }
 
 } // namespace pfmc::kernels

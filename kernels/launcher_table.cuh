@@ -1,38 +1,60 @@
 #pragma once
 // The one place where runtime backend names become template instantiations: for a model and a
 // precision (an entry of kernels/model_list.cuh), every (backend, prefetch distance) pair maps
-// to a launch function. Adding a backend is its loader header plus one add_loader line below (and
-// its entry in kernels/catalog.cpp, which a test keeps in step with this table).
+// to a launch function — the kernel built ahead of time where kernels/ahead_of_time.hpp's list
+// (for the build's PFMC_KERNELS) has it, else the same instantiation compiled on first use
+// (kernels/launch.cuh). Adding a backend is its loader header (kernels/kernel_sources.cuh) plus
+// one add_loader line below (and its entry in kernels/catalog.cpp, which a test keeps in step
+// with this table).
 
 #include <utility>
 #include <vector>
 
+#include "kernels/ahead_of_time.hpp"
+#include "kernels/kernel_sources.cuh"
 #include "kernels/launch.cuh"
-#include "kernels/loaders/async_ring.cuh"
-#include "kernels/loaders/batched.cuh"
-#include "kernels/loaders/ideal.cuh"
-#include "kernels/loaders/inline.cuh"
-#include "kernels/loaders/l2_prefetch.cuh"
-#include "kernels/loaders/none.cuh"
-#include "kernels/loaders/rolling.cuh"
-#include "kernels/loaders/tma.cuh"
-#include "kernels/loaders/unroll.cuh"
 #include "kernels/model_list.cuh"
 
 namespace pfmc::kernels {
 
 template <class Model, class Real>
 struct LauncherEntry {
+  using Launch = PathKernelLauncher<Model, Real>;
+  using Load = void (*)();
   const char* backend;
   int prefetch_distance; ///< the instantiated distance (0 with any_distance)
   bool any_distance;     ///< no distance, or the loader takes it at run time
   int paths_per_thread;  ///< paths a thread simulates per round (the loader's)
-  PathKernelLauncher<Model, Real> launch;
-  void (*load)(); ///< loads the kernel's code (kernels/launch.cuh)
+  Launch launch;
+  Load load; ///< loads the kernel's code (kernels/launch.cuh); compiles it on first use
   /// The same kernel under kWideRegisters (null where not instantiated): the engine launches it
   /// where the launch runs in one wave at that cap (engine/run/device_unit.cuh). Same bits.
-  PathKernelLauncher<Model, Real> launch_wide;
-  void (*load_wide)();
+  Launch launch_wide;
+  Load load_wide;
+  bool ahead_of_time; ///< built into the binary (else compiled on first use)
+  /// A candidate of the tuner: a distance kernels/model_list.cuh lists for the model (or the
+  /// loader takes none at compile time). The others serve runs that ask for them.
+  bool tuned;
+  /// The same kernels compiled on first use, whether or not built in (for
+  /// compile::every_kernel_at_runtime(): the test that both give the same bits), and their
+  /// NVRTC name expressions (`pfmc kernels`, the CPU suite's compile check).
+  Launch launch_runtime;
+  Load load_runtime;
+  Launch launch_wide_runtime;
+  Load load_wide_runtime;
+  const std::string& (*name)();
+  const std::string& (*name_wide)(); ///< null where there is no wide kernel
+
+  /// What a launch calls: the wide kernel or not, compiled on first use where asked.
+  Launch launcher(bool wide) const {
+    const bool runtime = compile::every_kernel_at_runtime();
+    return wide ? (runtime ? launch_wide_runtime : launch_wide)
+                : (runtime ? launch_runtime : launch);
+  }
+  Load loader(bool wide) const {
+    const bool runtime = compile::every_kernel_at_runtime();
+    return wide ? (runtime ? load_wide_runtime : load_wide) : (runtime ? load_runtime : load);
+  }
 };
 
 template <class Model, class Real>
@@ -41,7 +63,7 @@ using LauncherTable = std::vector<LauncherEntry<Model, Real>>;
 /// Whether a (model, precision) has wide instantiations (under kWideRegisters), and at which
 /// compile-time distances: what latency_bound measured to pay (bench/NOTES.md v22: Black-Scholes
 /// in double, one 128-thread block an SM, the best loader 1.69 -> 1.41 ms, no spills; at 12 and
-/// 16 slower than at 8), 36 more kernels in the build. Other models: not measured yet.
+/// 16 slower than at 8). Other models: not measured yet.
 template <class Model, class Real>
 constexpr bool has_wide_registers() {
   return std::is_same_v<Model, models::BlackScholes<double>>;
@@ -50,54 +72,90 @@ constexpr bool is_wide_distance(int distance) {
   return distance == 0 || distance == 4 || distance == 6 || distance == 8;
 }
 
-/// One table entry: LoaderT's kernel, and its wide instantiation where the (model, precision)
-/// and the distance have one and the table is the build's (Wide; not the check set's).
-template <class Model, class LoaderT, class Real, int Distance, bool AnyDistance, bool Wide>
+/// Whether `Distance` is one of `Listed`'s.
+template <int Distance, int... Listed>
+constexpr bool is_listed(std::integer_sequence<int, Listed...>) {
+  return ((Distance == Listed) || ...);
+}
+
+/// One table entry: LoaderT's kernel, built ahead or compiled on first use as
+/// kernels/ahead_of_time.hpp's list says for the module's set, and its wide instantiation where
+/// the (model, precision) and the distance have one (built ahead with its kernel, but never in
+/// the check set).
+template <class Model, class LoaderT, class Real, int Distance, bool AnyDistance, KernelSet Set,
+          bool Tuned>
 LauncherEntry<Model, Real> make_entry() {
-  LauncherEntry<Model, Real> entry{LoaderT::name,
-                                   Distance,
-                                   AnyDistance,
-                                   LoaderT::paths_per_thread,
-                                   &launch_path_kernel<Model, LoaderT, Real>,
-                                   &load_path_kernel<Model, LoaderT, Real>,
-                                   nullptr,
-                                   nullptr};
-  if constexpr (Wide && has_wide_registers<Model, Real>() && is_wide_distance(Distance)) {
-    entry.launch_wide = &launch_path_kernel<Model, LoaderT, Real, false, kWideRegisters>;
-    entry.load_wide = &load_path_kernel<Model, LoaderT, Real, false, kWideRegisters>;
+  constexpr bool kAhead = built_ahead(Set, LoaderT::name, Distance, Tuned,
+                                      Model::assets == 1 && !models::kIsScenarios<Model>);
+  LauncherEntry<Model, Real> entry{};
+  entry.backend = LoaderT::name;
+  entry.prefetch_distance = Distance;
+  entry.any_distance = AnyDistance;
+  entry.paths_per_thread = LoaderT::paths_per_thread;
+  entry.ahead_of_time = kAhead;
+  entry.tuned = Tuned;
+  entry.launch_runtime = &launch_runtime_path_kernel<Model, LoaderT, Real, false, 0, Distance>;
+  entry.load_runtime = &load_runtime_path_kernel<Model, LoaderT, Real, false, 0, Distance>;
+  entry.name = &path_kernel_name<Model, LoaderT, Real>;
+  if constexpr (kAhead) {
+    entry.launch = &launch_path_kernel<Model, LoaderT, Real>;
+    entry.load = &load_path_kernel<Model, LoaderT, Real>;
+  } else {
+    entry.launch = entry.launch_runtime;
+    entry.load = entry.load_runtime;
+  }
+  if constexpr (has_wide_registers<Model, Real>() && is_wide_distance(Distance)) {
+    entry.launch_wide_runtime =
+        &launch_runtime_path_kernel<Model, LoaderT, Real, false, kWideRegisters, Distance>;
+    entry.load_wide_runtime =
+        &load_runtime_path_kernel<Model, LoaderT, Real, false, kWideRegisters, Distance>;
+    entry.name_wide = &path_kernel_name<Model, LoaderT, Real, false, kWideRegisters>;
+    if constexpr (kAhead && Set != KernelSet::check) {
+      entry.launch_wide = &launch_path_kernel<Model, LoaderT, Real, false, kWideRegisters>;
+      entry.load_wide = &load_path_kernel<Model, LoaderT, Real, false, kWideRegisters>;
+    } else {
+      entry.launch_wide = entry.launch_wide_runtime;
+      entry.load_wide = entry.load_wide_runtime;
+    }
   }
   return entry;
 }
 
 /// A loader instantiated at each compile-time distance (register rings, unrolling, cp.async
-/// wait counts need it as a constant).
-template <template <class, int, int> class Loader, class Model, class Real, bool Wide = true,
-          int... Distances>
+/// wait counts need it as a constant): every distance of the catalogue, `Listed` the model's.
+template <template <class, int, int> class Loader, class Model, class Real, KernelSet Set,
+          class Listed, int... Distances>
 void add_loader(LauncherTable<Model, Real>& table, std::integer_sequence<int, Distances...>) {
-  (table.push_back(
-       make_entry<Model, Loader<Real, Model::factors, Distances>, Real, Distances, false, Wide>()),
+  (table.push_back(make_entry<Model, Loader<Real, Model::factors, Distances>, Real, Distances,
+                              false, Set, is_listed<Distances>(Listed{})>()),
    ...);
 }
 
 /// A loader instantiated once: it takes no distance, or takes it at run time (an address
 /// offset or a ring size), which keeps the build small.
-template <template <class, int, int> class Loader, class Model, class Real, bool Wide = true>
+/// `Tuned`: the model has this part of the matrix listed (not the baskets' Greeks).
+template <template <class, int, int> class Loader, class Model, class Real, KernelSet Set,
+          bool Tuned = true>
 void add_loader(LauncherTable<Model, Real>& table) {
-  table.push_back(make_entry<Model, Loader<Real, Model::factors, 0>, Real, 0, true, Wide>());
+  table.push_back(make_entry<Model, Loader<Real, Model::factors, 0>, Real, 0, true, Set, Tuned>());
 }
 
 /// A loader at each compile-time distance but those of the common module (4 and 8).
-template <template <class, int, int> class Loader, class Model, class Real, bool Wide,
-          int... Distances>
+template <template <class, int, int> class Loader, class Model, class Real, KernelSet Set,
+          class Listed, int... Distances>
 void add_loader_but_common(LauncherTable<Model, Real>& table,
                            std::integer_sequence<int, Distances...>) {
   (
       [&] {
         if constexpr (Distances != 4 && Distances != 8)
-          add_loader<Loader, Model, Real, Wide>(table, std::integer_sequence<int, Distances>{});
+          add_loader<Loader, Model, Real, Set, Listed>(table,
+                                                       std::integer_sequence<int, Distances>{});
       }(),
       ...);
 }
+
+/// Every distance a run may ask for (kernels/catalog.hpp).
+using AllDistances = DistanceSequence<kPrefetchDistances>;
 
 /// The backends a run takes without being asked — `inline` (the default for Philox draws),
 /// scalar_batched at 4 (the default for draws in memory) and 8 (the tuner's usual winner), and
@@ -105,63 +163,77 @@ void add_loader_but_common(LauncherTable<Model, Real>& table,
 /// loads a kernel's module at its first launch, and this one is 4 kernels, not 60 (measured: the
 /// first `inline` launch of a fresh process spent 53-105 ms loading the 62-kernel Black-Scholes
 /// float module).
-template <class Model, class Real, bool Wide = true>
+template <class Model, class Real, KernelSet Set>
 LauncherTable<Model, Real> make_common_table() {
+  using Common = std::integer_sequence<int, 4, 8>;
   LauncherTable<Model, Real> table;
-  add_loader<NoneLoader, Model, Real, Wide>(table);
-  add_loader<InlineLoader, Model, Real, Wide>(table);
-  add_loader<ScalarBatchedLoader, Model, Real, Wide>(table, std::integer_sequence<int, 4, 8>{});
+  add_loader<NoneLoader, Model, Real, Set>(table);
+  add_loader<InlineLoader, Model, Real, Set>(table);
+  add_loader<ScalarBatchedLoader, Model, Real, Set, Common>(table, Common{});
   return table;
 }
 
-/// Every other backend at the given distances: the prefetch matrix that `pfmc bench`, the tuner
-/// and named backends use, in two modules compiled side by side (one module of a basket's took
+/// Every other backend at every distance — the prefetch matrix that `pfmc bench`, the tuner and
+/// named backends use; the model's listed distances (`Listed`) are the tuner's candidates and
+/// what `all` builds ahead — in two modules compiled side by side (one module of a basket's took
 /// ptxas over 9 minutes on one core): the loads and register or shared-memory rings here, ...
-template <class Model, class Real, class Distances, bool Wide = true>
+template <class Model, class Real, class Listed, KernelSet Set>
 LauncherTable<Model, Real> make_prefetch_table() {
   LauncherTable<Model, Real> table;
-  if constexpr (Distances::size() > 0) { // else NoPrefetchMatrix
-    add_loader<UnrollLoader, Model, Real, Wide>(table, Distances{});
-    add_loader_but_common<ScalarBatchedLoader, Model, Real, Wide>(table, Distances{});
-    add_loader<SmemBatchedLoader, Model, Real, Wide>(table, Distances{});
-    add_loader<ScalarRollingLoader, Model, Real, Wide>(table, Distances{});
-    add_loader<SmemRollingLoader, Model, Real, Wide>(table, Distances{});
-    add_loader<L2PrefetchLoader, Model, Real, Wide>(table);
-    add_loader<L2PrefetchEvictLastLoader, Model, Real, Wide>(table);
-    add_loader<L2Hint256Loader, Model, Real, Wide>(table, Distances{});
-  }
+  add_loader<UnrollLoader, Model, Real, Set, Listed>(table, AllDistances{});
+  add_loader_but_common<ScalarBatchedLoader, Model, Real, Set, Listed>(table, AllDistances{});
+  add_loader<SmemBatchedLoader, Model, Real, Set, Listed>(table, AllDistances{});
+  add_loader<ScalarRollingLoader, Model, Real, Set, Listed>(table, AllDistances{});
+  add_loader<SmemRollingLoader, Model, Real, Set, Listed>(table, AllDistances{});
+  constexpr bool kListed = Listed::size() > 0; // else NoPrefetchMatrix
+  add_loader<L2PrefetchLoader, Model, Real, Set, kListed>(table);
+  add_loader<L2PrefetchEvictLastLoader, Model, Real, Set, kListed>(table);
+  add_loader<L2Hint256Loader, Model, Real, Set, Listed>(table, AllDistances{});
   return table;
 }
 
 /// ... and the asynchronous copies (cp.async rings, bulk copies, TMA) with the bench's `ideal`.
-template <class Model, class Real, class Distances, bool Wide = true>
+template <class Model, class Real, class Listed, KernelSet Set>
 LauncherTable<Model, Real> make_async_table() {
   LauncherTable<Model, Real> table;
-  if constexpr (Distances::size() > 0) {
-    add_loader<SmemRollingAsyncLoader, Model, Real, Wide>(table, Distances{});
-    add_loader<SmemBatchedAsyncLoader, Model, Real, Wide>(table, Distances{});
-    add_loader<SmemBlockAsyncLoader, Model, Real, Wide>(table, Distances{});
-    add_loader<BulkL2Loader, Model, Real, Wide>(table);
-    add_loader<TmaLoader, Model, Real, Wide>(table);
-    add_loader<IdealLoader, Model, Real, Wide>(table,
-                                               Distances{}); // bench only (kernels/catalog.cpp)
-  }
+  add_loader<SmemRollingAsyncLoader, Model, Real, Set, Listed>(table, AllDistances{});
+  add_loader<SmemBatchedAsyncLoader, Model, Real, Set, Listed>(table, AllDistances{});
+  add_loader<SmemBlockAsyncLoader, Model, Real, Set, Listed>(table, AllDistances{});
+  constexpr bool kListed = Listed::size() > 0; // else NoPrefetchMatrix
+  add_loader<BulkL2Loader, Model, Real, Set, kListed>(table);
+  add_loader<TmaLoader, Model, Real, Set, kListed>(table);
+  add_loader<IdealLoader, Model, Real, Set, Listed>(table, AllDistances{}); // bench only
   return table;
 }
 
 /// Early exercise's kernel (kernels/path_kernel.cuh's Exercise): `inline` draws, one step at a
-/// time, a module of its own so that runs without early exercise never load it.
-template <class Model, class Real>
+/// time, a module of its own so that runs without early exercise never load it. Built ahead in
+/// every set but `runtime`.
+template <class Model, class Real, KernelSet Set>
 LauncherTable<Model, Real> make_exercise_table() {
   using Loader = InlineStepLoader<Real, Model::factors, 0>;
-  return {LauncherEntry<Model, Real>{Loader::name, 0, true, Loader::paths_per_thread,
-                                     &launch_path_kernel<Model, Loader, Real, true>,
-                                     &load_path_kernel<Model, Loader, Real, true>, nullptr,
-                                     nullptr}};
+  LauncherEntry<Model, Real> entry{};
+  entry.backend = Loader::name;
+  entry.any_distance = true;
+  entry.paths_per_thread = Loader::paths_per_thread;
+  entry.ahead_of_time = Set != KernelSet::runtime;
+  entry.tuned = true;
+  entry.launch_runtime = &launch_runtime_path_kernel<Model, Loader, Real, true>;
+  entry.load_runtime = &load_runtime_path_kernel<Model, Loader, Real, true>;
+  entry.name = &path_kernel_name<Model, Loader, Real, true>;
+  if constexpr (Set != KernelSet::runtime) {
+    entry.launch = &launch_path_kernel<Model, Loader, Real, true>;
+    entry.load = &load_path_kernel<Model, Loader, Real, true>;
+  } else {
+    entry.launch = entry.launch_runtime;
+    entry.load = entry.load_runtime;
+  }
+  return {entry};
 }
 
 /// Defined, one model-list entry per file, in the build folder's generated
-/// kernels/instantiate_<entry>_{common,prefetch}.cu: separate modules, compiled in parallel.
+/// kernels/instantiate_<entry>_{common,prefetch,async,exercise}.cu: separate modules, compiled
+/// in parallel.
 template <class Model, class Real>
 const LauncherTable<Model, Real>& common_launcher_table();
 template <class Model, class Real>
@@ -209,45 +281,20 @@ PFMC_KERNEL_MODELS(PFMC_DECLARE_LAUNCHER_TABLES)
     static const LauncherTable<ENTRY::Model, ENTRY::Real> table = __VA_ARGS__;                     \
     return table;                                                                                  \
   }
-#define PFMC_DEFINE_COMMON_LAUNCHERS(ENTRY)                                                        \
-  PFMC_DEFINE_TABLE(ENTRY, common_launcher_table, make_common_table<ENTRY::Model, ENTRY::Real>())
-#define PFMC_DEFINE_PREFETCH_LAUNCHERS(ENTRY)                                                      \
-  PFMC_DEFINE_TABLE(ENTRY, prefetch_launcher_table,                                                \
-                    make_prefetch_table<ENTRY::Model, ENTRY::Real, ENTRY::Distances>())
-#define PFMC_DEFINE_ASYNC_LAUNCHERS(ENTRY)                                                         \
-  PFMC_DEFINE_TABLE(ENTRY, async_launcher_table,                                                   \
-                    make_async_table<ENTRY::Model, ENTRY::Real, ENTRY::Distances>())
-#define PFMC_DEFINE_EXERCISE_LAUNCHERS(ENTRY)                                                      \
-  PFMC_DEFINE_TABLE(ENTRY, exercise_launcher_table,                                                \
-                    make_exercise_table<ENTRY::Model, ENTRY::Real>())
-
-/// PFMC_KERNELS=check (CMakeLists.txt): the device code compiled for checking, not for runs —
-/// `none` alone in the common module, every loader at distance 4 in the prefetch matrix.
-template <class Model, class Real>
-LauncherTable<Model, Real> make_check_common_table() {
-  LauncherTable<Model, Real> table;
-  add_loader<NoneLoader, Model, Real, false>(table);
-  return table;
-}
-#define PFMC_DEFINE_CHECK_COMMON_LAUNCHERS(ENTRY)                                                  \
+/// One module's table for ENTRY under SET (a KernelSet enumerator; CMakeLists.txt picks it).
+#define PFMC_DEFINE_COMMON_LAUNCHERS(ENTRY, SET)                                                   \
   PFMC_DEFINE_TABLE(ENTRY, common_launcher_table,                                                  \
-                    make_check_common_table<ENTRY::Model, ENTRY::Real>())
-#define PFMC_DEFINE_CHECK_PREFETCH_LAUNCHERS(ENTRY)                                                \
+                    make_common_table<ENTRY::Model, ENTRY::Real, KernelSet::SET>())
+#define PFMC_DEFINE_PREFETCH_LAUNCHERS(ENTRY, SET)                                                 \
   PFMC_DEFINE_TABLE(                                                                               \
       ENTRY, prefetch_launcher_table,                                                              \
-      make_prefetch_table<ENTRY::Model, ENTRY::Real, std::integer_sequence<int, 4>, false>())
-#define PFMC_DEFINE_CHECK_ASYNC_LAUNCHERS(ENTRY)                                                   \
+      make_prefetch_table<ENTRY::Model, ENTRY::Real, ENTRY::Distances, KernelSet::SET>())
+#define PFMC_DEFINE_ASYNC_LAUNCHERS(ENTRY, SET)                                                    \
   PFMC_DEFINE_TABLE(                                                                               \
       ENTRY, async_launcher_table,                                                                 \
-      make_async_table<ENTRY::Model, ENTRY::Real, std::integer_sequence<int, 4>, false>())
-
-/// PFMC_KERNELS=none, or an entry that `check` leaves out: the tables, empty.
-#define PFMC_DEFINE_EMPTY_COMMON_LAUNCHERS(ENTRY)                                                  \
-  PFMC_DEFINE_TABLE(ENTRY, common_launcher_table, {})
-#define PFMC_DEFINE_EMPTY_PREFETCH_LAUNCHERS(ENTRY)                                                \
-  PFMC_DEFINE_TABLE(ENTRY, prefetch_launcher_table, {})
-#define PFMC_DEFINE_EMPTY_ASYNC_LAUNCHERS(ENTRY) PFMC_DEFINE_TABLE(ENTRY, async_launcher_table, {})
-#define PFMC_DEFINE_EMPTY_EXERCISE_LAUNCHERS(ENTRY)                                                \
-  PFMC_DEFINE_TABLE(ENTRY, exercise_launcher_table, {})
+      make_async_table<ENTRY::Model, ENTRY::Real, ENTRY::Distances, KernelSet::SET>())
+#define PFMC_DEFINE_EXERCISE_LAUNCHERS(ENTRY, SET)                                                 \
+  PFMC_DEFINE_TABLE(ENTRY, exercise_launcher_table,                                                \
+                    make_exercise_table<ENTRY::Model, ENTRY::Real, KernelSet::SET>())
 
 } // namespace pfmc::kernels

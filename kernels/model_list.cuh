@@ -13,10 +13,12 @@
 //   assets      1 for single-asset models
 //   scenarios   true: the Greeks' wrapper models::Scenarios<...> (8 copies of a single-asset
 //               model; 4n + 4 of an n-asset basket, for per-underlying Greeks)
-//   distances   a DistanceSequence of kernels/catalog.hpp's lists, or NoPrefetchMatrix: the
-//               common module's backends alone (the baskets' Greeks: 12 to 20 model copies a
-//               path, whose prefetch matrix would cost the build more than it could pay;
-//               engine/tune/backend_choice.cpp takes the common module's default for them)
+//   distances   the prefetch matrix's distances the tuner tries and PFMC_KERNELS=all builds
+//               ahead (every distance of kernels/catalog.hpp serves a run that asks for it,
+//               compiled on first use): a DistanceSequence of kernels/catalog.hpp's lists, or
+//               NoPrefetchMatrix: the common module's backends alone (the baskets' Greeks: 12 to
+//               20 model copies a path, whose prefetch matrix would cost more than it could
+//               pay; the tuner takes the common module's default for them)
 
 #include <cstddef>
 #include <iterator>

@@ -18,7 +18,6 @@
 #include <type_traits>
 
 #include "kernels/block_reduce.cuh"
-#include "kernels/catalog.hpp"
 #include "kernels/loader_common.cuh"
 #include "kernels/value_layout.cuh"
 #include "models/exercise.cuh"

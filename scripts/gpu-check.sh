@@ -39,6 +39,9 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm 
   | tee "$LOG/gpu.txt"
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 export PFMC_TUNING_CACHE="$LOG/tuning.json"
+# The kernels compiled on first use (kernels/compile/): a cache of this check's own, empty at its
+# start unless PFMC_KERNEL_CACHE names one.
+export PFMC_KERNEL_CACHE=${PFMC_KERNEL_CACHE:-$LOG/kernels}
 # Open MPI unpacked into .deps/mpi (scripts/carry-deps.sh --mpi; the GPU machine has none):
 # relocated with OPAL_PREFIX, the build pointed at its header and library (no wrapper compiler).
 mpi_flags=(-DPFMC_MPI=OFF)
@@ -75,6 +78,11 @@ if has build; then
 fi
 
 if has test; then
+  start=$SECONDS
+  # The GPU suite's kernels that are not built in, compiled into the cache on every core first
+  # (tests/gpu_test_main.cpp), and timed: the cold cache's cost; the suites then find them there.
+  limit 400 "./$B/test_gpu" --gtest_filter=-* > "$LOG/test_gpu_warm.log" 2>&1
+  note "kernel cache warmed: rc=$? $(grep -m1 'kernels not built in' "$LOG/test_gpu_warm.log") in $((SECONDS - start)) s"
   start=$SECONDS
   # The fault suite runs after the others, alone (its hog process holds the GPU's memory).
   limit ${PFMC_TEST_SECONDS:-240} ctest --preset device -j 4 --timeout 200 --output-on-failure \
@@ -558,6 +566,80 @@ if has e2e; then
   done
   keep e2e.json e2e_table.txt
   note "e2e: $((SECONDS - start)) s"
+fi
+
+if has jit; then
+  # Compile on first use (issue 34): what is built in; a combination the binary lacks, first use
+  # (NVRTC compile and load) and from the cache, fresh processes; the same instantiation's SASS
+  # built in and compiled by NVRTC; every example config's prices with every kernel compiled on
+  # first use against the built-in kernels'; the kernels' time built in and compiled.
+  start=$SECONDS
+  "./$B/pfmc" kernels > "$LOG/jit_kernels.txt" 2>&1
+  note "jit: $(tail -2 "$LOG/jit_kernels.txt" | head -1 | tr -s ' ')"
+  run_json() { # LABEL ARGS...: one fresh pfmc price, its compile and kernel figures
+    local label=$1
+    shift
+    local t0=$(date +%s.%N)
+    "./$B/pfmc" price "$@" --quiet --format json --output "$LOG/jit_run.json" 2>> "$LOG/jit_notices.txt"
+    local rc=$? t1=$(date +%s.%N)
+    note "jit: $label: rc=$rc wall $(python3 -c "print('%.3f' % ($t1 - $t0))") s; $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["run"]; print("compiled %d (%.0f ms), from cache %d (%.1f ms), kernel %.3f ms, kernel_load %.1f ms, total %.1f ms" % (r["kernels_compiled"], r["compile_ms"], r["kernels_from_cache"], r["cache_load_ms"], r["kernel_ms"], r["kernel_load_ms"], r["total_ms"]))' "$LOG/jit_run.json" 2>&1 | tail -1)"
+  }
+  for combo in "heston.yaml --backend tma" "heston.yaml --backend smem_rolling_async --prefetch-distance 6" \
+               "basket.yaml --backend l2_hint_256b --prefetch-distance 8"; do
+    set -- $combo
+    cfg=$1
+    shift
+    run_json "first use $cfg $*" "config/examples/$cfg" "$@"
+    run_json "from the cache $cfg $*" "config/examples/$cfg" "$@"
+  done
+  # SASS: Black-Scholes float `none`, built in and compiled by NVRTC (PFMC_COMPILE_AT_RUNTIME).
+  PFMC_COMPILE_AT_RUNTIME=1 "./$B/pfmc" price config/examples/post_figure.yaml --backend none \
+    --precision float --paths 4096 --quiet --format json > /dev/null 2>> "$LOG/jit_notices.txt"
+  python3 - "$PFMC_KERNEL_CACHE" "$LOG" <<'PY' > "$LOG/jit_sass.txt" 2>&1
+import glob, subprocess, sys
+cache, log = sys.argv[1], sys.argv[2]
+for path in glob.glob(cache + "/*.cubin"):
+    data = open(path, "rb").read()
+    at = len(b"pfmc-kernel 1\n")
+    end = data.index(b"\n", at); n = int(data[at:end]); key = data[end + 1:end + 1 + n].decode()
+    if "BlackScholes<float>, pfmc::kernels::NoneLoader" not in key or "false, 0>" not in key:
+        continue
+    at = end + 1 + n
+    end = data.index(b"\n", at); lowered = data[at:end].decode(); at = end + 1
+    end = data.index(b"\n", at); size = int(data[at:end]); image = data[end + 1:end + 1 + size]
+    open(log + "/jit_none.cubin", "wb").write(image)
+    def sass(args):
+        text = subprocess.run(["cuobjdump", "-sass"] + args, capture_output=True, text=True).stdout
+        lines, keep = [], False
+        for line in text.splitlines():
+            if "Function : " in line:
+                keep = lowered in line
+                continue
+            if keep and "/*" in line and ";" in line:
+                lines.append(line.split("*/", 1)[1].split(";")[0].strip())
+        return lines
+    jit = sass([log + "/jit_none.cubin"])
+    aot = sass(["-fun", lowered, "build-device/pfmc"])
+    print("kernel", lowered)
+    print("instructions: built in %d, NVRTC %d; identical: %s" % (len(aot), len(jit), aot == jit))
+    if aot != jit:
+        import difflib
+        print("\n".join(list(difflib.unified_diff(aot, jit, lineterm=""))[:40]))
+    break
+else:
+    print("no cached entry of the none kernel")
+PY
+  note "jit: SASS $(grep -m1 instructions "$LOG/jit_sass.txt")"
+  # Every example config: the same bits with every kernel compiled on first use.
+  same=0 differ=0
+  for cfg in config/examples/*.yaml; do
+    a=$("./$B/pfmc" price "$cfg" --paths 20000 --quiet --format json 2>/dev/null | python3 -c 'import json,sys; j=json.load(sys.stdin); print(json.dumps([[i["id"], i["price"], i["std_error"]] for i in j["instruments"]]))' 2>&1)
+    b=$(PFMC_COMPILE_AT_RUNTIME=1 "./$B/pfmc" price "$cfg" --paths 20000 --quiet --format json 2>/dev/null | python3 -c 'import json,sys; j=json.load(sys.stdin); print(json.dumps([[i["id"], i["price"], i["std_error"]] for i in j["instruments"]]))' 2>&1)
+    if [ "$a" = "$b" ]; then same=$((same + 1)); else differ=$((differ + 1)); echo "DIFFER $cfg" >> "$LOG/jit_sass.txt"; fi
+  done
+  note "jit: example configs built in vs compiled on first use: $same same, $differ differ"
+  keep jit_sass.txt jit_kernels.txt jit_notices.txt
+  note "jit: $((SECONDS - start)) s"
 fi
 
 if has fresh; then

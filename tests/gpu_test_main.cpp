@@ -1,15 +1,48 @@
 // test_gpu's main: runs the GPU suites and, where there is no usable GPU, says so and how many
 // tests that skipped, and exits 77 (CTest's SKIP_RETURN_CODE for test_gpu), so that a machine
 // without a GPU (CI) reports the suite as skipped instead of passed. The GPU suites run on a GPU
-// machine only: scripts/gpu-check.sh test.
+// machine only: scripts/gpu-check.sh test. With a GPU it first compiles, in parallel on the
+// host's cores, the kernels the suites launch that the binary does not build in (every model's
+// listed distances: kernels/model_list.cuh), so that the tests find them in the kernel cache
+// instead of compiling them one after another (PFMC_TEST_WARM=0 leaves them to first use).
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "engine/core/device_info.hpp"
+#include "engine/run/kernel_inventory.hpp"
+#include "kernels/compile/compiled_kernels.hpp"
+
+namespace {
+
+void warm_the_suites_kernels() {
+  const char* env = std::getenv("PFMC_TEST_WARM");
+  const auto device = pfmc::engine::query_device();
+  if (!device.available || (env != nullptr && std::string(env) == "0"))
+    return;
+  std::vector<pfmc::engine::KernelInfo> wanted;
+  for (const auto& k : pfmc::engine::kernel_inventory()) {
+    if (k.tuned)
+      wanted.push_back(k);
+  }
+  const auto warmed =
+      pfmc::engine::warm_kernels(wanted, device.compute_capability, 0, /*progress=*/false);
+  std::printf("test_gpu: %zu kernels not built in, ready in %.1f s (%zu compiled, %zu from the "
+              "cache %s)\n",
+              warmed.kernels, warmed.seconds, warmed.compiled, warmed.kernels - warmed.compiled,
+              pfmc::kernels::compile::cache_dir().c_str());
+  for (const auto& failure : warmed.failures)
+    std::printf("test_gpu: %s\n", failure.c_str());
+  std::fflush(stdout);
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  warm_the_suites_kernels();
   const int status = RUN_ALL_TESTS();
   const auto* unit = ::testing::UnitTest::GetInstance();
   const int skipped = unit->skipped_test_count();

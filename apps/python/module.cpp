@@ -325,6 +325,22 @@ std::string backends() {
   return guarded([] { return apps::backends_json(engine::query_device()).dump(); });
 }
 
+/// `pfmc kernels`'s report as JSON text (apps::kernels_report).
+std::string kernel_report(const std::string& warm, int arch, int jobs, bool clear, bool list,
+                          const std::string& cache) {
+  return guarded([&] {
+    apps::KernelsOptions o;
+    o.warm = warm;
+    o.arch = arch;
+    o.jobs = jobs;
+    o.clear = clear;
+    o.list = list;
+    o.cache = cache;
+    o.quiet = true;
+    return apps::kernels_report(o).dump();
+  });
+}
+
 } // namespace
 
 PYBIND11_MODULE(_pfmc, m) {
@@ -345,6 +361,8 @@ PYBIND11_MODULE(_pfmc, m) {
   m.def("bench", &bench, py::arg("source"), py::arg("is_path"), py::arg("name"),
         py::arg("overrides"), py::arg("backends"), py::arg("distances"), py::arg("repeat"));
   m.def("backends", &backends);
+  m.def("kernels", &kernel_report, py::arg("warm"), py::arg("arch"), py::arg("jobs"),
+        py::arg("clear"), py::arg("list"), py::arg("cache"));
   m.def("_time_native_run", &time_native_run, py::arg("path"), py::arg("device"));
   // The exception objects must go before the interpreter's teardown, not after it.
   m.add_object("_cleanup", py::capsule([] {

@@ -16,10 +16,11 @@ namespace pfmc::engine {
 
 namespace {
 
-/// Whether this build's kernels may be launched: every kernel (`all`), or the check set where
-/// the build asked for it (PFMC_LAUNCH_CHECK_SET, diagnostics).
+/// Whether this build's kernels may be launched: a build for GPUs (`ahead` or `all`: what is not
+/// built in is compiled on first use), or the check set where the build asked for it
+/// (PFMC_LAUNCH_CHECK_SET, diagnostics: then anything else is compiled on first use too).
 bool launchable_set() {
-  return std::strcmp(PFMC_KERNEL_SET, "all") == 0 ||
+  return std::strcmp(PFMC_KERNEL_SET, "ahead") == 0 || std::strcmp(PFMC_KERNEL_SET, "all") == 0 ||
          (PFMC_LAUNCH_CHECK_SET != 0 && std::strcmp(PFMC_KERNEL_SET, "check") == 0);
 }
 
@@ -32,7 +33,7 @@ DeviceInfo static_device_info(int ordinal) {
   if (!launchable_set()) {
     info.unavailable_reason =
         "this build compiled no kernel it can launch (PFMC_KERNELS=" + std::string(kernel_set()) +
-        "); rebuild with -DPFMC_KERNELS=all to use the GPU";
+        "); rebuild with -DPFMC_KERNELS=ahead to use the GPU";
     return info;
   }
   int count = 0;

@@ -21,13 +21,14 @@ struct DeviceInfo {
   int driver_version = 0;
 };
 
-/// Which path kernels this build compiled (CMake's PFMC_KERNELS): "all"; "check" (each loader
-/// and model kind compiled once, none launched: a build without a GPU); "none".
+/// Which path kernels this build built ahead (CMake's PFMC_KERNELS): "ahead" (kernels/
+/// ahead_of_time.hpp's list; the rest compiled on first use); "all"; "check" (each loader and
+/// model kind compiled once, none launched: a build without a GPU); "none".
 const char* kernel_set();
 
 /// The calling thread's current device (device 0 unless cudaSetDevice chose another): its fixed
 /// properties read once per process, its free memory at each call; never throws. Unavailable,
-/// with the reason, in a build whose kernel set is not "all".
+/// with the reason, in a build whose kernel set is not "ahead" or "all".
 DeviceInfo query_device();
 /// Device `ordinal` (its free memory read on it); unavailable past the last device.
 DeviceInfo query_device(int ordinal);

@@ -103,7 +103,13 @@ struct RunInfo {
   int block_size = 0;
   int threads = 0;        ///< CPU threads (CPU backend)
   double kernel_ms = 0.0; ///< the path kernels (GPU: CUDA events; kernel loading excluded)
-  double rng_ms = 0.0;    ///< draw generation
+  /// Kernels compiled on first use during the run (kernels/compile/): NVRTC's time, how many it
+  /// compiled and how many came from the disk cache (their reads and loads in cache_load_ms).
+  double compile_ms = 0.0;
+  int kernels_compiled = 0;
+  int kernels_from_cache = 0;
+  double cache_load_ms = 0.0;
+  double rng_ms = 0.0; ///< draw generation
   /// Early exercise's regression passes (their paths, the backward induction and the fits),
   /// apart from kernel_ms, which prices; and the regression paths' steps.
   double regression_ms = 0.0;

@@ -10,10 +10,11 @@
 namespace pfmc::engine {
 
 /// The registry's entry of (backend, distance), or nullptr when there is no such backend or
-/// distance. Backends that take no distance ignore it.
+/// distance. Backends that take no distance ignore it. `tuned_only`: the tuner's candidates
+/// alone (kernels/launcher_table.cuh's LauncherEntry::tuned).
 template <class Model, class Real>
-const kernels::LauncherEntry<Model, Real>* find_launcher(std::string_view backend,
-                                                         int prefetch_distance) {
+const kernels::LauncherEntry<Model, Real>*
+find_launcher(std::string_view backend, int prefetch_distance, bool tuned_only = false) {
   const kernels::BackendInfo* info = kernels::find_backend(backend);
   if (info == nullptr)
     return nullptr;
@@ -22,7 +23,7 @@ const kernels::LauncherEntry<Model, Real>* find_launcher(std::string_view backen
   for (const auto& entry : kernels::launcher_table<Model, Real>()) {
     if (backend == entry.backend &&
         (entry.any_distance || entry.prefetch_distance == prefetch_distance)) {
-      return &entry;
+      return tuned_only && !entry.tuned ? nullptr : &entry;
     }
   }
   return nullptr;

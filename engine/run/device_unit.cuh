@@ -228,7 +228,7 @@ public:
 
     params.seed = seed;
     wide_ = shape_.one_wide_wave && entry.launch_wide != nullptr;
-    (wide_ ? entry.launch_wide : entry.launch)(params, blocks, shape_.block_size, stream_);
+    entry.launcher(wide_)(params, blocks, shape_.block_size, stream_);
   }
   /// Whether the last launch took the entry's wide instantiation.
   [[nodiscard]] bool launched_wide() const { return wide_; }

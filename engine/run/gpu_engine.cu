@@ -159,7 +159,7 @@ private:
     const std::uint64_t blocks =
         groups.size() + launch_paths / static_cast<std::uint64_t>(shape.block_paths());
     shape.one_wide_wave = kernels::fits_one_wide_wave(blocks, shape.block_size, multiprocessors_);
-    load(shape.one_wide_wave && entry.load_wide != nullptr ? entry.load_wide : entry.load);
+    load(entry.loader(shape.one_wide_wave && entry.load_wide != nullptr));
     return shape;
   }
 
@@ -370,14 +370,14 @@ std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
 }
 
 bool has_group_launcher(const GroupPlan& group, config::Precision precision,
-                        const std::string& backend, int prefetch_distance) {
+                        const std::string& backend, int prefetch_distance, bool tuned_only) {
   return dispatch_precision(precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
     if (std::is_same_v<Real, float> && group.scenarios > 1)
       return false;
     return dispatch_model<Real>(group, [&](auto model_tag) {
       using Model = typename decltype(model_tag)::type;
-      return find_launcher<Model, Real>(backend, prefetch_distance) != nullptr;
+      return find_launcher<Model, Real>(backend, prefetch_distance, tuned_only) != nullptr;
     });
   });
 }

@@ -31,6 +31,6 @@ bool has_launcher(const std::string& backend, int prefetch_distance);
 /// True when the kernel of this group (its model, assets, Greeks scenarios) has `backend` at
 /// `prefetch_distance` in this precision.
 bool has_group_launcher(const GroupPlan& group, config::Precision precision,
-                        const std::string& backend, int prefetch_distance);
+                        const std::string& backend, int prefetch_distance, bool tuned_only = false);
 
 } // namespace pfmc::engine

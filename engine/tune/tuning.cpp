@@ -108,10 +108,12 @@ std::vector<BackendChoice> tune_candidates(const GroupPlan& group,
     }
     std::vector<int> distances{0};
     if (b.uses_prefetch_distance) {
-      // Only the distances this group's kernel is instantiated at.
+      // The distances the model lists (kernels/model_list.cuh), or any asked for (compiled on
+      // first use where not built in).
       distances.clear();
-      for (int d : options.distances.empty() ? kernels::prefetch_distances() : options.distances) {
-        if (has_group_launcher(group, settings.precision, b.name, d))
+      const bool listed_only = options.distances.empty();
+      for (int d : listed_only ? kernels::prefetch_distances() : options.distances) {
+        if (has_group_launcher(group, settings.precision, b.name, d, listed_only))
           distances.push_back(d);
       }
     }
@@ -123,7 +125,7 @@ std::vector<BackendChoice> tune_candidates(const GroupPlan& group,
     // A backend the group's model has no kernel of (the baskets' Greeks: the common module's
     // alone) is not a candidate.
     if (!b.uses_prefetch_distance &&
-        !has_group_launcher(group, settings.precision, b.name, settings.prefetch_distance))
+        !has_group_launcher(group, settings.precision, b.name, settings.prefetch_distance, true))
       continue;
     for (int d : distances) {
       for (const auto& p : paddings)

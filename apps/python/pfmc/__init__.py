@@ -21,8 +21,8 @@ import io as _io
 import json as _json
 import os as _os
 
-__all__ = ["price", "validate", "backends", "bench", "Result", "ConfigError", "RuntimeError",
-           "OVERRIDES"]
+__all__ = ["price", "validate", "backends", "bench", "kernels", "Result", "ConfigError",
+           "RuntimeError", "OVERRIDES"]
 
 
 class ConfigError(ValueError):
@@ -153,6 +153,18 @@ def backends():
     """The prefetch backends: a dict with the device (or None), the prefetch distances and one
     entry per backend (name, description, requires, runs_here, ...)."""
     return _json.loads(_pfmc.backends())
+
+
+def kernels(*, warm=None, arch=0, jobs=0, clear=False, list=False, cache=""):
+    """`pfmc kernels`: the path kernels built in, compiled on first use and cached, as a dict
+    (`cache`, `kernel_set`, `entries` [{entry, built_in, on_first_use, cached}], `cached`, ...).
+    warm: a config file, "all" or model-list entries (a list or comma-separated): compile them
+    into the cache (for sm_<arch> where given, else this GPU's), on `jobs` threads; the dict's
+    `warmed` says what was compiled. clear: empty the cache. cache: the cache folder."""
+    if warm is not None and not isinstance(warm, str):
+        warm = ",".join(warm)
+    return _json.loads(_pfmc.kernels(warm or "", int(arch), int(jobs), bool(clear), bool(list),
+                                     str(cache)))
 
 
 def bench(config, *, backends="all", distances="all", repeat=5, **overrides):

@@ -1,0 +1,134 @@
+#include "engine/run/kernel_inventory.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <type_traits>
+
+#include "engine/plan/plan.hpp"
+#include "engine/run/model_dispatch.hpp"
+#include "kernels/compile/compiled_kernels.hpp"
+#include "kernels/launcher_table.cuh"
+
+namespace pfmc::engine {
+
+namespace {
+
+template <class Model, class Real>
+void add_entry_kernels(const char* entry_name, std::vector<KernelInfo>& out) {
+  for (const auto& e : kernels::launcher_table<Model, Real>()) {
+    KernelInfo info{entry_name, e.backend, e.prefetch_distance, e.ahead_of_time, e.tuned, false,
+                    false,      e.name()};
+    out.push_back(info);
+    if (e.name_wide != nullptr) {
+      info.wide = true;
+      info.name = e.name_wide();
+      info.ahead_of_time = e.ahead_of_time && e.launch_wide != e.launch_wide_runtime;
+      out.push_back(info);
+    }
+  }
+  for (const auto& e : kernels::exercise_launcher_table<Model, Real>()) {
+    out.push_back(
+        KernelInfo{entry_name, e.backend, 0, e.ahead_of_time, true, false, true, e.name()});
+  }
+}
+
+} // namespace
+
+std::vector<KernelInfo> kernel_inventory() {
+  std::vector<KernelInfo> all;
+#define PFMC_INVENTORY_ENTRY(NAME, TYPE, ASSETS, SCENARIOS, REAL, MODEL, DISTANCES)                \
+  add_entry_kernels<kernels::model_entries::NAME::Model, REAL>(#NAME, all);
+  PFMC_KERNEL_MODELS(PFMC_INVENTORY_ENTRY)
+#undef PFMC_INVENTORY_ENTRY
+  return all;
+}
+
+std::vector<KernelInfo> config_kernels(const config::RunConfig& config) {
+  const SimulationPlan plan = make_plan(config);
+  const auto& engine = config.engine;
+  const bool tuned_all = engine.backend == "auto";
+  std::set<std::string> seen;
+  std::vector<KernelInfo> wanted;
+  const std::vector<KernelInfo> all = kernel_inventory();
+  for (const GroupPlan& group : plan.groups) {
+    const std::string entry = dispatch_precision(config.simulation.precision, [&](auto real_tag) {
+      using Real = typename decltype(real_tag)::type;
+      return dispatch_model<Real>(group, [&](auto model_tag) {
+        using Model = typename decltype(model_tag)::type;
+        // The entry whose Model and Real these are (the model list's name).
+        std::string name;
+#define PFMC_INVENTORY_NAME(NAME, TYPE, ASSETS, SCENARIOS, REAL, MODEL, DISTANCES)                 \
+  if (std::is_same_v<kernels::model_entries::NAME::Model, Model> && std::is_same_v<REAL, Real>)    \
+    name = #NAME;
+        PFMC_KERNEL_MODELS(PFMC_INVENTORY_NAME)
+#undef PFMC_INVENTORY_NAME
+        return name;
+      });
+    });
+    for (const KernelInfo& k : all) {
+      if (k.entry != entry)
+        continue;
+      const bool exercise = group.exercise.present();
+      const bool chosen =
+          k.exercise ? exercise
+                     : (tuned_all ? k.tuned
+                                  : (k.backend == engine.backend &&
+                                     (k.distance == 0 || k.distance == engine.prefetch_distance)));
+      if (chosen && seen.insert(k.name).second)
+        wanted.push_back(k);
+    }
+  }
+  return wanted;
+}
+
+WarmResult warm_kernels(const std::vector<KernelInfo>& kernels, int arch, int jobs, bool progress) {
+  const bool everything = kernels::compile::every_kernel_at_runtime();
+  std::vector<const KernelInfo*> targets;
+  for (const KernelInfo& k : kernels) {
+    if (!k.ahead_of_time || everything)
+      targets.push_back(&k);
+  }
+  WarmResult result;
+  result.kernels = targets.size();
+  const int threads_wanted =
+      jobs > 0 ? jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const bool terminal = progress && ::isatty(STDERR_FILENO) != 0;
+  const auto start = std::chrono::steady_clock::now();
+  std::atomic<std::size_t> next{0}, done{0}, compiled{0};
+  std::mutex mutex;
+  auto worker = [&] {
+    for (std::size_t i; (i = next++) < targets.size();) {
+      try {
+        if (kernels::compile::compile_to_cache(targets[i]->name, arch))
+          ++compiled;
+      } catch (const std::exception& e) {
+        const std::lock_guard<std::mutex> guard(mutex);
+        result.failures.push_back(e.what());
+      }
+      const std::size_t n = ++done;
+      if (terminal) {
+        const std::lock_guard<std::mutex> guard(mutex);
+        std::fprintf(stderr, "\rpfmc: %zu of %zu kernels ready", n, targets.size());
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < std::min<int>(threads_wanted, static_cast<int>(targets.size())); ++t)
+    threads.emplace_back(worker);
+  for (auto& t : threads)
+    t.join();
+  if (terminal && !targets.empty())
+    std::fprintf(stderr, "\n");
+  result.compiled = compiled;
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+} // namespace pfmc::engine

@@ -1,0 +1,194 @@
+#include "kernels/compile/compiled_kernels.hpp"
+
+#include <cuda_runtime.h>
+#include <cxxabi.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "kernels/compile/kernel_cache.hpp"
+#include "kernels/compile/runtime_compiler.hpp"
+#include "kernels/error.hpp"
+
+namespace pfmc::kernels::compile {
+
+namespace {
+
+struct Slot {
+  std::mutex mutex;
+  bool ready = false;
+  cudaLibrary_t library = nullptr;
+  cudaKernel_t kernel = nullptr;
+};
+
+struct Registry {
+  std::mutex mutex;
+  std::map<std::string, std::shared_ptr<Slot>> slots; ///< by arch and name expression
+  CompileTotals totals;
+  std::string dir_override;
+};
+
+Registry& registry() {
+  static Registry* r = new Registry; // never destroyed: kernels may launch during exit
+  return *r;
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+int current_arch() {
+  int device = 0, major = 0, minor = 0;
+  PFMC_CUDA_TRY(cudaGetDevice(&device));
+  PFMC_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  PFMC_CUDA_TRY(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  return major * 10 + minor;
+}
+
+int driver_version() {
+  int version = 0;
+  if (cudaDriverGetVersion(&version) != cudaSuccess)
+    return 0;
+  return version;
+}
+
+/// The entry for `key` from the cache, else compiled (under the key's lock: another process
+/// compiling it meanwhile is waited for) and stored. `compiled` says which.
+CacheEntry fetch(const KernelKey& key, const std::string& label, bool& compiled) {
+  const KernelCache cache(cache_dir());
+  compiled = false;
+  if (auto entry = cache.load(key))
+    return *entry;
+  const KernelCache::Lock lock(cache, key);
+  if (auto entry = cache.load(key)) // compiled by another process while this one waited
+    return *entry;
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  if (terminal)
+    std::fprintf(stderr, "pfmc: compiling %s for sm_%d (first use) ...\r", label.c_str(), key.arch);
+  const Cubin cubin = compile_kernel(key.name_expression, key.arch);
+  std::fprintf(stderr, "pfmc: compiled %s for sm_%d in %.1f s (first use; kept in %s)\n",
+               label.c_str(), key.arch, cubin.compile_ms / 1000.0, cache.dir().c_str());
+  CacheEntry entry{cubin.lowered_name, cubin.image};
+  cache.store(key, entry);
+  {
+    const std::lock_guard<std::mutex> guard(registry().mutex);
+    registry().totals.compile_ms += cubin.compile_ms;
+    ++registry().totals.compiled;
+  }
+  compiled = true;
+  return entry;
+}
+
+} // namespace
+
+namespace {
+
+std::string demangle(const char* mangled) {
+  int status = 0;
+  char* text = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  PFMC_EXPECTS(status == 0 && text != nullptr, "a kernel's type name did not demangle");
+  std::string name(text);
+  std::free(text);
+  return name;
+}
+
+void erase_all(std::string& text, const std::string& what) {
+  for (std::size_t at; (at = text.find(what)) != std::string::npos;)
+    text.erase(at, what.size());
+}
+
+} // namespace
+
+std::string path_kernel_expression(const char* tag_mangled_name) {
+  const std::string tag = demangle(tag_mangled_name);
+  const std::size_t open = tag.find('<');
+  PFMC_EXPECTS(open != std::string::npos && tag.back() == '>', "a path kernel tag has arguments");
+  return "&pfmc::kernels::path_kernel" + tag.substr(open);
+}
+
+std::string short_type_name(const char* mangled_name) {
+  std::string name = demangle(mangled_name);
+  erase_all(name, "pfmc::models::");
+  erase_all(name, "pfmc::kernels::");
+  return name;
+}
+
+namespace {
+std::atomic<int> at_runtime{-1}; // -1: not read from the environment yet
+} // namespace
+
+bool every_kernel_at_runtime() {
+  int on = at_runtime.load(std::memory_order_relaxed);
+  if (on < 0) {
+    const char* env = std::getenv("PFMC_COMPILE_AT_RUNTIME");
+    on = env != nullptr && std::string(env) == "1" ? 1 : 0;
+    at_runtime.store(on, std::memory_order_relaxed);
+  }
+  return on == 1;
+}
+
+void set_every_kernel_at_runtime(bool on) {
+  at_runtime.store(on ? 1 : 0, std::memory_order_relaxed);
+}
+
+std::string cache_dir() {
+  const std::lock_guard<std::mutex> guard(registry().mutex);
+  return kernel_cache_dir(registry().dir_override);
+}
+
+void set_cache_dir(const std::string& dir) {
+  const std::lock_guard<std::mutex> guard(registry().mutex);
+  registry().dir_override = dir;
+}
+
+CompileTotals compile_totals() {
+  const std::lock_guard<std::mutex> guard(registry().mutex);
+  return registry().totals;
+}
+
+bool compile_to_cache(const std::string& name_expression, int arch) {
+  KernelKey key{name_expression, arch, driver_version()};
+  bool compiled = false;
+  fetch(key, name_expression, compiled);
+  return compiled;
+}
+
+const void* runtime_kernel(const std::string& name_expression, const std::string& label) {
+  const int arch = current_arch();
+  std::shared_ptr<Slot> slot;
+  {
+    const std::lock_guard<std::mutex> guard(registry().mutex);
+    auto& found = registry().slots[std::to_string(arch) + " " + name_expression];
+    if (!found)
+      found = std::make_shared<Slot>();
+    slot = found;
+  }
+  const std::lock_guard<std::mutex> guard(slot->mutex);
+  if (slot->ready)
+    return reinterpret_cast<const void*>(slot->kernel);
+  const auto start = std::chrono::steady_clock::now();
+  const KernelKey key{name_expression, arch, driver_version()};
+  bool compiled = false;
+  const CacheEntry entry = fetch(key, label, compiled);
+  PFMC_CUDA_TRY(cudaLibraryLoadData(&slot->library, entry.image.data(), nullptr, nullptr, 0,
+                                    nullptr, nullptr, 0));
+  PFMC_CUDA_TRY(cudaLibraryGetKernel(&slot->kernel, slot->library, entry.lowered_name.c_str()));
+  slot->ready = true;
+  {
+    const std::lock_guard<std::mutex> totals(registry().mutex);
+    if (!compiled) {
+      registry().totals.load_ms += ms_since(start);
+      ++registry().totals.from_cache;
+    }
+  }
+  return reinterpret_cast<const void*>(slot->kernel);
+}
+
+} // namespace pfmc::kernels::compile

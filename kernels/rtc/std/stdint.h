@@ -1,0 +1,3 @@
+#pragma once
+// NVRTC only (kernels/rtc/README.md).
+#include <cuda/std/cstdint>

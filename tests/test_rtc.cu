@@ -1,0 +1,219 @@
+// Compile on first use without a GPU (CI): a sample of the kernels this build does not build in,
+// compiled by NVRTC to cubins for sm_90 through the kernel cache; and the cache's rules (its
+// key, corrupt entries, two processes asking for one kernel).
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <iterator>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "kernels/compile/compiled_kernels.hpp"
+#include "kernels/compile/kernel_cache.hpp"
+#include "kernels/compile/runtime_compiler.hpp"
+#include "kernels/launcher_table.cuh"
+
+namespace pfmc::kernels::compile {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A fresh cache folder for one test, used by this process while the test runs.
+class ScopedCache {
+public:
+  ScopedCache() {
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = (fs::temp_directory_path() /
+            ("pfmc-rtc-" + std::to_string(::getpid()) + "-" + test->name()))
+               .string();
+    fs::remove_all(dir_);
+    set_cache_dir(dir_);
+  }
+  ~ScopedCache() {
+    set_cache_dir("");
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+  const std::string& dir() const { return dir_; }
+
+private:
+  std::string dir_;
+};
+
+TEST(RuntimeCompiler, NamesAKernelAsTheHostCompilerSpellsIt) {
+  EXPECT_EQ((path_kernel_name<models::BlackScholes<float>, NoneLoader<float, 1, 0>, float>()),
+            "&pfmc::kernels::path_kernel<pfmc::models::BlackScholes<float>, "
+            "pfmc::kernels::NoneLoader<float, 1, 0>, float, false, 0>");
+  EXPECT_EQ(
+      (path_kernel_name<models::Heston<double>, InlineStepLoader<double, 2, 0>, double, true>()),
+      "&pfmc::kernels::path_kernel<pfmc::models::Heston<double>, "
+      "pfmc::kernels::InlineBatchLoader<double, 2, 0, 1>, double, true, 0>");
+}
+
+TEST(RuntimeCompiler, CompilesASampleOfTheKernelsNotBuiltInWithoutAGpu) {
+  ScopedCache cache;
+  // Every model kind, both precisions, loaders of every family at distances the check build
+  // does not compile (it builds each loader at 4, on Black-Scholes float), and a wide kernel.
+  // (The Greeks' and early exercise's kernels take 12-18 s each here: the check build compiles
+  // them with nvcc.)
+  const std::map<std::string, std::string> chosen{
+      {"heston float unroll 3",
+       path_kernel_name<models::Heston<float>, UnrollLoader<float, 2, 3>, float>()},
+      {"local vol double smem_rolling_async 6",
+       path_kernel_name<models::LocalVol<double>, SmemRollingAsyncLoader<double, 1, 6>, double>()},
+      {"basket2 float tma",
+       path_kernel_name<models::MultiBlackScholes<float, 2>, TmaLoader<float, 2, 0>, float>()},
+      {"black-scholes double l2_hint_256b 12",
+       path_kernel_name<models::BlackScholes<double>, L2Hint256Loader<double, 1, 12>, double>()},
+      {"heston double smem_block_async 2",
+       path_kernel_name<models::Heston<double>, SmemBlockAsyncLoader<double, 2, 2>, double>()},
+      {"local vol float l2_prefetch_evict_last",
+       path_kernel_name<models::LocalVol<float>, L2PrefetchEvictLastLoader<float, 1, 0>, float>()},
+      {"black-scholes float smem_batched 16",
+       path_kernel_name<models::BlackScholes<float>, SmemBatchedLoader<float, 1, 16>, float>()},
+      {"black-scholes double wide l2_prefetch",
+       path_kernel_name<models::BlackScholes<double>, L2PrefetchLoader<double, 1, 0>, double, false,
+                        kWideRegisters>()},
+  };
+  // Two at a time (the CI machine's cores).
+  std::vector<std::pair<std::string, std::string>> all(chosen.begin(), chosen.end());
+  for (std::size_t i = 0; i < all.size(); i += 2) {
+    std::vector<std::future<bool>> running;
+    for (std::size_t j = i; j < std::min(i + 2, all.size()); ++j) {
+      running.push_back(std::async(std::launch::async,
+                                   [name = all[j].second] { return compile_to_cache(name, 90); }));
+    }
+    for (std::size_t j = 0; j < running.size(); ++j)
+      EXPECT_TRUE(running[j].get()) << all[i + j].first << ": " << all[i + j].second;
+  }
+  // Now from the cache.
+  for (const auto& [backend, name] : all)
+    EXPECT_FALSE(compile_to_cache(name, 90)) << backend << " was compiled twice";
+  EXPECT_EQ(KernelCache(cache.dir()).list().size(), all.size());
+}
+
+TEST(RuntimeCompiler, ReportsWhatDoesNotCompile) {
+  ScopedCache cache;
+  try {
+    compile_to_cache("&pfmc::kernels::path_kernel<int, int, int, false, 0>", 90);
+    FAIL() << "an impossible instantiation compiled";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("NVRTC could not compile"), std::string::npos) << e.what();
+  }
+}
+
+KernelKey key_of(const std::string& name) {
+  return KernelKey{name, 90, 13000};
+}
+
+TEST(KernelCache, KeepsAnEntryUnderItsKeyAlone) {
+  ScopedCache scoped;
+  const KernelCache cache(scoped.dir());
+  const CacheEntry entry{"_Z6kernelv", std::string("\x7f"
+                                                   "ELF\0\1binary",
+                                                   12)};
+  ASSERT_TRUE(cache.store(key_of("&k<1>"), entry));
+  const auto loaded = cache.load(key_of("&k<1>"));
+  ASSERT_TRUE(loaded.has_value());
+  EXPECT_EQ(loaded->lowered_name, entry.lowered_name);
+  EXPECT_EQ(loaded->image, entry.image);
+  EXPECT_FALSE(cache.load(key_of("&k<2>")).has_value());
+  EXPECT_FALSE(cache.load(KernelKey{"&k<1>", 100, 13000}).has_value()); // another architecture
+  EXPECT_FALSE(cache.load(KernelKey{"&k<1>", 90, 13010}).has_value());  // another driver
+  // An entry renamed to another key's file is not loaded for that key.
+  fs::rename(scoped.dir() + "/" + key_of("&k<1>").file_stem() + ".cubin",
+             scoped.dir() + "/" + key_of("&k<3>").file_stem() + ".cubin");
+  EXPECT_FALSE(cache.load(key_of("&k<3>")).has_value());
+}
+
+TEST(KernelCache, SetsACorruptOrTruncatedEntryAsideWithOneNotice) {
+  ScopedCache scoped;
+  const KernelCache cache(scoped.dir());
+  const CacheEntry entry{"_Z6kernelv", std::string(4096, 'x')};
+  for (const char* damage : {"truncated", "flipped"}) {
+    ASSERT_TRUE(cache.store(key_of("&k<1>"), entry));
+    const std::string file = scoped.dir() + "/" + key_of("&k<1>").file_stem() + ".cubin";
+    std::string bytes;
+    {
+      std::ifstream in(file, std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    if (std::string(damage) == "truncated")
+      bytes.resize(bytes.size() / 2);
+    else
+      bytes[bytes.size() / 2] ^= 1;
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+    ::testing::internal::CaptureStderr();
+    EXPECT_FALSE(cache.load(key_of("&k<1>")).has_value()) << damage;
+    const std::string notice = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(notice.find("is unusable"), std::string::npos) << damage << ": " << notice;
+    EXPECT_NE(notice.find("set aside"), std::string::npos) << notice;
+    EXPECT_TRUE(fs::exists(file + ".corrupt")) << damage;
+    EXPECT_FALSE(fs::exists(file)) << damage;
+    // Rebuilt: a new entry loads.
+    ASSERT_TRUE(cache.store(key_of("&k<1>"), entry));
+    EXPECT_TRUE(cache.load(key_of("&k<1>")).has_value()) << damage;
+  }
+  EXPECT_EQ(cache.clear(), 2); // the entry and the set-aside file
+}
+
+TEST(KernelCache, TwoProcessesAskingForOneKernelCompileItOnce) {
+  ScopedCache scoped;
+  const std::string name =
+      path_kernel_name<models::BlackScholes<float>, UnrollLoader<float, 1, 3>, float>();
+  std::vector<pid_t> children;
+  for (int i = 0; i < 2; ++i) {
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      int status = 3;
+      try {
+        status = compile_to_cache(name, 90) ? 1 : 0;
+      } catch (...) {
+      }
+      std::_Exit(status);
+    }
+    children.push_back(pid);
+  }
+  int compiled = 0;
+  for (const pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    ASSERT_LE(WEXITSTATUS(status), 1) << "a child failed";
+    compiled += WEXITSTATUS(status);
+  }
+  EXPECT_EQ(compiled, 1) << "both compiled, or neither";
+  EXPECT_EQ(KernelCache(scoped.dir()).list().size(), 1u);
+}
+
+TEST(KernelCache, LivesWhereTheEnvironmentSays) {
+  const char* saved = std::getenv("PFMC_KERNEL_CACHE");
+  const char* saved_xdg = std::getenv("XDG_CACHE_HOME");
+  const std::string before = saved == nullptr ? "" : saved;
+  const std::string before_xdg = saved_xdg == nullptr ? "" : saved_xdg;
+  ::setenv("PFMC_KERNEL_CACHE", "/tmp/somewhere", 1);
+  EXPECT_EQ(kernel_cache_dir(), "/tmp/somewhere");
+  EXPECT_EQ(kernel_cache_dir("/elsewhere"), "/elsewhere");
+  ::unsetenv("PFMC_KERNEL_CACHE");
+  ::setenv("XDG_CACHE_HOME", "/tmp/xdg", 1);
+  EXPECT_EQ(kernel_cache_dir(), "/tmp/xdg/pfmc/kernels");
+  if (saved != nullptr)
+    ::setenv("PFMC_KERNEL_CACHE", before.c_str(), 1);
+  if (saved_xdg != nullptr)
+    ::setenv("XDG_CACHE_HOME", before_xdg.c_str(), 1);
+  else
+    ::unsetenv("XDG_CACHE_HOME");
+}
+
+} // namespace
+} // namespace pfmc::kernels::compile
