@@ -7,6 +7,7 @@
 
 #include "engine/core/cuda_resources.hpp"
 #include "engine/plan/plan.hpp"
+#include "engine/run/gpu_engine.hpp"
 #include "engine/run/replicates.hpp"
 #include "engine/run/run_setup.hpp"
 #include "engine/scale/communicator.hpp"
@@ -17,6 +18,28 @@
 #include "kernels/compile/compiled_kernels.hpp"
 
 namespace pfmc::engine {
+
+namespace {
+
+/// The groups' kernels that the binary lacks, compiled (or read from the kernel cache) together on
+/// the host's cores, before the groups load them one after another.
+void compile_group_kernels(const SimulationPlan& plan,
+                           const std::vector<ExecutionSettings>& group_settings, int arch) {
+  std::vector<std::string> names;
+  for (std::size_t g = 0; g < plan.groups.size() && g < group_settings.size(); ++g) {
+    for (auto& name : group_kernel_names(plan.groups[g], group_settings[g].precision,
+                                         group_settings[g].backend,
+                                         group_settings[g].prefetch_distance))
+      names.push_back(std::move(name));
+  }
+  if (names.empty())
+    return;
+  const auto batch = kernels::compile::compile_all(names, arch, 0, true);
+  if (!batch.failures.empty())
+    throw RuntimeError(batch.failures.front());
+}
+
+} // namespace
 
 namespace {
 
@@ -159,8 +182,10 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   const std::vector<ExecutionSettings> group_settings =
       choose_group_backends(plan, settings, device.info, device.on_gpu, options, tuning, run);
   Placement placement{device.devices, options.processes, {}, {}};
-  if (device.on_gpu)
+  if (device.on_gpu) {
     choose_kind_backends(config, plan, device, options, tuning, placement, run);
+    compile_group_kernels(plan, group_settings, device.info.compute_capability);
+  }
   run.backends_ms = milliseconds_since(backends_start);
   check_draw_batches(config, plan, settings, group_settings, device.on_gpu);
   for (std::size_t k = 1; k < placement.kind_settings.size(); ++k) { // under each kind's cap

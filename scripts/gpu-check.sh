@@ -630,14 +630,26 @@ else:
     print("no cached entry of the none kernel")
 PY
   note "jit: SASS $(grep -m1 instructions "$LOG/jit_sass.txt")"
-  # Every example config: the same bits with every kernel compiled on first use.
+  # Every example config: the same bits with every kernel compiled on first use (`none`: the
+  # tuner's choice would compile every candidate twice over).
   same=0 differ=0
   for cfg in config/examples/*.yaml; do
-    a=$("./$B/pfmc" price "$cfg" --paths 20000 --quiet --format json 2>/dev/null | python3 -c 'import json,sys; j=json.load(sys.stdin); print(json.dumps([[i["id"], i["price"], i["std_error"]] for i in j["instruments"]]))' 2>&1)
-    b=$(PFMC_COMPILE_AT_RUNTIME=1 "./$B/pfmc" price "$cfg" --paths 20000 --quiet --format json 2>/dev/null | python3 -c 'import json,sys; j=json.load(sys.stdin); print(json.dumps([[i["id"], i["price"], i["std_error"]] for i in j["instruments"]]))' 2>&1)
+    a=$("./$B/pfmc" price "$cfg" --paths 20000 --backend none --quiet --format json 2>/dev/null | python3 -c 'import json,sys; j=json.load(sys.stdin); print(json.dumps([[i["id"], i["price"], i["std_error"]] for i in j["instruments"]]))' 2>&1)
+    b=$(PFMC_COMPILE_AT_RUNTIME=1 "./$B/pfmc" price "$cfg" --paths 20000 --backend none --quiet --format json 2>/dev/null | python3 -c 'import json,sys; j=json.load(sys.stdin); print(json.dumps([[i["id"], i["price"], i["std_error"]] for i in j["instruments"]]))' 2>&1)
     if [ "$a" = "$b" ]; then same=$((same + 1)); else differ=$((differ + 1)); echo "DIFFER $cfg" >> "$LOG/jit_sass.txt"; fi
   done
   note "jit: example configs built in vs compiled on first use: $same same, $differ differ"
+  # A fresh `pfmc price` of the portfolio against a bare CUDA context (cudaFree(0)) on this
+  # machine, alternated, medians of 7; then with eager module loading and --devices all.
+  printf '#include <cuda_runtime.h>\nint main() { return cudaFree(0) == cudaSuccess ? 0 : 1; }\n' > "$LOG/bare.cu"
+  "$NVCC" -O2 -o "$LOG/bare" "$LOG/bare.cu" > /dev/null 2>&1
+  : > "$LOG/fresh_pairs.txt"
+  for i in 1 2 3 4 5 6 7; do
+    /usr/bin/time -f "bare %e" "$LOG/bare" 2>> "$LOG/fresh_pairs.txt"
+    /usr/bin/time -f "pfmc %e" "./$B/pfmc" price config/examples/portfolio.yaml --quiet > /dev/null 2>> "$LOG/fresh_pairs.txt"
+    CUDA_MODULE_LOADING=EAGER /usr/bin/time -f "eager %e" "./$B/pfmc" price config/examples/portfolio.yaml --quiet > /dev/null 2>> "$LOG/fresh_pairs.txt"
+  done
+  note "jit: fresh medians of 7 (s): $(for k in bare pfmc eager; do printf '%s %s; ' $k "$(grep "^$k " "$LOG/fresh_pairs.txt" | awk '{print $2}' | sort -n | sed -n 4p)"; done)"
   keep jit_sass.txt jit_kernels.txt jit_notices.txt
   note "jit: $((SECONDS - start)) s"
 fi

@@ -382,6 +382,34 @@ bool has_group_launcher(const GroupPlan& group, config::Precision precision,
   });
 }
 
+std::vector<std::string> group_kernel_names(const GroupPlan& group, config::Precision precision,
+                                            const std::string& backend, int prefetch_distance) {
+  return dispatch_precision(precision, [&](auto real_tag) {
+    using Real = typename decltype(real_tag)::type;
+    std::vector<std::string> names;
+    if (std::is_same_v<Real, float> && group.scenarios > 1)
+      return names;
+    dispatch_model<Real>(group, [&](auto model_tag) {
+      using Model = typename decltype(model_tag)::type;
+      const auto* entry = find_launcher<Model, Real>(backend, prefetch_distance);
+      if (entry == nullptr)
+        return;
+      const bool everything = kernels::compile::every_kernel_at_runtime();
+      if (!entry->ahead_of_time || everything)
+        names.push_back(entry->name());
+      if (entry->name_wide != nullptr &&
+          (entry->launch_wide == entry->launch_wide_runtime || everything))
+        names.push_back(entry->name_wide());
+      if (group.exercise.present()) {
+        const auto& exercise = kernels::exercise_launcher_table<Model, Real>().front();
+        if (!exercise.ahead_of_time || everything)
+          names.push_back(exercise.name());
+      }
+    });
+    return names;
+  });
+}
+
 bool has_launcher(const std::string& backend, int prefetch_distance) {
   bool all = true;
   for (auto precision : {config::Precision::float32, config::Precision::float64}) {

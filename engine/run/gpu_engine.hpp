@@ -33,4 +33,10 @@ bool has_launcher(const std::string& backend, int prefetch_distance);
 bool has_group_launcher(const GroupPlan& group, config::Precision precision,
                         const std::string& backend, int prefetch_distance, bool tuned_only = false);
 
+/// The name expressions of the kernels a group launches with `backend` at `prefetch_distance`
+/// that the binary does not build in (all of them where compile::every_kernel_at_runtime()): its
+/// kernel, and its wide one where it has one; empty when there is no such launcher.
+std::vector<std::string> group_kernel_names(const GroupPlan& group, config::Precision precision,
+                                            const std::string& backend, int prefetch_distance);
+
 } // namespace pfmc::engine

@@ -1,14 +1,6 @@
 #include "engine/run/kernel_inventory.hpp"
 
-#include <unistd.h>
-
-#include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <cstdio>
-#include <mutex>
 #include <set>
-#include <thread>
 #include <type_traits>
 
 #include "engine/plan/plan.hpp"
@@ -90,44 +82,18 @@ std::vector<KernelInfo> config_kernels(const config::RunConfig& config) {
 
 WarmResult warm_kernels(const std::vector<KernelInfo>& kernels, int arch, int jobs, bool progress) {
   const bool everything = kernels::compile::every_kernel_at_runtime();
-  std::vector<const KernelInfo*> targets;
+  std::vector<std::string> names;
   for (const KernelInfo& k : kernels) {
     if (!k.ahead_of_time || everything)
-      targets.push_back(&k);
+      names.push_back(k.name);
   }
+  const kernels::compile::CompileBatch batch =
+      kernels::compile::compile_all(names, arch, jobs, progress);
   WarmResult result;
-  result.kernels = targets.size();
-  const int threads_wanted =
-      jobs > 0 ? jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const bool terminal = progress && ::isatty(STDERR_FILENO) != 0;
-  const auto start = std::chrono::steady_clock::now();
-  std::atomic<std::size_t> next{0}, done{0}, compiled{0};
-  std::mutex mutex;
-  auto worker = [&] {
-    for (std::size_t i; (i = next++) < targets.size();) {
-      try {
-        if (kernels::compile::compile_to_cache(targets[i]->name, arch))
-          ++compiled;
-      } catch (const std::exception& e) {
-        const std::lock_guard<std::mutex> guard(mutex);
-        result.failures.push_back(e.what());
-      }
-      const std::size_t n = ++done;
-      if (terminal) {
-        const std::lock_guard<std::mutex> guard(mutex);
-        std::fprintf(stderr, "\rpfmc: %zu of %zu kernels ready", n, targets.size());
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 0; t < std::min<int>(threads_wanted, static_cast<int>(targets.size())); ++t)
-    threads.emplace_back(worker);
-  for (auto& t : threads)
-    t.join();
-  if (terminal && !targets.empty())
-    std::fprintf(stderr, "\n");
-  result.compiled = compiled;
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.kernels = names.size();
+  result.compiled = batch.compiled;
+  result.seconds = batch.seconds;
+  result.failures = batch.failures;
   return result;
 }
 

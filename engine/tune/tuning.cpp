@@ -12,6 +12,7 @@
 #include "engine/core/interrupt.hpp"
 #include "engine/tune/kernel_bench.hpp"
 #include "kernels/catalog.hpp"
+#include "kernels/compile/compiled_kernels.hpp"
 #include "kernels/error.hpp"
 #include "kernels/reduction_shape.cuh"
 
@@ -215,6 +216,18 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
   KernelBench bench(group, measured);
 
   const std::vector<BackendChoice> candidates = tune_candidates(group, settings, options, device);
+  // The candidates the binary lacks, compiled (or read from the kernel cache) on the host's
+  // cores before any is timed: the tuning's cost includes it.
+  std::vector<std::string> names;
+  for (const auto& c : candidates) {
+    for (auto& name : group_kernel_names(group, settings.precision, c.backend, c.prefetch_distance))
+      names.push_back(std::move(name));
+  }
+  if (!names.empty()) {
+    const auto batch = kernels::compile::compile_all(names, device.compute_capability, 0, true);
+    if (!batch.failures.empty())
+      throw RuntimeError(batch.failures.front());
+  }
 
   TuneResult result;
   result.key = tuning_key(device, group, settings);

@@ -4,6 +4,7 @@
 #include <cxxabi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 #include "kernels/compile/kernel_cache.hpp"
 #include "kernels/compile/runtime_compiler.hpp"
@@ -61,7 +63,8 @@ int driver_version() {
 
 /// The entry for `key` from the cache, else compiled (under the key's lock: another process
 /// compiling it meanwhile is waited for) and stored. `compiled` says which.
-CacheEntry fetch(const KernelKey& key, const std::string& label, bool& compiled) {
+CacheEntry fetch(const KernelKey& key, const std::string& label, bool& compiled,
+                 bool notice = true) {
   const KernelCache cache(cache_dir());
   compiled = false;
   if (auto entry = cache.load(key))
@@ -69,12 +72,14 @@ CacheEntry fetch(const KernelKey& key, const std::string& label, bool& compiled)
   const KernelCache::Lock lock(cache, key);
   if (auto entry = cache.load(key)) // compiled by another process while this one waited
     return *entry;
-  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  const bool terminal = notice && ::isatty(STDERR_FILENO) != 0;
   if (terminal)
     std::fprintf(stderr, "pfmc: compiling %s for sm_%d (first use) ...\r", label.c_str(), key.arch);
   const Cubin cubin = compile_kernel(key.name_expression, key.arch);
-  std::fprintf(stderr, "pfmc: compiled %s for sm_%d in %.1f s (first use; kept in %s)\n",
-               label.c_str(), key.arch, cubin.compile_ms / 1000.0, cache.dir().c_str());
+  if (notice) {
+    std::fprintf(stderr, "pfmc: compiled %s for sm_%d in %.1f s (first use; kept in %s)\n",
+                 label.c_str(), key.arch, cubin.compile_ms / 1000.0, cache.dir().c_str());
+  }
   CacheEntry entry{cubin.lowered_name, cubin.image};
   cache.store(key, entry);
   {
@@ -153,11 +158,59 @@ CompileTotals compile_totals() {
   return registry().totals;
 }
 
-bool compile_to_cache(const std::string& name_expression, int arch) {
+bool compile_to_cache(const std::string& name_expression, int arch, bool notice) {
   KernelKey key{name_expression, arch, driver_version()};
   bool compiled = false;
-  fetch(key, name_expression, compiled);
+  fetch(key, name_expression, compiled, notice);
   return compiled;
+}
+
+CompileBatch compile_all(const std::vector<std::string>& names, int arch, int jobs,
+                         bool progress) {
+  std::vector<std::string> targets = names;
+  std::sort(targets.begin(), targets.end());
+  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  CompileBatch batch;
+  const int threads_wanted =
+      jobs > 0 ? jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const bool terminal = progress && ::isatty(STDERR_FILENO) != 0;
+  const auto start = std::chrono::steady_clock::now();
+  std::atomic<std::size_t> next{0}, done{0}, compiled{0};
+  std::mutex mutex;
+  auto worker = [&] {
+    for (std::size_t i; (i = next++) < targets.size();) {
+      try {
+        if (compile_to_cache(targets[i], arch, false))
+          ++compiled;
+      } catch (const std::exception& e) {
+        const std::lock_guard<std::mutex> guard(mutex);
+        batch.failures.push_back(e.what());
+      }
+      const std::size_t n = ++done;
+      if (terminal) {
+        const std::lock_guard<std::mutex> guard(mutex);
+        std::fprintf(stderr, "\rpfmc: compiling kernels for sm_%d: %zu of %zu ready", arch, n,
+                     targets.size());
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < std::min<int>(threads_wanted, static_cast<int>(targets.size())); ++t)
+    threads.emplace_back(worker);
+  for (auto& t : threads)
+    t.join();
+  if (terminal && !targets.empty())
+    std::fprintf(stderr, "\n");
+  batch.compiled = compiled;
+  batch.seconds = ms_since(start) / 1000.0;
+  if (progress && batch.compiled > 0) {
+    std::fprintf(stderr,
+                 "pfmc: compiled %zu kernels for sm_%d in %.1f s on %d threads (first use; kept "
+                 "in %s)\n",
+                 batch.compiled, arch, batch.seconds, std::min<int>(threads_wanted, targets.size()),
+                 cache_dir().c_str());
+  }
+  return batch;
 }
 
 const void* runtime_kernel(const std::string& name_expression, const std::string& label) {

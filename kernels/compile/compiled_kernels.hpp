@@ -25,7 +25,19 @@ std::string short_type_name(const char* mangled_name);
 /// Compiles `name_expression` for sm_<arch> without a GPU, through the cache as a run would
 /// (the CPU tests; `pfmc kernels --warm --arch`). Returns true when it was compiled now, false
 /// when the cache had it.
-bool compile_to_cache(const std::string& name_expression, int arch);
+bool compile_to_cache(const std::string& name_expression, int arch, bool notice = true);
+
+/// What compile_all did.
+struct CompileBatch {
+  std::size_t compiled = 0; ///< by NVRTC now (the rest came from the cache)
+  double seconds = 0.0;
+  std::vector<std::string> failures; ///< one message per name that did not compile
+};
+
+/// compile_to_cache for each of `names` (duplicates once), on `jobs` threads (0: the host's);
+/// where `progress`, a progress line on standard error if it is a terminal and one notice of
+/// what was compiled; afterwards a run finds them in the cache. What a run, the tuner and `pfmc kernels --warm` compile with.
+CompileBatch compile_all(const std::vector<std::string>& names, int arch, int jobs, bool progress);
 
 /// What this process compiled and loaded, for a run's report.
 struct CompileTotals {
