@@ -22,29 +22,38 @@ constexpr bool in_common_module(std::string_view loader, int distance) {
          (loader == "scalar_batched" && (distance == 4 || distance == 8));
 }
 
-/// Built ahead under `ahead`, for every model and precision: the fallbacks — `none` (every
-/// comparison's baseline and the fallback of any backend) and `inline` (the default with Philox
-/// draws) — and early exercise's kernel. For the single-asset models without the Greeks'
-/// scenarios (the reference workloads' and most example books'), the winners too: scalar_batched
-/// at 4 (the default with draws in memory) and 8 (the tuner's usual choice on the reference
-/// workloads, bench/NOTES.md v13-v23). Everything else, the baskets' and the Greeks' scalar_batched
-/// included (their kernels take 25-110 s of nvcc each: bench/NOTES.md v25), is compiled on first
-/// use.
-constexpr bool in_ahead_list(std::string_view loader, int distance, bool single_asset_price) {
-  return loader == "none" || loader == "inline" ||
-         (single_asset_price && loader == "scalar_batched" && (distance == 4 || distance == 8));
+/// What a model is, for the list below.
+struct ModelTraits {
+  bool basket;    ///< several assets (multi_black_scholes), with or without the Greeks' scenarios
+  bool scenarios; ///< the Greeks' scenario copies (models::Scenarios)
+};
+
+/// Built ahead under `ahead`: `none` (every comparison's baseline and the fallback of any backend)
+/// for every model and precision; for the single-asset models, `inline` (the default with Philox
+/// draws) and early exercise's kernel; for those without the Greeks' scenarios (the reference
+/// workloads' and most example books'), the winners too: scalar_batched at 4 (the default with
+/// draws in memory) and 8 (the tuner's usual choice on the reference workloads, bench/NOTES.md
+/// v13-v23). The rest is compiled on first use — the baskets' `inline` and early exercise
+/// included: nvcc took 80-89 s for each basket's float `inline` and 17-30 s for each basket's
+/// early-exercise kernel (H200 machine, 16 cores busy; bench/NOTES.md v25), the whole list 930 s.
+constexpr bool in_ahead_list(std::string_view loader, int distance, ModelTraits model) {
+  if (loader == "none")
+    return true;
+  if (model.basket)
+    return false;
+  return loader == "inline" || (!model.scenarios && loader == "scalar_batched" &&
+                                (distance == 4 || distance == 8));
 }
 
 /// Whether a kernel is built ahead under `set`. `listed`: the distance is one
-/// kernels/model_list.cuh lists for the model (or the loader takes none at compile time);
-/// `single_asset_price`: a single-asset model without the Greeks' scenarios.
+/// kernels/model_list.cuh lists for the model (or the loader takes none at compile time).
 constexpr bool built_ahead(KernelSet set, std::string_view loader, int distance, bool listed,
-                           bool single_asset_price) {
+                           ModelTraits model) {
   switch (set) {
   case KernelSet::all:
     return listed;
   case KernelSet::ahead:
-    return in_ahead_list(loader, distance, single_asset_price);
+    return in_ahead_list(loader, distance, model);
   case KernelSet::check:
     return loader == "none" ||
            ((distance == 0 || distance == 4) && !in_common_module(loader, distance));

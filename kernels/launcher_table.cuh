@@ -72,6 +72,15 @@ constexpr bool is_wide_distance(int distance) {
   return distance == 0 || distance == 4 || distance == 6 || distance == 8;
 }
 
+/// kernels/ahead_of_time.hpp's view of a model.
+template <class Model>
+constexpr ModelTraits model_traits() {
+  if constexpr (models::kIsScenarios<Model>)
+    return {Model::Base::assets > 1, true};
+  else
+    return {Model::assets > 1, false};
+}
+
 /// Whether `Distance` is one of `Listed`'s.
 template <int Distance, int... Listed>
 constexpr bool is_listed(std::integer_sequence<int, Listed...>) {
@@ -85,8 +94,7 @@ constexpr bool is_listed(std::integer_sequence<int, Listed...>) {
 template <class Model, class LoaderT, class Real, int Distance, bool AnyDistance, KernelSet Set,
           bool Tuned>
 LauncherEntry<Model, Real> make_entry() {
-  constexpr bool kAhead = built_ahead(Set, LoaderT::name, Distance, Tuned,
-                                      Model::assets == 1 && !models::kIsScenarios<Model>);
+  constexpr bool kAhead = built_ahead(Set, LoaderT::name, Distance, Tuned, model_traits<Model>());
   LauncherEntry<Model, Real> entry{};
   entry.backend = LoaderT::name;
   entry.prefetch_distance = Distance;
@@ -208,20 +216,29 @@ LauncherTable<Model, Real> make_async_table() {
 
 /// Early exercise's kernel (kernels/path_kernel.cuh's Exercise): `inline` draws, one step at a
 /// time, a module of its own so that runs without early exercise never load it. Built ahead in
-/// every set but `runtime`.
+/// `all` and `check`, and in `ahead` for the single-asset models (kernels/ahead_of_time.hpp).
+template <class Model, class Real, KernelSet Set>
+constexpr bool exercise_built_ahead() {
+  if constexpr (Set == KernelSet::ahead)
+    return !model_traits<Model>().basket;
+  else
+    return Set != KernelSet::runtime;
+}
+
 template <class Model, class Real, KernelSet Set>
 LauncherTable<Model, Real> make_exercise_table() {
   using Loader = InlineStepLoader<Real, Model::factors, 0>;
+  constexpr bool kAhead = exercise_built_ahead<Model, Real, Set>();
   LauncherEntry<Model, Real> entry{};
   entry.backend = Loader::name;
   entry.any_distance = true;
   entry.paths_per_thread = Loader::paths_per_thread;
-  entry.ahead_of_time = Set != KernelSet::runtime;
+  entry.ahead_of_time = kAhead;
   entry.tuned = true;
   entry.launch_runtime = &launch_runtime_path_kernel<Model, Loader, Real, true>;
   entry.load_runtime = &load_runtime_path_kernel<Model, Loader, Real, true>;
   entry.name = &path_kernel_name<Model, Loader, Real, true>;
-  if constexpr (Set != KernelSet::runtime) {
+  if constexpr (kAhead) {
     entry.launch = &launch_path_kernel<Model, Loader, Real, true>;
     entry.load = &load_path_kernel<Model, Loader, Real, true>;
   } else {

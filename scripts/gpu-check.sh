@@ -39,9 +39,9 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm 
   | tee "$LOG/gpu.txt"
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 export PFMC_TUNING_CACHE="$LOG/tuning.json"
-# The kernels compiled on first use (kernels/compile/): a cache of this check's own, empty at its
-# start unless PFMC_KERNEL_CACHE names one.
-export PFMC_KERNEL_CACHE=${PFMC_KERNEL_CACHE:-$LOG/kernels}
+# The kernels compiled on first use (kernels/compile/): a cache of the build folder's own (kept
+# between calls on a warm machine) unless PFMC_KERNEL_CACHE names one.
+export PFMC_KERNEL_CACHE=${PFMC_KERNEL_CACHE:-$PWD/$B/kernel-cache}
 # Open MPI unpacked into .deps/mpi (scripts/carry-deps.sh --mpi; the GPU machine has none):
 # relocated with OPAL_PREFIX, the build pointed at its header and library (no wrapper compiler).
 mpi_flags=(-DPFMC_MPI=OFF)
