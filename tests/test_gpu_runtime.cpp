@@ -28,7 +28,8 @@ protected:
     kernels::compile::set_every_kernel_at_runtime(true);
     const auto compiled = engine::price(load(yaml));
     kernels::compile::set_every_kernel_at_runtime(false);
-    EXPECT_GT(compiled.run.kernels_compiled + compiled.run.kernels_from_cache, 0) << what;
+    // (What the second run compiled or read depends on what this process loaded before: the
+    // runtime-compiled kernels are loaded once a process.)
     EXPECT_EQ(bits_of(built_in), bits_of(compiled)) << what;
   }
 };
