@@ -376,6 +376,32 @@ TEST_F(Cli, ValidateAndBackends) {
   EXPECT_TRUE(nlohmann::json::accept(r.out)) << r.out;
 }
 
+TEST_F(Cli, KernelsListsWarmsAndClears) {
+  const fs::path cache =
+      fs::temp_directory_path() / ("pfmc-cli-kernels-" + std::to_string(::getpid()));
+  fs::remove_all(cache);
+  const std::string at = " --cache " + cache.string();
+  auto r = run("kernels" + at);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("heston_f32"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0 entries"), std::string::npos) << r.out;
+  r = run("kernels --json" + at);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["entries"].size(), 18u);
+  // Bad targets are usage errors naming the option; without a GPU the architecture is asked for.
+  r = run("kernels --warm no_such_entry --arch 90" + at);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("--warm: 'no_such_entry' is neither a config file"), std::string::npos)
+      << r.out;
+  r = run("kernels --warm heston_f32 --arch 7" + at);
+  EXPECT_EQ(r.status, 2) << r.out;
+  r = run("kernels --clear" + at);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("removed 0 files"), std::string::npos) << r.out;
+  fs::remove_all(cache);
+}
+
 TEST_F(Cli, ReferencePortfolioValidatesAndPricesOnTheCpu) {
   auto r = run("validate " + kPortfolio);
   ASSERT_EQ(r.status, 0) << r.out;

@@ -109,6 +109,17 @@ def test_validate_and_backends():
         assert not any(b["runs_here"] for b in listed["backends"])
 
 
+def test_kernels_lists_what_is_built_in_and_cached(tmp_path):
+    report = pfmc.kernels(cache=str(tmp_path))
+    assert report["cache"] == str(tmp_path)
+    assert len(report["entries"]) == 18  # the lines of kernels/model_list.cuh
+    assert report["cached"] == 0
+    assert all(e["built_in"] + e["on_first_use"] > 80 for e in report["entries"])
+    with pytest.raises(pfmc.ConfigError, match="neither a config file nor a model-list entry"):
+        pfmc.kernels(warm="no_such_entry", arch=90, cache=str(tmp_path))
+    assert pfmc.kernels(clear=True, cache=str(tmp_path))["cleared"] == 0
+
+
 def test_no_gpu_is_a_runtime_error_and_bench_needs_one():
     if pfmc.backends()["device"] is not None:
         rows = pfmc.bench(SMALL, backends=["none", "inline"], distances=[8], repeat=2)
