@@ -136,6 +136,22 @@ std::vector<BackendChoice> tune_candidates(const GroupPlan& group,
   return candidates;
 }
 
+/// The candidates the binary lacks, compiled (or read from the kernel cache) on the host's cores
+/// before any is timed: the tuning's cost includes it.
+void compile_candidates(const GroupPlan& group, const ExecutionSettings& settings,
+                        const std::vector<BackendChoice>& candidates, const DeviceInfo& device) {
+  std::vector<std::string> names;
+  for (const auto& c : candidates) {
+    for (auto& name : group_kernel_names(group, settings.precision, c.backend, c.prefetch_distance))
+      names.push_back(std::move(name));
+  }
+  if (names.empty())
+    return;
+  const auto batch = kernels::compile::compile_all(names, device.compute_capability, 0, true);
+  if (!batch.failures.empty())
+    throw RuntimeError(batch.failures.front());
+}
+
 /// `finals` in screening order: the screened configurations first, so that a budget that runs
 /// out keeps the ones that matter.
 void order_by_screening(std::vector<BackendChoice>& finals,
@@ -216,18 +232,7 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
   KernelBench bench(group, measured);
 
   const std::vector<BackendChoice> candidates = tune_candidates(group, settings, options, device);
-  // The candidates the binary lacks, compiled (or read from the kernel cache) on the host's
-  // cores before any is timed: the tuning's cost includes it.
-  std::vector<std::string> names;
-  for (const auto& c : candidates) {
-    for (auto& name : group_kernel_names(group, settings.precision, c.backend, c.prefetch_distance))
-      names.push_back(std::move(name));
-  }
-  if (!names.empty()) {
-    const auto batch = kernels::compile::compile_all(names, device.compute_capability, 0, true);
-    if (!batch.failures.empty())
-      throw RuntimeError(batch.failures.front());
-  }
+  compile_candidates(group, settings, candidates, device);
 
   TuneResult result;
   result.key = tuning_key(device, group, settings);
