@@ -2,17 +2,11 @@
 // what a config (or a selection of the model list) will use, in parallel; `--clear`.
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <future>
 #include <map>
-#include <mutex>
 #include <set>
 #include <sstream>
-#include <thread>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 

@@ -27,9 +27,9 @@ void compile_group_kernels(const SimulationPlan& plan,
                            const std::vector<ExecutionSettings>& group_settings, int arch) {
   std::vector<std::string> names;
   for (std::size_t g = 0; g < plan.groups.size() && g < group_settings.size(); ++g) {
-    for (auto& name : group_kernel_names(plan.groups[g], group_settings[g].precision,
-                                         group_settings[g].backend,
-                                         group_settings[g].prefetch_distance))
+    for (auto& name :
+         group_kernel_names(plan.groups[g], group_settings[g].precision, group_settings[g].backend,
+                            group_settings[g].prefetch_distance))
       names.push_back(std::move(name));
   }
   if (names.empty())

@@ -41,8 +41,8 @@ constexpr bool in_ahead_list(std::string_view loader, int distance, ModelTraits 
     return true;
   if (model.basket)
     return false;
-  return loader == "inline" || (!model.scenarios && loader == "scalar_batched" &&
-                                (distance == 4 || distance == 8));
+  return loader == "inline" ||
+         (!model.scenarios && loader == "scalar_batched" && (distance == 4 || distance == 8));
 }
 
 /// Whether a kernel is built ahead under `set`. `listed`: the distance is one

@@ -141,11 +141,12 @@ void add_loader(LauncherTable<Model, Real>& table, std::integer_sequence<int, Di
 
 /// A loader instantiated once: it takes no distance, or takes it at run time (an address
 /// offset or a ring size), which keeps the build small.
-/// `Tuned`: the model has this part of the matrix listed (not the baskets' Greeks).
+/// A tuner candidate unless `Listed` is empty (NoPrefetchMatrix: the baskets' Greeks).
 template <template <class, int, int> class Loader, class Model, class Real, KernelSet Set,
-          bool Tuned = true>
+          class Listed = std::integer_sequence<int, 0>>
 void add_loader(LauncherTable<Model, Real>& table) {
-  table.push_back(make_entry<Model, Loader<Real, Model::factors, 0>, Real, 0, true, Set, Tuned>());
+  table.push_back(make_entry<Model, Loader<Real, Model::factors, 0>, Real, 0, true, Set,
+                             (Listed::size() > 0)>());
 }
 
 /// A loader at each compile-time distance but those of the common module (4 and 8).
@@ -193,9 +194,8 @@ LauncherTable<Model, Real> make_prefetch_table() {
   add_loader<SmemBatchedLoader, Model, Real, Set, Listed>(table, AllDistances{});
   add_loader<ScalarRollingLoader, Model, Real, Set, Listed>(table, AllDistances{});
   add_loader<SmemRollingLoader, Model, Real, Set, Listed>(table, AllDistances{});
-  constexpr bool kListed = Listed::size() > 0; // else NoPrefetchMatrix
-  add_loader<L2PrefetchLoader, Model, Real, Set, kListed>(table);
-  add_loader<L2PrefetchEvictLastLoader, Model, Real, Set, kListed>(table);
+  add_loader<L2PrefetchLoader, Model, Real, Set, Listed>(table);
+  add_loader<L2PrefetchEvictLastLoader, Model, Real, Set, Listed>(table);
   add_loader<L2Hint256Loader, Model, Real, Set, Listed>(table, AllDistances{});
   return table;
 }
@@ -207,9 +207,8 @@ LauncherTable<Model, Real> make_async_table() {
   add_loader<SmemRollingAsyncLoader, Model, Real, Set, Listed>(table, AllDistances{});
   add_loader<SmemBatchedAsyncLoader, Model, Real, Set, Listed>(table, AllDistances{});
   add_loader<SmemBlockAsyncLoader, Model, Real, Set, Listed>(table, AllDistances{});
-  constexpr bool kListed = Listed::size() > 0; // else NoPrefetchMatrix
-  add_loader<BulkL2Loader, Model, Real, Set, kListed>(table);
-  add_loader<TmaLoader, Model, Real, Set, kListed>(table);
+  add_loader<BulkL2Loader, Model, Real, Set, Listed>(table);
+  add_loader<TmaLoader, Model, Real, Set, Listed>(table);
   add_loader<IdealLoader, Model, Real, Set, Listed>(table, AllDistances{}); // bench only
   return table;
 }

@@ -165,8 +165,7 @@ bool compile_to_cache(const std::string& name_expression, int arch, bool notice)
   return compiled;
 }
 
-CompileBatch compile_all(const std::vector<std::string>& names, int arch, int jobs,
-                         bool progress) {
+CompileBatch compile_all(const std::vector<std::string>& names, int arch, int jobs, bool progress) {
   std::vector<std::string> targets = names;
   std::sort(targets.begin(), targets.end());
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());

@@ -36,7 +36,8 @@ struct CompileBatch {
 
 /// compile_to_cache for each of `names` (duplicates once), on `jobs` threads (0: the host's);
 /// where `progress`, a progress line on standard error if it is a terminal and one notice of
-/// what was compiled; afterwards a run finds them in the cache. What a run, the tuner and `pfmc kernels --warm` compile with.
+/// what was compiled; afterwards a run finds them in the cache. What a run, the tuner and `pfmc
+/// kernels --warm` compile with.
 CompileBatch compile_all(const std::vector<std::string>& names, int arch, int jobs, bool progress);
 
 /// What this process compiled and loaded, for a run's report.
