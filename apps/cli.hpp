@@ -29,9 +29,18 @@ public:
     if (!enabled_)
       return {};
     return [this](const engine::Progress& p) {
-      std::fprintf(stderr, "\r\033[Kpricing: group %d/%d (%s), chunk %llu/%llu", p.group + 1,
-                   p.groups, p.model.c_str(), static_cast<unsigned long long>(p.chunk),
-                   static_cast<unsigned long long>(p.chunks));
+      const double percent =
+          p.paths > 0 ? 100.0 * static_cast<double>(p.paths_done) / static_cast<double>(p.paths)
+                      : 0.0;
+      if (p.workers > 1) { // a split run: every worker's paths, summed
+        std::fprintf(stderr, "\r\033[Kpricing: %.0f%% of the paths on %d workers", percent,
+                     p.workers);
+      } else {
+        std::fprintf(stderr, "\r\033[Kpricing: %.0f%% of the paths: group %d/%d (%s), unit %llu/%llu",
+                     percent, p.group + 1, p.groups, p.model.c_str(),
+                     static_cast<unsigned long long>(p.chunk),
+                     static_cast<unsigned long long>(p.chunks));
+      }
       std::fflush(stderr);
       shown_ = true;
     };

@@ -112,6 +112,7 @@ int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* proce
   const double config_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start)
           .count();
+  engine::prepare_devices(config); // the other devices open beside device 0's start
   join();
   ProgressLine progress(!o.quiet && root);
   engine::PriceOptions options;

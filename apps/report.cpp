@@ -132,6 +132,7 @@ nlohmann::json result_json(const engine::RunResult& r, bool with_instruments) {
            {"paths", w.paths},
            {"share", run.path_steps > 0.0 ? w.path_steps / run.path_steps : 0.0},
            {"kernel_ms", w.kernel_ms},
+           {"rng_ms", w.rng_ms},
            {"wall_ms", w.wall_ms},
            {"turn_wait_ms", w.turn_wait_ms}});
     }

@@ -216,6 +216,8 @@ Checked<DeviceList> check_devices(std::string_view text) {
     if (end == std::string_view::npos)
       break;
     rest = rest.substr(end + 1);
+    if (rest.empty() && devices.ordinals.size() == 1)
+      break; // "2,": the list of device 2 alone (a number alone is a count)
   }
   if (devices.ordinals.size() > static_cast<std::size_t>(kMaxDevices))
     return Checked<DeviceList>::fail("at most " + std::to_string(kMaxDevices) + " devices");

@@ -6,11 +6,13 @@
 #include <string>
 
 #include "engine/core/cuda_resources.hpp"
+#include "engine/core/trace.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/gpu_engine.hpp"
 #include "engine/run/replicates.hpp"
 #include "engine/run/run_setup.hpp"
 #include "engine/scale/communicator.hpp"
+#include "engine/scale/device_threads.hpp"
 #include "engine/scale/split_run.hpp"
 #include "engine/tune/backend_choice.hpp"
 #include "engine/tune/tuning.hpp"
@@ -96,7 +98,7 @@ void choose_kind_backends(const config::RunConfig& config, const SimulationPlan&
                           RunTuningCache& tuning, Placement& placement, RunInfo& run) {
   std::vector<std::string> keys;
   for (std::size_t i = 0; i < device.devices.size(); ++i) {
-    const DeviceInfo info = query_device(device.devices[i]);
+    const DeviceInfo info = device_properties(device.devices[i]); // no context needed
     keys.push_back(options.device_kind ? options.device_kind(info, i) : device_key(info));
   }
   const std::vector<int> kinds = number_device_kinds(keys);
@@ -145,15 +147,35 @@ void add_throughput(RunInfo& run) {
 
 } // namespace
 
+void prepare_devices(const config::RunConfig& config) {
+  if (config.engine.device == config::DeviceChoice::cpu ||
+      config.engine.devices.kind == config::DeviceList::Kind::first)
+    return; // one device: the caller's thread opens it
+  RunDevice device;
+  device.on_gpu = true;
+  RunInfo ignored;
+  try {
+    resolve_devices(config, false, device, ignored);
+  } catch (const std::exception&) {
+    return; // the run itself says what is wrong
+  }
+  open_devices(device.devices);
+}
+
 RunResult price(const config::RunConfig& config, const ProgressFn& progress,
                 const PriceOptions& options) {
   const auto start = std::chrono::steady_clock::now();
+  const TraceSpan span("price");
   const kernels::compile::CompileTotals compiles_before = kernels::compile::compile_totals();
   RunResult result;
   RunInfo& run = result.run;
 
   RunDevice device = choose_device(config, run);
   resolve_devices(config, options.processes != nullptr, device, run);
+  // A split run's devices are opened at once on their own threads while this one plans and
+  // chooses backends (a device already open costs nothing).
+  if (device.on_gpu && device.devices != std::vector<int>{0})
+    open_devices(device.devices);
   // The run's first device is where its memory cap is read and its tuning measures: an MPI
   // rank on GPU 3 (by its local rank) read GPU 0's free memory and tuned on GPU 0. The
   // caller's current device comes back after the run.
@@ -168,7 +190,9 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   }
   const ExecutionSettings settings = make_settings(config, device);
   const auto plan_start = std::chrono::steady_clock::now();
+  TraceSpan plan_span("plan");
   const SimulationPlan plan = make_plan(config);
+  plan_span.end();
   run.plan_ms = milliseconds_since(plan_start);
   check_plan(config, plan, settings, device.on_gpu);
   run.notices.insert(run.notices.end(), plan.notices.begin(), plan.notices.end());
@@ -178,6 +202,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     options.processes->begin_turn(device.on_gpu ? device_mask(device.devices) : 0);
 
   const auto backends_start = std::chrono::steady_clock::now();
+  TraceSpan backends_span("backends");
   RunTuningCache tuning = open_tuning_cache(device.info, device.on_gpu, options, run);
   const std::vector<ExecutionSettings> group_settings =
       choose_group_backends(plan, settings, device.info, device.on_gpu, options, tuning, run);
@@ -187,6 +212,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     compile_group_kernels(plan, group_settings, device.info.compute_capability);
   }
   run.backends_ms = milliseconds_since(backends_start);
+  backends_span.end();
   check_draw_batches(config, plan, settings, group_settings, device.on_gpu);
   for (std::size_t k = 1; k < placement.kind_settings.size(); ++k) { // under each kind's cap
     const auto kind_groups = settings_of_kind(group_settings, placement, static_cast<int>(k));

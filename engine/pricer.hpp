@@ -13,6 +13,12 @@
 
 namespace pfmc::engine {
 
+/// Starts opening the GPUs that a run of `config` splits over (engine.devices: their contexts,
+/// memory pools and workspaces, all at once on their threads) and returns at once: a caller that
+/// has more to do before price() (the CLI joins its device-0 start) overlaps it with that.
+/// Nothing for a CPU run or one device; a config price() would refuse is left to price().
+void prepare_devices(const config::RunConfig& config);
+
 /// Prices every instrument of the config. Throws config::ConfigError for a config the engine
 /// cannot run as written (limits, a backend this device cannot run), RuntimeError/CudaError
 /// for failures.

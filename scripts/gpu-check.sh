@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [jit] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [exercise] [ncu] [book-source] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [jit] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -917,6 +917,22 @@ if has split; then
   note "scale-check: rc=$? in $((SECONDS - start)) s"
   cat "$LOG/scale.txt"
   keep split_tests.txt mpi_turns.txt scale.txt
+fi
+
+if has scale; then
+  # Issue 35: split runs over this host's GPUs, fresh processes and a warm one
+  # (scripts/scale-check.py), with a host-clock trace of a fresh run at 1 and at all devices.
+  # PFMC_SCALE_BUILD: another build folder (an older tree's, for a before/after in one call);
+  # PFMC_SCALE_TAG names the logs; PFMC_SCALE_ARGS adds options (--no-warm, --repeat N).
+  start=$SECONDS
+  tag=${PFMC_SCALE_TAG:-new}
+  limit ${PFMC_SCALE_SECONDS:-540} python3 scripts/scale-check.py --build "${PFMC_SCALE_BUILD:-$B}" \
+    --trace "$LOG/trace_$tag" --json "$LOG/scale_$tag.json" ${PFMC_SCALE_ARGS:-} \
+    ${PFMC_SCALE_WORKLOADS:-} > "$LOG/scale_$tag.txt" 2>&1
+  note "scale-check ($tag): rc=$? in $((SECONDS - start)) s"
+  cat "$LOG/scale_$tag.txt"
+  [ -d "$LOG/trace_$tag" ] && tar -czf "$LOG/traces_$tag.tgz" -C "$LOG" "trace_$tag"
+  keep "scale_$tag.txt" "scale_$tag.json" "traces_$tag.tgz"
 fi
 
 if has exercise; then

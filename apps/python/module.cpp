@@ -55,6 +55,7 @@ config::Overrides overrides_from(const py::dict& kw) {
       field = kw[key].cast<bool>();
   };
   text("device", o.device);
+  text("devices", o.devices);
   text("backend", o.backend);
   text("padding", o.padding);
   text("precision", o.precision);

@@ -72,17 +72,18 @@ const char* kernel_set() {
   return PFMC_KERNEL_SET;
 }
 
-DeviceInfo query_device(int ordinal) {
+DeviceInfo device_properties(int ordinal) {
   static std::mutex mutex;
   static std::map<int, DeviceInfo> fixed;
-  DeviceInfo info;
-  {
-    const std::lock_guard<std::mutex> lock(mutex);
-    auto at = fixed.find(ordinal);
-    if (at == fixed.end())
-      at = fixed.emplace(ordinal, static_device_info(ordinal)).first;
-    info = at->second;
-  }
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto at = fixed.find(ordinal);
+  if (at == fixed.end())
+    at = fixed.emplace(ordinal, static_device_info(ordinal)).first;
+  return at->second;
+}
+
+DeviceInfo query_device(int ordinal) {
+  DeviceInfo info = device_properties(ordinal);
   if (info.available) {
     int current = 0;
     std::size_t free_bytes = 0;
@@ -110,7 +111,7 @@ DeviceInfo query_device() {
 }
 
 int device_count() {
-  if (!query_device(0).available)
+  if (!device_properties(0).available) // no context needed
     return 0;
   int count = 0;
   return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;

@@ -32,6 +32,9 @@ const char* kernel_set();
 DeviceInfo query_device();
 /// Device `ordinal` (its free memory read on it); unavailable past the last device.
 DeviceInfo query_device(int ordinal);
+/// Device `ordinal`'s fixed properties alone (free_memory 0), read once per process without
+/// creating its context: what tells devices apart (engine::device_key) before they are opened.
+DeviceInfo device_properties(int ordinal);
 /// A size for a message: "1.50 GiB", "12.0 MiB", "4.0 KiB", "96 bytes".
 std::string describe_bytes(std::size_t bytes);
 

@@ -90,6 +90,11 @@ struct Progress {
   std::uint64_t chunk = 0; ///< chunks done in this group
   std::uint64_t chunks = 0;
   std::string model;
+  /// Paths done and to do, summed over the groups (a path of each group counts once) and, in a
+  /// split run, over the workers (their sum: engine/scale/split_run.cpp).
+  std::uint64_t paths_done = 0;
+  std::uint64_t paths = 0;
+  int workers = 1; ///< the workers whose paths are summed
 };
 using ProgressFn = std::function<void(const Progress&)>;
 

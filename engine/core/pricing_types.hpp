@@ -76,6 +76,7 @@ struct WorkerInfo {
   std::uint64_t paths = 0; ///< paths it simulated, over all groups
   double path_steps = 0.0; ///< its share of the run's path-steps
   double kernel_ms = 0.0;  ///< its path kernels (GPU events) or path simulation (CPU)
+  double rng_ms = 0.0;     ///< its draw generation (GPU events), apart from kernel_ms
   double wall_ms = 0.0;    ///< its whole run, setup to sums on the host
   /// Before it: how long its MPI rank waited for its turn on a GPU shared with lower ranks of
   /// its host (engine/scale/communicator.hpp).

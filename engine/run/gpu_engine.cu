@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "engine/core/device_info.hpp"
+#include "engine/core/trace.hpp"
 #include "engine/core/interrupt.hpp"
 #include "engine/run/device_unit.cuh"
+#include "engine/run/device_workspace.hpp"
 #include "engine/run/exercise.hpp"
 #include "engine/run/gpu_streams.hpp"
 #include "engine/run/model_dispatch.hpp"
@@ -39,38 +41,29 @@ std::vector<bool> computes_draws(const SimulationPlan& plan,
 /// state (engine/run/device_unit.cuh) reducing its groups' sums in the kernel; the host waits
 /// only at the end (or once per unit when a progress line is wanted), and stays at most two
 /// launches ahead of the GPU.
-/// The GPU runner's two streams, a base of its own so that they outlive everything allocated or
-/// generated on them (the draw source and transforms of UnitRunner, the draw buffers).
-struct GpuStreams {
-  /// cuRAND's generators run on the rng stream, which keeps the legacy default stream's order: a
-  /// scrambled-Sobol run under a loaded GPU twice read other draws than it should (v15: the
-  /// chunked run against the whole, the GPU against the CPU) while everything of ours there is
-  /// ordered by the streams and events; what cuRAND's host API may issue outside the generator's
-  /// stream is then ordered too. Philox draws never touch the legacy stream: no cost to them.
-  CudaStream rng_stream_{CudaStream::Ordering::with_legacy_stream};
-  CudaStream compute_stream_;
-};
-
 template <class Real>
-class GpuRunner : private GpuStreams, public UnitRunner<GpuRunner<Real>, Real> {
+class GpuRunner : public UnitRunner<GpuRunner<Real>, Real> {
   using Base = UnitRunner<GpuRunner<Real>, Real>;
   friend Base;
 
 public:
   /// settings[g]: group g's backend, distance and padding; the run-wide ones from settings[0].
+  /// The workspace (its streams, draw buffers, pinned memory) must outlive the runner: what the
+  /// runner and its base allocate or generate is ordered on its streams.
   GpuRunner(const SimulationPlan& plan, const std::vector<ExecutionSettings>& settings,
-            const ProgressFn& progress, const WorkShare* share)
+            const ProgressFn& progress, const WorkShare* share, DeviceWorkspace& workspace)
       : Base(plan, settings.front(), progress, share, computes_draws(plan, settings)),
-        settings_(settings), slots_(rng_stream_.get(), compute_stream_.get()) {
-    retain_device_memory_pool();
-    multiprocessors_ = query_device().multiprocessors;
+        settings_(settings), ws_(workspace), rng_stream_(workspace.rng_stream()),
+        compute_stream_(workspace.compute_stream()),
+        multiprocessors_(workspace.multiprocessors()) {
+    ws_.begin_run(settings.front().memory_cap);
     // Where each group's totals land in the pinned buffer.
     std::size_t total = 0;
     for (const auto& g : plan.groups) {
       totals_offset_.push_back(total);
       total += static_cast<std::size_t>(g.reduced_values());
     }
-    totals_ = std::make_unique<PinnedBuffer<double>>(total);
+    totals_ = ws_.pinned().template take<double>(total);
   }
 
 private:
@@ -79,32 +72,33 @@ private:
   static constexpr int draw_buffers = 2; // generation of one overlaps the kernels reading the other
   static constexpr bool buffers_philox = true; // for the backends that read draws
 
-  void attach(NormalSource& source) { source.set_stream(rng_stream_.get()); }
-  Real* acquire(std::size_t values) { return slots_.acquire(values); }
-  void generated() { slots_.generated(); }
-  void consumed() { slots_.consumed(); }
-  void mark_generation(Mark& mark) { mark.record(rng_stream_.get()); }
-  void mark_kernels(Mark& mark) { mark.record(compute_stream_.get()); }
+  void attach(NormalSource& source) { source.set_stream(rng_stream_); }
+  Real* acquire(std::size_t values) { return ws_.draws().template acquire<Real>(values); }
+  void generated() { ws_.draws().generated(); }
+  void consumed() { ws_.draws().consumed(); }
+  void mark_generation(Mark& mark) { mark.record(rng_stream_); }
+  void mark_kernels(Mark& mark) { mark.record(compute_stream_); }
   void transform(Real* draws, std::size_t values, const std::vector<int>& groups,
                  const std::vector<std::size_t>& offsets, std::uint64_t tiles) {
-    this->transforms_.apply(draws, values, groups, offsets, tiles, rng_stream_.get());
+    this->transforms_.apply(draws, values, groups, offsets, tiles, rng_stream_);
   }
 
   void wait_for_progress() {
-    PFMC_CUDA_TRY(cudaStreamSynchronize(compute_stream_.get()));
+    PFMC_CUDA_TRY(cudaStreamSynchronize(compute_stream_));
     ++this->stats_.host_syncs;
   }
   void finish() {
-    compute_stream_.synchronize();
-    rng_stream_.synchronize();
+    const TraceSpan span("gpu run: wait for the device", ws_.device());
+    PFMC_CUDA_TRY(cudaStreamSynchronize(compute_stream_));
+    PFMC_CUDA_TRY(cudaStreamSynchronize(rng_stream_));
     this->stats_.host_syncs += 2;
   }
 
   /// Group g's totals, and a share's stack of tile blocks, from the pinned buffers.
   void sums(std::size_t g, GroupOutcome& o) {
     const std::size_t values = static_cast<std::size_t>(this->plan_.groups[g].reduced_values());
-    o.totals.assign(totals_->data() + totals_offset_[g],
-                    totals_->data() + totals_offset_[g] + values);
+    o.totals.assign(totals_ + totals_offset_[g],
+                    totals_ + totals_offset_[g] + values);
     if (const auto at = stack_at_.find(static_cast<int>(g)); at != stack_at_.end()) {
       const int depth = kernels::tile_blocks(o.range.first / kernels::kTilePaths,
                                              kernels::tiles_for_paths(o.range.end));
@@ -114,7 +108,7 @@ private:
 
   /// A launch is enqueued: pace the host, count it.
   void launched() {
-    pacer_.launched(compute_stream_.get());
+    ws_.pacer().launched(compute_stream_);
     ++this->stats_.kernel_launches;
   }
 
@@ -122,21 +116,20 @@ private:
   /// read once the run has synchronised).
   template <class Model>
   void collect(const DeviceUnit<Model, Real>& device, const std::vector<int>& groups) {
-    device.copy_totals(totals_->data() + totals_offset_[static_cast<std::size_t>(groups.front())]);
+    device.copy_totals(totals_ + totals_offset_[static_cast<std::size_t>(groups.front())]);
     if (!this->keep_stacks_)
       return;
     std::size_t values = 0;
     for (int v : device.values())
       values += static_cast<std::size_t>(v);
-    auto host = std::make_unique<PinnedBuffer<double>>(
-        values * static_cast<std::size_t>(device.stack_capacity()));
-    device.copy_stacks(host->data());
+    double* host =
+        ws_.pinned().template take<double>(values * static_cast<std::size_t>(device.stack_capacity()));
+    device.copy_stacks(host);
     std::size_t offset = 0;
     for (std::size_t m = 0; m < groups.size(); ++m) {
-      stack_at_[groups[m]] = host->data() + offset;
+      stack_at_[groups[m]] = host + offset;
       offset += static_cast<std::size_t>(device.values()[m]) * device.stack_capacity();
     }
-    stack_buffers_.push_back(std::move(host));
   }
 
   /// The launch shape of a unit: the settings' block size, the loader's paths per thread, the
@@ -169,6 +162,7 @@ private:
     if (!loaded_.insert(reinterpret_cast<void*>(load_kernel)).second)
       return;
     const auto start = std::chrono::steady_clock::now();
+    const TraceSpan span("gpu run: load kernel", ws_.device());
     load_kernel();
     this->stats_.kernel_load_ms +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -183,9 +177,9 @@ private:
   /// Philox draws of the given groups' paths (one generation launch), on the rng stream.
   void generate_philox(const std::vector<kernels::DrawRequest<Real>>& requests) {
     DeviceBuffer<unsigned char> table(kernels::generate_table_bytes(requests.size()),
-                                      rng_stream_.get());
+                                      rng_stream_);
     kernels::generate_philox_draws<Real>(requests, this->run_.seed, table.data(),
-                                         rng_stream_.get());
+                                         rng_stream_);
     ++this->stats_.generation_calls;
   }
 
@@ -208,7 +202,7 @@ private:
     const std::uint64_t paths = this->ranges_[static_cast<std::size_t>(g0)].count();
     DeviceUnit<Model, Real> device(groups, paths,
                                    shape_for<Model>(entry, groups, paths * groups.size()),
-                                   compute_stream_.get());
+                                   compute_stream_);
     device.launch(entry, chunks, s.prefetch_distance, s.padding, this->run_.seed, s.reduce);
     launched();
     collect(device, unit.groups);
@@ -224,7 +218,7 @@ private:
           device_({&runner.plan_.groups[static_cast<std::size_t>(g)]}, chunk_paths,
                   runner.template shape_for<Model>(
                       entry_, {&runner.plan_.groups[static_cast<std::size_t>(g)]}, chunk_paths),
-                  runner.compute_stream_.get(), {},
+                  runner.compute_stream_, {},
                   runner.ranges_[static_cast<std::size_t>(g)].count()) {}
     void operator()(Real* draws, std::uint64_t first, std::size_t count, bool first_chunk) {
       device_.launch(entry_, {{0, draws, first, static_cast<int>(count), first_chunk}},
@@ -250,7 +244,7 @@ private:
     const GroupPlan& group = this->plan_.groups[static_cast<std::size_t>(g)];
     const ExercisePlan& plan = group.exercise;
     const auto start = std::chrono::steady_clock::now();
-    cudaStream_t stream = compute_stream_.get();
+    cudaStream_t stream = compute_stream_;
     const std::uint64_t paths = plan.regression_paths;
     const std::uint64_t per_level = static_cast<std::uint64_t>(plan.dates()) * paths;
     DeviceBuffer<Real> levels(static_cast<std::size_t>(plan.levels) * per_level, stream);
@@ -315,7 +309,7 @@ private:
     const std::uint64_t chunks = (range_paths + chunk_paths - 1) / chunk_paths;
     DeviceUnit<Model, Real> device(groups, chunk_paths,
                                    shape_for<Model>(entry, groups, chunk_paths * groups.size()),
-                                   compute_stream_.get(), exercise_runs, range_paths);
+                                   compute_stream_, exercise_runs, range_paths);
     auto& marks = this->unit_marks(unit.groups);
     for (std::uint64_t c = 0; c < chunks; ++c) {
       throw_if_stopped(); // no new launch once asked to stop
@@ -340,15 +334,15 @@ private:
   }
 
   const std::vector<ExecutionSettings>& settings_;
-  DrawSlots<Real> slots_;
-  LaunchPacer pacer_;
+  DeviceWorkspace& ws_;
+  cudaStream_t rng_stream_;
+  cudaStream_t compute_stream_;
   int multiprocessors_ = 1;
   std::vector<std::size_t> totals_offset_;
-  std::unique_ptr<PinnedBuffer<double>> totals_;
+  double* totals_ = nullptr; ///< every group's totals, in the workspace's pinned memory
   std::set<void*> loaded_; ///< kernels whose code this run has loaded
   /// A share's run: where each group's stack of tile blocks lands (its first block).
   std::map<int, const double*> stack_at_;
-  std::vector<std::unique_ptr<PinnedBuffer<double>>> stack_buffers_;
 };
 
 } // namespace
@@ -356,12 +350,15 @@ private:
 std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
                                           const std::vector<ExecutionSettings>& settings,
                                           const ProgressFn& progress, PlanStats* stats,
-                                          const WorkShare* share) {
+                                          const WorkShare* share, int slot) {
   PFMC_EXPECTS(settings.size() == plan.groups.size() && !plan.groups.empty(),
                "one execution setting per simulation group");
   return dispatch_precision(settings.front().precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
-    GpuRunner<Real> runner(plan, settings, progress, share);
+    TraceSpan setup("gpu run: workspace", -1);
+    const WorkspaceLease workspace(slot);
+    GpuRunner<Real> runner(plan, settings, progress, share, *workspace);
+    setup.end();
     auto outcomes = runner.run();
     if (stats != nullptr)
       *stats = runner.stats();

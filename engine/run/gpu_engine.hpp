@@ -18,11 +18,12 @@ namespace pfmc::engine {
 /// rng, seed, paths, block size, memory cap, draw batch) are read from settings[0]. A draw
 /// batch runs with the backend of its first group. Given a share (engine/scale/work_split.hpp),
 /// runs each group's range of it on the current device (Philox draws only), its outcomes
-/// carrying their stacks of tile blocks for the merge.
+/// carrying their stacks of tile blocks for the merge. The run leases the device's workspace of
+/// `slot` (engine/run/device_workspace.hpp: the streams and buffers a warm process keeps).
 std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
                                           const std::vector<ExecutionSettings>& settings,
                                           const ProgressFn& progress, PlanStats* stats = nullptr,
-                                          const WorkShare* share = nullptr);
+                                          const WorkShare* share = nullptr, int slot = 0);
 
 /// True when `backend` at `prefetch_distance` has a Black-Scholes instantiation in both
 /// precisions (the registry agrees with the catalogue).

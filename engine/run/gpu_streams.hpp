@@ -11,8 +11,8 @@
 
 namespace pfmc::engine {
 
-/// Two draw buffers: the generation of one overlaps the kernels reading the other.
-template <class Real>
+/// Two draw buffers: the generation of one overlaps the kernels reading the other. They grow to
+/// the largest request and are kept (engine/run/device_workspace.hpp keeps them between runs).
 class DrawSlots {
 public:
   DrawSlots(cudaStream_t rng_stream, cudaStream_t compute_stream)
@@ -20,14 +20,16 @@ public:
 
   /// The next slot, with room for `values` draws, ready for generation on the rng stream (after
   /// the kernels that last read it).
+  template <class Real>
   Real* acquire(std::size_t values) {
     current_ = 1 - current_;
     Slot& s = slots_[current_];
     if (s.used)
       PFMC_CUDA_TRY(cudaStreamWaitEvent(rng_stream_, s.free.get(), 0));
-    if (s.buffer.size() < values)
-      s.buffer = DeviceBuffer<Real>(values, rng_stream_);
-    return s.buffer.data();
+    const std::size_t bytes = values * sizeof(Real);
+    if (s.buffer.size() < bytes)
+      s.buffer = DeviceBuffer<unsigned char>(bytes, rng_stream_);
+    return reinterpret_cast<Real*>(s.buffer.data()); // the allocator aligns to 256 bytes
   }
   /// The generation into the current slot is enqueued: kernels may read it.
   void generated() {
@@ -41,10 +43,19 @@ public:
     s.free.record(compute_stream_);
     s.used = true;
   }
+  /// Device memory the slots hold.
+  [[nodiscard]] std::size_t bytes() const {
+    return slots_[0].buffer.size() + slots_[1].buffer.size();
+  }
+  /// Gives the buffers back to the device's pool (stream-ordered).
+  void release() {
+    for (Slot& s : slots_)
+      s.buffer = DeviceBuffer<unsigned char>();
+  }
 
 private:
   struct Slot {
-    DeviceBuffer<Real> buffer;
+    DeviceBuffer<unsigned char> buffer;
     CudaEvent ready, free;
     bool used = false;
   };

@@ -36,6 +36,7 @@
 
 #include "engine/core/execution.hpp"
 #include "engine/core/interrupt.hpp"
+#include "engine/core/trace.hpp"
 #include "engine/draws/draw_plan.hpp"
 #include "engine/draws/draw_transform.hpp"
 #include "engine/draws/normal_source.hpp"
@@ -78,9 +79,13 @@ public:
     }
     const auto units = plan_draw_units(plan_, run_.rng, group_paths_, sizeof(Real),
                                        run_.draw_batch_bytes, computes_draws_);
+    std::uint64_t paths = 0, paths_done = 0;
+    for (std::uint64_t p : group_paths_)
+      paths += p;
     for (std::size_t u = 0; u < units.size(); ++u) {
       throw_if_stopped(); // no new generation or launch once asked to stop
       const DrawUnit& unit = units[u];
+      const TraceSpan span("unit");
       const GroupPlan& first = plan_.groups[static_cast<std::size_t>(unit.groups.front())];
       dispatch_model<Real>(first, [&](auto model_tag) {
         using Model = typename decltype(model_tag)::type;
@@ -93,10 +98,12 @@ public:
         }
       });
       ++stats_.draw_units;
+      for (int g : unit.groups)
+        paths_done += group_paths_[static_cast<std::size_t>(g)];
       if (progress_) {
         runner().wait_for_progress();
         progress_(Progress{unit.groups.back(), static_cast<int>(plan_.groups.size()), u + 1,
-                           units.size(), first.model_name});
+                           units.size(), first.model_name, paths_done, paths});
       }
     }
     runner().finish();

@@ -6,13 +6,16 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <future>
+#include <mutex>
 #include <string>
-#include <thread>
 
 #include "engine/core/device_info.hpp"
+#include "engine/core/trace.hpp"
 #include "engine/run/cpu_engine.hpp"
 #include "engine/run/gpu_engine.hpp"
 #include "engine/scale/communicator.hpp"
+#include "engine/scale/device_threads.hpp"
 #include "engine/scale/partial_sums.hpp"
 #include "engine/scale/work_split.hpp"
 #include "kernels/catalog.hpp"
@@ -136,6 +139,7 @@ void worker_fields(Message& message, Info& info) {
   message(info.paths);
   message(info.path_steps);
   message(info.kernel_ms);
+  message(info.rng_ms);
   message(info.wall_ms);
   message(info.turn_wait_ms);
 }
@@ -213,11 +217,14 @@ std::vector<GroupOutcome> merge_pieces(const SimulationPlan& plan,
 
 namespace {
 
-/// One worker: its device (a thread of its own sets it), its share of the groups' paths.
-WorkerRun run_worker(const SimulationPlan& plan, ExecutionSettings settings,
+/// One worker: its device (its thread has it set: engine/scale/device_threads.hpp) and slot,
+/// its share of the groups' paths.
+WorkerRun run_worker(const SimulationPlan& plan, const ExecutionSettings& settings,
                      std::vector<ExecutionSettings> group_settings, bool on_gpu, int device,
-                     int sharing, const WorkShare& share, const ProgressFn& progress, int rank) {
+                     int slot, int sharing, const WorkShare& share, const ProgressFn& progress,
+                     int rank) {
   const auto start = Clock::now();
+  const TraceSpan span("worker", on_gpu ? device : -1);
   WorkerRun w;
   w.info.rank = rank;
   w.info.device = on_gpu ? device : -1;
@@ -226,30 +233,60 @@ WorkerRun run_worker(const SimulationPlan& plan, ExecutionSettings settings,
     for (std::size_t g = 0; g < plan.groups.size(); ++g)
       w.outcomes[g].totals.assign(static_cast<std::size_t>(plan.groups[g].reduced_values()), 0.0);
   } else if (on_gpu) {
-    PFMC_CUDA_TRY(cudaSetDevice(device));
-    w.info.name = query_device(device).name;
     // Workers on the same device (a test's [0, 0]) share its memory cap.
     for (auto& s : group_settings)
       s.memory_cap /= static_cast<std::uint64_t>(sharing);
-    w.outcomes = run_plan_on_gpu(plan, group_settings, progress, &w.stats, &share);
+    w.outcomes = run_plan_on_gpu(plan, group_settings, progress, &w.stats, &share, slot);
   } else {
     w.outcomes = run_plan_on_cpu(plan, settings, progress, &w.stats, &share);
   }
-  if (w.info.name.empty()) {
-    w.info.name = on_gpu ? query_device(device).name
-                         : "CPU (" + std::to_string(settings.cpu_threads) + " threads)";
-  }
+  w.info.name = on_gpu ? device_properties(device).name
+                       : "CPU (" + std::to_string(settings.cpu_threads) + " threads)";
   w.info.backend = on_gpu ? backends_summary(group_settings) : "cpu";
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {
     w.info.paths += w.outcomes[g].paths;
     w.info.path_steps += static_cast<double>(w.outcomes[g].path_steps);
     w.info.kernel_ms += w.outcomes[g].kernel_ms;
+    w.info.rng_ms += w.outcomes[g].rng_ms;
   }
   w.info.wall_ms = milliseconds_since(start);
   return w;
 }
 
-/// This process's piece of the run over its workers (threads, one per device), merged.
+/// The workers' progress as one: each reports its own paths done, the caller hears their sum
+/// (one call at a time).
+class CombinedProgress {
+public:
+  CombinedProgress(const ProgressFn& progress, std::size_t workers)
+      : progress_(progress), done_(workers, 0), paths_(workers, 0) {}
+  /// Worker k's callback (empty when nobody listens).
+  ProgressFn worker(std::size_t k) {
+    if (!progress_)
+      return {};
+    return [this, k](const Progress& p) {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      done_[k] = p.paths_done;
+      paths_[k] = p.paths;
+      Progress sum = p;
+      sum.paths_done = 0;
+      sum.paths = 0;
+      for (std::size_t w = 0; w < done_.size(); ++w) {
+        sum.paths_done += done_[w];
+        sum.paths += paths_[w];
+      }
+      sum.workers = static_cast<int>(done_.size());
+      progress_(sum);
+    };
+  }
+
+private:
+  const ProgressFn& progress_;
+  std::mutex mutex_;
+  std::vector<std::uint64_t> done_, paths_;
+};
+
+/// This process's piece of the run over its workers (a thread of each device's, or the CPU
+/// backend on the caller's), merged.
 std::vector<GroupOutcome> run_local(const SimulationPlan& plan, const ExecutionSettings& settings,
                                     const std::vector<ExecutionSettings>& group_settings,
                                     bool on_gpu, const Placement& placement, const WorkShare& mine,
@@ -259,29 +296,34 @@ std::vector<GroupOutcome> run_local(const SimulationPlan& plan, const ExecutionS
   for (const GroupPlan& g : plan.groups)
     steps.push_back(g.steps());
   const std::vector<int> places = on_gpu ? placement.devices : std::vector<int>{-1};
+  const std::vector<int> slots = device_slots(places);
   const std::vector<WorkShare> pieces = split_share(mine, steps, places.size());
   std::vector<WorkerRun> runs(places.size());
-  std::vector<std::exception_ptr> errors(places.size());
+  CombinedProgress combined(progress, places.size());
   auto work = [&](std::size_t k) {
-    try {
-      const auto sharing = std::count(places.begin(), places.end(), places[k]);
-      const int kind = on_gpu && k < placement.device_kinds.size() ? placement.device_kinds[k] : 0;
-      runs[k] = run_worker(plan, settings, settings_of_kind(group_settings, placement, kind),
-                           on_gpu, places[k], static_cast<int>(sharing), pieces[k],
-                           k == 0 ? progress : ProgressFn{}, rank);
-    } catch (...) {
-      errors[k] = std::current_exception();
-    }
+    const auto sharing = std::count(places.begin(), places.end(), places[k]);
+    const int kind = on_gpu && k < placement.device_kinds.size() ? placement.device_kinds[k] : 0;
+    runs[k] = run_worker(plan, settings, settings_of_kind(group_settings, placement, kind), on_gpu,
+                         places[k], slots[k], static_cast<int>(sharing), pieces[k],
+                         places.size() > 1 ? combined.worker(k) : progress, rank);
   };
-  std::vector<std::thread> threads;
-  for (std::size_t k = 1; k < places.size(); ++k)
-    threads.emplace_back(work, k);
-  work(0);
-  for (auto& t : threads)
-    t.join();
-  for (const auto& e : errors) {
-    if (e)
-      std::rethrow_exception(e);
+  if (!on_gpu) {
+    work(0);
+  } else {
+    std::vector<std::future<void>> done;
+    for (std::size_t k = 0; k < places.size(); ++k)
+      done.push_back(run_on_device(places[k], slots[k], [&work, k] { work(k); }));
+    std::exception_ptr error;
+    for (auto& d : done) { // every worker ends before the first error is thrown
+      try {
+        d.get();
+      } catch (...) {
+        if (!error)
+          error = std::current_exception();
+      }
+    }
+    if (error)
+      std::rethrow_exception(error);
   }
   std::vector<std::vector<GroupOutcome>> parts;
   for (WorkerRun& w : runs) {

@@ -47,7 +47,7 @@ from . import _pfmc  # noqa: E402  (the exception classes first: the module rais
 _pfmc._set_exceptions(ConfigError, RuntimeError)
 
 #: The keyword arguments price(), validate() and bench() take: the command line's overrides.
-OVERRIDES = ("device", "backend", "padding", "precision", "rng", "prefetch_distance",
+OVERRIDES = ("device", "devices", "backend", "padding", "precision", "rng", "prefetch_distance",
              "block_size", "cpu_threads", "paths", "seed", "max_device_memory",
              "draw_batch_size", "replicates", "regression_paths", "greeks", "antithetic",
              "control_variate")
@@ -69,6 +69,20 @@ class Result:
         self._priced = priced
         self._instruments = None
         self._columns = None
+
+    @property
+    def workers(self):
+        """The run's workers (a list of dicts: rank, device, name, backend, paths, share,
+        kernel_ms, rng_ms, wall_ms, ...), in split order: one per GPU of a split run (`devices=`), one
+        per MPI rank's device; one entry for a run on one device or the CPU."""
+        workers = self.run.get("workers")
+        if workers:
+            return workers
+        return [{"rank": 0, "device": 0 if self.run.get("on_gpu") else "cpu",
+                 "name": self.run.get("device", ""), "backend": self.run.get("backend", ""),
+                 "paths": self.run.get("paths", 0), "share": 1.0,
+                 "kernel_ms": self.run.get("kernel_ms", 0.0), "rng_ms": self.run.get("rng_ms", 0.0),
+                 "wall_ms": self.run.get("total_ms", 0.0)}]
 
     @property
     def instruments(self):
@@ -130,6 +144,10 @@ def _overrides(kwargs):
             value = ",".join(value) if value else "none"
         if key == "device" and hasattr(value, "lower"):
             value = value.lower()
+        if key == "devices" and isinstance(value, (list, tuple)):
+            # [0, 2]: those ordinals, as --devices 0,2; [2]: device 2 alone ("2," — a number
+            # alone is a count of devices)
+            value = ",".join(str(d) for d in value) + ("," if len(value) == 1 else "")
         result[key] = value
     return result
 
