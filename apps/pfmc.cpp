@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -28,6 +29,7 @@
 #include "engine/core/device_info.hpp"
 #include "engine/core/interrupt.hpp"
 #include "engine/plan/plan.hpp"
+#include "engine/core/trace.hpp"
 #include "engine/pricer.hpp"
 #include "engine/scale/communicator.hpp"
 #include "engine/scale/mpi_communicator.hpp"
@@ -90,6 +92,7 @@ int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* proce
   if (o.device != "cpu") {
     device_start = std::thread([&device_ms] {
       const auto start = std::chrono::steady_clock::now();
+      const engine::TraceSpan span("CUDA start: device 0's context");
       (void)engine::query_device();
       device_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
@@ -103,6 +106,7 @@ int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* proce
   config::RunConfig config;
   const auto load_start = std::chrono::steady_clock::now();
   try {
+    const engine::TraceSpan span("config");
     config = config::load_run_config(o.config_file);
     config::apply_overrides(config, overrides_from(app, o));
   } catch (...) {
@@ -337,7 +341,19 @@ int main(int argc, char** argv) {
   tune_malloc();
   install_stop_handlers();
   try {
-    return run(argc, argv);
+    int status = 0;
+    {
+      const engine::TraceSpan span("main");
+      status = run(argc, argv);
+    }
+    if (const char* quick = std::getenv("PFMC_QUICK_EXIT"); quick != nullptr && *quick == '1') {
+      std::cout.flush();
+      std::cerr.flush();
+      engine::flush_trace();
+      std::fflush(nullptr);
+      std::_Exit(status); // experiment (issue 35): no teardown of the devices' contexts
+    }
+    return status;
   } catch (const engine::Interrupted& e) {
     std::cerr << "pfmc: " << e.what() << '\n';
     return 128 + e.signal();

@@ -90,16 +90,22 @@ def summary(results, walls):
     }
 
 
-def timeline(path):
-    """The trace's spans by start: name, device, start and length (ms)."""
+def timeline(path, wall_ms):
+    """The trace's spans by start (ms from the process's start): name, device, start, length;
+    spans under 0.3 ms left out (launches, short waits), and the process's end."""
     events = json.load(open(path))["traceEvents"]
     events.sort(key=lambda e: e["ts"])
     lines = []
     for e in events:
-        if e["dur"] < 200 and e["name"] == "unit":
+        if e["dur"] < 300 and e["name"] not in ("context", "open device", "plan", "backends"):
             continue
         lines.append(f"  {e['ts'] / 1e3:9.2f} ms  +{e['dur'] / 1e3:8.2f} ms  "
                      f"thread {e['tid']:>5}  device {e['args']['device']:>2}  {e['name']}")
+    main = [e for e in events if e["name"] == "main"]
+    if main:
+        end = (main[0]["ts"] + main[0]["dur"]) / 1e3
+        lines.append(f"  main returns at {end:.1f} ms; the process ended at {wall_ms:.1f} ms "
+                     f"(exit: {wall_ms - end:.1f} ms, the start's clock tick ±10 ms)")
     return "\n".join(lines)
 
 
@@ -197,10 +203,23 @@ def main():
                 path = os.path.join(args.trace, f"{workload}-{n}.json")
                 env = dict(os.environ, PFMC_TRACE=path)
                 try:
-                    run_fresh([pfmc] + flags + ["--devices", str(n)], 1, env)
-                    print(f"-- trace, --devices {n} (fresh process):\n{timeline(path)}", flush=True)
+                    _, walls = run_fresh([pfmc] + flags + ["--devices", str(n)], 1, env)
+                    print(f"-- trace, --devices {n} (fresh process):\n{timeline(path, walls[0])}",
+                          flush=True)
                 except (RuntimeError, OSError, ValueError) as e:
                     print(f"-- trace --devices {n}: {e}")
+            if mpi and counts[-1] > 1:
+                n = counts[-1]
+                pattern = os.path.join(args.trace, f"{workload}-mpi{n}-%p.json")
+                env = dict(os.environ, PFMC_TRACE=pattern)
+                try:
+                    before = set(os.listdir(args.trace))
+                    _, walls = run_fresh(launch + ["-np", str(n), pfmc] + flags, 1, env)
+                    for name in sorted(set(os.listdir(args.trace)) - before):
+                        print(f"-- trace, mpirun -np {n}, {name}:\n"
+                              f"{timeline(os.path.join(args.trace, name), walls[0])}", flush=True)
+                except (RuntimeError, OSError, ValueError) as e:
+                    print(f"-- trace mpirun -np {n}: {e}")
         if args.no_warm:
             continue
         try:

@@ -1,10 +1,15 @@
 #include "engine/core/trace.hpp"
 
+#include <time.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace pfmc::engine {
@@ -18,11 +23,37 @@ struct Interval {
   std::chrono::steady_clock::time_point start, end;
 };
 
+/// When this process started, on the steady clock (Linux: /proc/self/stat's start time, in clock
+/// ticks since boot, against CLOCK_BOOTTIME); now where that cannot be read. Spans are written
+/// from it, so that a trace shows what came before main (the loader, static initialisers).
+std::chrono::steady_clock::time_point process_start() {
+  const auto now = std::chrono::steady_clock::now();
+  std::ifstream stat("/proc/self/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const auto close = text.rfind(')'); // the command's name may hold spaces
+  if (close == std::string::npos)
+    return now;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  for (int k = 3; k <= 22 && fields >> field; ++k) {
+    if (k == 22) {
+      timespec boot{};
+      if (clock_gettime(CLOCK_BOOTTIME, &boot) != 0)
+        return now;
+      const double since_start = static_cast<double>(boot.tv_sec) + 1e-9 * boot.tv_nsec -
+                                 std::stod(field) / static_cast<double>(sysconf(_SC_CLK_TCK));
+      return now - std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                       std::chrono::duration<double>(since_start));
+    }
+  }
+  return now;
+}
+
 struct Trace {
   std::string file;
   std::mutex mutex;
   std::vector<Interval> intervals;
-  std::chrono::steady_clock::time_point origin = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point origin = process_start();
   ~Trace() { write(); }
 
   std::size_t write() {
@@ -34,7 +65,8 @@ struct Trace {
       std::fprintf(stderr, "pfmc: PFMC_TRACE: cannot write %s\n", file.c_str());
       return 0;
     }
-    // Chrome's trace format: complete events ("X"), microseconds from the process's first span.
+    // Chrome's trace format: complete events ("X"), microseconds from the process's start (to
+    // the clock tick: 10 ms).
     std::fprintf(out, "{\"traceEvents\": [\n");
     for (std::size_t k = 0; k < intervals.size(); ++k) {
       const Interval& i = intervals[k];
@@ -62,7 +94,11 @@ bool read_tracing() {
   const char* file = std::getenv("PFMC_TRACE");
   if (file == nullptr || *file == '\0')
     return false;
-  trace().file = file;
+  std::string name = file;
+  // "%p": this process's id (the ranks of an MPI job write a file each).
+  if (const auto at = name.find("%p"); at != std::string::npos)
+    name.replace(at, 2, std::to_string(getpid()));
+  trace().file = name;
   return true;
 }
 

@@ -2,7 +2,8 @@
 // Where a run's host time goes, thread by thread: with PFMC_TRACE=FILE set, every TraceSpan
 // records its name, thread, device and host-clock interval, and the process writes them to FILE
 // at its exit in the Chrome trace format (open it in https://ui.perfetto.dev or chrome://tracing;
-// the device machine has no Nsight Systems). Unset, a span costs one relaxed load.
+// the device machine has no Nsight Systems); "%p" in FILE is the process id (an MPI job's ranks
+// write a file each). Unset, a span costs one relaxed load.
 
 #include <chrono>
 #include <string>

@@ -11,6 +11,7 @@
 
 #include "engine/core/cuda_resources.hpp"
 #include "engine/core/execution.hpp"
+#include "engine/core/trace.hpp"
 #include "engine/core/upload_arena.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/backend_registry.cuh"
@@ -75,6 +76,7 @@ public:
       : groups_(groups), shape_(shape), stream_(stream),
         stack_capacity_(kernels::tile_stack_capacity(
             kernels::tiles_for_paths(std::max(range_paths, max_chunk_paths)))) {
+    const TraceSpan span("unit's device state");
     PFMC_EXPECTS(shape.block_paths() <= kernels::kTilePaths &&
                      kernels::kTilePaths % shape.block_paths() == 0,
                  "a block covers a power of two of paths that divides a tile");
@@ -212,6 +214,7 @@ public:
       table.push_back(g);
     }
     // The table rides in a buffer of its own; stream-ordered, so it may go away right after.
+    const TraceSpan span("launch");
     DeviceBuffer<Group> device_table(table.size(), stream_);
     PFMC_CUDA_TRY(cudaMemcpyAsync(device_table.data(), table.data(), table.size() * sizeof(Group),
                                   cudaMemcpyHostToDevice, stream_));

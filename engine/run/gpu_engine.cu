@@ -176,6 +176,7 @@ private:
 
   /// Philox draws of the given groups' paths (one generation launch), on the rng stream.
   void generate_philox(const std::vector<kernels::DrawRequest<Real>>& requests) {
+    const TraceSpan span("enqueue draws", ws_.device());
     DeviceBuffer<unsigned char> table(kernels::generate_table_bytes(requests.size()),
                                       rng_stream_);
     kernels::generate_philox_draws<Real>(requests, this->run_.seed, table.data(),
@@ -244,6 +245,7 @@ private:
     const GroupPlan& group = this->plan_.groups[static_cast<std::size_t>(g)];
     const ExercisePlan& plan = group.exercise;
     const auto start = std::chrono::steady_clock::now();
+    TraceSpan record_span("regression: record", ws_.device());
     cudaStream_t stream = compute_stream_;
     const std::uint64_t paths = plan.regression_paths;
     const std::uint64_t per_level = static_cast<std::uint64_t>(plan.dates()) * paths;
@@ -263,6 +265,8 @@ private:
                     this->run_.seed, /*reduce=*/false);
       launched();
     }
+    record_span.end();
+    const TraceSpan induce_span("regression: induce", ws_.device());
     std::vector<double> rule =
         induce_rule_on_device<Real>(plan, levels.data(), records.variances, stream, this->stats_);
     this->add_regression(

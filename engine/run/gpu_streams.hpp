@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "engine/core/cuda_resources.hpp"
+#include "engine/core/trace.hpp"
 
 namespace pfmc::engine {
 
@@ -27,8 +28,10 @@ public:
     if (s.used)
       PFMC_CUDA_TRY(cudaStreamWaitEvent(rng_stream_, s.free.get(), 0));
     const std::size_t bytes = values * sizeof(Real);
-    if (s.buffer.size() < bytes)
+    if (s.buffer.size() < bytes) {
+      const TraceSpan span("grow a draw buffer");
       s.buffer = DeviceBuffer<unsigned char>(bytes, rng_stream_);
+    }
     return reinterpret_cast<Real*>(s.buffer.data()); // the allocator aligns to 256 bytes
   }
   /// The generation into the current slot is enqueued: kernels may read it.
@@ -74,8 +77,10 @@ public:
     events_[next_].record(stream);
     recorded_[next_] = true;
     next_ ^= 1;
-    if (recorded_[next_])
+    if (recorded_[next_]) {
+      const TraceSpan span("pace: wait for the launch before");
       PFMC_CUDA_TRY(cudaEventSynchronize(events_[next_].get()));
+    }
   }
 
 private:
