@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -30,6 +32,9 @@
 #include "engine/core/interrupt.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/core/trace.hpp"
+#include "config/setting_rules.hpp"
+#include "engine/scale/device_threads.hpp"
+#include "engine/core/visible_devices.hpp"
 #include "engine/pricer.hpp"
 #include "engine/scale/communicator.hpp"
 #include "engine/scale/mpi_communicator.hpp"
@@ -83,8 +88,43 @@ int command_price(CLI::App* app, const RunOptions& o) {
   }
 }
 
+/// Before the process's first CUDA call: CUDA starts only the GPUs the run needs (--devices,
+/// else the config's engine.devices; an MPI rank's GPU by its local rank), as
+/// engine/core/visible_devices.hpp says why.
+void narrow_devices(const RunOptions& o, const engine::Communicator* processes) {
+  std::optional<config::DeviceList> devices;
+  if (!o.devices.empty()) {
+    devices = config::detail::check_devices(o.devices).value;
+  } else {
+    devices = config::peek_engine_devices(o.config_file);
+  }
+  if (!devices)
+    return;
+  using Kind = config::DeviceList::Kind;
+  switch (devices->kind) {
+  case Kind::first:
+    if (processes == nullptr) {
+      engine::narrow_visible_devices(1);
+    } else if (const int gpus = engine::gpus_without_cuda(); gpus > 0) {
+      engine::narrow_to_device(engine::local_rank() % gpus);
+    }
+    break;
+  case Kind::count:
+    engine::narrow_visible_devices(devices->count);
+    break;
+  case Kind::list:
+    engine::narrow_visible_devices(
+        *std::max_element(devices->ordinals.begin(), devices->ordinals.end()) + 1);
+    break;
+  case Kind::all:
+    break;
+  }
+}
+
 int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* processes) {
   const bool root = processes == nullptr || processes->rank() == 0;
+  if (o.device != "cpu")
+    narrow_devices(o, processes);
   // The process's first CUDA call creates its context (on an H100, about a tenth of a second):
   // start it while the YAML is read, unless the run is on the CPU by the command line.
   std::thread device_start;
@@ -93,7 +133,13 @@ int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* proce
     device_start = std::thread([&device_ms] {
       const auto start = std::chrono::steady_clock::now();
       const engine::TraceSpan span("CUDA start: device 0's context");
-      (void)engine::query_device();
+      if (engine::query_device().available) {
+        try {
+          engine::open_device_here(0); // its workspace too, before the run asks for it
+        } catch (const std::exception&) {
+          // the run meets the same failure and reports it
+        }
+      }
       device_ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
               .count();

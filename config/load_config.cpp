@@ -6,7 +6,11 @@
 
 #include <sys/stat.h>
 
+#include <fstream>
+#include <yaml-cpp/yaml.h>
+
 #include "config/schema.hpp"
+#include "config/setting_rules.hpp"
 #include "config/yaml_reader.hpp"
 
 namespace pfmc::config {
@@ -112,6 +116,46 @@ std::string read_source_file(const std::string& path, const std::string& name) {
 RunConfig load_run_config(const std::string& path) {
   const std::string name = path == "-" ? std::string(kStandardInputName) : path;
   return parse_run_config(read_source_file(path, name), name);
+}
+
+std::optional<DeviceList> peek_engine_devices(const std::string& path) {
+  if (path == "-")
+    return std::nullopt;
+  std::ifstream in(path);
+  if (!in)
+    return std::nullopt;
+  // The block: the line `engine:` at column 0 and the lines after it up to the next top-level
+  // key (a flow mapping on the one line, or an indented block).
+  std::string line, block;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    const bool top_level = !line.empty() && line[0] != ' ' && line[0] != '\t' && line[0] != '#';
+    if (inside && top_level && line.rfind("- ", 0) != 0)
+      break;
+    if (!inside && line.rfind("engine:", 0) == 0)
+      inside = true;
+    if (inside)
+      block += line + "\n";
+  }
+  DeviceList devices; // no engine block, or no devices key: the first device
+  if (block.empty())
+    return devices;
+  try {
+    const YAML::Node engine = YAML::Load(block)["engine"];
+    if (!engine || !engine.IsMap() || !engine["devices"])
+      return devices;
+    const YAML::Node value = engine["devices"];
+    if (value.IsSequence()) {
+      devices.kind = DeviceList::Kind::list;
+      for (const auto& item : value)
+        devices.ordinals.push_back(item.as<int>());
+      return devices.ordinals.empty() ? std::nullopt : std::optional<DeviceList>(devices);
+    }
+    const detail::Checked<DeviceList> checked = detail::check_devices(value.as<std::string>());
+    return checked.value;
+  } catch (const std::exception&) {
+    return std::nullopt; // the real load says what is wrong
+  }
 }
 
 } // namespace pfmc::config

@@ -1,6 +1,7 @@
 #pragma once
 // YAML -> validated RunConfig (the schema is DESIGN.md's config contract).
 
+#include <optional>
 #include <string>
 
 #include "config/config_error.hpp"
@@ -29,6 +30,13 @@ enum class YamlPieces { by_size, never, every_item };
 /// it, and its folder is where the paths it names are found.
 RunConfig parse_run_config(const std::string& yaml_text, const std::string& file_name,
                            YamlPieces pieces = YamlPieces::by_size);
+
+/// engine.devices of the YAML file at `path`, read from its top-level `engine:` block alone and
+/// without the checks of load_run_config: a hint for what the run's devices will be before the
+/// config is loaded (the command line narrows the GPUs CUDA starts: engine/core/visible_devices).
+/// Absent key: the default (the first device). Nullopt when it cannot tell (standard input, no
+/// such file, a block it does not understand): the caller assumes nothing.
+std::optional<DeviceList> peek_engine_devices(const std::string& path);
 
 /// The bytes of the file at `path` (standard input for `-`); ConfigError naming `name` when it
 /// cannot be opened or read (a directory opens on Linux and fails on the first read).

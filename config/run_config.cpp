@@ -170,7 +170,7 @@ std::string to_string(const DeviceList& devices) {
   std::string out;
   for (int d : devices.ordinals)
     out += (out.empty() ? "" : ",") + std::to_string(d);
-  return out;
+  return devices.ordinals.size() == 1 ? out + "," : out; // "2" alone would be a count
 }
 
 std::string to_string(const Padding& padding) {

@@ -7,6 +7,7 @@
 
 #include "engine/core/cuda_resources.hpp"
 #include "engine/core/trace.hpp"
+#include "engine/core/visible_devices.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/gpu_engine.hpp"
 #include "engine/run/replicates.hpp"
@@ -22,6 +23,14 @@
 namespace pfmc::engine {
 
 namespace {
+
+/// The ordinals the host's other processes know the devices by (engine/core/visible_devices).
+std::vector<int> physical_ordinals(const std::vector<int>& devices) {
+  std::vector<int> physical;
+  for (int d : devices)
+    physical.push_back(physical_ordinal(d));
+  return physical;
+}
 
 /// The groups' kernels that the binary lacks, compiled (or read from the kernel cache) together on
 /// the host's cores, before the groups load them one after another.
@@ -199,7 +208,8 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   // An MPI rank's GPU work (tuning included) waits for the lower ranks of its host on its GPUs
   // (engine/scale/communicator.hpp); run_split ends the turn.
   if (options.processes != nullptr)
-    options.processes->begin_turn(device.on_gpu ? device_mask(device.devices) : 0);
+    options.processes->begin_turn(device.on_gpu ? device_mask(physical_ordinals(device.devices))
+                                                : 0);
 
   const auto backends_start = std::chrono::steady_clock::now();
   TraceSpan backends_span("backends");

@@ -141,6 +141,9 @@ struct ExerciseTable {
   int record;
   Real* levels;    ///< [level][date][path]
   Real* variances; ///< [date][path] (two-variable basis), else null
+  /// The recorded paths: [record_first, record_first + record_paths) of the regression pass's
+  /// (a worker's share of a split run; all of them otherwise), stored from index 0.
+  std::uint64_t record_first;
   std::uint64_t record_paths;
 };
 static_assert(std::is_trivially_copyable_v<ExerciseTable<double>>);
@@ -299,7 +302,7 @@ private:
     for (int p = 0; p < P; ++p) {
       if (p >= valid_)
         continue;
-      const std::uint64_t path = first_path_ + static_cast<std::uint64_t>(p);
+      const std::uint64_t path = first_path_ + static_cast<std::uint64_t>(p) - table_.record_first;
       table_.levels[(static_cast<std::uint64_t>(e.level) * table_.dates + date) *
                         table_.record_paths +
                     path] = level_of(e, p);

@@ -164,21 +164,29 @@ def main():
         flags = ["price", config, "--device", "gpu", "--paths", paths, "--format", "json", "--quiet"]
         print(f"== {workload}, {int(paths):,} paths, {gpus} GPU(s) on {report['gpu']}", flush=True)
         counts = [n for n in (1, 2, 4, 8) if n <= gpus]
-        configs = [(f"--devices {n}", [pfmc] + flags + ["--devices", str(n)], n) for n in counts]
+        configs = [(f"--devices {n}", [pfmc] + flags + ["--devices", str(n)], n, None)
+                   for n in counts]
+        if gpus > 1:
+            # The command line narrows what CUDA starts to the run's GPUs
+            # (engine/core/visible_devices.hpp); the same run with every GPU started:
+            wide = dict(os.environ, PFMC_NARROW_DEVICES="0")
+            configs.append((f"--devices 1, {gpus} started", [pfmc] + flags + ["--devices", "1"], 1,
+                            wide))
         if mpi:
-            configs += [(f"mpirun -np {n}", launch + ["-np", str(n), pfmc] + flags, n)
+            configs += [(f"mpirun -np {n}", launch + ["-np", str(n), pfmc] + flags, n, None)
                         for n in counts if n > 1]
         if gpus == 1:
-            configs.append(("--devices 0,0", [pfmc] + flags + ["--devices", "0,0"], 2))
+            configs.append(("--devices 0,0", [pfmc] + flags + ["--devices", "0,0"], 2, None))
             if mpi:
-                configs.append(("mpirun -np 2 (1 GPU)", launch + ["-np", "2", pfmc] + flags, 2))
+                configs.append(("mpirun -np 2 (1 GPU)", launch + ["-np", "2", pfmc] + flags, 2,
+                                None))
         rows = {}
         base_prices = None
         print(f"{'fresh process':<22} {'total_ms':>9} {'speedup':>8} {'wall_ms':>9} {'speedup':>8} "
               f"{'kernel_ms':>9} {'backends':>9}  prices", flush=True)
-        for label, command, workers in configs:
+        for label, command, workers, env in configs:
             try:
-                results, walls = run_fresh(command, args.repeat)
+                results, walls = run_fresh(command, args.repeat, env)
             except RuntimeError as e:
                 print(f"{label:<22} FAILED: {e}")
                 status = 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Turns on a shared GPU (engine/scale/communicator.hpp), on a host with a GPU and a build with
-# PFMC_MPI: 2 ranks sharing GPU 0 give one process's bits, rank 0 does not wait and rank 1
-# waits for it; a rank that fails before its turn (either rank) lets the other run, and the job
+# PFMC_MPI: 2 ranks pinned to GPU 0 (`--devices 0,`: on a host of several GPUs they would take
+# one each) give one process's bits, rank 0 does not wait and rank 1 waits for it; a rank that fails before its turn (either rank) lets the other run, and the job
 # exits non-zero naming it, without hanging (each job under a 120 s limit).
 # Usage: tests/mpi_gpu_turns.sh PFMC MPIEXEC SOURCE_DIR
 set -uo pipefail
@@ -9,7 +9,7 @@ pfmc=$1 mpiexec=$2 source=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 config="$source/config/examples/portfolio.yaml"
-flags=(--device gpu --paths 400000 --format json --quiet)
+flags=(--device gpu --devices 0, --paths 400000 --format json --quiet)
 launch=(timeout 120 "$mpiexec" --oversubscribe)
 [ "$(id -u)" -eq 0 ] && launch+=(--allow-run-as-root)
 fail() { echo "FAIL: $*" >&2; exit 1; }

@@ -141,18 +141,75 @@ TEST_F(GpuSplit, ManySmallGroupsSplitByGroupsAndGreeksKeepTheirBits) {
 }
 
 TEST_F(GpuSplit, EarlyExerciseSplitKeepsItsBits) {
-  // Every worker fits the same rule on the same regression paths, then prices its paths.
+  // The workers fit the rule together, each recording and summing its tiles of the regression
+  // paths (20,000: 3 tiles), then price their paths: one device's bits, and the regression's
+  // path-steps done once, not once a worker. With 4 workers one records no tile at all.
   config::RunConfig config =
       config::load_run_config(std::string(PFMC_SOURCE_DIR) + "/config/examples/american.yaml");
   config.simulation.paths = 60000;
   config.simulation.regression_paths = 20000;
   config.engine.device = config::DeviceChoice::gpu;
   const auto one = engine::price(config);
-  config.engine.devices.kind = config::DeviceList::Kind::list;
-  config.engine.devices.ordinals = {0, 0};
-  const auto split = engine::price(config);
+  EXPECT_GT(one.run.regression_path_steps, 0.0);
+  for (const std::vector<int> devices :
+       {std::vector<int>{0, 0}, std::vector<int>{0, 0, 0}, std::vector<int>{0, 0, 0, 0}}) {
+    config.engine.devices.kind = config::DeviceList::Kind::list;
+    config.engine.devices.ordinals = devices;
+    const auto split = engine::price(config);
+    EXPECT_EQ(bits_of(split), bits_of(one)) << devices.size() << " workers";
+    EXPECT_EQ(split.run.workers.size(), devices.size());
+    EXPECT_DOUBLE_EQ(split.run.regression_path_steps, one.run.regression_path_steps)
+        << devices.size() << " workers";
+  }
+}
+
+TEST_F(GpuSplit, EveryGpuOfTheHostGivesOneGpusBits) {
+  const int present = engine::device_count();
+  if (present < 2)
+    GTEST_SKIP() << "one GPU: the same-GPU splits above stand for a host of several";
+  const auto book = standard_book(52);
+  std::string reversed = "[";
+  for (int d = present - 1; d >= 0; --d)
+    reversed += std::to_string(d) + (d > 0 ? ", " : "]");
+  for (const std::string engine : {"{device: gpu, backend: none", "{device: gpu, backend: inline"}) {
+    const auto one = engine::price(load(book_yaml(book, 200000, 52, engine + "}")));
+    for (const std::string devices : {std::string("all"), std::string("2"), reversed}) {
+      const auto split =
+          engine::price(load(book_yaml(book, 200000, 52, engine + ", devices: " + devices + "}")));
+      EXPECT_EQ(bits_of(split), bits_of(one)) << engine << " devices " << devices;
+      EXPECT_EQ(split.run.workers.size(),
+                devices == "2" ? 2u : static_cast<std::size_t>(present));
+      if (devices == reversed)
+        EXPECT_EQ(split.run.workers.front().device, present - 1);
+    }
+  }
+  config::RunConfig american =
+      config::load_run_config(std::string(PFMC_SOURCE_DIR) + "/config/examples/american.yaml");
+  american.simulation.paths = 100000;
+  american.simulation.regression_paths = 50000;
+  american.engine.device = config::DeviceChoice::gpu;
+  const auto one = engine::price(american);
+  american.engine.devices.kind = config::DeviceList::Kind::all;
+  const auto split = engine::price(american);
   EXPECT_EQ(bits_of(split), bits_of(one));
-  EXPECT_EQ(split.run.workers.size(), 2u);
+  EXPECT_DOUBLE_EQ(split.run.regression_path_steps, one.run.regression_path_steps);
+}
+
+TEST_F(GpuSplit, AWarmProcessKeepsItsBitsRunAfterRun) {
+  // What a process keeps between runs on a device (engine/run/device_workspace.hpp: streams,
+  // draw buffers grown to the largest run, pinned memory) changes no bits: a large run, a small
+  // one, then each again, split and not.
+  const auto book = standard_book(52);
+  const std::string large = "{device: gpu, backend: none, draw_batch_size: 0";
+  const std::string small = "{device: gpu, backend: scalar_batched, prefetch_distance: 4";
+  for (const std::string devices : {"", ", devices: [0, 0]"}) {
+    const auto a = engine::price(load(book_yaml(book, 400000, 52, large + devices + "}")));
+    const auto b = engine::price(load(book_yaml(book, 30000, 12, small + devices + "}")));
+    const auto a2 = engine::price(load(book_yaml(book, 400000, 52, large + devices + "}")));
+    const auto b2 = engine::price(load(book_yaml(book, 30000, 12, small + devices + "}")));
+    EXPECT_EQ(bits_of(a2), bits_of(a)) << devices;
+    EXPECT_EQ(bits_of(b2), bits_of(b)) << devices;
+  }
 }
 
 TEST_F(GpuSplit, AbsentDeviceAndSequenceGeneratorsAreRefused) {

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <random>
@@ -16,10 +18,13 @@
 
 #include "config/config_error.hpp"
 #include "config/overrides.hpp"
+#include "config/load_config.hpp"
+#include "engine/core/visible_devices.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/cpu_engine.hpp"
 #include "engine/run/run_setup.hpp"
 #include "engine/scale/communicator.hpp"
+#include "engine/scale/device_threads.hpp"
 #include "engine/scale/partial_sums.hpp"
 #include "engine/scale/split_run.hpp"
 #include "engine/scale/work_split.hpp"
@@ -254,6 +259,72 @@ TEST(DevicesSetting, AllCountsAndListsFromTheFileAndTheFlag) {
   EXPECT_EQ(config::to_string(config.engine.devices), "1,3");
   ov.devices = "1,,3";
   EXPECT_THROW(config::apply_overrides(config, ov), config::ConfigError);
+  // "2,": device 2 alone (a number alone is a count), and written back so.
+  ov.devices = "2,";
+  config::apply_overrides(config, ov);
+  EXPECT_EQ(config.engine.devices.kind, config::DeviceList::Kind::list);
+  EXPECT_EQ(config.engine.devices.ordinals, (std::vector<int>{2}));
+  EXPECT_EQ(config::to_string(config.engine.devices), "2,");
+  ov.devices = "1,3,";
+  EXPECT_THROW(config::apply_overrides(config, ov), config::ConfigError);
+}
+
+TEST(DevicesSetting, PeekedFromTheEngineBlockBeforeTheConfigIsLoaded) {
+  // What the command line reads before CUDA starts (config::peek_engine_devices): the
+  // top-level engine block alone, flow or block style; nothing it cannot tell.
+  const std::string file = ::testing::TempDir() + "/peek_devices.yaml";
+  const auto peek = [&](const std::string& text) {
+    std::ofstream(file) << text;
+    return config::peek_engine_devices(file);
+  };
+  using Kind = config::DeviceList::Kind;
+  const std::string market = "market:\n  rates: {zero_rate: 0.01}\n";
+  EXPECT_EQ(peek(market + "engine: {device: gpu, devices: [0, 2]}\n")->ordinals,
+            (std::vector<int>{0, 2}));
+  EXPECT_EQ(peek("engine:\n  device: gpu\n  # a comment\n  devices: 3\n" + market)->count, 3);
+  EXPECT_EQ(peek(market + "engine: {devices: all}\n")->kind, Kind::all);
+  EXPECT_EQ(peek(market + "engine: {device: gpu}\n")->kind, Kind::first);
+  EXPECT_EQ(peek(market)->kind, Kind::first);
+  EXPECT_FALSE(peek(market + "engine: {devices: [0, x]}\n").has_value());
+  EXPECT_FALSE(peek(market + "engine: {devices: two}\n").has_value());
+  EXPECT_FALSE(config::peek_engine_devices(file + ".missing").has_value());
+  EXPECT_FALSE(config::peek_engine_devices("-").has_value());
+}
+
+TEST(VisibleDevices, NarrowedNeverWidenedAndMappedBack) {
+  // engine/core/visible_devices.hpp: the first N of what CUDA would show, or one of them as
+  // device 0; a user's CUDA_VISIBLE_DEVICES is narrowed within its own order.
+  const char* saved = std::getenv("CUDA_VISIBLE_DEVICES");
+  const std::string before = saved != nullptr ? saved : "";
+  setenv("CUDA_VISIBLE_DEVICES", "3,1,2", 1);
+  EXPECT_EQ(engine::gpus_without_cuda(), 3);
+  EXPECT_TRUE(engine::narrow_visible_devices(2));
+  EXPECT_STREQ(std::getenv("CUDA_VISIBLE_DEVICES"), "3,1");
+  EXPECT_EQ(engine::physical_ordinal(1), 1);
+  setenv("CUDA_VISIBLE_DEVICES", "3,1,2", 1);
+  EXPECT_TRUE(engine::narrow_to_device(2));
+  EXPECT_STREQ(std::getenv("CUDA_VISIBLE_DEVICES"), "2");
+  EXPECT_EQ(engine::physical_ordinal(0), 2);
+  setenv("CUDA_VISIBLE_DEVICES", "3,1,2", 1);
+  EXPECT_FALSE(engine::narrow_to_device(5)); // not there: left for CUDA to say
+  EXPECT_STREQ(std::getenv("CUDA_VISIBLE_DEVICES"), "3,1,2");
+  unsetenv("CUDA_VISIBLE_DEVICES");
+  EXPECT_TRUE(engine::narrow_visible_devices(3));
+  EXPECT_STREQ(std::getenv("CUDA_VISIBLE_DEVICES"), "0,1,2");
+  setenv("PFMC_NARROW_DEVICES", "0", 1);
+  EXPECT_FALSE(engine::narrow_visible_devices(1));
+  unsetenv("PFMC_NARROW_DEVICES");
+  engine::forget_narrowing();
+  EXPECT_EQ(engine::physical_ordinal(0), 0);
+  if (saved != nullptr)
+    setenv("CUDA_VISIBLE_DEVICES", before.c_str(), 1);
+  else
+    unsetenv("CUDA_VISIBLE_DEVICES");
+}
+
+TEST(DeviceThreads, SlotsCountEarlierUsesOfTheSameDevice) {
+  EXPECT_EQ(engine::device_slots({0, 0, 1, 0, 1}), (std::vector<int>{0, 1, 0, 2, 1}));
+  EXPECT_EQ(engine::device_slots({}), std::vector<int>{});
 }
 
 TEST(DevicesSetting, SplitRunsNeedPhiloxAndTheCpuNotesDevices) {

@@ -42,6 +42,8 @@ struct ExerciseRun {
   const std::vector<double>* coefficients = nullptr; ///< pricing: [rule][date][basis]
   Real* levels = nullptr;    ///< regression: [level][date][path], device memory
   Real* variances = nullptr; ///< regression, two-variable basis: [date][path]
+  /// regression: the paths recorded (a worker's share of a split run); all of them if empty
+  PathRange records;
   /// The regression pass: its draws (the group's counter with kRegressionDrawGroup) and its
   /// base scenario alone.
   [[nodiscard]] bool regression() const { return levels != nullptr; }
@@ -324,7 +326,7 @@ private:
                     groups_[m]->exercise, at<int>(o.steps), at<models::ExerciseView>(o.views),
                     at<unsigned char>(o.allowed), at<double>(o.discounts),
                     o.coefficients == kNoTable ? nullptr : at<double>(o.coefficients), run.levels,
-                    run.variances));
+                    run.variances, run.records.empty() ? nullptr : &run.records));
     }
   }
 

@@ -52,6 +52,19 @@ DeviceWorkspace::DeviceWorkspace(int device)
     : device_(device), draws_(rng_stream_.get(), compute_stream_.get()) {
   retain_device_memory_pool();
   multiprocessors_ = device_properties(device).multiprocessors;
+  // What a fresh device's first run paid before its first launch, paid here instead (at open,
+  // beside the caller's planning): the first pinned block, the pool's first allocation and the
+  // runtime's staging of a copy from pageable memory (15–17 ms of the first unit's set-up on an
+  // H200, bench/NOTES.md v26).
+  (void)pinned_.take<unsigned char>(1);
+  pinned_.reset();
+  {
+    DeviceBuffer<unsigned char> first(std::size_t{4} << 20, compute_stream_.get());
+    const unsigned char byte = 0;
+    PFMC_CUDA_TRY(cudaMemcpyAsync(first.data(), &byte, 1, cudaMemcpyHostToDevice,
+                                  compute_stream_.get()));
+  }
+  compute_stream_.synchronize();
 }
 
 void DeviceWorkspace::begin_run(std::uint64_t memory_cap) {

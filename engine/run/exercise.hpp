@@ -32,12 +32,30 @@ template <class Real>
 std::vector<double> regress_on_host(const ExercisePlan& plan, const Real* levels,
                                     const Real* variances, int threads);
 
-/// The same on the GPU from the records in device memory: each date's sums reduced on the device
-/// and fitted on the host, backwards from the maturity, one rule after another, on `stream`
-/// (its launches and waits counted in `stats`).
+/// A regression pass shared by the workers of a split run (engine/scale/split_run.cpp): each
+/// worker records and sums its range of the regression paths (whole tiles, in worker order), and
+/// each date's sums are the workers' stacks of tile blocks merged in that order: one fit, the
+/// bits of one worker over all the paths. A worker's handle; every worker of the run calls
+/// combine() for the same dates in the same order (the rules of the plan's groups in order).
+class RegressionShare {
+public:
+  virtual ~RegressionShare() = default;
+  /// The regression paths this worker records, of the pass's `paths`.
+  [[nodiscard]] virtual PathRange range(std::uint64_t paths) const = 0;
+  /// This worker's sums of a date — the stack of its range's tile blocks, `values` a path — in,
+  /// the sums over every worker's paths out, once every worker has given its own.
+  virtual std::vector<double> combine(std::uint64_t first_tile, std::uint64_t end_tile,
+                                      int values, std::vector<double> blocks) = 0;
+};
+
+/// The same on the GPU from the records in device memory of the regression paths `records` (all
+/// of them without a share): each date's sums reduced on the device — merged with the other
+/// workers' by `share` where given — and fitted on the host, backwards from the maturity, one rule
+/// after another, on `stream` (its launches and waits counted in `stats`).
 template <class Real>
 std::vector<double> induce_rule_on_device(const ExercisePlan& plan, const Real* levels,
-                                          const Real* variances, cudaStream_t stream,
+                                          const Real* variances, const PathRange& records,
+                                          RegressionShare* share, cudaStream_t stream,
                                           PlanStats& stats);
 
 /// Bytes of device (or host) memory the group's regression pass holds: its records and a cash
@@ -46,12 +64,12 @@ std::uint64_t regression_bytes(const GroupPlan& group, int real_bytes);
 
 /// The group's ExerciseTable over arrays laid out as the plan's (host or device memory): the
 /// pricing pass's (coefficients, no records), or the regression pass's (records, no
-/// coefficients).
+/// coefficients) of the regression paths `records` (null: all of them).
 template <class Real>
 models::ExerciseTable<Real>
 exercise_table(const ExercisePlan& plan, const int* steps, const models::ExerciseView* views,
                const unsigned char* allowed, const double* discounts, const double* coefficients,
-               Real* levels, Real* variances) {
+               Real* levels, Real* variances, const PathRange* records = nullptr) {
   models::ExerciseTable<Real> t{};
   t.steps = steps;
   t.dates = plan.dates();
@@ -66,7 +84,8 @@ exercise_table(const ExercisePlan& plan, const int* steps, const models::Exercis
   t.record = levels != nullptr ? 1 : 0;
   t.levels = levels;
   t.variances = variances;
-  t.record_paths = plan.regression_paths;
+  t.record_first = records != nullptr ? records->first : 0;
+  t.record_paths = records != nullptr ? records->count() : plan.regression_paths;
   return t;
 }
 

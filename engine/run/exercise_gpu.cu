@@ -10,6 +10,7 @@
 
 #include "engine/core/cuda_resources.hpp"
 #include "engine/core/interrupt.hpp"
+#include "engine/core/trace.hpp"
 #include "engine/run/exercise.hpp"
 #include "kernels/regression.cuh"
 
@@ -17,26 +18,32 @@ namespace pfmc::engine {
 
 template <class Real>
 std::vector<double> induce_rule_on_device(const ExercisePlan& plan, const Real* levels,
-                                          const Real* variances, cudaStream_t stream,
+                                          const Real* variances, const PathRange& records,
+                                          RegressionShare* share, cudaStream_t stream,
                                           PlanStats& stats) {
-  const std::uint64_t paths = plan.regression_paths;
+  const std::uint64_t paths = records.count();
   const int dates = plan.dates();
   const int m = plan.basis.size();
   const int values = models::RegressionLayout{m}.size();
-  const std::uint64_t tiles = kernels::tiles_for_paths(paths);
+  const std::uint64_t first_tile = records.first / kernels::kTilePaths;
+  const std::uint64_t end_tile = kernels::tiles_for_paths(records.end);
+  const std::uint64_t tiles = end_tile - first_tile;
   const std::uint64_t blocks = kernels::regression_blocks(paths);
   // The reduction's buffers (kernels/block_reduce.cuh): the blocks' partials, the tile sums,
   // the stack of tile blocks and the totals, then the tickets (which reset themselves after
   // each launch).
   const std::size_t stack = static_cast<std::size_t>(kernels::tile_stack_capacity(tiles));
+  const std::size_t depth = static_cast<std::size_t>(kernels::tile_blocks(first_tile, end_tile));
   const std::size_t doubles = (blocks + tiles + stack + 1) * static_cast<std::size_t>(values);
   DeviceBuffer<unsigned char> reduction(
       doubles * sizeof(double) + (tiles + 1) * sizeof(unsigned int), stream);
   auto* base = reinterpret_cast<double*>(reduction.data());
   auto* tickets = reinterpret_cast<unsigned int*>(reduction.data() + doubles * sizeof(double));
-  PFMC_CUDA_TRY(cudaMemsetAsync(tickets, 0, (tiles + 1) * sizeof(unsigned int), stream));
+  if (paths > 0)
+    PFMC_CUDA_TRY(cudaMemsetAsync(tickets, 0, (tiles + 1) * sizeof(unsigned int), stream));
   DeviceBuffer<double> cash_flows(paths, stream);
-  PinnedBuffer<double> sums(static_cast<std::size_t>(values));
+  // A share's worker brings its stack back (depth blocks), one worker alone its totals.
+  PinnedBuffer<double> sums(static_cast<std::size_t>(values) * (share != nullptr ? depth : 1));
   std::vector<double> rule(static_cast<std::size_t>(plan.rules) * dates * m,
                            std::numeric_limits<double>::quiet_NaN());
   for (int r = 0; r < plan.rules; ++r) {
@@ -56,8 +63,8 @@ std::vector<double> induce_rule_on_device(const ExercisePlan& plan, const Real* 
                                            tickets,
                                            tickets + tiles,
                                            values,
-                                           0,
-                                           0};
+                                           first_tile,
+                                           first_tile};
     // The maturity's payoff first, then each earlier date: its sums, its fit, its decisions.
     step.update_date = e.maturity_date;
     step.update_maturity = 1;
@@ -66,15 +73,29 @@ std::vector<double> induce_rule_on_device(const ExercisePlan& plan, const Real* 
       if (!plan.allowed[static_cast<std::size_t>(r) * dates + date])
         continue;
       throw_if_stopped();
+      TraceSpan date_span("regression: a date's sums");
       step.sum_date = date;
-      kernels::launch_regression_step<Real>(step, stream);
-      ++stats.kernel_launches;
-      PFMC_CUDA_TRY(cudaMemcpyAsync(sums.data(), step.target.totals,
-                                    static_cast<std::size_t>(values) * sizeof(double),
-                                    cudaMemcpyDeviceToHost, stream));
-      PFMC_CUDA_TRY(cudaStreamSynchronize(stream));
-      ++stats.host_syncs;
-      const std::vector<double> beta = fit_continuation(plan.basis, sums.data());
+      std::vector<double> totals;
+      if (paths > 0) {
+        kernels::launch_regression_step<Real>(step, stream);
+        ++stats.kernel_launches;
+        PFMC_CUDA_TRY(cudaMemcpyAsync(sums.data(),
+                                      share != nullptr ? step.target.stack : step.target.totals,
+                                      sums.size() * sizeof(double), cudaMemcpyDeviceToHost,
+                                      stream));
+        PFMC_CUDA_TRY(cudaStreamSynchronize(stream));
+        ++stats.host_syncs;
+      }
+      date_span.end();
+      if (share != nullptr) {
+        totals = share->combine(first_tile, paths > 0 ? end_tile : first_tile, values,
+                                paths > 0 ? std::vector<double>(sums.data(),
+                                                                sums.data() + sums.size())
+                                          : std::vector<double>());
+      } else {
+        totals.assign(sums.data(), sums.data() + values);
+      }
+      const std::vector<double> beta = fit_continuation(plan.basis, totals.data());
       std::copy(beta.begin(), beta.end(),
                 rule.begin() + (static_cast<std::ptrdiff_t>(r) * dates + date) * m);
       step.update_date = date;
@@ -87,8 +108,12 @@ std::vector<double> induce_rule_on_device(const ExercisePlan& plan, const Real* 
 }
 
 template std::vector<double> induce_rule_on_device<float>(const ExercisePlan&, const float*,
-                                                          const float*, cudaStream_t, PlanStats&);
+                                                          const float*, const PathRange&,
+                                                          RegressionShare*, cudaStream_t,
+                                                          PlanStats&);
 template std::vector<double> induce_rule_on_device<double>(const ExercisePlan&, const double*,
-                                                           const double*, cudaStream_t, PlanStats&);
+                                                           const double*, const PathRange&,
+                                                           RegressionShare*, cudaStream_t,
+                                                           PlanStats&);
 
 } // namespace pfmc::engine

@@ -51,11 +51,12 @@ public:
   /// The workspace (its streams, draw buffers, pinned memory) must outlive the runner: what the
   /// runner and its base allocate or generate is ordered on its streams.
   GpuRunner(const SimulationPlan& plan, const std::vector<ExecutionSettings>& settings,
-            const ProgressFn& progress, const WorkShare* share, DeviceWorkspace& workspace)
+            const ProgressFn& progress, const WorkShare* share, DeviceWorkspace& workspace,
+            RegressionShare* regression)
       : Base(plan, settings.front(), progress, share, computes_draws(plan, settings)),
         settings_(settings), ws_(workspace), rng_stream_(workspace.rng_stream()),
         compute_stream_(workspace.compute_stream()),
-        multiprocessors_(workspace.multiprocessors()) {
+        multiprocessors_(workspace.multiprocessors()), regression_(regression) {
     ws_.begin_run(settings.front().memory_cap);
     // Where each group's totals land in the pinned buffer.
     std::size_t total = 0;
@@ -70,6 +71,11 @@ private:
   using Mark = CudaEvent;
   static constexpr NormalSource::Memory memory = NormalSource::Memory::device;
   static constexpr int draw_buffers = 2; // generation of one overlaps the kernels reading the other
+  /// A draw buffer holds at most this much, whatever the cap: a fresh process's first buffers
+  /// are the device's pool growing: bandwidth_bound's 48 GB of draws in one buffer took 90 ms
+  /// to map, 12 GB on each of 4 devices at once 45–80 ms, where the run's kernels took 26 and
+  /// 6.7 ms (H200, bench/NOTES.md v26). Results do not depend on the chunking.
+  static constexpr std::uint64_t max_draw_buffer_bytes = std::uint64_t{1} << 30;
   static constexpr bool buffers_philox = true; // for the backends that read draws
 
   void attach(NormalSource& source) { source.set_stream(rng_stream_); }
@@ -239,7 +245,9 @@ private:
 
   /// Early exercise's regression pass for one group (models/exercise.cuh): its paths record
   /// their levels at the exercise dates, then each date's regression is reduced on the device
-  /// and fitted on the host, backwards from the maturity. Returns the rule ([rule][date][basis]).
+  /// and fitted on the host, backwards from the maturity. A split run's workers share it
+  /// (regression_): each records and sums its range of the paths. Returns the rule
+  /// ([rule][date][basis]).
   template <class Model>
   std::vector<double> fit_rule(int g) {
     const GroupPlan& group = this->plan_.groups[static_cast<std::size_t>(g)];
@@ -247,34 +255,58 @@ private:
     const auto start = std::chrono::steady_clock::now();
     TraceSpan record_span("regression: record", ws_.device());
     cudaStream_t stream = compute_stream_;
-    const std::uint64_t paths = plan.regression_paths;
+    const PathRange records = regression_ != nullptr ? regression_->range(plan.regression_paths)
+                                                     : PathRange{0, plan.regression_paths};
+    const std::uint64_t paths = records.count();
     const std::uint64_t per_level = static_cast<std::uint64_t>(plan.dates()) * paths;
     DeviceBuffer<Real> levels(static_cast<std::size_t>(plan.levels) * per_level, stream);
     DeviceBuffer<Real> variances(plan.basis.two_variables ? per_level : 0, stream);
-    ExerciseRun<Real> records;
-    records.levels = levels.data();
-    records.variances = plan.basis.two_variables ? variances.data() : nullptr;
-    const auto& entry = DeviceUnit<Model, Real>::exercise_launcher();
-    const std::uint64_t chunk_paths = std::min(paths, kMaxChunkPaths);
-    DeviceUnit<Model, Real> device(
-        {&group}, chunk_paths, shape_for<Model>(entry, {&group}, chunk_paths), stream, {records});
-    for (std::uint64_t first = 0; first < paths; first += chunk_paths) {
-      throw_if_stopped();
-      const int count = static_cast<int>(std::min(chunk_paths, paths - first));
-      device.launch(entry, {{0, nullptr, first, count, first == 0}}, 0, config::Padding{},
-                    this->run_.seed, /*reduce=*/false);
-      launched();
+    ExerciseRun<Real> run;
+    run.levels = levels.data();
+    run.variances = plan.basis.two_variables ? variances.data() : nullptr;
+    run.records = records;
+    if (paths > 0) {
+      const auto& entry = DeviceUnit<Model, Real>::exercise_launcher();
+      const std::uint64_t chunk_paths = std::min(paths, kMaxChunkPaths);
+      DeviceUnit<Model, Real> device({&group}, chunk_paths,
+                                     shape_for<Model>(entry, {&group}, chunk_paths), stream, {run});
+      for (std::uint64_t first = records.first; first < records.end; first += chunk_paths) {
+        throw_if_stopped();
+        const int count = static_cast<int>(std::min(chunk_paths, records.end - first));
+        device.launch(entry, {{0, nullptr, first, count, first == records.first}}, 0,
+                      config::Padding{}, this->run_.seed, /*reduce=*/false);
+        launched();
+      }
     }
     record_span.end();
     const TraceSpan induce_span("regression: induce", ws_.device());
-    std::vector<double> rule =
-        induce_rule_on_device<Real>(plan, levels.data(), records.variances, stream, this->stats_);
+    std::vector<double> rule = induce_rule_on_device<Real>(plan, levels.data(), run.variances,
+                                                           records, regression_, stream,
+                                                           this->stats_);
     this->add_regression(
         g,
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
         paths * static_cast<std::uint64_t>(group.steps()));
     return rule;
   }
+
+public:
+  /// Every early-exercise group's rule, in the plan's order, before any unit runs: the workers of
+  /// a split run fit them together, each taking part in every group's fit whatever its share of
+  /// the group's priced paths.
+  void fit_rules() {
+    for (std::size_t g = 0; g < this->plan_.groups.size(); ++g) {
+      const GroupPlan& group = this->plan_.groups[g];
+      if (!group.exercise.present())
+        continue;
+      dispatch_model<Real>(group, [&](auto model_tag) {
+        using Model = typename decltype(model_tag)::type;
+        rules_[static_cast<int>(g)] = fit_rule<Model>(static_cast<int>(g));
+      });
+    }
+  }
+
+private:
 
   /// Groups whose backend computes its draws: no generation, one launch for all of them (per
   /// chunk of kMaxChunkPaths paths). Early-exercise groups (a unit of their own) fit their rules
@@ -285,14 +317,10 @@ private:
     for (int g : unit.groups)
       groups.push_back(&this->plan_.groups[static_cast<std::size_t>(g)]);
     const bool exercise = groups.front()->exercise.present();
-    std::vector<std::vector<double>> rules;
     std::vector<ExerciseRun<Real>> exercise_runs;
     if (exercise) {
-      rules.reserve(groups.size());
       for (int g : unit.groups)
-        rules.push_back(fit_rule<Model>(g));
-      for (const auto& rule : rules)
-        exercise_runs.push_back(ExerciseRun<Real>{&rule, nullptr, nullptr});
+        exercise_runs.push_back(ExerciseRun<Real>{&rules_.at(g), nullptr, nullptr, {}});
     }
     const int g0 = unit.groups.front();
     const ExecutionSettings& s = settings_[static_cast<std::size_t>(g0)];
@@ -347,6 +375,8 @@ private:
   std::set<void*> loaded_; ///< kernels whose code this run has loaded
   /// A share's run: where each group's stack of tile blocks lands (its first block).
   std::map<int, const double*> stack_at_;
+  RegressionShare* regression_ = nullptr; ///< a split run's shared regression pass, if any
+  std::map<int, std::vector<double>> rules_; ///< every early-exercise group's fitted rule
 };
 
 } // namespace
@@ -354,15 +384,17 @@ private:
 std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
                                           const std::vector<ExecutionSettings>& settings,
                                           const ProgressFn& progress, PlanStats* stats,
-                                          const WorkShare* share, int slot) {
+                                          const WorkShare* share, int slot,
+                                          RegressionShare* regression) {
   PFMC_EXPECTS(settings.size() == plan.groups.size() && !plan.groups.empty(),
                "one execution setting per simulation group");
   return dispatch_precision(settings.front().precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
     TraceSpan setup("gpu run: workspace", -1);
     const WorkspaceLease workspace(slot);
-    GpuRunner<Real> runner(plan, settings, progress, share, *workspace);
+    GpuRunner<Real> runner(plan, settings, progress, share, *workspace, regression);
     setup.end();
+    runner.fit_rules();
     auto outcomes = runner.run();
     if (stats != nullptr)
       *stats = runner.stats();

@@ -11,6 +11,7 @@
 
 #include "engine/core/execution.hpp"
 #include "engine/plan/plan.hpp"
+#include "engine/run/exercise.hpp"
 
 namespace pfmc::engine {
 
@@ -19,11 +20,14 @@ namespace pfmc::engine {
 /// batch runs with the backend of its first group. Given a share (engine/scale/work_split.hpp),
 /// runs each group's range of it on the current device (Philox draws only), its outcomes
 /// carrying their stacks of tile blocks for the merge. The run leases the device's workspace of
-/// `slot` (engine/run/device_workspace.hpp: the streams and buffers a warm process keeps).
+/// `slot` (engine/run/device_workspace.hpp: the streams and buffers a warm process keeps). Early
+/// exercise's rules are fitted first, with the other workers of a split run where `regression`
+/// is given (engine/run/exercise.hpp).
 std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
                                           const std::vector<ExecutionSettings>& settings,
                                           const ProgressFn& progress, PlanStats* stats = nullptr,
-                                          const WorkShare* share = nullptr, int slot = 0);
+                                          const WorkShare* share = nullptr, int slot = 0,
+                                          RegressionShare* regression = nullptr);
 
 /// True when `backend` at `prefetch_distance` has a Black-Scholes instantiation in both
 /// precisions (the registry agrees with the catalogue).

@@ -1,5 +1,7 @@
 #include "engine/run/run_setup.hpp"
 
+#include "engine/core/visible_devices.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -121,23 +123,6 @@ RunDevice choose_device(const config::RunConfig& config, RunInfo& run) {
   return device;
 }
 
-namespace {
-
-/// This process's rank among the MPI ranks of its host, as the launchers set it (0 if none).
-int local_rank() {
-  for (const char* name :
-       {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "PMIX_LOCAL_RANK"}) {
-    if (const char* value = std::getenv(name)) {
-      const int rank = std::atoi(value);
-      if (rank >= 0)
-        return rank;
-    }
-  }
-  return 0;
-}
-
-} // namespace
-
 void resolve_devices(const config::RunConfig& config, bool split_processes, RunDevice& device,
                      RunInfo& run) {
   const config::DeviceList& asked = config.engine.devices;
@@ -152,8 +137,13 @@ void resolve_devices(const config::RunConfig& config, bool split_processes, RunD
     switch (asked.kind) {
     case Kind::first:
       // An MPI job's ranks on one host take one GPU each by their local rank (several ranks per
-      // GPU where there are fewer GPUs: they share it).
-      device.devices = {split_processes && present > 0 ? local_rank() % present : 0};
+      // GPU where there are fewer GPUs: they share it). The command line may have narrowed CUDA
+      // to that GPU alone (engine/core/visible_devices.hpp): then it is device 0 here.
+      if (split_processes && physical_ordinal(0) != 0 && present != 1)
+        forget_narrowing(); // CUDA had started before the narrowing: it did not take
+      device.devices = {split_processes && present > 0 && physical_ordinal(0) == 0
+                            ? local_rank() % present
+                            : 0};
       break;
     case Kind::all:
       for (int d = 0; d < present; ++d)

@@ -13,6 +13,7 @@
 //   using Mark;                       a time mark: `since(start)` in ms, once finish() returned
 //   static constexpr NormalSource::Memory memory;   where its generators write
 //   static constexpr int draw_buffers;              draw buffers that share the memory cap
+//   static constexpr std::uint64_t max_draw_buffer_bytes;  and the most one of them holds
 //   void attach(NormalSource&);       the stream a generator runs on (nothing on the CPU)
 //   Real* acquire(std::size_t values);  the buffer the next generation call fills
 //   void generated(); void consumed();  ordering: generation → the reads → the next generation
@@ -230,7 +231,8 @@ private:
     const PathRange range = ranges_[static_cast<std::size_t>(g)];
     const ChunkPlan chunking =
         plan_chunks(range.count(), group.rows(), sizeof(Real), group.reduced_values(),
-                    run_.memory_cap / Runner::draw_buffers);
+                    std::min<std::uint64_t>(run_.memory_cap / Runner::draw_buffers,
+                                            Runner::max_draw_buffer_bytes));
     PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
     std::optional<NormalSource> own; // a quasi-random group's generator, over its dimensions
     NormalSource* source = pseudo_ ? &*pseudo_ : nullptr;

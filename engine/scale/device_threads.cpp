@@ -107,6 +107,10 @@ std::future<void> run_on_device(int device, int slot, std::function<void()> task
   });
 }
 
+void open_device_here(int device) {
+  open_device(device, 0);
+}
+
 void open_devices(const std::vector<int>& devices) {
   const std::vector<int> slots = device_slots(devices);
   for (std::size_t k = 0; k < devices.size(); ++k) {

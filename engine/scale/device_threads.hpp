@@ -21,6 +21,10 @@ std::future<void> run_on_device(int device, int slot, std::function<void()> task
 /// at once. Opening an open device costs nothing; a failure shows where the run uses the device.
 void open_devices(const std::vector<int>& devices);
 
+/// Opens `device` on the calling thread (its context, memory pool and slot-0 workspace), as
+/// open_devices does on the device's own thread; throws what CUDA says.
+void open_device_here(int device);
+
 /// The slot of each position of `devices`: how many times its ordinal came before it.
 std::vector<int> device_slots(const std::vector<int>& devices);
 

@@ -6,13 +6,17 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <condition_variable>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <string>
 
 #include "engine/core/device_info.hpp"
 #include "engine/core/trace.hpp"
+#include "engine/core/visible_devices.hpp"
 #include "engine/run/cpu_engine.hpp"
+#include "engine/run/exercise.hpp"
 #include "engine/run/gpu_engine.hpp"
 #include "engine/scale/communicator.hpp"
 #include "engine/scale/device_threads.hpp"
@@ -217,17 +221,103 @@ std::vector<GroupOutcome> merge_pieces(const SimulationPlan& plan,
 
 namespace {
 
+/// Thrown in a worker waiting for the others' sums of a date when one of them failed: its own
+/// error is the run's.
+struct RegressionAbandoned : RuntimeError {
+  RegressionAbandoned() : RuntimeError("another worker of the split run failed") {}
+};
+
+/// Early exercise's regression pass shared by this process's GPU workers
+/// (engine/run/exercise.hpp): the regression paths' tiles cut evenly over them in order, each
+/// date's stacks merged in that order by the last worker to give its own.
+class SharedRegression {
+public:
+  explicit SharedRegression(std::size_t workers) : parts_(workers) {}
+
+  class Worker final : public RegressionShare {
+  public:
+    Worker(SharedRegression& shared, std::size_t index) : shared_(shared), index_(index) {}
+    [[nodiscard]] PathRange range(std::uint64_t paths) const override {
+      const std::uint64_t tiles = kernels::tiles_for_paths(paths);
+      const std::uint64_t workers = shared_.parts_.size();
+      const std::uint64_t first = tiles * index_ / workers;
+      const std::uint64_t end = tiles * (index_ + 1) / workers;
+      return {std::min(first * kernels::kTilePaths, paths),
+              std::min(end * kernels::kTilePaths, paths)};
+    }
+    std::vector<double> combine(std::uint64_t first_tile, std::uint64_t end_tile, int values,
+                                std::vector<double> blocks) override {
+      PartialSums part(first_tile, values);
+      part.end_tile = end_tile;
+      part.blocks = std::move(blocks);
+      return shared_.combine(index_, std::move(part));
+    }
+
+  private:
+    SharedRegression& shared_;
+    std::size_t index_;
+  };
+
+  /// A failed worker lets the others go (they throw RegressionAbandoned).
+  void abandon() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    failed_ = true;
+    arrived_.notify_all();
+  }
+
+private:
+  std::vector<double> combine(std::size_t index, PartialSums part) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (failed_)
+      throw RegressionAbandoned();
+    parts_[index] = std::move(part);
+    if (++count_ < parts_.size()) {
+      const std::uint64_t round = round_;
+      arrived_.wait(lock, [&] { return round_ != round || failed_; });
+      if (round_ == round)
+        throw RegressionAbandoned();
+      return totals_;
+    }
+    // The last to arrive merges every worker's stack, in worker order.
+    PartialSums merged;
+    bool any = false;
+    for (PartialSums& p : parts_) {
+      if (p.first_tile == p.end_tile)
+        continue;
+      if (any)
+        merged.append(p);
+      else
+        merged = std::move(p);
+      any = true;
+    }
+    totals_ = any ? merged.totals()
+                  : std::vector<double>(static_cast<std::size_t>(parts_.front().values), 0.0);
+    count_ = 0;
+    ++round_;
+    arrived_.notify_all();
+    return totals_;
+  }
+
+  std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::vector<PartialSums> parts_;
+  std::size_t count_ = 0;
+  std::uint64_t round_ = 0;
+  std::vector<double> totals_;
+  bool failed_ = false;
+};
+
 /// One worker: its device (its thread has it set: engine/scale/device_threads.hpp) and slot,
 /// its share of the groups' paths.
 WorkerRun run_worker(const SimulationPlan& plan, const ExecutionSettings& settings,
                      std::vector<ExecutionSettings> group_settings, bool on_gpu, int device,
                      int slot, int sharing, const WorkShare& share, const ProgressFn& progress,
-                     int rank) {
+                     int rank, RegressionShare* regression) {
   const auto start = Clock::now();
   const TraceSpan span("worker", on_gpu ? device : -1);
   WorkerRun w;
   w.info.rank = rank;
-  w.info.device = on_gpu ? device : -1;
+  w.info.device = on_gpu ? physical_ordinal(device) : -1;
   if (share_empty(share)) {
     w.outcomes.resize(plan.groups.size());
     for (std::size_t g = 0; g < plan.groups.size(); ++g)
@@ -236,7 +326,8 @@ WorkerRun run_worker(const SimulationPlan& plan, const ExecutionSettings& settin
     // Workers on the same device (a test's [0, 0]) share its memory cap.
     for (auto& s : group_settings)
       s.memory_cap /= static_cast<std::uint64_t>(sharing);
-    w.outcomes = run_plan_on_gpu(plan, group_settings, progress, &w.stats, &share, slot);
+    w.outcomes =
+        run_plan_on_gpu(plan, group_settings, progress, &w.stats, &share, slot, regression);
   } else {
     w.outcomes = run_plan_on_cpu(plan, settings, progress, &w.stats, &share);
   }
@@ -300,12 +391,30 @@ std::vector<GroupOutcome> run_local(const SimulationPlan& plan, const ExecutionS
   const std::vector<WorkShare> pieces = split_share(mine, steps, places.size());
   std::vector<WorkerRun> runs(places.size());
   CombinedProgress combined(progress, places.size());
+  // Early exercise: the GPU workers that run (a share of paths) fit the rules together.
+  const bool exercise = std::any_of(plan.groups.begin(), plan.groups.end(),
+                                    [](const GroupPlan& g) { return g.exercise.present(); });
+  std::vector<std::size_t> fitting; // the workers that share the regression pass, in order
+  for (std::size_t k = 0; k < places.size(); ++k) {
+    if (on_gpu && exercise && !share_empty(pieces[k]))
+      fitting.push_back(k);
+  }
+  SharedRegression shared(std::max<std::size_t>(fitting.size(), 1));
+  std::vector<std::unique_ptr<SharedRegression::Worker>> handles(places.size());
+  for (std::size_t f = 0; f < fitting.size(); ++f)
+    handles[fitting[f]] = std::make_unique<SharedRegression::Worker>(shared, f);
   auto work = [&](std::size_t k) {
-    const auto sharing = std::count(places.begin(), places.end(), places[k]);
-    const int kind = on_gpu && k < placement.device_kinds.size() ? placement.device_kinds[k] : 0;
-    runs[k] = run_worker(plan, settings, settings_of_kind(group_settings, placement, kind), on_gpu,
-                         places[k], slots[k], static_cast<int>(sharing), pieces[k],
-                         places.size() > 1 ? combined.worker(k) : progress, rank);
+    try {
+      const auto sharing = std::count(places.begin(), places.end(), places[k]);
+      const int kind = on_gpu && k < placement.device_kinds.size() ? placement.device_kinds[k] : 0;
+      runs[k] = run_worker(plan, settings, settings_of_kind(group_settings, placement, kind),
+                           on_gpu, places[k], slots[k], static_cast<int>(sharing), pieces[k],
+                           places.size() > 1 ? combined.worker(k) : progress, rank,
+                           handles[k].get());
+    } catch (...) {
+      shared.abandon();
+      throw;
+    }
   };
   if (!on_gpu) {
     work(0);
@@ -313,17 +422,22 @@ std::vector<GroupOutcome> run_local(const SimulationPlan& plan, const ExecutionS
     std::vector<std::future<void>> done;
     for (std::size_t k = 0; k < places.size(); ++k)
       done.push_back(run_on_device(places[k], slots[k], [&work, k] { work(k); }));
-    std::exception_ptr error;
-    for (auto& d : done) { // every worker ends before the first error is thrown
+    // Every worker ends before an error is thrown: the first in worker order that is not a
+    // worker let go by another's failure.
+    std::exception_ptr error, abandoned;
+    for (auto& d : done) {
       try {
         d.get();
+      } catch (const RegressionAbandoned&) {
+        if (!abandoned)
+          abandoned = std::current_exception();
       } catch (...) {
         if (!error)
           error = std::current_exception();
       }
     }
-    if (error)
-      std::rethrow_exception(error);
+    if (error || abandoned)
+      std::rethrow_exception(error ? error : abandoned);
   }
   std::vector<std::vector<GroupOutcome>> parts;
   for (WorkerRun& w : runs) {
