@@ -168,7 +168,10 @@ int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* proce
   engine::PriceOptions options;
   options.tuning_cache = o.tuning_cache;
   options.processes = processes;
-  engine::RunResult result = engine::price(config, progress.callback(), options);
+  engine::ProgressFn callback = progress.callback();
+  if (!root && !o.quiet) // an MPI rank's progress goes to rank 0's line (engine/scale/split_run)
+    callback = [](const engine::Progress&) {};
+  engine::RunResult result = engine::price(config, callback, options);
   if (!root)
     return 0; // rank 0 reports the job's results
   result.run.config_ms = config_ms;

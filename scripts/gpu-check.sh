@@ -903,20 +903,28 @@ if has fsi; then
 fi
 
 if has split; then
-  # Split runs (issue 15) on this one GPU: the GpuSplit suite, then scripts/scale-check.sh's
-  # same-GPU configurations ([0, 0] and 2 MPI ranks sharing it): bits and overhead.
+  # Split runs (issues 15, 35): the GpuSplit suite on this host's GPUs and, on a host of several,
+  # as a host of 1 and of 2 (CUDA_VISIBLE_DEVICES); then the MPI turns on a shared GPU. The
+  # scaling itself: the `scale` stage.
   start=$SECONDS
-  limit 200 "./$B/test_gpu" --gtest_brief=1 --gtest_filter='GpuSplit*' > "$LOG/split_tests.txt" 2>&1
-  note "split tests: rc=$? $(grep -E '^\[  (PASSED|FAILED)' "$LOG/split_tests.txt" | tr '\n' ' ')"
+  gpus=$(nvidia-smi -L | grep -c '^GPU ')
+  : > "$LOG/split_tests.txt"
+  for visible in all 0 0,1; do
+    [ "$visible" = all ] || [ "$gpus" -gt 1 ] || continue
+    [ "$visible" = 0,1 ] && [ "$gpus" -lt 3 ] && continue
+    if [ "$visible" = all ]; then v=(); else v=(env CUDA_VISIBLE_DEVICES=$visible); fi
+    PFMC_TEST_WARM=0 limit 300 "${v[@]}" "./$B/test_gpu" --gtest_brief=1 --gtest_filter='GpuSplit*' \
+      > "$LOG/split_tests_$visible.txt" 2>&1
+    note "split tests (GPUs: $visible of $gpus): rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$LOG/split_tests_$visible.txt" | tr '\n' ' ')"
+    grep -E "Failure|FAILED" -A6 "$LOG/split_tests_$visible.txt" | head -30
+    cat "$LOG/split_tests_$visible.txt" >> "$LOG/split_tests.txt"
+  done
   if grep -q 'PFMC_MPI:BOOL=ON' "$B/CMakeCache.txt"; then
     limit 300 tests/mpi_gpu_turns.sh "./$B/pfmc" "$(command -v mpirun)" . > "$LOG/mpi_turns.txt" 2>&1
     note "mpi turns: rc=$? $(tr '\n' ';' < "$LOG/mpi_turns.txt" | tail -c 600)"
   fi
-  limit 300 scripts/scale-check.sh --build "$B" --repeat 4 ${PFMC_SCALE_WORKLOADS:-} \
-    > "$LOG/scale.txt" 2>&1
-  note "scale-check: rc=$? in $((SECONDS - start)) s"
-  cat "$LOG/scale.txt"
-  keep split_tests.txt mpi_turns.txt scale.txt
+  note "split: $((SECONDS - start)) s"
+  keep split_tests.txt mpi_turns.txt
 fi
 
 if has scale; then

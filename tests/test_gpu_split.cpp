@@ -195,6 +195,27 @@ TEST_F(GpuSplit, EveryGpuOfTheHostGivesOneGpusBits) {
   EXPECT_DOUBLE_EQ(split.run.regression_path_steps, one.run.regression_path_steps);
 }
 
+TEST_F(GpuSplit, ProgressIsEveryWorkersPathsSummed) {
+  // Each worker reports its paths done after each of its units; the caller hears the sum over
+  // the workers, one call at a time, rising to every group's paths.
+  const auto book = standard_book(52);
+  const auto config = load(book_yaml(book, 200000, 52, "{device: gpu, backend: none, devices: [0, 0]}"));
+  const auto plan = engine::make_plan(config);
+  std::vector<engine::Progress> heard;
+  const auto result =
+      engine::price(config, [&](const engine::Progress& p) { heard.push_back(p); });
+  ASSERT_GE(heard.size(), 2u);
+  std::uint64_t before = 0;
+  for (const auto& p : heard) {
+    EXPECT_EQ(p.workers, 2);
+    EXPECT_EQ(p.paths, 200000u * plan.groups.size());
+    EXPECT_GE(p.paths_done, before);
+    before = p.paths_done;
+  }
+  EXPECT_EQ(heard.back().paths_done, heard.back().paths);
+  EXPECT_EQ(result.run.workers.size(), 2u);
+}
+
 TEST_F(GpuSplit, AWarmProcessKeepsItsBitsRunAfterRun) {
   // What a process keeps between runs on a device (engine/run/device_workspace.hpp: streams,
   // draw buffers grown to the largest run, pinned memory) changes no bits: a large run, a small

@@ -1,6 +1,7 @@
 #include "engine/scale/mpi_communicator.hpp"
 
 #include <cstdlib>
+#include <deque>
 #include <string>
 
 #include "kernels/error.hpp"
@@ -40,7 +41,10 @@ void mpi_try(int status, const char* call) {
 class MpiCommunicator final : public Communicator {
 public:
   MpiCommunicator() {
-    mpi_try(MPI_Init(nullptr, nullptr), "MPI_Init");
+    // Every MPI call of pfmc is made by the thread that made the communicator (the workers'
+    // threads never call MPI: engine/scale/split_run.cpp relays their progress).
+    int provided = 0;
+    mpi_try(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     mpi_try(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
     mpi_try(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
@@ -49,10 +53,56 @@ public:
             "MPI_Comm_split_type");
     MPI_Comm_set_errhandler(host_, MPI_ERRORS_RETURN);
     mpi_try(MPI_Comm_rank(host_, &host_rank_), "MPI_Comm_rank");
+    // Progress messages on a communicator of their own: never mixed with the exchange's.
+    mpi_try(MPI_Comm_dup(MPI_COMM_WORLD, &progress_), "MPI_Comm_dup");
+    MPI_Comm_set_errhandler(progress_, MPI_ERRORS_RETURN);
   }
   ~MpiCommunicator() override {
+    for (Send& send : sends_) { // sent without waiting; done in the background
+      if (send.request != MPI_REQUEST_NULL)
+        MPI_Request_free(&send.request);
+    }
+    MPI_Comm_free(&progress_);
     MPI_Comm_free(&host_);
     MPI_Finalize();
+  }
+
+  void post_progress(std::uint64_t paths_done, std::uint64_t paths) override {
+    if (rank_ == 0)
+      return;
+    // Sent without waiting: a slot per message kept until the send is done (a few a second).
+    sends_.push_back({{paths_done, paths}, MPI_REQUEST_NULL});
+    Send& send = sends_.back();
+    if (MPI_Isend(send.values, 2, MPI_UINT64_T, 0, kProgressTag, progress_, &send.request) !=
+        MPI_SUCCESS)
+      sends_.pop_back(); // progress is not worth failing a run over
+    while (!sends_.empty()) {
+      int done = 0;
+      MPI_Test(&sends_.front().request, &done, MPI_STATUS_IGNORE);
+      if (!done)
+        break;
+      sends_.pop_front();
+    }
+  }
+  void read_progress(std::vector<std::uint64_t>& done_by_rank,
+                     std::vector<std::uint64_t>& paths_by_rank) override {
+    if (rank_ != 0)
+      return;
+    done_by_rank.resize(static_cast<std::size_t>(size_), 0);
+    paths_by_rank.resize(static_cast<std::size_t>(size_), 0);
+    for (;;) {
+      int waiting = 0;
+      MPI_Status status;
+      if (MPI_Iprobe(MPI_ANY_SOURCE, kProgressTag, progress_, &waiting, &status) != MPI_SUCCESS ||
+          !waiting)
+        return;
+      std::uint64_t values[2] = {0, 0};
+      if (MPI_Recv(values, 2, MPI_UINT64_T, status.MPI_SOURCE, kProgressTag, progress_,
+                   MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        return;
+      done_by_rank[static_cast<std::size_t>(status.MPI_SOURCE)] = values[0];
+      paths_by_rank[static_cast<std::size_t>(status.MPI_SOURCE)] = values[1];
+    }
   }
 
   [[nodiscard]] int rank() const override { return rank_; }
@@ -99,7 +149,14 @@ protected:
   }
 
 private:
+  struct Send {
+    std::uint64_t values[2];
+    MPI_Request request;
+  };
   static constexpr int kTurnTag = 17;
+  static constexpr int kProgressTag = 23;
+  MPI_Comm progress_ = MPI_COMM_NULL;
+  std::deque<Send> sends_; ///< progress sends not known done (a deque: slots do not move)
   int rank_ = 0;
   int size_ = 1;
   MPI_Comm host_ = MPI_COMM_NULL;

@@ -345,11 +345,17 @@ WorkerRun run_worker(const SimulationPlan& plan, const ExecutionSettings& settin
 }
 
 /// The workers' progress as one: each reports its own paths done, the caller hears their sum
-/// (one call at a time).
+/// (one call at a time), and in an MPI job the other ranks' sums too: the thread that waits for
+/// the workers relays them (relay()), rank 0 hearing every rank's, the others posting theirs.
 class CombinedProgress {
 public:
-  CombinedProgress(const ProgressFn& progress, std::size_t workers)
-      : progress_(progress), done_(workers, 0), paths_(workers, 0) {}
+  /// `inline_relay`: the workers report on the communicator's thread (the CPU backend's one
+  /// worker), which relays at once.
+  /// `paths`: the whole run's (every rank's), which the sum rises to.
+  CombinedProgress(const ProgressFn& progress, std::size_t workers, Communicator* processes,
+                   bool inline_relay, std::uint64_t paths)
+      : progress_(progress), processes_(processes), inline_relay_(inline_relay), total_(paths),
+        done_(workers, 0), paths_(workers, 0) {}
   /// Worker k's callback (empty when nobody listens).
   ProgressFn worker(std::size_t k) {
     if (!progress_)
@@ -358,22 +364,64 @@ public:
       const std::lock_guard<std::mutex> lock(mutex_);
       done_[k] = p.paths_done;
       paths_[k] = p.paths;
-      Progress sum = p;
-      sum.paths_done = 0;
-      sum.paths = 0;
-      for (std::size_t w = 0; w < done_.size(); ++w) {
-        sum.paths_done += done_[w];
-        sum.paths += paths_[w];
-      }
-      sum.workers = static_cast<int>(done_.size());
-      progress_(sum);
+      last_ = p;
+      changed_ = true;
+      if (processes_ == nullptr)
+        report();
+      else if (inline_relay_)
+        relay_locked();
     };
   }
+  /// In an MPI job, from the communicator's thread while the workers run: rank 0 reads the other
+  /// ranks' progress and reports the sum; another rank posts its own when it has changed.
+  void relay() {
+    if (!progress_ || processes_ == nullptr)
+      return;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    relay_locked();
+  }
+  [[nodiscard]] bool relays() const { return progress_ && processes_ != nullptr; }
 
 private:
+  void relay_locked() {
+    if (processes_->rank() != 0) {
+      if (changed_)
+        processes_->post_progress(sum(done_), sum(paths_));
+      changed_ = false;
+      return;
+    }
+    const std::vector<std::uint64_t> before = remote_done_;
+    processes_->read_progress(remote_done_, remote_paths_);
+    if (changed_ || remote_done_ != before)
+      report();
+    changed_ = false;
+  }
+
+  static std::uint64_t sum(const std::vector<std::uint64_t>& values) {
+    std::uint64_t total = 0;
+    for (std::uint64_t v : values)
+      total += v;
+    return total;
+  }
+  void report() {
+    Progress p = last_;
+    // Rank 0's own entry among the ranks' stays 0: its workers' are done_.
+    p.paths_done = sum(done_) + sum(remote_done_);
+    p.paths = total_;
+    p.workers = static_cast<int>(done_.size()) +
+                (processes_ != nullptr ? processes_->size() - 1 : 0);
+    progress_(p);
+  }
+
   const ProgressFn& progress_;
+  Communicator* processes_;
+  bool inline_relay_;
+  std::uint64_t total_;
   std::mutex mutex_;
   std::vector<std::uint64_t> done_, paths_;
+  std::vector<std::uint64_t> remote_done_, remote_paths_;
+  Progress last_;
+  bool changed_ = false;
 };
 
 /// This process's piece of the run over its workers (a thread of each device's, or the CPU
@@ -382,7 +430,8 @@ std::vector<GroupOutcome> run_local(const SimulationPlan& plan, const ExecutionS
                                     const std::vector<ExecutionSettings>& group_settings,
                                     bool on_gpu, const Placement& placement, const WorkShare& mine,
                                     const ProgressFn& progress, int rank,
-                                    std::vector<WorkerInfo>& workers, PlanStats& stats) {
+                                    std::vector<WorkerInfo>& workers, PlanStats& stats,
+                                    Communicator* processes) {
   std::vector<int> steps;
   for (const GroupPlan& g : plan.groups)
     steps.push_back(g.steps());
@@ -390,7 +439,10 @@ std::vector<GroupOutcome> run_local(const SimulationPlan& plan, const ExecutionS
   const std::vector<int> slots = device_slots(places);
   const std::vector<WorkShare> pieces = split_share(mine, steps, places.size());
   std::vector<WorkerRun> runs(places.size());
-  CombinedProgress combined(progress, places.size());
+  std::uint64_t total_paths = 0; // the whole run's: a path of each group counts once
+  for (std::size_t g = 0; g < plan.groups.size(); ++g)
+    total_paths += settings.paths;
+  CombinedProgress combined(progress, places.size(), processes, !on_gpu, total_paths);
   // Early exercise: the GPU workers that run (a share of paths) fit the rules together.
   const bool exercise = std::any_of(plan.groups.begin(), plan.groups.end(),
                                     [](const GroupPlan& g) { return g.exercise.present(); });
@@ -409,7 +461,9 @@ std::vector<GroupOutcome> run_local(const SimulationPlan& plan, const ExecutionS
       const int kind = on_gpu && k < placement.device_kinds.size() ? placement.device_kinds[k] : 0;
       runs[k] = run_worker(plan, settings, settings_of_kind(group_settings, placement, kind),
                            on_gpu, places[k], slots[k], static_cast<int>(sharing), pieces[k],
-                           places.size() > 1 ? combined.worker(k) : progress, rank,
+                           places.size() > 1 || processes != nullptr ? combined.worker(k)
+                                                                     : progress,
+                           rank,
                            handles[k].get());
     } catch (...) {
       shared.abandon();
@@ -418,10 +472,18 @@ std::vector<GroupOutcome> run_local(const SimulationPlan& plan, const ExecutionS
   };
   if (!on_gpu) {
     work(0);
+    combined.relay();
   } else {
     std::vector<std::future<void>> done;
     for (std::size_t k = 0; k < places.size(); ++k)
       done.push_back(run_on_device(places[k], slots[k], [&work, k] { work(k); }));
+    // This thread relays an MPI job's progress while it waits (the workers never call MPI).
+    for (auto& d : done) {
+      while (combined.relays() &&
+             d.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready)
+        combined.relay();
+    }
+    combined.relay();
     // Every worker ends before an error is thrown: the first in worker order that is not a
     // worker let go by another's failure.
     std::exception_ptr error, abandoned;
@@ -509,7 +571,7 @@ std::vector<GroupOutcome> run_split(const SimulationPlan& plan, const ExecutionS
   std::vector<WorkerInfo> workers;
   if (processes == nullptr) {
     auto outcomes = run_local(plan, settings, group_settings, on_gpu, placement, whole, progress,
-                              rank, workers, stats);
+                              rank, workers, stats, nullptr);
     run.workers = workers;
     run.split_wall_ms = milliseconds_since(start);
     return outcomes;
@@ -520,7 +582,7 @@ std::vector<GroupOutcome> run_split(const SimulationPlan& plan, const ExecutionS
     const WorkShare mine =
         split_share(whole, steps, static_cast<std::size_t>(ranks))[static_cast<std::size_t>(rank)];
     const auto local = run_local(plan, settings, group_settings, on_gpu, placement, mine, progress,
-                                 rank, workers, stats);
+                                 rank, workers, stats, processes);
     for (WorkerInfo& w : workers)
       w.turn_wait_ms = processes->turn_wait_ms();
     message = outcomes_message(local, workers, stats);
