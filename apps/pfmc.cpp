@@ -395,13 +395,6 @@ int main(int argc, char** argv) {
       const engine::TraceSpan span("main");
       status = run(argc, argv);
     }
-    if (const char* quick = std::getenv("PFMC_QUICK_EXIT"); quick != nullptr && *quick == '1') {
-      std::cout.flush();
-      std::cerr.flush();
-      engine::flush_trace();
-      std::fflush(nullptr);
-      std::_Exit(status); // experiment (issue 35): no teardown of the devices' contexts
-    }
     return status;
   } catch (const engine::Interrupted& e) {
     std::cerr << "pfmc: " << e.what() << '\n';
