@@ -36,10 +36,10 @@ public:
         std::fprintf(stderr, "\r\033[Kpricing: %.0f%% of the paths on %d workers", percent,
                      p.workers);
       } else {
-        std::fprintf(stderr, "\r\033[Kpricing: %.0f%% of the paths: group %d/%d (%s), unit %llu/%llu",
-                     percent, p.group + 1, p.groups, p.model.c_str(),
-                     static_cast<unsigned long long>(p.chunk),
-                     static_cast<unsigned long long>(p.chunks));
+        std::fprintf(
+            stderr, "\r\033[Kpricing: %.0f%% of the paths: group %d/%d (%s), unit %llu/%llu",
+            percent, p.group + 1, p.groups, p.model.c_str(),
+            static_cast<unsigned long long>(p.chunk), static_cast<unsigned long long>(p.chunks));
       }
       std::fflush(stderr);
       shown_ = true;

@@ -6,9 +6,10 @@ namespace pfmc::apps {
 
 void add_override_options(CLI::App* app, RunOptions& o) {
   app->add_option("--device", o.device, "auto | gpu | cpu (overrides engine.device)");
-  app->add_option("--devices", o.devices,
-                  "GPUs to split the paths over: all | N (the first N) | 0,2 (ordinals; 2, is device 2 alone; "
-                  "overrides engine.devices)");
+  app->add_option(
+      "--devices", o.devices,
+      "GPUs to split the paths over: all | N (the first N) | 0,2 (ordinals; 2, is device 2 alone; "
+      "overrides engine.devices)");
   app->add_option("--backend", o.backend, "prefetch backend (see `pfmc backends`)");
   app->add_option("--prefetch-distance", o.prefetch_distance,
                   "steps ahead for prefetching backends: " + kernels::prefetch_distance_list());

@@ -10,13 +10,13 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <optional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -27,16 +27,16 @@
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
+#include "config/setting_rules.hpp"
 #include "engine/core/atomic_file.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/core/interrupt.hpp"
-#include "engine/plan/plan.hpp"
 #include "engine/core/trace.hpp"
-#include "config/setting_rules.hpp"
-#include "engine/scale/device_threads.hpp"
 #include "engine/core/visible_devices.hpp"
+#include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
 #include "engine/scale/communicator.hpp"
+#include "engine/scale/device_threads.hpp"
 #include "engine/scale/mpi_communicator.hpp"
 #include "engine/tune/tuning.hpp"
 #include "kernels/catalog.hpp"

@@ -171,14 +171,14 @@ TEST_F(GpuSplit, EveryGpuOfTheHostGivesOneGpusBits) {
   std::string reversed = "[";
   for (int d = present - 1; d >= 0; --d)
     reversed += std::to_string(d) + (d > 0 ? ", " : "]");
-  for (const std::string engine : {"{device: gpu, backend: none", "{device: gpu, backend: inline"}) {
+  for (const std::string engine :
+       {"{device: gpu, backend: none", "{device: gpu, backend: inline"}) {
     const auto one = engine::price(load(book_yaml(book, 200000, 52, engine + "}")));
     for (const std::string devices : {std::string("all"), std::string("2"), reversed}) {
       const auto split =
           engine::price(load(book_yaml(book, 200000, 52, engine + ", devices: " + devices + "}")));
       EXPECT_EQ(bits_of(split), bits_of(one)) << engine << " devices " << devices;
-      EXPECT_EQ(split.run.workers.size(),
-                devices == "2" ? 2u : static_cast<std::size_t>(present));
+      EXPECT_EQ(split.run.workers.size(), devices == "2" ? 2u : static_cast<std::size_t>(present));
       if (devices == reversed)
         EXPECT_EQ(split.run.workers.front().device, present - 1);
     }
@@ -199,11 +199,11 @@ TEST_F(GpuSplit, ProgressIsEveryWorkersPathsSummed) {
   // Each worker reports its paths done after each of its units; the caller hears the sum over
   // the workers, one call at a time, rising to every group's paths.
   const auto book = standard_book(52);
-  const auto config = load(book_yaml(book, 200000, 52, "{device: gpu, backend: none, devices: [0, 0]}"));
+  const auto config =
+      load(book_yaml(book, 200000, 52, "{device: gpu, backend: none, devices: [0, 0]}"));
   const auto plan = engine::make_plan(config);
   std::vector<engine::Progress> heard;
-  const auto result =
-      engine::price(config, [&](const engine::Progress& p) { heard.push_back(p); });
+  const auto result = engine::price(config, [&](const engine::Progress& p) { heard.push_back(p); });
   ASSERT_GE(heard.size(), 2u);
   std::uint64_t before = 0;
   for (const auto& p : heard) {

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "config/config_error.hpp"
-#include "config/overrides.hpp"
 #include "config/load_config.hpp"
+#include "config/overrides.hpp"
 #include "engine/core/visible_devices.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/cpu_engine.hpp"

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <functional>
 #include <mutex>
+#include <sstream>
 #include <thread>
 #include <unistd.h>
 #include <vector>

@@ -10,8 +10,8 @@ namespace pfmc::engine {
 
 namespace {
 
-int g_moved_to = -1;     ///< narrow_to_device's ordinal, -1 if none
-std::string g_narrowed;  ///< what CUDA_VISIBLE_DEVICES became
+int g_moved_to = -1;    ///< narrow_to_device's ordinal, -1 if none
+std::string g_narrowed; ///< what CUDA_VISIBLE_DEVICES became
 
 bool turned_off() {
   const char* setting = std::getenv("PFMC_NARROW_DEVICES");
@@ -51,8 +51,8 @@ bool set_visible(int first, int count) {
   for (int k = first; k < first + count; ++k) {
     if (given && static_cast<std::size_t>(k) >= entries.size())
       break;
-    list += (list.empty() ? "" : ",") + (given ? entries[static_cast<std::size_t>(k)]
-                                                : std::to_string(k));
+    list += (list.empty() ? "" : ",") +
+            (given ? entries[static_cast<std::size_t>(k)] : std::to_string(k));
   }
   setenv("CUDA_VISIBLE_DEVICES", list.c_str(), 1);
   g_narrowed = list;

@@ -302,7 +302,7 @@ private:
     }
   };
   static constexpr NormalSource::Memory memory = NormalSource::Memory::host;
-  static constexpr int draw_buffers = 1;        // generation and simulation take turns
+  static constexpr int draw_buffers = 1; // generation and simulation take turns
   static constexpr std::uint64_t max_draw_buffer_bytes = ~std::uint64_t{0}; // the cap alone
   static constexpr bool buffers_philox = false; // computed in the blocks (simulate_block)
 

@@ -19,8 +19,8 @@ constexpr std::size_t kPinnedBlockBytes = std::size_t{1} << 20;
 /// outlive the runtime at exit.
 struct KeptWorkspaces {
   std::mutex mutex;
-  std::map<std::pair<int, int>, std::pair<std::unique_ptr<DeviceWorkspace>,
-                                          std::unique_ptr<std::mutex>>>
+  std::map<std::pair<int, int>,
+           std::pair<std::unique_ptr<DeviceWorkspace>, std::unique_ptr<std::mutex>>>
       by_slot;
 };
 
@@ -61,8 +61,8 @@ DeviceWorkspace::DeviceWorkspace(int device)
   {
     DeviceBuffer<unsigned char> first(std::size_t{4} << 20, compute_stream_.get());
     const unsigned char byte = 0;
-    PFMC_CUDA_TRY(cudaMemcpyAsync(first.data(), &byte, 1, cudaMemcpyHostToDevice,
-                                  compute_stream_.get()));
+    PFMC_CUDA_TRY(
+        cudaMemcpyAsync(first.data(), &byte, 1, cudaMemcpyHostToDevice, compute_stream_.get()));
   }
   compute_stream_.synchronize();
 }

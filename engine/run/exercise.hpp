@@ -44,8 +44,8 @@ public:
   [[nodiscard]] virtual PathRange range(std::uint64_t paths) const = 0;
   /// This worker's sums of a date — the stack of its range's tile blocks, `values` a path — in,
   /// the sums over every worker's paths out, once every worker has given its own.
-  virtual std::vector<double> combine(std::uint64_t first_tile, std::uint64_t end_tile,
-                                      int values, std::vector<double> blocks) = 0;
+  virtual std::vector<double> combine(std::uint64_t first_tile, std::uint64_t end_tile, int values,
+                                      std::vector<double> blocks) = 0;
 };
 
 /// The same on the GPU from the records in device memory of the regression paths `records` (all

@@ -79,19 +79,18 @@ std::vector<double> induce_rule_on_device(const ExercisePlan& plan, const Real* 
       if (paths > 0) {
         kernels::launch_regression_step<Real>(step, stream);
         ++stats.kernel_launches;
-        PFMC_CUDA_TRY(cudaMemcpyAsync(sums.data(),
-                                      share != nullptr ? step.target.stack : step.target.totals,
-                                      sums.size() * sizeof(double), cudaMemcpyDeviceToHost,
-                                      stream));
+        PFMC_CUDA_TRY(
+            cudaMemcpyAsync(sums.data(), share != nullptr ? step.target.stack : step.target.totals,
+                            sums.size() * sizeof(double), cudaMemcpyDeviceToHost, stream));
         PFMC_CUDA_TRY(cudaStreamSynchronize(stream));
         ++stats.host_syncs;
       }
       date_span.end();
       if (share != nullptr) {
-        totals = share->combine(first_tile, paths > 0 ? end_tile : first_tile, values,
-                                paths > 0 ? std::vector<double>(sums.data(),
-                                                                sums.data() + sums.size())
-                                          : std::vector<double>());
+        totals =
+            share->combine(first_tile, paths > 0 ? end_tile : first_tile, values,
+                           paths > 0 ? std::vector<double>(sums.data(), sums.data() + sums.size())
+                                     : std::vector<double>());
       } else {
         totals.assign(sums.data(), sums.data() + values);
       }

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "engine/core/device_info.hpp"
-#include "engine/core/trace.hpp"
 #include "engine/core/interrupt.hpp"
+#include "engine/core/trace.hpp"
 #include "engine/run/device_unit.cuh"
 #include "engine/run/device_workspace.hpp"
 #include "engine/run/exercise.hpp"
@@ -55,8 +55,8 @@ public:
             RegressionShare* regression)
       : Base(plan, settings.front(), progress, share, computes_draws(plan, settings)),
         settings_(settings), ws_(workspace), rng_stream_(workspace.rng_stream()),
-        compute_stream_(workspace.compute_stream()),
-        multiprocessors_(workspace.multiprocessors()), regression_(regression) {
+        compute_stream_(workspace.compute_stream()), multiprocessors_(workspace.multiprocessors()),
+        regression_(regression) {
     ws_.begin_run(settings.front().memory_cap);
     // Where each group's totals land in the pinned buffer.
     std::size_t total = 0;
@@ -103,8 +103,7 @@ private:
   /// Group g's totals, and a share's stack of tile blocks, from the pinned buffers.
   void sums(std::size_t g, GroupOutcome& o) {
     const std::size_t values = static_cast<std::size_t>(this->plan_.groups[g].reduced_values());
-    o.totals.assign(totals_ + totals_offset_[g],
-                    totals_ + totals_offset_[g] + values);
+    o.totals.assign(totals_ + totals_offset_[g], totals_ + totals_offset_[g] + values);
     if (const auto at = stack_at_.find(static_cast<int>(g)); at != stack_at_.end()) {
       const int depth = kernels::tile_blocks(o.range.first / kernels::kTilePaths,
                                              kernels::tiles_for_paths(o.range.end));
@@ -128,8 +127,8 @@ private:
     std::size_t values = 0;
     for (int v : device.values())
       values += static_cast<std::size_t>(v);
-    double* host =
-        ws_.pinned().template take<double>(values * static_cast<std::size_t>(device.stack_capacity()));
+    double* host = ws_.pinned().template take<double>(
+        values * static_cast<std::size_t>(device.stack_capacity()));
     device.copy_stacks(host);
     std::size_t offset = 0;
     for (std::size_t m = 0; m < groups.size(); ++m) {
@@ -183,10 +182,8 @@ private:
   /// Philox draws of the given groups' paths (one generation launch), on the rng stream.
   void generate_philox(const std::vector<kernels::DrawRequest<Real>>& requests) {
     const TraceSpan span("enqueue draws", ws_.device());
-    DeviceBuffer<unsigned char> table(kernels::generate_table_bytes(requests.size()),
-                                      rng_stream_);
-    kernels::generate_philox_draws<Real>(requests, this->run_.seed, table.data(),
-                                         rng_stream_);
+    DeviceBuffer<unsigned char> table(kernels::generate_table_bytes(requests.size()), rng_stream_);
+    kernels::generate_philox_draws<Real>(requests, this->run_.seed, table.data(), rng_stream_);
     ++this->stats_.generation_calls;
   }
 
@@ -207,9 +204,8 @@ private:
     }
     // A batch's groups have as many paths (engine/draws/draw_plan.hpp).
     const std::uint64_t paths = this->ranges_[static_cast<std::size_t>(g0)].count();
-    DeviceUnit<Model, Real> device(groups, paths,
-                                   shape_for<Model>(entry, groups, paths * groups.size()),
-                                   compute_stream_);
+    DeviceUnit<Model, Real> device(
+        groups, paths, shape_for<Model>(entry, groups, paths * groups.size()), compute_stream_);
     device.launch(entry, chunks, s.prefetch_distance, s.padding, this->run_.seed, s.reduce);
     launched();
     collect(device, unit.groups);
@@ -225,8 +221,8 @@ private:
           device_({&runner.plan_.groups[static_cast<std::size_t>(g)]}, chunk_paths,
                   runner.template shape_for<Model>(
                       entry_, {&runner.plan_.groups[static_cast<std::size_t>(g)]}, chunk_paths),
-                  runner.compute_stream_, {},
-                  runner.ranges_[static_cast<std::size_t>(g)].count()) {}
+                  runner.compute_stream_, {}, runner.ranges_[static_cast<std::size_t>(g)].count()) {
+    }
     void operator()(Real* draws, std::uint64_t first, std::size_t count, bool first_chunk) {
       device_.launch(entry_, {{0, draws, first, static_cast<int>(count), first_chunk}},
                      settings_.prefetch_distance, settings_.padding, runner_.run_.seed,
@@ -280,9 +276,8 @@ private:
     }
     record_span.end();
     const TraceSpan induce_span("regression: induce", ws_.device());
-    std::vector<double> rule = induce_rule_on_device<Real>(plan, levels.data(), run.variances,
-                                                           records, regression_, stream,
-                                                           this->stats_);
+    std::vector<double> rule = induce_rule_on_device<Real>(
+        plan, levels.data(), run.variances, records, regression_, stream, this->stats_);
     this->add_regression(
         g,
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
@@ -307,7 +302,6 @@ public:
   }
 
 private:
-
   /// Groups whose backend computes its draws: no generation, one launch for all of them (per
   /// chunk of kMaxChunkPaths paths). Early-exercise groups (a unit of their own) fit their rules
   /// first and price with the early-exercise kernel.
@@ -372,10 +366,10 @@ private:
   int multiprocessors_ = 1;
   std::vector<std::size_t> totals_offset_;
   double* totals_ = nullptr; ///< every group's totals, in the workspace's pinned memory
-  std::set<void*> loaded_; ///< kernels whose code this run has loaded
+  std::set<void*> loaded_;   ///< kernels whose code this run has loaded
   /// A share's run: where each group's stack of tile blocks lands (its first block).
   std::map<int, const double*> stack_at_;
-  RegressionShare* regression_ = nullptr; ///< a split run's shared regression pass, if any
+  RegressionShare* regression_ = nullptr;    ///< a split run's shared regression pass, if any
   std::map<int, std::vector<double>> rules_; ///< every early-exercise group's fitted rule
 };
 

@@ -141,9 +141,8 @@ void resolve_devices(const config::RunConfig& config, bool split_processes, RunD
       // to that GPU alone (engine/core/visible_devices.hpp): then it is device 0 here.
       if (split_processes && physical_ordinal(0) != 0 && present != 1)
         forget_narrowing(); // CUDA had started before the narrowing: it did not take
-      device.devices = {split_processes && present > 0 && physical_ordinal(0) == 0
-                            ? local_rank() % present
-                            : 0};
+      device.devices = {
+          split_processes && present > 0 && physical_ordinal(0) == 0 ? local_rank() % present : 0};
       break;
     case Kind::all:
       for (int d = 0; d < present; ++d)

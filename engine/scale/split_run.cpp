@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <exception>
-#include <condition_variable>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -408,8 +408,8 @@ private:
     // Rank 0's own entry among the ranks' stays 0: its workers' are done_.
     p.paths_done = sum(done_) + sum(remote_done_);
     p.paths = total_;
-    p.workers = static_cast<int>(done_.size()) +
-                (processes_ != nullptr ? processes_->size() - 1 : 0);
+    p.workers =
+        static_cast<int>(done_.size()) + (processes_ != nullptr ? processes_->size() - 1 : 0);
     progress_(p);
   }
 
@@ -459,12 +459,11 @@ std::vector<GroupOutcome> run_local(const SimulationPlan& plan, const ExecutionS
     try {
       const auto sharing = std::count(places.begin(), places.end(), places[k]);
       const int kind = on_gpu && k < placement.device_kinds.size() ? placement.device_kinds[k] : 0;
-      runs[k] = run_worker(plan, settings, settings_of_kind(group_settings, placement, kind),
-                           on_gpu, places[k], slots[k], static_cast<int>(sharing), pieces[k],
-                           places.size() > 1 || processes != nullptr ? combined.worker(k)
-                                                                     : progress,
-                           rank,
-                           handles[k].get());
+      runs[k] =
+          run_worker(plan, settings, settings_of_kind(group_settings, placement, kind), on_gpu,
+                     places[k], slots[k], static_cast<int>(sharing), pieces[k],
+                     places.size() > 1 || processes != nullptr ? combined.worker(k) : progress,
+                     rank, handles[k].get());
     } catch (...) {
       shared.abandon();
       throw;

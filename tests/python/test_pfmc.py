@@ -81,6 +81,21 @@ def test_overrides_are_the_flags_by_name():
         pfmc.price(BOOK, path=10)
 
 
+def test_devices_keyword_is_the_devices_flag_and_workers_are_listed():
+    # devices= as --devices: a count, "all", a list ([2]: GPU 2 alone, not a count of 2); on the
+    # CPU the run notes that devices are for GPU runs. .workers: one entry for an unsplit run.
+    for value, written in ((2, "2"), ("all", "all"), ([0, 2], "0,2"), ([2], "2,")):
+        result = pfmc.price(BOOK, device="cpu", paths=1000, devices=value)
+        assert any(f"engine.devices ({written})" in n for n in result.run["notices"]), value
+    result = pfmc.price(BOOK, device="cpu", paths=1000)
+    assert len(result.workers) == 1
+    worker = result.workers[0]
+    assert worker["device"] == "cpu" and worker["paths"] == 1000 and worker["share"] == 1.0
+    with pytest.raises(pfmc.ConfigError, match="--devices"):
+        pfmc.price(BOOK, device="cpu", paths=1000, devices="two")
+    assert "devices" in pfmc.OVERRIDES
+
+
 def test_config_errors_carry_file_line_column_and_key(tmp_path):
     bad = tmp_path / "bad.yaml"
     text = json.dumps(SMALL, indent=1).replace('"strike": 90', '"strike": -90')
