@@ -150,12 +150,64 @@ namespace {
 /// Text larger than this, with no quote in it, is read in pieces on every core.
 constexpr std::size_t kPieceBytes = std::size_t(1) << 20;
 
-std::unique_ptr<csv_parser, ParserDeleter> start_parser(const std::string& file) {
+/// A space around an unquoted cell; a tab only where it does not separate cells.
+extern "C" int is_space(unsigned char c) {
+  return c == CSV_SPACE || c == CSV_TAB;
+}
+extern "C" int is_space_not_tab(unsigned char c) {
+  return c == CSV_SPACE;
+}
+
+std::unique_ptr<csv_parser, ParserDeleter> start_parser(const std::string& file, char delimiter) {
   std::unique_ptr<csv_parser, ParserDeleter> parser(new csv_parser);
   if (csv_init(parser.get(), CSV_STRICT | CSV_STRICT_FINI) != 0) {
     throw ConfigError(file, {}, "", "cannot start the CSV reader (out of memory)");
   }
+  csv_set_delim(parser.get(), static_cast<unsigned char>(delimiter));
+  csv_set_space_func(parser.get(), delimiter == '\t' ? is_space_not_tab : is_space);
   return parser;
+}
+
+std::string delimiter_name(char delimiter) {
+  return delimiter == '\t' ? std::string("a tab") : "'" + std::string(1, delimiter) + "'";
+}
+
+/// Excel's marks before the header: a UTF-8 byte-order mark (skipped; a UTF-16 one refused) and
+/// a first line `sep=X` naming the delimiter. Returns where the header starts and sets the
+/// delimiter; `lines` counts the lines skipped.
+std::size_t skip_excel_marks(std::string_view text, const std::string& file, char given,
+                             char& delimiter, int& lines) {
+  std::size_t at = 0;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF")
+    at = 3;
+  if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF") {
+    throw ConfigError(file, SourceMark{1, 1}, "",
+                      "the file is UTF-16 (Excel's \"Unicode text\"): save it as \"CSV UTF-8\"");
+  }
+  delimiter = given != 0 ? given : ',';
+  const std::string_view rest = text.substr(at);
+  if (rest.substr(0, 4) != "sep=" || rest.size() < 5)
+    return at;
+  const std::size_t end = rest.find('\n');
+  std::string_view line = rest.substr(0, end);
+  if (!line.empty() && line.back() == '\r')
+    line.remove_suffix(1);
+  if (line.size() != 5)
+    return at; // not Excel's hint: a header whose first column starts with "sep="
+  const char hinted = line[4];
+  if (std::string_view(Table::kDelimiters).find(hinted) == std::string_view::npos) {
+    throw ConfigError(file, SourceMark{1, 1}, "",
+                      "the first line says sep=" + std::string(1, hinted) +
+                          ": cells may be separated by ',', ';' or a tab");
+  }
+  if (given != 0 && hinted != given) {
+    throw ConfigError(file, SourceMark{1, 1}, "",
+                      "the first line says sep=" + std::string(1, hinted) +
+                          " but the config's delimiter is " + delimiter_name(given) + ": drop one");
+  }
+  delimiter = hinted;
+  lines = 1;
+  return end == std::string_view::npos ? text.size() : at + end + 1;
 }
 
 /// Feeds `text` from `at` to libcsv a line at a time (so that each cell knows the line it ends
@@ -224,7 +276,7 @@ void Table::read_rows_in_pieces(std::string_view text, std::size_t at, unsigned 
     row_starts.push_back(b->row_at);
   const FirstFailure failed =
       parallel_ranges(pieces, static_cast<unsigned>(pieces), [&](std::size_t k, std::size_t) {
-        const auto parser = start_parser(table.file_);
+        const auto parser = start_parser(table.file_, table.delimiter_);
         feed(parser.get(), text.substr(0, cuts[k + 1]), cuts[k], *builders[k], false);
         finish(parser.get(), *builders[k]);
       });
@@ -251,17 +303,20 @@ void Table::read_rows_in_pieces(std::string_view text, std::size_t at, unsigned 
   builder.row_at = rows;
 }
 
-Table Table::parse(std::string_view text, const std::string& file) {
+Table Table::parse(std::string_view text, const std::string& file, char delimiter) {
   Table table;
   table.file_ = file;
   if (text.size() > std::numeric_limits<std::uint32_t>::max()) {
     throw ConfigError(file, SourceMark{}, "", "the file is too large (over 4 GiB)");
   }
+  int skipped_lines = 0;
+  text = text.substr(skip_excel_marks(text, file, delimiter, table.delimiter_, skipped_lines));
   table.text_.reset(new char[std::max<std::size_t>(text.size(), 1)]);
   Builder builder(table);
+  builder.line = skipped_lines;
   builder.text_end = text.size();
   builder.lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
-  const auto parser = start_parser(file);
+  const auto parser = start_parser(file, table.delimiter_);
   // A large file without quotes (a generated trade list) is read on every core after its
   // header: its rows are its lines. Otherwise, one pass.
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
@@ -276,7 +331,7 @@ Table Table::parse(std::string_view text, const std::string& file) {
     finish(parser.get(), builder);
   }
   if (!builder.failed && !builder.header_done) {
-    builder.fail(1, 0, "file is empty (expected a header row of column names)");
+    builder.fail(skipped_lines + 1, 0, "file is empty (expected a header row of column names)");
   }
   if (builder.failed) {
     throw ConfigError(file, SourceMark{builder.error_line, builder.error_column}, "",
@@ -286,9 +341,9 @@ Table Table::parse(std::string_view text, const std::string& file) {
   return table;
 }
 
-Table Table::read(const std::string& path, const std::string& file) {
+Table Table::read(const std::string& path, const std::string& file, char delimiter) {
   // read_source_file takes `-` for standard input; a CSV file so named is a file.
-  return parse(read_source_file(path == "-" ? "./-" : path, file), file);
+  return parse(read_source_file(path == "-" ? "./-" : path, file), file, delimiter);
 }
 
 } // namespace pfmc::config::csv

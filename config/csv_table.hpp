@@ -2,7 +2,9 @@
 // A CSV file read whole (RFC 4180, through libcsv in strict mode), internal to config/: a header
 // row of column names and rows of cells, each cell with the file line it ends on and its 1-based
 // column, for errors written `FILE:LINE:COLUMN: column: what is wrong` as the YAML loader writes
-// them. Blank lines are skipped; spaces around an unquoted cell are not part of it.
+// them. Blank lines are skipped; spaces around an unquoted cell are not part of it. What Excel
+// writes is read as it means it: a UTF-8 byte-order mark is skipped, CRLF ends lines, cells may
+// be separated by `;` or a tab (the config's `delimiter:`, or Excel's own first line `sep=;`).
 
 #include <cstddef>
 #include <cstdint>
@@ -19,12 +21,21 @@ struct Builder; // csv_table.cpp: what libcsv's callbacks fill
 
 class Table {
 public:
-  /// Reads `path`; `file` names it in errors (as the YAML file wrote it, or resolved). Refuses,
-  /// as ConfigError: a file that cannot be read, a malformed quote, an empty file, an empty or
-  /// repeated column name, and a row whose number of cells is not the header's.
-  static Table read(const std::string& path, const std::string& file);
+  /// Reads `path`; `file` names it in errors (as the YAML file wrote it, or resolved).
+  /// `delimiter`: what separates cells (one of kDelimiters); 0: the file's `sep=X` first line
+  /// if it has one, else a comma. Refuses, as ConfigError: a file that cannot be read, a
+  /// UTF-16 file, a malformed quote, an empty file, an empty or repeated column name, a row
+  /// whose number of cells is not the header's, and a `sep=` line that names another delimiter
+  /// than `delimiter` or one not in kDelimiters.
+  static Table read(const std::string& path, const std::string& file, char delimiter = 0);
   /// The same, from text in memory (tests, fuzzing).
-  static Table parse(std::string_view text, const std::string& file);
+  static Table parse(std::string_view text, const std::string& file, char delimiter = 0);
+
+  /// The delimiters a table may have: comma, semicolon (Excel where the decimal separator is a
+  /// comma), tab.
+  static constexpr const char* kDelimiters = ",;\t";
+  /// What separated this table's cells.
+  [[nodiscard]] char delimiter() const { return delimiter_; }
 
   [[nodiscard]] const std::string& file() const { return file_; }
   [[nodiscard]] const std::vector<std::string>& columns() const { return columns_; }
@@ -57,6 +68,7 @@ private:
                                   Table& table, Builder& builder);
 
   std::string file_;
+  char delimiter_ = ',';
   std::vector<std::string> columns_;
   int header_line_ = 1;
   // Sized once from the text (its bytes, its lines) and left uninitialised until written: each

@@ -403,8 +403,17 @@ std::optional<csv::Table> csv_section(const Reader& reader, const Located& where
     reader.fail(where, "must be a list, or {csv: FILE}");
   }
   const Mapping m = reader.mapping(where);
-  m.allow_only({"csv"});
+  m.allow_only({"csv", "delimiter"});
   const Located& file_at = m.require("csv").value;
+  char delimiter = 0; // the file's `sep=` line, else a comma
+  if (const yaml::Entry* e = m.find("delimiter")) {
+    const std::string text = reader.name(e->value);
+    if (text.size() != 1 ||
+        std::string_view(csv::Table::kDelimiters).find(text.front()) == std::string_view::npos) {
+      reader.fail(e->value, "must be \",\", \";\" or \"\\t\" (a tab, in double quotes)");
+    }
+    delimiter = text.front();
+  }
   const std::string file = reader.name(file_at);
   const std::string& yaml_file = reader.file();
   const std::size_t slash = yaml_file.rfind('/');
@@ -412,7 +421,7 @@ std::optional<csv::Table> csv_section(const Reader& reader, const Located& where
       file.front() != '/' && slash != std::string::npos && yaml_file != kStandardInputName;
   const std::string path = relative ? yaml_file.substr(0, slash + 1) + file : file;
   try {
-    return csv::Table::read(path, path);
+    return csv::Table::read(path, path, delimiter);
   } catch (const ConfigError& e) {
     if (e.mark().line > 0) {
       throw; // in the CSV file
@@ -427,6 +436,23 @@ void check_header(const Reader& csv_reader, const csv::Table& table,
                   const std::vector<std::string>& required) {
   for (std::size_t c = 0; c < table.columns().size(); ++c) {
     const std::string& name = table.columns()[c];
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end() &&
+        table.columns().size() == 1) {
+      // One column holding another delimiter: the file was written with it (Excel writes `;`
+      // where the decimal separator is a comma).
+      for (const char other : std::string_view(csv::Table::kDelimiters)) {
+        if (other == table.delimiter() || name.find(other) == std::string::npos)
+          continue;
+        const std::string shown = other == '\t' ? "\\t" : std::string(1, other);
+        csv_reader.fail(
+            table.mark(-1, 0), "",
+            "the header is one column, '" + name + "': its cells look separated by " +
+                (other == '\t' ? std::string("tabs") : "'" + shown + "'") + ", not " +
+                (table.delimiter() == '\t' ? std::string("tabs") : std::string("commas")) +
+                ": set {csv: FILE, delimiter: \"" + shown +
+                "\"}, or make the file's first line sep=" + shown);
+      }
+    }
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
       csv_reader.fail(table.mark(-1, static_cast<int>(c)), "",
                       "unknown column '" + name + "' (expected some of: " + yaml::join(allowed) +

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "config/load_config.hpp"
 
@@ -190,7 +192,7 @@ TEST_F(CsvBooks, PathsAreRelativeToTheYamlFile) {
             "D/device.yaml:11:20: instruments.csv: cannot read file: it is a device, not a file "
             "(- reads standard input) (/dev/zero)");
   EXPECT_EQ(error_of(write("extra.yaml", kMarket + "instruments: {csv: t.csv, sep: ';'}\n")),
-            "D/extra.yaml:11:27: instruments: unknown key 'sep' (expected one of: csv)");
+            "D/extra.yaml:11:27: instruments: unknown key 'sep' (expected one of: csv, delimiter)");
 }
 
 TEST_F(CsvBooks, RefusesBadFilesWithTheirLineAndColumn) {
@@ -217,6 +219,124 @@ TEST_F(CsvBooks, RefusesBadFilesWithTheirLineAndColumn) {
   EXPECT_EQ(trades_error(kHeader + "c1,european,\"call\"x,100,1,spx_bs\n"),
             "D/trades.csv:2: malformed CSV: error parsing data while strict checking enabled (a "
             "quote inside a cell must be doubled, and a quoted cell closed)");
+}
+
+/// The same text with `;` (or a tab) between cells: every comma outside quotes replaced, and
+/// each cell holding a `;` (the list cells) quoted, as Excel writes it.
+std::string with_delimiter(const std::string& text, char delimiter) {
+  std::string out, cell;
+  bool quoted = false;
+  const auto flush = [&] {
+    if (cell.find(';') != std::string::npos && cell.front() != '"')
+      cell = "\"" + cell + "\"";
+    out += cell;
+    cell.clear();
+  };
+  for (const char c : text) {
+    if (c == '"')
+      quoted = !quoted;
+    if (!quoted && (c == ',' || c == '\n')) {
+      flush();
+      out += c == ',' ? delimiter : '\n';
+    } else {
+      cell += c;
+    }
+  }
+  flush();
+  return out;
+}
+
+TEST_F(CsvBooks, ExcelsCsvReadsAsThePlainFile) {
+  // What Excel writes: "CSV UTF-8" starts with a byte-order mark and ends lines with CRLF; where
+  // the decimal separator is a comma, cells are separated by ';' (the config's `delimiter:`, or
+  // Excel's own first line `sep=;`); "Text (tab delimited)" by tabs. Each is the plain file's
+  // book, trades and positions alike.
+  const std::string positions = "instrument,quantity\nc1,10\nk1,-2.5\n";
+  const RunConfig plain = load_run_config(book(kTradesCsv, positions));
+  const auto crlf = [](std::string text) {
+    for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 2))
+      text.replace(at, 1, "\r\n");
+    return text;
+  };
+  const std::string bom = "\xEF\xBB\xBF";
+  const auto with = [&](const std::string& trades, const std::string& held,
+                        const std::string& options) {
+    write("trades.csv", trades);
+    write("positions.csv", held);
+    return load_run_config(write("book.yaml", kMarket + "instruments: {csv: trades.csv" + options +
+                                                  "}\nportfolio: {csv: positions.csv" + options +
+                                                  "}\n"));
+  };
+  const std::vector<std::pair<std::string, RunConfig>> variants = {
+      {"BOM", with(bom + kTradesCsv, bom + positions, "")},
+      {"BOM and CRLF", with(bom + crlf(kTradesCsv), bom + crlf(positions), "")},
+      {"; with delimiter",
+       with(with_delimiter(kTradesCsv, ';'), with_delimiter(positions, ';'), ", delimiter: \";\"")},
+      {"sep=;", with(bom + crlf("sep=;\n" + with_delimiter(kTradesCsv, ';')),
+                     "sep=;\n" + with_delimiter(positions, ';'), "")},
+      {"sep=; and delimiter", with("sep=;\n" + with_delimiter(kTradesCsv, ';'),
+                                   with_delimiter(positions, ';'), ", delimiter: \";\"")},
+      {"tabs", with(with_delimiter(kTradesCsv, '\t'), with_delimiter(positions, '\t'),
+                    ", delimiter: \"\\t\"")},
+  };
+  for (const auto& [name, c] : variants) {
+    SCOPED_TRACE(name);
+    ASSERT_EQ(c.instruments.size(), plain.instruments.size());
+    for (std::size_t i = 0; i < plain.instruments.size(); ++i) {
+      const auto& a = c.instruments[i];
+      const auto& b = plain.instruments[i];
+      EXPECT_EQ(a.id, b.id);
+      EXPECT_EQ(a.type, b.type);
+      EXPECT_EQ(a.strike, b.strike);
+      EXPECT_EQ(a.maturity, b.maturity);
+      EXPECT_EQ(a.fixing_times, b.fixing_times);
+      EXPECT_EQ(a.weights, b.weights);
+      EXPECT_EQ(a.knock, b.knock);
+      EXPECT_EQ(a.monitoring_times, b.monitoring_times);
+      EXPECT_EQ(a.mark.line, b.mark.line + (name.rfind("sep=", 0) == 0 ? 1 : 0));
+    }
+    ASSERT_EQ(c.portfolio.size(), 2u);
+    EXPECT_EQ(c.portfolio[1].quantity, plain.portfolio[1].quantity);
+    EXPECT_EQ(c.portfolio[1].instrument_index, plain.portfolio[1].instrument_index);
+  }
+}
+
+TEST_F(CsvBooks, ExcelsCsvMistakesNameTheirFileLineAndColumn) {
+  const std::string semicolons = with_delimiter(kHeader + "c1,european,call,100,1,spx_bs\n", ';');
+  // A ;-file read with commas: one column holding ';' says what to set.
+  EXPECT_EQ(trades_error(semicolons),
+            "D/trades.csv:1:1: the header is one column, 'id;type;option;strike;maturity;model': "
+            "its cells look separated by ';', not commas: set {csv: FILE, delimiter: \";\"}, or "
+            "make the file's first line sep=;");
+  EXPECT_EQ(trades_error("\xEF\xBB\xBF" + with_delimiter(kHeader, '\t') + "c1\teuropean\n"),
+            "D/trades.csv:1:1: the header is one column, 'id\ttype\toption\tstrike\tmaturity\t"
+            "model': its cells look separated by tabs, not commas: set {csv: FILE, delimiter: "
+            "\"\\t\"}, or make the file's first line sep=\\t");
+  EXPECT_EQ(trades_error("sep=;\n" + with_delimiter(kHeader, ';') + "c1;european;call;100;1\n"),
+            "D/trades.csv:3:6: the row has 5 cells, the header 6");
+  EXPECT_EQ(trades_error("sep=|\n" + kHeader), "D/trades.csv:1:1: the first line says sep=|: "
+                                               "cells may be separated by ',', ';' or a tab");
+  EXPECT_EQ(trades_error("\xFF\xFE" + kHeader),
+            "D/trades.csv:1:1: the file is UTF-16 (Excel's \"Unicode text\"): save it as \"CSV "
+            "UTF-8\"");
+  EXPECT_EQ(trades_error("sep=;\n"),
+            "D/trades.csv:2: file is empty (expected a header row of column names)");
+  write("trades.csv", "sep=,\n" + kHeader + "c1,european,call,100,1,spx_bs\n");
+  EXPECT_EQ(
+      error_of(write("book.yaml", kMarket + "instruments: {csv: trades.csv, delimiter: \";\"}\n")),
+      "D/trades.csv:1:1: the first line says sep=, but the config's delimiter is ';': drop "
+      "one");
+  EXPECT_EQ(
+      error_of(write("book.yaml", kMarket + "instruments: {csv: trades.csv, delimiter: \"|\"}\n")),
+      "D/book.yaml:11:43: instruments.delimiter: must be \",\", \";\" or \"\\t\" (a tab, in "
+      "double quotes)");
+  // A header whose first column merely starts with "sep=" is a header.
+  EXPECT_EQ(trades_error("sep=x,type\n"),
+            "D/trades.csv:1:1: unknown column 'sep=x' (expected some of: id, type, option, strike, "
+            "maturity, model, cash, average, fixings, fixing_times, barrier, barrier_type, "
+            "rebate, monitoring, monitoring_times, payoff, weights, exercise, exercise_dates, "
+            "exercise_times, knock_type, knock_level, knock_monitoring, knock_monitoring_times, "
+            "knock_rebate)");
 }
 
 TEST_F(CsvBooks, RefusesBadCellsAsYamlRefusesBadValues) {
