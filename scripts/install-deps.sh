@@ -3,14 +3,15 @@
 # /usr/local/cuda), python3-matplotlib, with which `pfmc bench --plot` draws its PNG
 # (bench/plot_sweep.py), clang-tidy, which the tests' function-length audit runs
 # (scripts/function-sizes.sh), and clang with its sanitizer and libFuzzer runtimes, which
-# scripts/fuzz.sh builds with, and pybind11, Python's headers and pytest for the Python package
-# (apps/python) and its tests, and Open MPI, with which a build of -DPFMC_MPI=ON (the ci preset's)
+# scripts/fuzz.sh builds with, and pybind11, Python's headers, pytest and mypy (the type hints'
+# check) for the Python package (apps/python) and its tests, and Open MPI, with which a build of -DPFMC_MPI=ON (the ci preset's)
 # splits runs over `mpirun` ranks: only the packages that are missing. Safe to run again.
 set -euo pipefail
 
 packages=(cmake g++ make libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libgtest-dev
           libbenchmark-dev librandom123-dev libsleef-dev libcsv-dev python3-matplotlib
-          clang-tidy clang pybind11-dev python3-dev python3-pytest libopenmpi-dev openmpi-bin)
+          clang-tidy clang pybind11-dev python3-dev python3-pytest libopenmpi-dev openmpi-bin
+          mypy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

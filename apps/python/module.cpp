@@ -3,16 +3,19 @@
 // with the GIL released and with SIGINT routed to the engine's stop request, so that Ctrl-C in
 // a notebook stops a long run between launches and raises KeyboardInterrupt.
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <signal.h>
 
 #include <chrono>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "apps/cli.hpp"
 #include "apps/report.hpp"
@@ -190,44 +193,81 @@ struct PricedRun {
     return to_python(list);
   }
   [[nodiscard]] std::size_t instrument_count() const { return result.instruments.size(); }
-  /// The instruments as columns: one list per field, the same length, in the book's order
-  /// (numbers missing for an instrument, such as a quasi-random run's standard error or a
-  /// Greek it was not asked for, are NaN). A book of 100,000 instruments makes a few lists of
-  /// floats instead of 100,000 dicts.
-  [[nodiscard]] py::dict columns() const {
+  /// The instruments as columns, in the book's order: numpy arrays where numpy is installed
+  /// (float64 prices, standard errors, intervals and Greeks, int64 paths, object arrays of the
+  /// ids and types; each numeric array owns the vector the engine's results were gathered into,
+  /// no copy after that), else lists (`lists`: lists in any case). Numbers missing for an
+  /// instrument (a quasi-random run's standard error, a Greek it was not asked for) are NaN. A
+  /// book of 100,000 instruments makes a few arrays instead of 100,000 dicts.
+  [[nodiscard]] py::dict columns(bool lists) const {
     const auto& items = result.instruments;
     const std::size_t n = items.size();
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    py::list id(n), type(n), price(n), std_error(n), low(n), high(n), paths(n);
+    std::vector<double> price(n), std_error(n), low(n), high(n);
+    std::vector<std::int64_t> paths(n);
+    py::list id(n), type(n);
     // The Greeks as the CSV report's columns: `delta`, or `delta[A]` for a basket's leg.
     const std::vector<std::string> greek_names = apps::run_greeks(result);
     std::map<std::string, std::size_t> greek_column;
     for (std::size_t k = 0; k < greek_names.size(); ++k)
       greek_column.emplace(greek_names[k], k);
     std::vector<std::vector<double>> greeks(greek_names.size(), std::vector<double>(n, nan));
+    std::map<std::string, py::str> types; // a few names, each made once
     for (std::size_t i = 0; i < n; ++i) {
       const auto& in = items[i];
       id[i] = py::str(in.id);
-      type[i] = py::str(in.type);
-      price[i] = py::float_(in.price);
-      std_error[i] = py::float_(in.has_std_error ? in.std_error : nan);
-      low[i] = py::float_(in.has_std_error ? in.ci95_low : nan);
-      high[i] = py::float_(in.has_std_error ? in.ci95_high : nan);
-      paths[i] = py::int_(in.paths);
+      auto at = types.find(in.type);
+      if (at == types.end())
+        at = types.emplace(in.type, py::str(in.type)).first;
+      type[i] = at->second;
+      price[i] = in.price;
+      std_error[i] = in.has_std_error ? in.std_error : nan;
+      low[i] = in.has_std_error ? in.ci95_low : nan;
+      high[i] = in.has_std_error ? in.ci95_high : nan;
+      paths[i] = static_cast<std::int64_t>(in.paths);
       for (const auto& g : in.greeks)
         greeks[greek_column.at(apps::greek_column(g))][i] = g.value;
     }
+    const bool arrays = !lists && have_numpy();
     py::dict d;
-    d["id"] = id;
-    d["type"] = type;
-    d["price"] = price;
-    d["std_error"] = std_error;
-    d["ci95_low"] = low;
-    d["ci95_high"] = high;
-    d["paths"] = paths;
+    d["id"] = arrays ? object_array(id) : py::object(id);
+    d["type"] = arrays ? object_array(type) : py::object(type);
+    d["price"] = column(std::move(price), arrays);
+    d["std_error"] = column(std::move(std_error), arrays);
+    d["ci95_low"] = column(std::move(low), arrays);
+    d["ci95_high"] = column(std::move(high), arrays);
+    d["paths"] = column(std::move(paths), arrays);
     for (std::size_t k = 0; k < greek_names.size(); ++k)
-      d[py::str(greek_names[k])] = py::cast(greeks[k]);
+      d[py::str(greek_names[k])] = column(std::move(greeks[k]), arrays);
     return d;
+  }
+
+private:
+  /// Whether `import numpy` works (asked once; pfmc does not need numpy).
+  static bool have_numpy() {
+    static const bool have = [] {
+      try {
+        (void)py::module_::import("numpy");
+        return true;
+      } catch (const py::error_already_set&) {
+        return false;
+      }
+    }();
+    return have;
+  }
+  /// A numeric column: a numpy array that owns `values` (moved to the heap, freed with the
+  /// array), or a list.
+  template <class T>
+  static py::object column(std::vector<T>&& values, bool arrays) {
+    if (!arrays)
+      return py::cast(values);
+    auto* owned = new std::vector<T>(std::move(values));
+    const py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+    return py::array_t<T>(static_cast<py::ssize_t>(owned->size()), owned->data(), owner);
+  }
+  /// A list of str as a numpy array of objects (what pandas keeps strings in).
+  static py::object object_array(const py::list& values) {
+    return py::module_::import("numpy").attr("array")(values, py::arg("dtype") = "object");
   }
 };
 
@@ -354,7 +394,7 @@ PYBIND11_MODULE(_pfmc, m) {
       .def("summary_json", &PricedRun::summary_json)
       .def("instruments", &PricedRun::instruments)
       .def("instrument_count", &PricedRun::instrument_count)
-      .def("columns", &PricedRun::columns);
+      .def("columns", &PricedRun::columns, py::arg("lists") = false);
   m.def("price", &price, py::arg("source"), py::arg("is_path"), py::arg("name"),
         py::arg("overrides"), py::arg("tuning_cache"));
   m.def("validate", &validate, py::arg("source"), py::arg("is_path"), py::arg("name"),

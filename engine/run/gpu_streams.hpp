@@ -50,10 +50,14 @@ public:
   [[nodiscard]] std::size_t bytes() const {
     return slots_[0].buffer.size() + slots_[1].buffer.size();
   }
-  /// Gives the buffers back to the device's pool (stream-ordered).
+  /// Gives the buffers back to the device's pool, after the kernels that last read them (a run
+  /// that stopped early may have left some queued).
   void release() {
-    for (Slot& s : slots_)
+    for (Slot& s : slots_) {
+      if (s.used)
+        PFMC_CUDA_TRY(cudaStreamWaitEvent(rng_stream_, s.free.get(), 0));
       s.buffer = DeviceBuffer<unsigned char>();
+    }
   }
 
 private:

@@ -166,6 +166,51 @@ def test_columns_hold_the_instruments_values():
     assert math.isnan(sobol.column("std_error")[0]) and sobol.instruments[0]["std_error"] is None
 
 
+def test_columns_are_numpy_arrays_with_the_lists_values():
+    # numpy installed: float64 and int64 arrays that own the engine's gathered values, object
+    # arrays of the ids and types; the same values, bit for bit, as columns(lists=True).
+    np = pytest.importorskip("numpy")
+    result = pfmc.price(BOOK, device="cpu", paths=2_000, greeks=["delta"])
+    arrays, lists = result.columns(), result.columns(lists=True)
+    assert list(arrays) == list(lists)
+    for name, column in arrays.items():
+        assert isinstance(column, np.ndarray) and isinstance(lists[name], list), name
+        expected = {"id": object, "type": object, "paths": np.int64}.get(name, np.float64)
+        assert column.dtype == expected, name
+        assert column.tolist() == lists[name] or all(
+            (a == b) or (a != a and b != b) for a, b in zip(column.tolist(), lists[name])), name
+    assert np.array_equal(arrays["price"].view(np.uint64),
+                          np.array(lists["price"], dtype=np.float64).view(np.uint64))
+    assert arrays["price"].base is not None  # a view of the engine's vector, kept alive
+    del result
+    assert float(arrays["price"][0]) == lists["price"][0]
+
+
+def test_type_hints_pass_mypy(tmp_path):
+    # The package's hints (py.typed, the module's stub) checked by mypy --strict where Debian's
+    # mypy is installed, with a caller's use of them; and a wrong call is caught.
+    pytest.importorskip("mypy")
+    package = os.path.dirname(os.path.dirname(pfmc.__file__))
+    use = tmp_path / "use.py"
+    use.write_text("import pfmc\n"
+                   "r: pfmc.Result = pfmc.price('book.yaml', device='cpu', paths=10, devices=[0])\n"
+                   "total: float = r.run['total_ms']\n"
+                   "first: float = r.columns(lists=True)['price'][0]\n"
+                   "kernel_ms: float = r.workers[0]['kernel_ms']\n"
+                   "warmed = pfmc.kernels(warm=['black_scholes'])['warmed']\n")
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text("import pfmc\npfmc.price(42)\n")
+    env = dict(os.environ, MYPYPATH=package)
+    def mypy(*args):
+        return subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                               *args], capture_output=True, text=True, env=env, cwd=package)
+    for args in (["-p", "pfmc"], [str(use)]):
+        out = mypy(*args)
+        assert out.returncode == 0, out.stdout + out.stderr
+    out = mypy(str(wrong))
+    assert out.returncode != 0 and 'Argument 1 to "price"' in out.stdout, out.stdout
+
+
 def test_a_gpu_run_after_importing_numpy():
     # numpy imported first loads the shared libstdc++; a module carrying its own copy (a
     # toolchain whose libstdc++ is static) and exporting it crashed at its first formatted number

@@ -20,6 +20,7 @@ import csv as _csv
 import io as _io
 import json as _json
 import os as _os
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 __all__ = ["price", "validate", "backends", "bench", "kernels", "Result", "ConfigError",
            "RuntimeError", "OVERRIDES"]
@@ -29,7 +30,8 @@ class ConfigError(ValueError):
     """A config (file, text, dict or keyword argument) that must be fixed. str(e) is the
     command line's one line: `FILE:LINE:COLUMN: key.path: what is wrong`."""
 
-    def __init__(self, text, file="", line=0, column=0, key="", message=""):
+    def __init__(self, text: str, file: str = "", line: int = 0, column: int = 0, key: str = "",
+                 message: str = "") -> None:
         super().__init__(text)
         self.file = file
         self.line = line
@@ -45,6 +47,9 @@ class RuntimeError(builtins.RuntimeError):  # noqa: A001 (pfmc.RuntimeError, as 
 from . import _pfmc  # noqa: E402  (the exception classes first: the module raises them)
 
 _pfmc._set_exceptions(ConfigError, RuntimeError)
+
+#: A config: a path (str or os.PathLike), YAML text, or a dict of the YAML's structure.
+Config = Union[str, "_os.PathLike[str]", Mapping[str, Any]]
 
 #: The keyword arguments price(), validate() and bench() take: the command line's overrides.
 OVERRIDES = ("device", "devices", "backend", "padding", "precision", "rng", "prefetch_distance",
@@ -62,20 +67,20 @@ class Result:
     NaN where an instrument has no such number), which a book of 100,000 instruments makes in a
     small part of the time its list of dicts takes."""
 
-    def __init__(self, priced):
+    def __init__(self, priced: "_pfmc.PricedRun") -> None:
         summary = _json.loads(priced.summary_json())
-        self.portfolio = summary["portfolio"]
-        self.run = summary["run"]
+        self.portfolio: Optional[Dict[str, Any]] = summary["portfolio"]
+        self.run: Dict[str, Any] = summary["run"]
         self._priced = priced
-        self._instruments = None
-        self._columns = None
+        self._instruments: Optional[List[Dict[str, Any]]] = None
+        self._columns: Optional[Dict[str, Any]] = None
 
     @property
-    def workers(self):
+    def workers(self) -> List[Dict[str, Any]]:
         """The run's workers (a list of dicts: rank, device, name, backend, paths, share,
-        kernel_ms, rng_ms, wall_ms, ...), in split order: one per GPU of a split run (`devices=`), one
-        per MPI rank's device; one entry for a run on one device or the CPU."""
-        workers = self.run.get("workers")
+        kernel_ms, rng_ms, wall_ms, ...), in split order: one per GPU of a split run
+        (`devices=`), one per MPI rank's device; one entry for a run on one device or the CPU."""
+        workers: List[Dict[str, Any]] = self.run.get("workers") or []
         if workers:
             return workers
         return [{"rank": 0, "device": 0 if self.run.get("on_gpu") else "cpu",
@@ -85,38 +90,42 @@ class Result:
                  "wall_ms": self.run.get("total_ms", 0.0)}]
 
     @property
-    def instruments(self):
+    def instruments(self) -> List[Dict[str, Any]]:
         # Made on first use (a book of 100,000 instruments takes a good part of a second).
         if self._instruments is None:
             self._instruments = self._priced.instruments()
         return self._instruments
 
-    def columns(self):
-        """The instruments as a dict of columns (lists of the same length, in the book's order)."""
+    def columns(self, lists: bool = False) -> Dict[str, Any]:
+        """The instruments as a dict of columns of the same length, in the book's order: numpy
+        arrays where numpy is installed (float64; `paths` int64; `id` and `type` object arrays),
+        lists otherwise or with lists=True."""
+        if lists:
+            return self._priced.columns(True)
         if self._columns is None:
-            self._columns = self._priced.columns()
+            self._columns = self._priced.columns(False)
         return self._columns
 
-    def column(self, name):
+    def column(self, name: str) -> Any:
         """One column of columns() by name: `price`, `std_error`, `delta`, ..."""
         columns = self.columns()
         if name not in columns:
             raise KeyError(f"no column {name!r} (columns: {', '.join(columns)})")
         return columns[name]
 
-    def to_pandas(self):
+    def to_pandas(self) -> Any:
         """The instruments as a pandas DataFrame indexed by id (Greeks as columns), made from the
         columns, not from the list of dicts."""
-        import pandas
+        import pandas  # type: ignore[import]  # optional; its stubs may be absent
         return pandas.DataFrame(self.columns()).set_index("id")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         value = self.portfolio["value"] if self.portfolio else None
         return (f"<pfmc.Result: {self._priced.instrument_count()} instruments, portfolio value {value}, "
                 f"{self.run['device']} {self.run['backend']}, {self.run['total_ms']:.1f} ms>")
 
 
-def _source(config):
+def _source(config: Config) -> Tuple[str, bool, str]:
     """(text or path, is_path, name) for the engine."""
     if isinstance(config, dict):
         # JSON is YAML: the loader judges a dict as it judges a file (paths in it, such as
@@ -131,7 +140,7 @@ def _source(config):
     return config, True, ""
 
 
-def _overrides(kwargs):
+def _overrides(kwargs: Dict[str, Any]) -> Dict[str, Any]:
     unknown = sorted(set(kwargs) - set(OVERRIDES))
     if unknown:
         raise TypeError(f"unknown option {', '.join(map(repr, unknown))} "
@@ -152,14 +161,14 @@ def _overrides(kwargs):
     return result
 
 
-def price(config, *, tuning_cache="", **overrides):
+def price(config: Config, *, tuning_cache: str = "", **overrides: Any) -> Result:
     """Prices `config` (a path, YAML text or a dict) with the command line's overrides as
     keyword arguments; returns a Result. The GIL is released while it runs."""
     text, is_path, name = _source(config)
     return Result(_pfmc.price(text, is_path, name, _overrides(overrides), tuning_cache))
 
 
-def validate(config, **overrides):
+def validate(config: Config, **overrides: Any) -> Dict[str, Any]:
     """Loads and plans `config` without pricing it; returns what `pfmc validate` prints as a
     dict (file, underlyings, models, instruments, positions, groups, max_steps, paths), or
     raises ConfigError."""
@@ -167,13 +176,15 @@ def validate(config, **overrides):
     return _pfmc.validate(text, is_path, name, _overrides(overrides))
 
 
-def backends():
+def backends() -> Dict[str, Any]:
     """The prefetch backends: a dict with the device (or None), the prefetch distances and one
     entry per backend (name, description, requires, runs_here, ...)."""
-    return _json.loads(_pfmc.backends())
+    listing: Dict[str, Any] = _json.loads(_pfmc.backends())
+    return listing
 
 
-def kernels(*, warm=None, arch=0, jobs=0, clear=False, list=False, cache=""):
+def kernels(*, warm: Union[str, Sequence[str], None] = None, arch: int = 0, jobs: int = 0,
+            clear: bool = False, list: bool = False, cache: str = "") -> Dict[str, Any]:
     """`pfmc kernels`: the path kernels built in, compiled on first use and cached, as a dict
     (`cache`, `kernel_set`, `entries` [{entry, built_in, on_first_use, cached}], `cached`, ...).
     warm: a config file, "all" or model-list entries (a list or comma-separated): compile them
@@ -181,11 +192,14 @@ def kernels(*, warm=None, arch=0, jobs=0, clear=False, list=False, cache=""):
     `warmed` says what was compiled. clear: empty the cache. cache: the cache folder."""
     if warm is not None and not isinstance(warm, str):
         warm = ",".join(warm)
-    return _json.loads(_pfmc.kernels(warm or "", int(arch), int(jobs), bool(clear), bool(list),
-                                     str(cache)))
+    report: Dict[str, Any] = _json.loads(_pfmc.kernels(warm or "", int(arch), int(jobs),
+                                                       bool(clear), bool(list), str(cache)))
+    return report
 
 
-def bench(config, *, backends="all", distances="all", repeat=5, **overrides):
+def bench(config: Config, *, backends: Union[str, Sequence[str]] = "all",
+          distances: Union[str, Sequence[int]] = "all", repeat: int = 5,
+          **overrides: Any) -> List[Dict[str, Any]]:
     """`pfmc bench`: every group of `config` timed over backends and prefetch distances on the
     GPU; returns the sweep's rows (dicts, numbers as numbers). Needs a GPU (RuntimeError)."""
     if not isinstance(backends, str):
@@ -194,7 +208,7 @@ def bench(config, *, backends="all", distances="all", repeat=5, **overrides):
         distances = ",".join(str(d) for d in distances)
     text, is_path, name = _source(config)
     table = _pfmc.bench(text, is_path, name, _overrides(overrides), backends, distances, repeat)
-    rows = []
+    rows: List[Dict[str, Any]] = []
     for row in _csv.DictReader(_io.StringIO(table)):
         for key, value in row.items():
             try:
