@@ -346,4 +346,51 @@ Table Table::read(const std::string& path, const std::string& file, char delimit
   return parse(read_source_file(path == "-" ? "./-" : path, file), file, delimiter);
 }
 
+Table Table::from_columns(const std::string& file, std::vector<std::string> names,
+                          const std::vector<ColumnText>& columns) {
+  Table table;
+  table.file_ = file;
+  if (names.empty() || names.size() != columns.size())
+    throw ConfigError(file, SourceMark{1, 0}, "", "no columns");
+  std::unordered_set<std::string> seen;
+  std::size_t bytes = 0;
+  for (std::size_t c = 0; c < names.size(); ++c) {
+    const int column = static_cast<int>(c) + 1;
+    if (names[c].empty())
+      throw ConfigError(file, SourceMark{1, column}, "", "column names must not be empty");
+    if (!seen.insert(names[c]).second)
+      throw ConfigError(file, SourceMark{1, column}, "", "duplicate column '" + names[c] + "'");
+    if (columns[c].ends.size() != columns.front().ends.size()) {
+      throw ConfigError(file, SourceMark{1, column}, "",
+                        "the column has " + std::to_string(columns[c].ends.size()) + " cells, '" +
+                            names.front() + "' " + std::to_string(columns.front().ends.size()));
+    }
+    bytes += columns[c].text.size();
+  }
+  if (bytes > std::numeric_limits<std::uint32_t>::max())
+    throw ConfigError(file, SourceMark{}, "", "the cells are too large (over 4 GiB of text)");
+  const std::size_t rows = columns.front().ends.size();
+  const std::size_t width = columns.size();
+  table.columns_ = std::move(names);
+  table.text_.reset(new char[std::max<std::size_t>(bytes, 1)]);
+  table.cells_.reset(new Span[std::max<std::size_t>(rows, 1) * width]);
+  table.row_lines_.reset(new int[std::max<std::size_t>(rows, 1)]);
+  std::size_t base = 0;
+  for (std::size_t c = 0; c < width; ++c) { // a column's text in one piece, its cells' spans
+    const ColumnText& column = columns[c];
+    std::memcpy(table.text_.get() + base, column.text.data(), column.text.size());
+    std::uint32_t start = 0;
+    for (std::size_t r = 0; r < rows; ++r) {
+      table.cells_[r * width + c] =
+          Span{static_cast<std::uint32_t>(base + start), column.ends[r] - start};
+      start = column.ends[r];
+    }
+    base += column.text.size();
+  }
+  for (std::size_t r = 0; r < rows; ++r)
+    table.row_lines_[r] = static_cast<int>(r) + 2;
+  table.rows_ = rows;
+  return table;
+}
+
 } // namespace pfmc::config::csv

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "config/load_config.hpp"
 #include "config/run_config.hpp"
 
 namespace pfmc::config::csv {
@@ -30,6 +31,13 @@ public:
   static Table read(const std::string& path, const std::string& file, char delimiter = 0);
   /// The same, from text in memory (tests, fuzzing).
   static Table parse(std::string_view text, const std::string& file, char delimiter = 0);
+
+  /// A table of cells given as text in memory (a trade list given as columns: Python's
+  /// DataFrame), as if read from a CSV file named `file` with its header on line 1 and row r on
+  /// line r + 2. Refuses, as ConfigError, an empty or repeated column name, columns of unequal
+  /// lengths and no columns.
+  static Table from_columns(const std::string& file, std::vector<std::string> names,
+                            const std::vector<ColumnText>& columns);
 
   /// The delimiters a table may have: comma, semicolon (Excel where the decimal separator is a
   /// comma), tab.

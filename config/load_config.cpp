@@ -9,6 +9,7 @@
 #include <fstream>
 #include <yaml-cpp/yaml.h>
 
+#include "config/csv_table.hpp"
 #include "config/schema.hpp"
 #include "config/setting_rules.hpp"
 #include "config/yaml_reader.hpp"
@@ -19,7 +20,19 @@ namespace {
 
 /// Reads the sections in order; optional sections may be present but empty (`engine:` with
 /// everything commented out).
-RunConfig load(yaml::Reader& reader, const std::string& text) {
+/// A section given as columns (TradeColumns) and not in the YAML as well.
+std::optional<csv::Table> given_table(const yaml::Reader& reader, const yaml::Mapping& top,
+                                      const char* key, const std::optional<ColumnTable>& columns) {
+  if (!columns)
+    return std::nullopt;
+  if (const yaml::Entry* e = top.find(key); e != nullptr && !e->value.node.IsNull()) {
+    reader.fail(e->value,
+                std::string("given to price() as columns (") + key + "=) and here: remove one");
+  }
+  return csv::Table::from_columns(columns->name, columns->columns, columns->cells);
+}
+
+RunConfig load(yaml::Reader& reader, const std::string& text, const TradeColumns& trades) {
   try {
     const yaml::Located root = reader.document(text);
     if (!root.node.IsMap()) {
@@ -33,12 +46,20 @@ RunConfig load(yaml::Reader& reader, const std::string& text) {
     config.market = schema::market(reader, top.require("market").value);
     config.models = schema::models(reader, top.require("models").value, config.market);
     yaml::NameTable ids(reader, "id");
-    config.instruments = schema::instruments(reader, top.require("instruments").value, config, ids);
+    if (const auto table = given_table(reader, top, "instruments", trades.instruments)) {
+      config.instruments = schema::instruments_from_table(*table, reader, config, ids);
+    } else {
+      config.instruments =
+          schema::instruments(reader, top.require("instruments").value, config, ids);
+    }
     const auto given = [&top](const char* key) {
       const yaml::Entry* entry = top.find(key);
       return entry != nullptr && !entry->value.node.IsNull() ? entry : nullptr;
     };
-    if (const yaml::Entry* e = given("portfolio")) {
+    if (const auto table = given_table(reader, top, "portfolio", trades.positions)) {
+      config.portfolio =
+          schema::portfolio_from_table(*table, reader, ids, config.instruments.size());
+    } else if (const yaml::Entry* e = given("portfolio")) {
       config.portfolio = schema::portfolio(reader, e->value, ids, config.instruments.size());
     }
     if (const yaml::Entry* e = given("simulation")) {
@@ -69,9 +90,9 @@ yaml::Reader reader_for(const std::string& file_name, YamlPieces pieces) {
 } // namespace
 
 RunConfig parse_run_config(const std::string& yaml_text, const std::string& file_name,
-                           YamlPieces pieces) {
+                           YamlPieces pieces, const TradeColumns& trades) {
   yaml::Reader reader = reader_for(file_name, pieces);
-  return load(reader, yaml_text);
+  return load(reader, yaml_text, trades);
 }
 
 std::string read_source_file(const std::string& path, const std::string& name) {
@@ -114,8 +135,12 @@ std::string read_source_file(const std::string& path, const std::string& name) {
 }
 
 RunConfig load_run_config(const std::string& path) {
+  return load_run_config(path, TradeColumns{});
+}
+
+RunConfig load_run_config(const std::string& path, const TradeColumns& trades) {
   const std::string name = path == "-" ? std::string(kStandardInputName) : path;
-  return parse_run_config(read_source_file(path, name), name);
+  return parse_run_config(read_source_file(path, name), name, YamlPieces::by_size, trades);
 }
 
 std::optional<DeviceList> peek_engine_devices(const std::string& path) {

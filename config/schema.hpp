@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "config/csv_table.hpp"
 #include "config/run_config.hpp"
 #include "config/yaml_reader.hpp"
 
@@ -22,6 +23,13 @@ std::vector<InstrumentConfig> instruments(const yaml::Reader& reader, const yaml
 /// The positions, from a YAML list or `{csv: FILE}`; `ids` are the `instruments` instruments'.
 std::vector<Position> portfolio(const yaml::Reader& reader, const yaml::Located& where,
                                 yaml::NameTable& ids, std::size_t instruments);
+
+/// The same from a table of cells given in memory (load_config.hpp's TradeColumns).
+std::vector<InstrumentConfig> instruments_from_table(const csv::Table& table,
+                                                     const yaml::Reader& reader,
+                                                     const RunConfig& config, yaml::NameTable& ids);
+std::vector<Position> portfolio_from_table(const csv::Table& table, const yaml::Reader& reader,
+                                           yaml::NameTable& ids, std::size_t instruments);
 
 // schema_run.cpp
 SimulationConfig simulation(const yaml::Reader& reader, const yaml::Located& where);

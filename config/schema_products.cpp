@@ -480,8 +480,27 @@ NameTable known_models(const Reader& reader, const RunConfig& config) {
 
 std::vector<InstrumentConfig> instruments(const Reader& reader, const Located& where,
                                           const RunConfig& config, NameTable& ids) {
+  if (const auto table = csv_section(reader, where))
+    return instruments_from_table(*table, reader, config, ids);
+  const NameTable model_names = known_models(reader, config);
+  const auto items = reader.non_empty_list(where);
+  const unsigned threads = threads_for(items.size(), yaml::kItemsPerThread);
+  std::vector<SharedSchedules> shared_by_range(threads);
+  return yaml::read_items<InstrumentConfig>(
+      items, ids, threads, [&](const Located& item, yaml::NameSink& id, std::size_t range) {
+        const YamlFields f(reader, item);
+        InstrumentConfig in = instrument(f, config, model_names, shared_by_range[range]);
+        id.add(in.id, f.require("id"));
+        return in;
+      });
+}
+
+std::vector<InstrumentConfig> instruments_from_table(const csv::Table& table_ref,
+                                                     const Reader& reader, const RunConfig& config,
+                                                     NameTable& ids) {
   std::vector<InstrumentConfig> result;
-  if (const auto table = csv_section(reader, where)) {
+  {
+    const csv::Table* table = &table_ref;
     const Reader csv_reader(table->file());
     check_header(csv_reader, *table, instrument_keys(std::nullopt, true),
                  {"id", "type", "option", "strike", "maturity", "model"});
@@ -536,38 +555,32 @@ std::vector<InstrumentConfig> instruments(const Reader& reader, const Located& w
     ids.report_with(reader); // csv_reader ends here
     return result;
   }
-  const NameTable model_names = known_models(reader, config);
-  const auto items = reader.non_empty_list(where);
-  const unsigned threads = threads_for(items.size(), yaml::kItemsPerThread);
-  std::vector<SharedSchedules> shared_by_range(threads);
-  return yaml::read_items<InstrumentConfig>(
-      items, ids, threads, [&](const Located& item, yaml::NameSink& id, std::size_t range) {
-        const YamlFields f(reader, item);
-        InstrumentConfig in = instrument(f, config, model_names, shared_by_range[range]);
-        id.add(in.id, f.require("id"));
-        return in;
-      });
 }
 
 std::vector<Position> portfolio(const Reader& reader, const Located& where, NameTable& ids,
                                 std::size_t instruments) {
+  if (const auto table = csv_section(reader, where))
+    return portfolio_from_table(*table, reader, ids, instruments);
   std::vector<Position> result;
   HeldAt held_at(instruments, 0);
-  if (const auto table = csv_section(reader, where)) {
-    const Reader csv_reader(table->file());
-    check_header(csv_reader, *table, {"instrument", "quantity"}, {"instrument", "quantity"});
-    ids.report_with(csv_reader);
-    result.reserve(table->rows());
-    for (std::size_t row = 0; row < table->rows(); ++row) {
-      result.push_back(position(csv::RowFields(*table, csv_reader, row), ids, held_at));
-    }
-    ids.report_with(reader);
-    return result;
-  }
   ids.report_with(reader);
   for (const auto& item : reader.list(where)) {
     result.push_back(position(YamlFields(reader, item), ids, held_at));
   }
+  return result;
+}
+
+std::vector<Position> portfolio_from_table(const csv::Table& table, const Reader& reader,
+                                           NameTable& ids, std::size_t instruments) {
+  std::vector<Position> result;
+  HeldAt held_at(instruments, 0);
+  const Reader csv_reader(table.file());
+  check_header(csv_reader, table, {"instrument", "quantity"}, {"instrument", "quantity"});
+  ids.report_with(csv_reader);
+  result.reserve(table.rows());
+  for (std::size_t row = 0; row < table.rows(); ++row)
+    result.push_back(position(csv::RowFields(table, csv_reader, row), ids, held_at));
+  ids.report_with(reader);
   return result;
 }
 

@@ -9,12 +9,16 @@
 
 #include <signal.h>
 
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <vector>
 
 #include "apps/cli.hpp"
@@ -24,6 +28,7 @@
 #include "config/overrides.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/core/interrupt.hpp"
+#include "engine/core/trace.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
 #include "kernels/error.hpp"
@@ -38,9 +43,194 @@ using namespace pfmc;
 py::object config_error_class;
 py::object runtime_error_class;
 
-/// A config given as a file path (`is_path`) or as YAML text named `name`.
-config::RunConfig load(const std::string& source, bool is_path, const std::string& name) {
-  return is_path ? config::load_run_config(source) : config::parse_run_config(source, name);
+/// A config given as a file path (`is_path`) or as YAML text named `name`, with instruments
+/// and positions given as columns where `trades` has them.
+config::RunConfig load(const std::string& source, bool is_path, const std::string& name,
+                       const config::TradeColumns& trades = {}) {
+  return is_path ? config::load_run_config(source, trades)
+                 : config::parse_run_config(source, name, config::YamlPieces::by_size, trades);
+}
+
+/// A number as the shortest text that reads back as the same double (what a CSV file written
+/// from it would hold).
+std::string number_text(double value) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+  return std::string(text, end);
+}
+
+/// One cell of a column as text: empty for None and NaN (not given), numbers as number_text,
+/// a list, tuple or array as its values separated by spaces (a list field's cell), anything
+/// else as str().
+std::string cell_text(const py::handle& value) {
+  if (PyUnicode_Check(value.ptr())) { // most cells: a str, read as UTF-8 without a copy there
+    Py_ssize_t size = 0;
+    const char* text = PyUnicode_AsUTF8AndSize(value.ptr(), &size);
+    if (text == nullptr)
+      throw py::error_already_set();
+    return std::string(text, static_cast<std::size_t>(size));
+  }
+  if (value.is_none())
+    return {};
+  if (py::isinstance<py::bool_>(value))
+    return value.cast<bool>() ? "true" : "false";
+  if (py::isinstance<py::int_>(value))
+    return std::to_string(value.cast<long long>());
+  if (py::isinstance<py::float_>(value)) {
+    const double x = value.cast<double>();
+    return std::isnan(x) ? std::string() : number_text(x);
+  }
+  if (py::isinstance<py::str>(value))
+    return value.cast<std::string>();
+  if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value) ||
+      py::isinstance<py::array>(value)) {
+    std::string joined;
+    for (const py::handle item : py::iter(value))
+      joined += (joined.empty() ? "" : " ") + cell_text(item);
+    return joined;
+  }
+  if (py::hasattr(value, "__float__") && !py::hasattr(value, "__len__")) { // numpy scalars, NA
+    try {
+      const double x = value.attr("__float__")().cast<double>();
+      if (std::isnan(x))
+        return {};
+      if (py::hasattr(value, "is_integer") || !py::hasattr(value, "__index__"))
+        return number_text(x);
+    } catch (const py::error_already_set&) {
+      return {}; // pandas' NA: no number
+    }
+  }
+  return py::str(value).cast<std::string>();
+}
+
+/// A column's cells as text, without a Python loop: a numpy array of objects or a list read
+/// item by item here, anything else through its iterator. (Numeric arrays: numeric_column.)
+config::ColumnText object_column(const py::handle& values) {
+  config::ColumnText cells;
+  const auto add = [&](const py::handle item) {
+    if (PyUnicode_Check(item.ptr())) { // most cells: a str, appended from its UTF-8
+      Py_ssize_t size = 0;
+      const char* text = PyUnicode_AsUTF8AndSize(item.ptr(), &size);
+      if (text == nullptr)
+        throw py::error_already_set();
+      cells.add(std::string_view(text, static_cast<std::size_t>(size)));
+    } else {
+      cells.add(cell_text(item));
+    }
+  };
+  if (py::isinstance<py::array>(values)) {
+    const auto array = py::reinterpret_borrow<py::array>(values);
+    if (array.ndim() == 1 && array.dtype().kind() == 'O') { // objects: read from the buffer
+      const auto objects = py::array::ensure(array, py::array::c_style);
+      const auto* items = static_cast<PyObject* const*>(objects.data());
+      cells.ends.reserve(static_cast<std::size_t>(objects.size()));
+      for (py::ssize_t i = 0; i < objects.size(); ++i)
+        add(py::handle(items[i]));
+      return cells;
+    }
+  }
+  if (PyList_Check(values.ptr())) {
+    const Py_ssize_t n = PyList_GET_SIZE(values.ptr());
+    cells.ends.reserve(static_cast<std::size_t>(n));
+    for (Py_ssize_t i = 0; i < n; ++i)
+      add(py::handle(PyList_GET_ITEM(values.ptr(), i)));
+    return cells;
+  }
+  for (const py::handle item : py::iter(values))
+    add(item);
+  return cells;
+}
+
+/// A one-dimensional numpy array of floats or integers as its values (doubles, or integers
+/// exactly), read with the GIL held; nullopt for anything else.
+struct NumericValues {
+  std::vector<double> doubles;
+  std::vector<long long> integers;
+  bool integral = false;
+};
+std::optional<NumericValues> numeric_values(const py::handle& values) {
+  if (!py::isinstance<py::array>(values))
+    return std::nullopt;
+  const auto array = py::reinterpret_borrow<py::array>(values);
+  const char kind = array.dtype().kind();
+  if (array.ndim() != 1 || (kind != 'f' && kind != 'i' && kind != 'u'))
+    return std::nullopt;
+  NumericValues v;
+  v.integral = kind != 'f';
+  if (v.integral) {
+    const auto a = py::array_t<long long, py::array::forcecast>::ensure(array);
+    v.integers.assign(a.data(), a.data() + a.size());
+  } else {
+    const auto a = py::array_t<double, py::array::forcecast>::ensure(array);
+    v.doubles.assign(a.data(), a.data() + a.size());
+  }
+  return v;
+}
+
+/// Numbers as text (no Python: run on a thread of its own while the GIL's holder reads the
+/// object columns); NaN an empty cell.
+config::ColumnText numeric_column(const NumericValues& v) {
+  config::ColumnText cells;
+  char text[32];
+  if (v.integral) {
+    cells.ends.reserve(v.integers.size());
+    for (long long x : v.integers)
+      cells.add(std::string_view(text, std::to_chars(text, text + sizeof text, x).ptr - text));
+    return cells;
+  }
+  cells.ends.reserve(v.doubles.size());
+  for (double x : v.doubles) {
+    cells.add(std::isnan(x)
+                  ? std::string_view()
+                  : std::string_view(text, std::to_chars(text, text + sizeof text, x).ptr - text));
+  }
+  return cells;
+}
+
+/// A mapping of column name to sequence (what pfmc.price makes of a DataFrame) as a table.
+std::optional<config::ColumnTable> column_table(const py::object& columns,
+                                                const std::string& name) {
+  if (columns.is_none())
+    return std::nullopt;
+  config::ColumnTable table;
+  table.name = name;
+  const auto mapping = py::reinterpret_borrow<py::dict>(columns);
+  table.cells.resize(mapping.size());
+  std::vector<std::thread> numeric; // numbers to text beside the object columns
+  std::vector<std::exception_ptr> errors(mapping.size());
+  std::exception_ptr reading; // an object column's error, thrown once the threads are joined
+  std::size_t c = 0;
+  for (const auto& [key, values] : mapping) {
+    try {
+      table.columns.push_back(py::str(key).cast<std::string>());
+      if (auto v = numeric_values(values)) {
+        numeric.emplace_back([&table, &errors, c, v = std::move(*v)] {
+          try {
+            table.cells[c] = numeric_column(v);
+          } catch (...) {
+            errors[c] = std::current_exception();
+          }
+        });
+      } else {
+        table.cells[c] = object_column(values);
+      }
+    } catch (...) {
+      reading = std::current_exception();
+      break;
+    }
+    ++c;
+  }
+  {
+    const py::gil_scoped_release release; // the threads need no Python
+    for (auto& t : numeric)
+      t.join();
+  }
+  if (reading)
+    std::rethrow_exception(reading);
+  for (const auto& e : errors)
+    if (e)
+      std::rethrow_exception(e);
+  return table;
 }
 
 config::Overrides overrides_from(const py::dict& kw) {
@@ -272,11 +462,15 @@ private:
 };
 
 PricedRun price(const std::string& source, bool is_path, const std::string& name,
-                const py::dict& kw, const std::string& tuning_cache) {
+                const py::dict& kw, const std::string& tuning_cache, const py::object& instruments,
+                const py::object& positions) {
   const config::Overrides overrides = overrides_from(kw);
+  const auto start = std::chrono::steady_clock::now();
+  config::TradeColumns trades; // read from Python's objects with the GIL held
+  trades.instruments = column_table(instruments, "<instruments>");
+  trades.positions = column_table(positions, "<positions>");
   return guarded([&] {
-    const auto start = std::chrono::steady_clock::now();
-    config::RunConfig config = load(source, is_path, name);
+    config::RunConfig config = load(source, is_path, name, trades);
     config::apply_overrides(config, overrides);
     const double config_ms = ms_since(start);
     engine::PriceOptions options;
@@ -308,8 +502,13 @@ double time_native_run(const std::string& path, const std::string& device) {
 
 /// What `pfmc validate` prints, as a dict's fields.
 py::dict validate(const std::string& source, bool is_path, const std::string& name,
-                  const py::dict& kw) {
+                  const py::dict& kw, const py::object& instruments, const py::object& positions) {
   const config::Overrides overrides = overrides_from(kw);
+  config::TradeColumns trades; // read from Python's objects with the GIL held
+  engine::TraceSpan columns_span("columns to cells");
+  trades.instruments = column_table(instruments, "<instruments>");
+  trades.positions = column_table(positions, "<positions>");
+  columns_span.end();
   struct Summary {
     std::string file;
     std::size_t underlyings, models, instruments, positions, groups;
@@ -317,7 +516,7 @@ py::dict validate(const std::string& source, bool is_path, const std::string& na
     unsigned long long paths;
   };
   const Summary s = guarded([&] {
-    config::RunConfig config = load(source, is_path, name);
+    config::RunConfig config = load(source, is_path, name, trades);
     config::apply_overrides(config, overrides);
     const engine::SimulationPlan plan = engine::make_plan(config);
     int max_steps = 0;
@@ -396,9 +595,11 @@ PYBIND11_MODULE(_pfmc, m) {
       .def("instrument_count", &PricedRun::instrument_count)
       .def("columns", &PricedRun::columns, py::arg("lists") = false);
   m.def("price", &price, py::arg("source"), py::arg("is_path"), py::arg("name"),
-        py::arg("overrides"), py::arg("tuning_cache"));
+        py::arg("overrides"), py::arg("tuning_cache"), py::arg("instruments") = py::none(),
+        py::arg("positions") = py::none());
   m.def("validate", &validate, py::arg("source"), py::arg("is_path"), py::arg("name"),
-        py::arg("overrides"));
+        py::arg("overrides"), py::arg("instruments") = py::none(),
+        py::arg("positions") = py::none());
   m.def("bench", &bench, py::arg("source"), py::arg("is_path"), py::arg("name"),
         py::arg("overrides"), py::arg("backends"), py::arg("distances"), py::arg("repeat"));
   m.def("backends", &backends);

@@ -186,6 +186,70 @@ def test_columns_are_numpy_arrays_with_the_lists_values():
     assert float(arrays["price"][0]) == lists["price"][0]
 
 
+TRADES_CSV = ("id,type,option,strike,maturity,model,average,fixing_times,barrier,barrier_type,"
+              "monitoring\n"
+              "c1,european,call,100,1,bs,,,,,\n"
+              "p1,european,put,95.5,0.5,bs,,,,,\n"
+              "a1,asian,call,100,1,bs,arithmetic,0.25 0.5 0.75 1,,,\n"
+              "b1,barrier,put,100,0.75,bs,,,80,down_and_in,52\n")
+
+
+def test_trades_as_columns_price_as_the_same_csv(tmp_path):
+    # instruments= / positions= (a mapping of column name to array or list; a DataFrame's
+    # columns): the CSV book's columns and rules, the same bits as the same trades from CSV.
+    np = pytest.importorskip("numpy")
+    config = {k: v for k, v in SMALL.items() if k not in ("instruments", "portfolio")}
+    (tmp_path / "t.csv").write_text(TRADES_CSV)
+    (tmp_path / "p.csv").write_text("instrument,quantity\nc1,10\na1,-2.5\n")
+    with_csv = dict(config, instruments={"csv": str(tmp_path / "t.csv")},
+                    portfolio={"csv": str(tmp_path / "p.csv")})
+    from_csv = pfmc.price(with_csv, device="cpu", paths=4096)
+    columns = {
+        "id": np.array(["c1", "p1", "a1", "b1"], dtype=object),
+        "type": ["european", "european", "asian", "barrier"],
+        "option": np.array(["call", "put", "call", "put"], dtype=object),
+        "strike": np.array([100.0, 95.5, 100.0, 100.0]),
+        "maturity": np.array([1.0, 0.5, 1.0, 0.75]),
+        "model": ["bs"] * 4,
+        "average": [None, None, "arithmetic", None],
+        "fixing_times": [None, float("nan"), [0.25, 0.5, 0.75, 1.0], None],
+        "barrier": np.array([np.nan, np.nan, np.nan, 80.0]),
+        "barrier_type": np.array([None, None, None, "down_and_in"], dtype=object),
+        "monitoring": np.array([np.nan, np.nan, np.nan, 52.0]),
+    }
+    positions = {"instrument": ["c1", "a1"], "quantity": np.array([10.0, -2.5])}
+    from_columns = pfmc.price(config, device="cpu", paths=4096, instruments=columns,
+                              positions=positions)
+    key = lambda r: ([(i["id"], i["price"], i["std_error"]) for i in r.instruments], r.portfolio)
+    assert key(from_columns) == key(from_csv)
+    summary = pfmc.validate(config, instruments=columns, positions=positions)
+    assert (summary["instruments"], summary["positions"]) == (4, 2)
+    pandas = pytest.importorskip("pandas")
+    frame = pandas.DataFrame(columns)
+    assert key(pfmc.price(config, device="cpu", paths=4096, instruments=frame,
+                          positions=pandas.DataFrame(positions))) == key(from_csv)
+
+
+def test_trades_as_columns_name_the_row_and_column_of_a_mistake():
+    np = pytest.importorskip("numpy")
+    config = {k: v for k, v in SMALL.items() if k not in ("instruments", "portfolio")}
+    columns = {"id": ["c1", "c2", "c3"], "type": ["european"] * 3, "option": ["call"] * 3,
+               "strike": np.array([100.0, 90.0, -1.0]), "maturity": [1, 1, 1], "model": ["bs"] * 3}
+    # The row at position 2 is line 4 (the header is line 1); strike is the 4th column.
+    with pytest.raises(pfmc.ConfigError, match=r"^<instruments>:4:4: strike: must be > 0"):
+        pfmc.price(config, device="cpu", paths=100, instruments=columns)
+    with pytest.raises(pfmc.ConfigError, match=r"<instruments>:1:7: unknown column 'strik'"):
+        pfmc.price(config, device="cpu", paths=100,
+                   instruments=dict(columns, strik=[1, 2, 3]))
+    with pytest.raises(pfmc.ConfigError, match=r"<instruments>:1:2: the column has 2 cells"):
+        pfmc.price(config, device="cpu", paths=100, instruments=dict(columns, type=["european"] * 2))
+    with pytest.raises(pfmc.ConfigError, match=r"given to price\(\) as columns \(instruments=\) "
+                                               r"and here: remove one"):
+        pfmc.price(SMALL, device="cpu", paths=100, instruments=columns)
+    with pytest.raises(TypeError, match="instruments= must be a pandas DataFrame or a mapping"):
+        pfmc.price(config, device="cpu", paths=100, instruments=[1, 2])
+
+
 def test_type_hints_pass_mypy(tmp_path):
     # The package's hints (py.typed, the module's stub) checked by mypy --strict where Debian's
     # mypy is installed, with a caller's use of them; and a wrong call is caught.

@@ -161,19 +161,48 @@ def _overrides(kwargs: Dict[str, Any]) -> Dict[str, Any]:
     return result
 
 
-def price(config: Config, *, tuning_cache: str = "", **overrides: Any) -> Result:
+#: Trades or positions as columns: a pandas DataFrame, or a mapping of column name to a numpy
+#: array or sequence.
+Columns = Any
+
+
+def _columns(trades: Columns, what: str) -> Optional[Dict[str, Any]]:
+    """A DataFrame or mapping as a dict of column name to values, column by column (no loop over
+    the rows: the engine reads numpy arrays straight from their buffers)."""
+    if trades is None:
+        return None
+    if hasattr(trades, "columns") and hasattr(trades, "to_numpy") and not isinstance(trades, Mapping):
+        return {str(c): trades[c].to_numpy() for c in trades.columns}  # a pandas DataFrame
+    if isinstance(trades, Mapping):
+        return {str(k): v for k, v in trades.items()}
+    raise TypeError(f"{what}= must be a pandas DataFrame or a mapping of column name to values, "
+                    f"not {type(trades).__name__}")
+
+
+def price(config: Config, *, tuning_cache: str = "", instruments: Columns = None,
+          positions: Columns = None, **overrides: Any) -> Result:
     """Prices `config` (a path, YAML text or a dict) with the command line's overrides as
-    keyword arguments; returns a Result. The GIL is released while it runs."""
+    keyword arguments; returns a Result. The GIL is released while it runs.
+
+    instruments= / positions=: the trades and positions as columns (a pandas DataFrame, or a
+    mapping of column name to array) with the CSV book's columns and rules, in place of the
+    config's `instruments:` / `portfolio:` (which must then be absent). Errors name them
+    `<instruments>` / `<positions>`, the row at position r on line r + 2 (the header is line 1),
+    and the column by its 1-based position."""
     text, is_path, name = _source(config)
-    return Result(_pfmc.price(text, is_path, name, _overrides(overrides), tuning_cache))
+    return Result(_pfmc.price(text, is_path, name, _overrides(overrides), tuning_cache,
+                              _columns(instruments, "instruments"),
+                              _columns(positions, "positions")))
 
 
-def validate(config: Config, **overrides: Any) -> Dict[str, Any]:
+def validate(config: Config, *, instruments: Columns = None, positions: Columns = None,
+             **overrides: Any) -> Dict[str, Any]:
     """Loads and plans `config` without pricing it; returns what `pfmc validate` prints as a
     dict (file, underlyings, models, instruments, positions, groups, max_steps, paths), or
-    raises ConfigError."""
+    raises ConfigError. instruments= and positions= as price() takes them."""
     text, is_path, name = _source(config)
-    return _pfmc.validate(text, is_path, name, _overrides(overrides))
+    return _pfmc.validate(text, is_path, name, _overrides(overrides),
+                          _columns(instruments, "instruments"), _columns(positions, "positions"))
 
 
 def backends() -> Dict[str, Any]:
