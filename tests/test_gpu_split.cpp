@@ -140,15 +140,21 @@ TEST_F(GpuSplit, ManySmallGroupsSplitByGroupsAndGreeksKeepTheirBits) {
   }
 }
 
+/// config/examples/american.yaml on the GPU at `paths` priced and `regression` regression paths.
+config::RunConfig american_book(std::uint64_t paths, std::uint64_t regression) {
+  config::RunConfig config =
+      config::load_run_config(std::string(PFMC_SOURCE_DIR) + "/config/examples/american.yaml");
+  config.simulation.paths = paths;
+  config.simulation.regression_paths = regression;
+  config.engine.device = config::DeviceChoice::gpu;
+  return config;
+}
+
 TEST_F(GpuSplit, EarlyExerciseSplitKeepsItsBits) {
   // The workers fit the rule together, each recording and summing its tiles of the regression
   // paths (20,000: 3 tiles), then price their paths: one device's bits, and the regression's
   // path-steps done once, not once a worker. With 4 workers one records no tile at all.
-  config::RunConfig config =
-      config::load_run_config(std::string(PFMC_SOURCE_DIR) + "/config/examples/american.yaml");
-  config.simulation.paths = 60000;
-  config.simulation.regression_paths = 20000;
-  config.engine.device = config::DeviceChoice::gpu;
+  config::RunConfig config = american_book(60000, 20000);
   const auto one = engine::price(config);
   EXPECT_GT(one.run.regression_path_steps, 0.0);
   for (const std::vector<int> devices :
@@ -183,11 +189,7 @@ TEST_F(GpuSplit, EveryGpuOfTheHostGivesOneGpusBits) {
         EXPECT_EQ(split.run.workers.front().device, present - 1);
     }
   }
-  config::RunConfig american =
-      config::load_run_config(std::string(PFMC_SOURCE_DIR) + "/config/examples/american.yaml");
-  american.simulation.paths = 100000;
-  american.simulation.regression_paths = 50000;
-  american.engine.device = config::DeviceChoice::gpu;
+  config::RunConfig american = american_book(100000, 50000);
   const auto one = engine::price(american);
   american.engine.devices.kind = config::DeviceList::Kind::all;
   const auto split = engine::price(american);

@@ -87,8 +87,9 @@ TEST(PartialSums, AnyCutIntoPiecesMergesToOneRunsBits) {
       for (int k = 1; k < pieces; ++k)
         cuts.push_back(std::uniform_int_distribution<std::uint64_t>(0, n)(rng));
       std::sort(cuts.begin(), cuts.end());
-      PartialSums merged = pushed(tiles, values, 0, cuts[1]);
-      for (std::size_t k = 1; k + 1 < cuts.size(); ++k) {
+      // From nothing (PartialSums{}: no values yet), each piece appended in order.
+      PartialSums merged;
+      for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
         const PartialSums piece = pushed(tiles, values, cuts[k], cuts[k + 1]);
         EXPECT_EQ(piece.depth(), kernels::tile_blocks(cuts[k], cuts[k + 1]));
         merged.append(piece);

@@ -117,8 +117,4 @@ void trace_interval(const char* name, int device, std::chrono::steady_clock::tim
   t.intervals.push_back({name, device, thread, start, end});
 }
 
-std::size_t flush_trace() {
-  return tracing() ? trace().write() : 0;
-}
-
 } // namespace pfmc::engine

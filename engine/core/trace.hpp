@@ -17,9 +17,6 @@ bool tracing();
 void trace_interval(const char* name, int device, std::chrono::steady_clock::time_point start,
                     std::chrono::steady_clock::time_point end);
 
-/// Writes the recorded intervals to PFMC_TRACE's file now (also done at exit); returns the count.
-std::size_t flush_trace();
-
 /// One named interval of the calling thread: from construction to destruction (or end()).
 /// `device`: the GPU it works on (-1: none); the name must outlive the process (a literal).
 class TraceSpan {

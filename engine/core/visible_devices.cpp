@@ -10,8 +10,7 @@ namespace pfmc::engine {
 
 namespace {
 
-int g_moved_to = -1;    ///< narrow_to_device's ordinal, -1 if none
-std::string g_narrowed; ///< what CUDA_VISIBLE_DEVICES became
+int g_moved_to = -1; ///< narrow_to_device's ordinal, -1 if none
 
 bool turned_off() {
   const char* setting = std::getenv("PFMC_NARROW_DEVICES");
@@ -55,7 +54,6 @@ bool set_visible(int first, int count) {
             (given ? entries[static_cast<std::size_t>(k)] : std::to_string(k));
   }
   setenv("CUDA_VISIBLE_DEVICES", list.c_str(), 1);
-  g_narrowed = list;
   return true;
 }
 
@@ -105,10 +103,6 @@ int physical_ordinal(int cuda_ordinal) {
 
 void forget_narrowing() {
   g_moved_to = -1;
-}
-
-std::string narrowed_devices() {
-  return g_narrowed;
 }
 
 } // namespace pfmc::engine

@@ -7,8 +7,6 @@
 // local rank, that GPU alone (then CUDA's device 0, which physical_ordinal() maps back). A user's
 // CUDA_VISIBLE_DEVICES is narrowed, never widened; PFMC_NARROW_DEVICES=0 turns this off.
 
-#include <string>
-
 namespace pfmc::engine {
 
 /// This process's rank among the MPI ranks of its host, as the launchers set it (0 if none).
@@ -32,8 +30,5 @@ int physical_ordinal(int cuda_ordinal);
 
 /// narrow_to_device did not take (CUDA had started before it): physical_ordinal is the identity.
 void forget_narrowing();
-
-/// What CUDA_VISIBLE_DEVICES was narrowed to ("" if it was not): for the run's notices.
-std::string narrowed_devices();
 
 } // namespace pfmc::engine

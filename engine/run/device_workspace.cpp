@@ -11,8 +11,8 @@ namespace pfmc::engine {
 namespace {
 
 constexpr std::size_t kPinnedAlignment = 64;
-/// The first pinned block: a run's sums and stacks are kilobytes (a 1,000-instrument book's
-/// split run: about 200 KiB), so one block serves every run.
+/// The first pinned block, made at open; a run that needs more adds blocks of twice the last
+/// (kept for later runs).
 constexpr std::size_t kPinnedBlockBytes = std::size_t{1} << 20;
 
 /// The process's kept workspaces, by (device, slot). Never destroyed: their CUDA resources would
@@ -68,7 +68,6 @@ DeviceWorkspace::DeviceWorkspace(int device)
 }
 
 void DeviceWorkspace::begin_run(std::uint64_t memory_cap) {
-  ++runs_;
   pinned_.reset();
   if (memory_cap > 0 && draws_.bytes() > memory_cap)
     draws_.release();

@@ -4,8 +4,9 @@
 // the page-locked host memory the sums come back to, and the launch pacer. Made once per device
 // and worker slot (a split run may put two workers on one device: slots 0 and 1); a run leases
 // it, and a second run on the same slot at the same time (two Python threads) gets one of its
-// own for that run. cudaMallocHost and cudaFreeHost (which waits for the whole device) cost a
-// run milliseconds each; streams and events microseconds (bench/NOTES.md v26).
+// own for that run. So a warm run makes no stream and no page-locked allocation, and frees none
+// (cudaFreeHost waits for the whole device); a fresh device's runner took 2–6 ms to set up
+// before (bench/NOTES.md v26).
 
 #include <cstddef>
 #include <memory>
@@ -60,13 +61,10 @@ public:
   /// A run begins: its pieces of pinned memory are free again, and draw buffers larger than its
   /// memory cap (kept from a larger run) go back to the device's pool.
   void begin_run(std::uint64_t memory_cap);
-  /// The runs this workspace served (1 during its first).
-  [[nodiscard]] int runs() const { return runs_; }
 
 private:
   int device_;
   int multiprocessors_ = 1;
-  int runs_ = 0;
   // Declared first: the streams outlive the buffers and events ordered on them.
   CudaStream rng_stream_{CudaStream::Ordering::with_legacy_stream};
   CudaStream compute_stream_;
@@ -85,8 +83,6 @@ public:
   ~WorkspaceLease();
   DeviceWorkspace& operator*() const { return *workspace_; }
   DeviceWorkspace* operator->() const { return workspace_; }
-  /// Whether it is the process's kept workspace (false: made for this run).
-  [[nodiscard]] bool kept() const { return own_ == nullptr; }
 
 private:
   DeviceWorkspace* workspace_ = nullptr;

@@ -56,11 +56,10 @@ public:
   [[nodiscard]] double turn_wait_ms() const { return turn_wait_ms_; }
 
   /// Progress between ranks, from the thread that made the communicator: a rank other than 0
-  /// posts its paths done and to do (without waiting for anyone); rank 0 reads the latest of each
-  /// rank that has posted (by rank; the others' entries are left as they are).
-  virtual void post_progress(std::uint64_t /*paths_done*/, std::uint64_t /*paths*/) {}
-  virtual void read_progress(std::vector<std::uint64_t>& /*done_by_rank*/,
-                             std::vector<std::uint64_t>& /*paths_by_rank*/) {}
+  /// posts its paths done (without waiting for anyone); rank 0 reads the latest of each rank
+  /// that has posted (by rank; the others' entries are left as they are).
+  virtual void post_progress(std::uint64_t /*paths_done*/) {}
+  virtual void read_progress(std::vector<std::uint64_t>& /*done_by_rank*/) {}
 
 protected:
   virtual std::vector<std::string> gather_messages(const std::string& message) = 0;

@@ -11,7 +11,6 @@
 #include <thread>
 #include <utility>
 
-#include "engine/core/device_info.hpp"
 #include "engine/core/trace.hpp"
 #include "engine/run/device_workspace.hpp"
 #include "kernels/error.hpp"
@@ -94,7 +93,6 @@ void open_device(int device, int slot) {
     const TraceSpan context("context", device);
     PFMC_CUDA_TRY(cudaFree(nullptr));
   }
-  (void)query_device(device);
   const WorkspaceLease workspace(slot);
 }
 

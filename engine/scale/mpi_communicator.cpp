@@ -67,13 +67,13 @@ public:
     MPI_Finalize();
   }
 
-  void post_progress(std::uint64_t paths_done, std::uint64_t paths) override {
+  void post_progress(std::uint64_t paths_done) override {
     if (rank_ == 0)
       return;
     // Sent without waiting: a slot per message kept until the send is done (a few a second).
-    sends_.push_back({{paths_done, paths}, MPI_REQUEST_NULL});
+    sends_.push_back({paths_done, MPI_REQUEST_NULL});
     Send& send = sends_.back();
-    if (MPI_Isend(send.values, 2, MPI_UINT64_T, 0, kProgressTag, progress_, &send.request) !=
+    if (MPI_Isend(&send.paths_done, 1, MPI_UINT64_T, 0, kProgressTag, progress_, &send.request) !=
         MPI_SUCCESS)
       sends_.pop_back(); // progress is not worth failing a run over
     while (!sends_.empty()) {
@@ -84,24 +84,21 @@ public:
       sends_.pop_front();
     }
   }
-  void read_progress(std::vector<std::uint64_t>& done_by_rank,
-                     std::vector<std::uint64_t>& paths_by_rank) override {
+  void read_progress(std::vector<std::uint64_t>& done_by_rank) override {
     if (rank_ != 0)
       return;
     done_by_rank.resize(static_cast<std::size_t>(size_), 0);
-    paths_by_rank.resize(static_cast<std::size_t>(size_), 0);
     for (;;) {
       int waiting = 0;
       MPI_Status status;
       if (MPI_Iprobe(MPI_ANY_SOURCE, kProgressTag, progress_, &waiting, &status) != MPI_SUCCESS ||
           !waiting)
         return;
-      std::uint64_t values[2] = {0, 0};
-      if (MPI_Recv(values, 2, MPI_UINT64_T, status.MPI_SOURCE, kProgressTag, progress_,
+      std::uint64_t done = 0;
+      if (MPI_Recv(&done, 1, MPI_UINT64_T, status.MPI_SOURCE, kProgressTag, progress_,
                    MPI_STATUS_IGNORE) != MPI_SUCCESS)
         return;
-      done_by_rank[static_cast<std::size_t>(status.MPI_SOURCE)] = values[0];
-      paths_by_rank[static_cast<std::size_t>(status.MPI_SOURCE)] = values[1];
+      done_by_rank[static_cast<std::size_t>(status.MPI_SOURCE)] = done;
     }
   }
 
@@ -150,7 +147,7 @@ protected:
 
 private:
   struct Send {
-    std::uint64_t values[2];
+    std::uint64_t paths_done;
     MPI_Request request;
   };
   static constexpr int kTurnTag = 17;

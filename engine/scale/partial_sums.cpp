@@ -27,6 +27,10 @@ void PartialSums::push_tile(const double* sums) {
 void PartialSums::append(const PartialSums& right) {
   if (right.first_tile == right.end_tile)
     return;
+  if (first_tile == end_tile) { // nothing yet: the sums are the right range's
+    *this = right;
+    return;
+  }
   PFMC_EXPECTS(right.first_tile == end_tile && right.values == values,
                "partial sums append the adjacent range of the same values");
   PFMC_EXPECTS(right.depth() == kernels::tile_blocks(right.first_tile, right.end_tile),

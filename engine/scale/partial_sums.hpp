@@ -25,7 +25,8 @@ struct PartialSums {
   [[nodiscard]] int depth() const;
   /// Pushes the sums of tile end_tile (`values` of them), one tile further.
   void push_tile(const double* sums);
-  /// Appends the range that follows (right.first_tile == end_tile; an empty one changes nothing).
+  /// Appends the range that follows (right.first_tile == end_tile; an empty one changes nothing,
+  /// and appended to an empty one it is the sums).
   void append(const PartialSums& right);
   /// The stack folded: the sums of every path of the range (kernels::fold_blocks).
   [[nodiscard]] std::vector<double> totals() const;

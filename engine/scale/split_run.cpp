@@ -196,12 +196,9 @@ std::vector<GroupOutcome> merge_pieces(const SimulationPlan& plan,
       PartialSums part(o.range.first / kernels::kTilePaths, values);
       part.end_tile = kernels::tiles_for_paths(o.range.end);
       part.blocks = o.stack;
-      if (any) {
-        sums.append(part);
-      } else {
-        sums = part;
+      sums.append(part);
+      if (!any)
         m.range.first = o.range.first;
-      }
       any = true;
       m.range.end = o.range.end;
       m.paths += o.paths;
@@ -279,19 +276,10 @@ private:
       return totals_;
     }
     // The last to arrive merges every worker's stack, in worker order.
-    PartialSums merged;
-    bool any = false;
-    for (PartialSums& p : parts_) {
-      if (p.first_tile == p.end_tile)
-        continue;
-      if (any)
-        merged.append(p);
-      else
-        merged = std::move(p);
-      any = true;
-    }
-    totals_ = any ? merged.totals()
-                  : std::vector<double>(static_cast<std::size_t>(parts_.front().values), 0.0);
+    PartialSums merged(0, parts_.front().values);
+    for (const PartialSums& p : parts_)
+      merged.append(p);
+    totals_ = merged.totals(); // zeros when no worker has a path
     count_ = 0;
     ++round_;
     arrived_.notify_all();
@@ -355,7 +343,7 @@ public:
   CombinedProgress(const ProgressFn& progress, std::size_t workers, Communicator* processes,
                    bool inline_relay, std::uint64_t paths)
       : progress_(progress), processes_(processes), inline_relay_(inline_relay), total_(paths),
-        done_(workers, 0), paths_(workers, 0) {}
+        done_(workers, 0) {}
   /// Worker k's callback (empty when nobody listens).
   ProgressFn worker(std::size_t k) {
     if (!progress_)
@@ -363,7 +351,6 @@ public:
     return [this, k](const Progress& p) {
       const std::lock_guard<std::mutex> lock(mutex_);
       done_[k] = p.paths_done;
-      paths_[k] = p.paths;
       last_ = p;
       changed_ = true;
       if (processes_ == nullptr)
@@ -386,12 +373,12 @@ private:
   void relay_locked() {
     if (processes_->rank() != 0) {
       if (changed_)
-        processes_->post_progress(sum(done_), sum(paths_));
+        processes_->post_progress(sum(done_));
       changed_ = false;
       return;
     }
     const std::vector<std::uint64_t> before = remote_done_;
-    processes_->read_progress(remote_done_, remote_paths_);
+    processes_->read_progress(remote_done_);
     if (changed_ || remote_done_ != before)
       report();
     changed_ = false;
@@ -418,8 +405,8 @@ private:
   bool inline_relay_;
   std::uint64_t total_;
   std::mutex mutex_;
-  std::vector<std::uint64_t> done_, paths_;
-  std::vector<std::uint64_t> remote_done_, remote_paths_;
+  std::vector<std::uint64_t> done_;        ///< this process's workers' paths done
+  std::vector<std::uint64_t> remote_done_; ///< rank 0: every rank's, by rank
   Progress last_;
   bool changed_ = false;
 };
