@@ -249,6 +249,10 @@ int run(int argc, char** argv) {
   RunOptions price_options;
   auto* price = app.add_subcommand("price", "price every instrument of a config");
   price->set_version_flag("--version", kVersion);
+  price->footer("Environment: PFMC_TRACE=FILE writes where the run's time went, every thread's "
+                "phases in Chrome's trace format (%p: the process id); CUDA starts only the GPUs "
+                "the run uses (CUDA_VISIBLE_DEVICES narrowed; PFMC_NARROW_DEVICES=0 keeps every "
+                "one); PFMC_KERNEL_CACHE: where kernels compiled on first use are kept.");
   price->add_option("config", price_options.config_file, kConfigHelp)->required();
   add_override_options(price, price_options);
   price->add_option("--format", price_options.format, "table | json | csv")

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -106,6 +107,39 @@ TEST_F(Cli, HelpAndVersion) {
   EXPECT_NE(r.out.find("--prefetch-distance"), std::string::npos) << r.out;
   EXPECT_EQ(run("price --version").status, 0);
   EXPECT_EQ(run("backends --help").status, 0);
+}
+
+TEST_F(Cli, TraceWritesEveryPhaseFromTheProcessStart) {
+  // PFMC_TRACE=FILE (engine/core/trace.hpp): Chrome's trace format, spans from the process's
+  // start (main, the config, the run), %p the process id; unset, no file.
+  const std::string config = write("small.yaml", kSmall);
+  const std::string pattern = path("trace_%p.json");
+  const auto r = run_command("PFMC_TRACE=" + pattern + " " + PFMC_BINARY + " price " + config +
+                             " --format csv --quiet");
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::vector<fs::path> traces;
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    if (entry.path().filename().string().rfind("trace_", 0) == 0)
+      traces.push_back(entry.path());
+  }
+  ASSERT_EQ(traces.size(), 1u);
+  EXPECT_EQ(traces.front().filename().string().find("%p"), std::string::npos);
+  std::ifstream in(traces.front());
+  const auto trace = nlohmann::json::parse(in);
+  std::map<std::string, double> starts;
+  for (const auto& e : trace.at("traceEvents")) {
+    EXPECT_EQ(e.at("ph"), "X");
+    EXPECT_GE(e.at("dur").get<double>(), 0.0);
+    starts.emplace(e.at("name").get<std::string>(), e.at("ts").get<double>());
+  }
+  for (const char* name : {"main", "config", "price", "plan"})
+    EXPECT_EQ(starts.count(name), 1u) << name;
+  EXPECT_LE(starts["main"], starts["config"]);
+  EXPECT_LE(starts["config"], starts["price"]);
+  fs::remove(traces.front());
+  ASSERT_EQ(run("price " + config + " --format csv --quiet").status, 0);
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_NE(entry.path().filename().string().rfind("trace_", 0), 0u) << entry.path();
 }
 
 TEST_F(Cli, BenchAndTuneNeedAGpuAndSaySo) {
