@@ -134,6 +134,25 @@ void list_extent(std::string_view text, const std::vector<Line>& lines, std::siz
     cut.items.push_back(i);
   }
   cut.end = i;
+  // An item whose flow collections ({...}, [...]) are not closed within its own lines reaches
+  // into the next item (the config fuzzer's find: a `- {` left open, which the whole text
+  // refuses as an illegal block entry and a piece read as a mapping): such a list is read whole.
+  // (No quoted scalar can hold a bracket: quotes are refused.)
+  for (std::size_t k = 0; k < cut.items.size(); ++k) {
+    const std::size_t last = k + 1 < cut.items.size() ? cut.items[k + 1] : cut.end;
+    long open = 0;
+    for (std::size_t l = cut.items[k]; l < last; ++l) {
+      const std::size_t stop = content_end(text, lines[l].begin, lines[l].end);
+      for (std::size_t c = lines[l].begin; c < stop; ++c) {
+        open += text[c] == '{' || text[c] == '[';
+        open -= text[c] == '}' || text[c] == ']';
+      }
+    }
+    if (open != 0) {
+      cut.items.clear();
+      return;
+    }
+  }
   // An item that is a dash alone with nothing under it is null, and yaml-cpp marks a null at the
   // next token, which a piece ends before (the fuzzer's find): such a list is read whole.
   for (const std::size_t item : cut.items) {

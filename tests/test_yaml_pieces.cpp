@@ -205,6 +205,15 @@ TEST(YamlPieces, FormsThatCouldReachAcrossItemsAreReadWhole) {
   expect_same_as_whole(book(6, {{2, "  -\n    {id: c2, type: european, option: call, strike: 40, "
                                     "maturity: 1, model: m2}"}}),
                        true);
+  // An item's flow mapping left open reaches into the next item (found by the config fuzzer in
+  // CI: the whole text refuses it, a piece read it as a mapping): the list is read whole.
+  const std::string open_item =
+      "marKet:\n  underlyings:\n    - {name:yings:\n    - {name: SPX, spot: 100}\n    50}\n"
+      "  r: SX5E,  rates:ma";
+  expect_same_as_whole(open_item, false);
+  expect_same_as_whole(book(6, {{2, "  - {id: c2, type: european,\n    option: call, strike: 40, "
+                                    "maturity: 1, model: m2}"}}),
+                       true);
 }
 
 // Errors anywhere — in the skeleton, in a piece, across pieces — are the whole text's.
