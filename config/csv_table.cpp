@@ -3,6 +3,8 @@
 #include <csv.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -346,8 +348,26 @@ Table Table::read(const std::string& path, const std::string& file, char delimit
   return parse(read_source_file(path == "-" ? "./-" : path, file), file, delimiter);
 }
 
+bool Table::empty(std::size_t row, int column) const {
+  const double* values = numbers(column);
+  return values ? std::isnan(values[row]) : cell(row, column).empty();
+}
+
+std::string Table::number_text(double value) {
+  char text[32];
+  return std::string(text, std::to_chars(text, text + sizeof text, value).ptr);
+}
+
+std::string_view Table::text(std::size_t row, int column, std::string& buffer) const {
+  const double* values = numbers(column);
+  if (values == nullptr)
+    return cell(row, column);
+  buffer = std::isnan(values[row]) ? std::string() : number_text(values[row]);
+  return buffer;
+}
+
 Table Table::from_columns(const std::string& file, std::vector<std::string> names,
-                          const std::vector<ColumnText>& columns) {
+                          std::vector<ColumnCells> columns) {
   Table table;
   table.file_ = file;
   if (names.empty() || names.size() != columns.size())
@@ -360,24 +380,31 @@ Table Table::from_columns(const std::string& file, std::vector<std::string> name
       throw ConfigError(file, SourceMark{1, column}, "", "column names must not be empty");
     if (!seen.insert(names[c]).second)
       throw ConfigError(file, SourceMark{1, column}, "", "duplicate column '" + names[c] + "'");
-    if (columns[c].ends.size() != columns.front().ends.size()) {
+    if (columns[c].size() != columns.front().size()) {
       throw ConfigError(file, SourceMark{1, column}, "",
-                        "the column has " + std::to_string(columns[c].ends.size()) + " cells, '" +
-                            names.front() + "' " + std::to_string(columns.front().ends.size()));
+                        "the column has " + std::to_string(columns[c].size()) + " cells, '" +
+                            names.front() + "' " + std::to_string(columns.front().size()));
     }
     bytes += columns[c].text.size();
   }
   if (bytes > std::numeric_limits<std::uint32_t>::max())
     throw ConfigError(file, SourceMark{}, "", "the cells are too large (over 4 GiB of text)");
-  const std::size_t rows = columns.front().ends.size();
+  const std::size_t rows = columns.front().size();
   const std::size_t width = columns.size();
   table.columns_ = std::move(names);
   table.text_.reset(new char[std::max<std::size_t>(bytes, 1)]);
   table.cells_.reset(new Span[std::max<std::size_t>(rows, 1) * width]);
   table.row_lines_.reset(new int[std::max<std::size_t>(rows, 1)]);
+  table.numbers_.resize(width);
   std::size_t base = 0;
   for (std::size_t c = 0; c < width; ++c) { // a column's text in one piece, its cells' spans
-    const ColumnText& column = columns[c];
+    ColumnCells& column = columns[c];
+    if (column.numeric) { // its numbers kept; its cells' text empty
+      table.numbers_[c] = std::move(column.numbers);
+      for (std::size_t r = 0; r < rows; ++r)
+        table.cells_[r * width + c] = Span{0, 0};
+      continue;
+    }
     std::memcpy(table.text_.get() + base, column.text.data(), column.text.size());
     std::uint32_t start = 0;
     for (std::size_t r = 0; r < rows; ++r) {

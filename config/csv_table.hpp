@@ -32,12 +32,12 @@ public:
   /// The same, from text in memory (tests, fuzzing).
   static Table parse(std::string_view text, const std::string& file, char delimiter = 0);
 
-  /// A table of cells given as text in memory (a trade list given as columns: Python's
-  /// DataFrame), as if read from a CSV file named `file` with its header on line 1 and row r on
-  /// line r + 2. Refuses, as ConfigError, an empty or repeated column name, columns of unequal
-  /// lengths and no columns.
+  /// A table of cells given in memory (a trade list given as columns: Python's DataFrame), as if
+  /// read from a CSV file named `file` with its header on line 1 and row r on line r + 2; a
+  /// numeric column keeps its numbers (numbers()). Refuses, as ConfigError, an empty or
+  /// repeated column name, columns of unequal lengths and no columns.
   static Table from_columns(const std::string& file, std::vector<std::string> names,
-                            const std::vector<ColumnText>& columns);
+                            std::vector<ColumnCells> columns);
 
   /// The delimiters a table may have: comma, semicolon (Excel where the decimal separator is a
   /// comma), tab.
@@ -50,10 +50,23 @@ public:
   /// The column named `name`, or -1.
   [[nodiscard]] int column(std::string_view name) const;
   [[nodiscard]] std::size_t rows() const { return rows_; }
+  /// A cell's text; empty for a cell of a numeric column (numbers(), text()).
   [[nodiscard]] std::string_view cell(std::size_t row, int column) const {
     const Span& s = cells_[row * columns_.size() + static_cast<std::size_t>(column)];
     return {text_.get() + s.offset, s.length};
   }
+  /// A column given as numbers (from_columns): its values, NaN where a cell is empty; else null.
+  [[nodiscard]] const double* numbers(int column) const {
+    return numbers_.empty() || numbers_[static_cast<std::size_t>(column)].empty()
+               ? nullptr
+               : numbers_[static_cast<std::size_t>(column)].data();
+  }
+  /// Whether a cell is empty (not given).
+  [[nodiscard]] bool empty(std::size_t row, int column) const;
+  /// A cell's text: read, or a number's shortest form (std::to_chars) written into `buffer`.
+  [[nodiscard]] std::string_view text(std::size_t row, int column, std::string& buffer) const;
+  /// A number's text as a cell of a numeric column holds it: its shortest round-trip form.
+  [[nodiscard]] static std::string number_text(double value);
   /// Where a cell is: the line its row ends on (rows with quoted line breaks span lines) and its
   /// column, both 1-based. The header is row -1.
   [[nodiscard]] SourceMark mark(std::ptrdiff_t row, int column) const {
@@ -85,6 +98,7 @@ private:
   std::unique_ptr<Span[]> cells_; // row-major, columns_.size() per row
   std::unique_ptr<int[]> row_lines_;
   std::size_t rows_ = 0;
+  std::vector<std::vector<double>> numbers_; // per column: a numeric column's values, else empty
 };
 
 } // namespace pfmc::config::csv

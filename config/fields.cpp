@@ -10,18 +10,24 @@ Cell RowFields::require(std::string_view key) const {
     // A column that only some rows need (`average` for an Asian): refused at the row.
     fail_here("missing required column '" + std::string(key) + "'");
   }
-  const std::string_view text = table_.cell(row_, column);
-  if (text.empty()) {
-    fail(Cell{text, column}, "must not be empty on this row");
+  if (table_.empty(row_, column)) {
+    fail(at(column), "must not be empty on this row");
   }
-  return Cell{text, column};
+  return at(column);
+}
+
+std::string_view RowFields::text(const Cell& cell) const {
+  if (cell.value == nullptr) {
+    return cell.text;
+  }
+  return written_.emplace_back(Table::number_text(*cell.value));
 }
 
 void RowFields::allow_only(const std::vector<std::string>& keys) const {
   const auto& columns = table_.columns();
   for (std::size_t c = 0; c < columns.size(); ++c) {
     const int column = static_cast<int>(c);
-    if (table_.cell(row_, column).empty()) {
+    if (table_.empty(row_, column)) {
       continue;
     }
     bool known = false;
@@ -29,8 +35,7 @@ void RowFields::allow_only(const std::vector<std::string>& keys) const {
       known = known || columns[c] == k;
     }
     if (!known) {
-      fail(Cell{table_.cell(row_, column), column},
-           "must be empty on this row (its fields are: " + yaml::join(keys) + ")");
+      fail(at(column), "must be empty on this row (its fields are: " + yaml::join(keys) + ")");
     }
   }
 }
@@ -59,7 +64,7 @@ std::string RowFields::path(const Cell& cell) const {
 std::vector<Cell> RowFields::list(const Cell& cell) const {
   // Values separated by spaces or semicolons (a comma would end the cell unless quoted).
   std::vector<Cell> items;
-  const std::string_view text = cell.text;
+  const std::string_view text = this->text(cell);
   std::size_t at = 0;
   while (at < text.size()) {
     const std::size_t begin = text.find_first_not_of(" \t;", at);
@@ -79,7 +84,8 @@ std::vector<Cell> RowFields::list(const Cell& cell) const {
 }
 
 double RowFields::number(const Cell& cell) const {
-  const auto value = detail::parse_real(cell.text);
+  const auto value =
+      cell.value ? std::optional<double>(*cell.value) : detail::parse_real(cell.text);
   if (!value) {
     fail(cell, "must be a number");
   }
@@ -90,7 +96,7 @@ double RowFields::number(const Cell& cell) const {
 }
 
 long long RowFields::integer(const Cell& cell, long long lo, long long hi) const {
-  const auto checked = detail::check_integer(cell.text, lo, hi);
+  const auto checked = detail::check_integer(text(cell), lo, hi);
   if (!checked.value) {
     fail(cell, checked.error);
   }

@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstddef>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -98,9 +99,10 @@ namespace csv {
 
 /// A cell of a row, or one value of a list cell (`0.25 0.5 1` or `0.25;0.5;1`).
 struct Cell {
-  std::string_view text;
+  std::string_view text; ///< empty for a cell of a numeric column: RowFields::text writes it
   int column = 0;
-  int item = -1; ///< the value's index in its list cell; -1 for the cell itself
+  int item = -1;                 ///< the value's index in its list cell; -1 for the cell itself
+  const double* value = nullptr; ///< a numeric column's cell's number (Table::numbers)
 };
 
 /// One row of a CSV table. `reader` names the CSV file in errors.
@@ -115,10 +117,10 @@ public:
 
   [[nodiscard]] std::optional<Cell> find(std::string_view key) const {
     const int column = table_.column(key);
-    if (column < 0 || table_.cell(row_, column).empty()) {
+    if (column < 0 || table_.empty(row_, column)) {
       return std::nullopt;
     }
-    return Cell{table_.cell(row_, column), column};
+    return at(column);
   }
   [[nodiscard]] Cell require(std::string_view key) const;
   /// Refuses a non-empty cell whose column is not in `keys` (`cash` on a European).
@@ -136,7 +138,7 @@ public:
 
   [[nodiscard]] std::vector<Cell> list(const Cell& cell) const;
   [[nodiscard]] std::vector<Cell> non_empty_list(const Cell& cell) const { return list(cell); }
-  [[nodiscard]] std::string name(const Cell& cell) const { return std::string(cell.text); }
+  [[nodiscard]] std::string name(const Cell& cell) const { return std::string(text(cell)); }
   [[nodiscard]] double number(const Cell& cell) const;
   [[nodiscard]] long long integer(const Cell& cell, long long lo, long long hi) const;
   template <class Enum, std::size_t N>
@@ -150,6 +152,13 @@ public:
   }
 
 private:
+  [[nodiscard]] Cell at(int column) const {
+    const double* values = table_.numbers(column);
+    return Cell{table_.cell(row_, column), column, -1, values ? values + row_ : nullptr};
+  }
+  /// A cell's text; a numeric column's written here once asked for (a name, a list, a choice or
+  /// an integer given as a number), kept as long as this row's fields.
+  [[nodiscard]] std::string_view text(const Cell& cell) const;
   [[nodiscard]] SourceMark where(const Cell& cell) const {
     return table_.mark(static_cast<std::ptrdiff_t>(row_), cell.column);
   }
@@ -159,12 +168,14 @@ private:
   const Table& table_;
   const yaml::Reader& reader_;
   std::size_t row_;
+  mutable std::deque<std::string> written_; // numbers' text (stable while cells refer to it)
 };
 
 template <class Enum, std::size_t N>
 Enum RowFields::choice(const Cell& cell, const std::array<Enum, N>& values) const {
+  const std::string_view written = text(cell);
   for (Enum v : values) {
-    if (cell.text == to_string(v)) {
+    if (written == to_string(v)) {
       return v;
     }
   }

@@ -15,24 +15,29 @@ namespace pfmc::config {
 /// What errors (and RunConfig::file) call a config read from standard input.
 inline constexpr const char* kStandardInputName = "<stdin>";
 
-/// One column's cells as text: cell r is text[ends[r - 1], ends[r]) (from 0 for the first).
-struct ColumnText {
+/// One column's cells: as text, cell r being text[ends[r - 1], ends[r]) (from 0 for the first),
+/// as a CSV file would hold them (empty: not given); or, for a column of floating-point numbers
+/// (`numeric`), cell r being numbers[r] (NaN: not given), read as the number its shortest text
+/// would be read as, without that text being written and parsed.
+struct ColumnCells {
   std::string text;
   std::vector<std::uint32_t> ends;
+  std::vector<double> numbers;
+  bool numeric = false;
   void add(std::string_view cell) {
     text.append(cell);
     ends.push_back(static_cast<std::uint32_t>(text.size()));
   }
+  [[nodiscard]] std::size_t size() const { return numeric ? numbers.size() : ends.size(); }
 };
 
 /// A trade list or positions given as columns in memory (Python's pandas DataFrame or mapping of
-/// arrays): each column's cells as text, as a CSV file would hold them (an empty cell: not
-/// given). They are read with the CSV book's columns and rules, and named in errors `name`
+/// arrays). They are read with the CSV book's columns and rules, and named in errors `name`
 /// with the row at position r (0-based) as line r + 2, the header being line 1.
 struct ColumnTable {
   std::string name;
   std::vector<std::string> columns;
-  std::vector<ColumnText> cells; ///< per column
+  std::vector<ColumnCells> cells; ///< per column
 };
 
 /// A config's instruments and positions given apart from its YAML; a section given here must

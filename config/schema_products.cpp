@@ -523,8 +523,9 @@ std::vector<InstrumentConfig> instruments_from_table(const csv::Table& table_ref
     std::vector<SharedSchedules> shared_by_range(threads);
     std::thread id_pass([&] {
       try {
+        std::string written; // an id given as a number
         for (std::size_t row = 0; row < rows && repeat == rows; ++row) {
-          if (!ids.try_add(table->cell(row, id_column), table->mark(row, id_column)))
+          if (!ids.try_add(table->text(row, id_column, written), table->mark(row, id_column)))
             repeat = row;
         }
       } catch (...) {

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -299,6 +301,92 @@ TEST_F(CsvBooks, ExcelsCsvReadsAsThePlainFile) {
     EXPECT_EQ(c.portfolio[1].quantity, plain.portfolio[1].quantity);
     EXPECT_EQ(c.portfolio[1].instrument_index, plain.portfolio[1].instrument_index);
   }
+}
+
+/// A CSV text without quotes as columns (Python's DataFrame): the columns named in `numeric` as
+/// numbers (NaN where empty), the others as text.
+ColumnTable as_columns(const std::string& csv, const std::vector<std::string>& numeric) {
+  std::vector<std::vector<std::string>> rows;
+  std::size_t at = 0;
+  while (at < csv.size()) {
+    const std::size_t end = csv.find('\n', at);
+    std::vector<std::string> cells;
+    const std::string line = csv.substr(at, end - at);
+    for (std::size_t c = 0;; c = line.find(',', c) + 1) {
+      cells.push_back(line.substr(c, line.find(',', c) - c));
+      if (line.find(',', c) == std::string::npos)
+        break;
+    }
+    rows.push_back(cells);
+    at = end + 1;
+  }
+  ColumnTable table{"<instruments>", rows.front(), {}};
+  for (std::size_t c = 0; c < table.columns.size(); ++c) {
+    ColumnCells cells;
+    cells.numeric = std::find(numeric.begin(), numeric.end(), table.columns[c]) != numeric.end();
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+      if (cells.numeric)
+        cells.numbers.push_back(rows[r][c].empty() ? std::nan("") : std::stod(rows[r][c]));
+      else
+        cells.add(rows[r][c]);
+    }
+    table.cells.push_back(std::move(cells));
+  }
+  return table;
+}
+
+TEST_F(CsvBooks, ColumnsOfNumbersReadAsTheirText) {
+  // A DataFrame's float columns reach the book as numbers (no text written and parsed back): each
+  // is the number its CSV cell is, an integer field (monitoring, fixings) and an id given as a
+  // number read as its shortest text would be; a mistake named by its row and column.
+  const std::vector<std::string> numeric = {
+      "strike", "maturity",   "cash",        "fixings",          "barrier",
+      "rebate", "monitoring", "knock_level", "knock_monitoring", "knock_rebate"};
+  // Numbers no float holds exactly, to the last bit.
+  const std::string csv = kTradesCsv + "x1,european,call,100.1,0.3,spx_bs,,,,,,,,,,,,,,,,\n";
+  const RunConfig plain = load_run_config(book(csv));
+  const std::string yaml = write("bare.yaml", kMarket);
+  TradeColumns trades;
+  trades.instruments = as_columns(csv, numeric);
+  const RunConfig c = load_run_config(yaml, trades);
+  ASSERT_EQ(c.instruments.size(), plain.instruments.size());
+  for (std::size_t i = 0; i < plain.instruments.size(); ++i) {
+    SCOPED_TRACE(plain.instruments[i].id);
+    const auto& a = c.instruments[i];
+    const auto& b = plain.instruments[i];
+    EXPECT_EQ(a.id, b.id);
+    EXPECT_EQ(a.strike, b.strike);
+    EXPECT_EQ(a.maturity, b.maturity);
+    EXPECT_EQ(a.cash, b.cash);
+    EXPECT_EQ(a.fixing_times, b.fixing_times);
+    EXPECT_EQ(a.barrier, b.barrier);
+    EXPECT_EQ(a.rebate, b.rebate);
+    EXPECT_EQ(a.monitoring_times, b.monitoring_times);
+    EXPECT_EQ(a.knock, b.knock);
+  }
+  const auto error = [&](const std::string& csv, std::vector<std::string> numbers) {
+    TradeColumns t;
+    t.instruments = as_columns(csv, numbers);
+    try {
+      (void)load_run_config(yaml, t);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string rows = "c1,european,call,100,1,spx_bs\nc2,european,put,inf,1,spx_bs\n";
+  EXPECT_EQ(error(kHeader + rows, {"strike", "maturity"}),
+            "<instruments>:3:4: strike: must be finite");
+  EXPECT_EQ(error(kHeader + "1,european,call,100,1,spx_bs\n1.0,european,put,90,1,spx_bs\n",
+                  {"id", "strike", "maturity"}),
+            "<instruments>:3:1: id: duplicate id '1' (first at line 2)")
+      << "an id given as a number is its shortest text";
+  EXPECT_EQ(error(kHeader + "c1,european,1,100,1,spx_bs\n", {"option", "strike"}),
+            "<instruments>:2:3: option: must be one of: call, put");
+  EXPECT_EQ(error("id,type,option,strike,maturity,model,barrier,barrier_type,monitoring\n"
+                  "b1,barrier,call,100,1,spx_bs,80,down_and_out,52.5\n",
+                  {"strike", "maturity", "barrier", "monitoring"}),
+            "<instruments>:2:9: monitoring: must be an integer");
 }
 
 TEST_F(CsvBooks, ExcelsCsvMistakesNameTheirFileLineAndColumn) {

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -103,86 +104,159 @@ std::string cell_text(const py::handle& value) {
   return py::str(value).cast<std::string>();
 }
 
-/// A column's cells as text, without a Python loop: a numpy array of objects or a list read
-/// item by item here, anything else through its iterator. (Numeric arrays: numeric_column.)
-config::ColumnText object_column(const py::handle& values) {
-  config::ColumnText cells;
-  const auto add = [&](const py::handle item) {
-    if (PyUnicode_Check(item.ptr())) { // most cells: a str, appended from its UTF-8
-      Py_ssize_t size = 0;
-      const char* text = PyUnicode_AsUTF8AndSize(item.ptr(), &size);
-      if (text == nullptr)
-        throw py::error_already_set();
-      cells.add(std::string_view(text, static_cast<std::size_t>(size)));
-    } else {
-      cells.add(cell_text(item));
+/// A cell read without the Python API where it can be: a str of ASCII characters (most cells)
+/// straight from its object's memory, a float NaN (pandas' empty cell in a column of text) as
+/// empty; false for anything else. Reads only (no reference count is touched), so it may run on
+/// a thread without the GIL while the GIL's holder waits and the objects are held alive.
+bool plain_cell(PyObject* item, config::ColumnCells& cells) {
+  if (PyUnicode_Check(item) && PyUnicode_IS_COMPACT_ASCII(item)) {
+    cells.add(std::string_view(static_cast<const char*>(PyUnicode_DATA(item)),
+                               static_cast<std::size_t>(PyUnicode_GET_LENGTH(item))));
+    return true;
+  }
+  if (PyFloat_CheckExact(item) && std::isnan(PyFloat_AS_DOUBLE(item))) {
+    cells.add({});
+    return true;
+  }
+  return false;
+}
+
+/// Any other cell, with the GIL held: a str's UTF-8, else cell_text.
+void python_cell(PyObject* item, config::ColumnCells& cells) {
+  if (PyUnicode_Check(item)) {
+    Py_ssize_t size = 0;
+    const char* text = PyUnicode_AsUTF8AndSize(item, &size);
+    if (text == nullptr)
+      throw py::error_already_set();
+    cells.add(std::string_view(text, static_cast<std::size_t>(size)));
+  } else {
+    cells.add(cell_text(item));
+  }
+}
+
+/// The cells of `n` objects held alive by the caller (a numpy array of objects, a list), with
+/// the GIL held. The objects lie anywhere in the heap, each a cache miss: the plain cells are
+/// read on every core in pieces of rows (plain_cell), the others then here, and the pieces
+/// joined in order.
+config::ColumnCells object_cells(PyObject* const* items, std::size_t n) {
+  constexpr std::size_t kRowsPerThread = 16384;
+  const unsigned threads = static_cast<unsigned>(std::clamp<std::size_t>(
+      n / kRowsPerThread, 1, std::max(1u, std::thread::hardware_concurrency())));
+  struct Piece {
+    config::ColumnCells cells;
+    std::vector<std::size_t> others; // the rows left empty for python_cell
+  };
+  std::vector<Piece> pieces(threads);
+  const auto read = [&](unsigned t) {
+    Piece& piece = pieces[t];
+    const std::size_t first = n * t / threads, last = n * (t + 1) / threads;
+    piece.cells.ends.reserve(last - first);
+    for (std::size_t i = first; i < last; ++i) {
+      if (!plain_cell(items[i], piece.cells)) {
+        piece.others.push_back(i);
+        piece.cells.add({});
+      }
     }
   };
+  {
+    std::vector<std::thread> helpers;
+    std::vector<std::exception_ptr> errors(threads);
+    const auto guarded = [&](unsigned t) {
+      try {
+        read(t);
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    };
+    for (unsigned t = 1; t < threads; ++t) {
+      try {
+        helpers.emplace_back(guarded, t);
+      } catch (const std::system_error&) { // no thread to be had: read here
+        guarded(t);
+      }
+    }
+    guarded(0);
+    for (auto& h : helpers)
+      h.join();
+    for (const auto& e : errors)
+      if (e)
+        std::rethrow_exception(e);
+  }
+  config::ColumnCells cells;
+  std::size_t bytes = 0;
+  for (const Piece& piece : pieces)
+    bytes += piece.cells.text.size();
+  cells.text.reserve(bytes);
+  cells.ends.reserve(n);
+  for (unsigned t = 0; t < threads; ++t) {
+    const Piece& piece = pieces[t];
+    if (piece.others.empty()) { // the piece's text whole, its ends moved by what came before
+      const auto base = static_cast<std::uint32_t>(cells.text.size());
+      cells.text += piece.cells.text;
+      for (const std::uint32_t end : piece.cells.ends)
+        cells.ends.push_back(base + end);
+      continue;
+    }
+    std::size_t other = 0, start = 0;
+    for (std::size_t r = 0; r < piece.cells.ends.size(); ++r) {
+      const std::size_t row = n * t / threads + r;
+      if (other < piece.others.size() && piece.others[other] == row) {
+        python_cell(items[row], cells);
+        ++other;
+      } else {
+        cells.add(std::string_view(piece.cells.text).substr(start, piece.cells.ends[r] - start));
+      }
+      start = piece.cells.ends[r];
+    }
+  }
+  return cells;
+}
+
+/// A column's cells as text, without a Python loop: a numpy array of objects or a list read
+/// by object_cells, anything else through its iterator. (Numeric arrays: numeric_column.)
+config::ColumnCells object_column(const py::handle& values) {
   if (py::isinstance<py::array>(values)) {
     const auto array = py::reinterpret_borrow<py::array>(values);
     if (array.ndim() == 1 && array.dtype().kind() == 'O') { // objects: read from the buffer
       const auto objects = py::array::ensure(array, py::array::c_style);
-      const auto* items = static_cast<PyObject* const*>(objects.data());
-      cells.ends.reserve(static_cast<std::size_t>(objects.size()));
-      for (py::ssize_t i = 0; i < objects.size(); ++i)
-        add(py::handle(items[i]));
-      return cells;
+      return object_cells(static_cast<PyObject* const*>(objects.data()),
+                          static_cast<std::size_t>(objects.size()));
     }
   }
   if (PyList_Check(values.ptr())) {
-    const Py_ssize_t n = PyList_GET_SIZE(values.ptr());
-    cells.ends.reserve(static_cast<std::size_t>(n));
-    for (Py_ssize_t i = 0; i < n; ++i)
-      add(py::handle(PyList_GET_ITEM(values.ptr(), i)));
-    return cells;
+    return object_cells(PySequence_Fast_ITEMS(values.ptr()),
+                        static_cast<std::size_t>(PyList_GET_SIZE(values.ptr())));
   }
-  for (const py::handle item : py::iter(values))
-    add(item);
+  config::ColumnCells cells;
+  for (const py::handle item : py::iter(values)) {
+    if (!plain_cell(item.ptr(), cells))
+      python_cell(item.ptr(), cells);
+  }
   return cells;
 }
 
-/// A one-dimensional numpy array of floats or integers as its values (doubles, or integers
-/// exactly), read with the GIL held; nullopt for anything else.
-struct NumericValues {
-  std::vector<double> doubles;
-  std::vector<long long> integers;
-  bool integral = false;
-};
-std::optional<NumericValues> numeric_values(const py::handle& values) {
+/// A one-dimensional numpy array of numbers as a column: floats kept as numbers (NaN: an empty
+/// cell), integers as their exact text; nullopt for anything else (read as objects).
+std::optional<config::ColumnCells> numeric_column(const py::handle& values) {
   if (!py::isinstance<py::array>(values))
     return std::nullopt;
   const auto array = py::reinterpret_borrow<py::array>(values);
   const char kind = array.dtype().kind();
   if (array.ndim() != 1 || (kind != 'f' && kind != 'i' && kind != 'u'))
     return std::nullopt;
-  NumericValues v;
-  v.integral = kind != 'f';
-  if (v.integral) {
-    const auto a = py::array_t<long long, py::array::forcecast>::ensure(array);
-    v.integers.assign(a.data(), a.data() + a.size());
-  } else {
+  config::ColumnCells cells;
+  if (kind == 'f') {
     const auto a = py::array_t<double, py::array::forcecast>::ensure(array);
-    v.doubles.assign(a.data(), a.data() + a.size());
-  }
-  return v;
-}
-
-/// Numbers as text (no Python: run on a thread of its own while the GIL's holder reads the
-/// object columns); NaN an empty cell.
-config::ColumnText numeric_column(const NumericValues& v) {
-  config::ColumnText cells;
-  char text[32];
-  if (v.integral) {
-    cells.ends.reserve(v.integers.size());
-    for (long long x : v.integers)
-      cells.add(std::string_view(text, std::to_chars(text, text + sizeof text, x).ptr - text));
+    cells.numeric = true;
+    cells.numbers.assign(a.data(), a.data() + a.size());
     return cells;
   }
-  cells.ends.reserve(v.doubles.size());
-  for (double x : v.doubles) {
-    cells.add(std::isnan(x)
-                  ? std::string_view()
-                  : std::string_view(text, std::to_chars(text, text + sizeof text, x).ptr - text));
+  const auto a = py::array_t<long long, py::array::forcecast>::ensure(array);
+  cells.ends.reserve(static_cast<std::size_t>(a.size()));
+  char text[24];
+  for (py::ssize_t i = 0; i < a.size(); ++i) {
+    const long long x = a.data()[i];
+    cells.add(std::string_view(text, std::to_chars(text, text + sizeof text, x).ptr - text));
   }
   return cells;
 }
@@ -195,41 +269,12 @@ std::optional<config::ColumnTable> column_table(const py::object& columns,
   config::ColumnTable table;
   table.name = name;
   const auto mapping = py::reinterpret_borrow<py::dict>(columns);
-  table.cells.resize(mapping.size());
-  std::vector<std::thread> numeric; // numbers to text beside the object columns
-  std::vector<std::exception_ptr> errors(mapping.size());
-  std::exception_ptr reading; // an object column's error, thrown once the threads are joined
-  std::size_t c = 0;
+  table.cells.reserve(mapping.size());
   for (const auto& [key, values] : mapping) {
-    try {
-      table.columns.push_back(py::str(key).cast<std::string>());
-      if (auto v = numeric_values(values)) {
-        numeric.emplace_back([&table, &errors, c, v = std::move(*v)] {
-          try {
-            table.cells[c] = numeric_column(v);
-          } catch (...) {
-            errors[c] = std::current_exception();
-          }
-        });
-      } else {
-        table.cells[c] = object_column(values);
-      }
-    } catch (...) {
-      reading = std::current_exception();
-      break;
-    }
-    ++c;
+    table.columns.push_back(py::str(key).cast<std::string>());
+    auto numbers = numeric_column(values);
+    table.cells.push_back(numbers ? std::move(*numbers) : object_column(values));
   }
-  {
-    const py::gil_scoped_release release; // the threads need no Python
-    for (auto& t : numeric)
-      t.join();
-  }
-  if (reading)
-    std::rethrow_exception(reading);
-  for (const auto& e : errors)
-    if (e)
-      std::rethrow_exception(e);
   return table;
 }
 
@@ -585,6 +630,7 @@ std::string kernel_report(const std::string& warm, int arch, int jobs, bool clea
 
 PYBIND11_MODULE(_pfmc, m) {
   m.doc() = "pfmc's engine (use the pfmc package, not this module)";
+  m.attr("__version__") = PFMC_VERSION;
   m.def("_set_exceptions", [](py::object config_error, py::object runtime_error) {
     config_error_class = std::move(config_error);
     runtime_error_class = std::move(runtime_error);

@@ -250,6 +250,28 @@ def test_trades_as_columns_name_the_row_and_column_of_a_mistake():
         pfmc.price(config, device="cpu", paths=100, instruments=[1, 2])
 
 
+def test_the_version_is_pyprojects():
+    with open(os.path.join(SOURCE, "pyproject.toml"), encoding="utf-8") as text:
+        line = next(line for line in text if line.startswith("version = "))
+    assert pfmc.__version__ == line.split('"')[1]
+
+
+def test_the_installed_copy_is_the_one_imported():
+    # Under tests/python_installed.sh: the package pip installed into the virtual environment is
+    # the one imported (not the build folder's), its program is beside it, and the `pfmc`
+    # command (the package's entry point) runs that program.
+    venv = os.environ.get("PFMC_INSTALLED")
+    if not venv:
+        pytest.skip("the build folder's copy (tests/python_installed.sh tests the installed one)")
+    assert os.path.realpath(pfmc.__file__).startswith(os.path.realpath(venv) + os.sep), \
+        pfmc.__file__
+    program = os.path.join(os.path.dirname(pfmc.__file__), "bin", "pfmc")
+    assert os.access(program, os.X_OK), program
+    out = subprocess.run([os.path.join(venv, "bin", "pfmc"), "--version"], capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.split() == ["pfmc", pfmc.__version__]
+
+
 def test_type_hints_pass_mypy(tmp_path):
     # The package's hints (py.typed, the module's stub) checked by mypy --strict where Debian's
     # mypy is installed, with a caller's use of them; and a wrong call is caught.
@@ -264,11 +286,16 @@ def test_type_hints_pass_mypy(tmp_path):
                    "warmed = pfmc.kernels(warm=['black_scholes'])['warmed']\n")
     wrong = tmp_path / "wrong.py"
     wrong.write_text("import pfmc\npfmc.price(42)\n")
-    env = dict(os.environ, MYPYPATH=package)
+    # The build folder's copy is found through MYPYPATH; an installed one (PEP 561) through its
+    # site-packages, which mypy refuses on MYPYPATH.
+    import site
+    installed = os.path.realpath(package) in map(os.path.realpath, site.getsitepackages())
+    env = dict(os.environ) if installed else dict(os.environ, MYPYPATH=package)
     def mypy(*args):
         return subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
                                *args], capture_output=True, text=True, env=env, cwd=package)
-    for args in (["-p", "pfmc"], [str(use)]):
+    # The package's modules (an installed copy also holds the program's plot script, a script).
+    for args in (["-m", "pfmc", "-m", "pfmc._command"], [str(use)]):
         out = mypy(*args)
         assert out.returncode == 0, out.stdout + out.stderr
     out = mypy(str(wrong))

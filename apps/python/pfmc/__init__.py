@@ -48,6 +48,9 @@ from . import _pfmc  # noqa: E402  (the exception classes first: the module rais
 
 _pfmc._set_exceptions(ConfigError, RuntimeError)
 
+#: The package's version (pyproject.toml's, compiled into the module).
+__version__: str = _pfmc.__version__
+
 #: A config: a path (str or os.PathLike), YAML text, or a dict of the YAML's structure.
 Config = Union[str, "_os.PathLike[str]", Mapping[str, Any]]
 

@@ -1,6 +1,8 @@
 # Type stub of pfmc's compiled module (apps/python/module.cpp); use the pfmc package, not this.
 from typing import Any, Dict, List, Optional
 
+__version__: str
+
 class PricedRun:
     def summary_json(self) -> str: ...
     def instruments(self) -> List[Dict[str, Any]]: ...
