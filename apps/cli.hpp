@@ -59,8 +59,8 @@ private:
 struct RunOptions {
   std::string config_file;
   std::string tuning_cache;
-  std::string device, devices, backend, padding, precision, rng, paths, seed, max_device_memory,
-      draw_batch_size;
+  std::string device, devices, backend, padding, precision, rng, math, paths, seed,
+      max_device_memory, draw_batch_size;
   long long prefetch_distance = 0, block_size = 0, cpu_threads = 0;
   std::string format = "table";
   std::string output;

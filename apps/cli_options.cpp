@@ -19,6 +19,10 @@ void add_override_options(CLI::App* app, RunOptions& o) {
   app->add_option("--seed", o.seed, "random seed");
   app->add_option("--precision", o.precision, "double | float");
   app->add_option("--rng", o.rng, "philox | mrg32k3a | sobol | scrambled_sobol");
+  app->add_option("--math", o.math,
+                  "math profile: accurate (default; Philox4x32-10, accurate transcendentals) or "
+                  "fast (opt-in: Philox4x32-7 and the hardware's approximate exp/log in float; "
+                  "see README 'Math profiles')");
   app->add_option("--block-size", o.block_size, "threads per block: a power of two in 32..1024");
   app->add_option("--max-device-memory", o.max_device_memory,
                   "cap on device memory for draws and partial sums, e.g. 4GiB");
@@ -55,6 +59,8 @@ config::Overrides overrides_from(CLI::App* app, const RunOptions& o) {
     ov.precision = o.precision;
   if (given("--rng"))
     ov.rng = o.rng;
+  if (given("--math"))
+    ov.math = o.math;
   if (given("--prefetch-distance"))
     ov.prefetch_distance = o.prefetch_distance;
   if (given("--block-size"))

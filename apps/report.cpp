@@ -81,6 +81,7 @@ nlohmann::json result_json(const engine::RunResult& r, bool with_instruments) {
               {"padding", run.padding},
               {"precision", run.precision},
               {"rng", run.rng},
+              {"math", run.math},
               {"seed", run.seed},
               {"antithetic", run.antithetic},
               {"control_variate", run.control_variate},
@@ -304,7 +305,8 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
   out << "\nrun: " << run.device << " | backend " << run.backend;
   if (run.prefetch_distance > 0)
     out << " (distance " << run.prefetch_distance << ")";
-  out << " | " << run.precision << " | " << run.rng << " seed " << run.seed;
+  out << " | " << run.precision << " | math " << run.math << " | " << run.rng << " seed "
+      << run.seed;
   if (run.antithetic)
     out << ", antithetic";
   if (run.control_variate)

@@ -5,7 +5,8 @@
 // and exits 0.
 //
 //   pfmc_bench [--workloads=latency_bound,bandwidth_bound] [--block-sizes=128,512]
-//              [--precisions=float,double] [--path-scales=0.25,1] [--end-to-end]
+//              [--precisions=float,double] [--path-scales=0.25,1] [--maths=accurate,fast]
+//              [--end-to-end]
 //              [--book=FILE] [--books=FILE,...] [google-benchmark flags]
 //
 // Axes: backend, prefetch distance, padding (always); block size, precision, paths (the flags
@@ -228,6 +229,7 @@ int main(int argc, char** argv) {
   std::string block_sizes; // empty: each workload's own
   std::string precisions;  // empty: each workload's own
   std::string path_scales; // empty: 1
+  std::string maths;       // empty: each workload's own math profile (simulation.math)
   bool end_to_end = false;
   std::string book;
   std::string books;
@@ -241,6 +243,8 @@ int main(int argc, char** argv) {
       precisions = argv[i] + 13;
     } else if (std::strncmp(argv[i], "--path-scales=", 14) == 0) {
       path_scales = argv[i] + 14;
+    } else if (std::strncmp(argv[i], "--maths=", 8) == 0) {
+      maths = argv[i] + 8;
     } else if (std::strcmp(argv[i], "--end-to-end") == 0) {
       end_to_end = true;
     } else if (std::strncmp(argv[i], "--book=", 7) == 0) {
@@ -284,8 +288,18 @@ int main(int argc, char** argv) {
     }
     for (int block_size : sizes) {
       for (const auto& precision_name : precision_list) {
-        for (std::size_t k = 0; k < scales.size(); ++k) {
+        const std::vector<std::string> math_list =
+            maths.empty() ? std::vector<std::string>{config::to_string(config.simulation.math)}
+                          : split(maths);
+        for (std::size_t km = 0; km < scales.size() * math_list.size(); ++km) {
+          const std::size_t k = km / math_list.size();
+          const std::string& math_name = math_list[km % math_list.size()];
           const double scale = scales[k];
+          const auto math = config::parse_math_profile(math_name);
+          if (!math) {
+            std::fprintf(stderr, "pfmc_bench: unknown math profile '%s'\n", math_name.c_str());
+            return 2;
+          }
           const auto precision = config::parse_precision(precision_name);
           if (!precision) {
             std::fprintf(stderr, "pfmc_bench: unknown precision '%s'\n", precision_name.c_str());
@@ -299,14 +313,18 @@ int main(int argc, char** argv) {
             w->name += "@" + precision_name;
           if (scale != 1.0)
             w->name += "@paths" + split(path_scales)[k];
+          if (*math != config.simulation.math)
+            w->name += "@" + math_name;
           w->config = config;
           w->config.simulation.precision = *precision;
+          w->config.simulation.math = *math;
           w->config.simulation.paths = static_cast<std::uint64_t>(
               std::max(1.0, std::round(scale * static_cast<double>(config.simulation.paths))));
           w->plan = engine::make_plan(w->config);
           engine::ExecutionSettings settings;
           settings.precision = w->config.simulation.precision;
           settings.rng = w->config.simulation.rng;
+          settings.fast_math = w->config.simulation.math == config::MathProfile::fast;
           settings.seed = w->config.simulation.seed;
           settings.paths = w->config.simulation.paths;
           settings.block_size = block_size;

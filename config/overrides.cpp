@@ -43,6 +43,9 @@ void apply_overrides(RunConfig& config, const Overrides& overrides) {
   if (overrides.rng) {
     simulation.rng = take(detail::check_rng(*overrides.rng), "--rng");
   }
+  if (overrides.math) {
+    simulation.math = take(detail::check_math_profile(*overrides.math), "--math");
+  }
   if (overrides.prefetch_distance) {
     engine.prefetch_distance = take(
         detail::check_prefetch_distance(text(*overrides.prefetch_distance)), "--prefetch-distance");

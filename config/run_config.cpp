@@ -144,6 +144,16 @@ const char* to_string(Precision precision) {
   return "unknown";
 }
 
+const char* to_string(MathProfile math) {
+  switch (math) {
+  case MathProfile::accurate:
+    return "accurate";
+  case MathProfile::fast:
+    return "fast";
+  }
+  return "unknown";
+}
+
 const char* to_string(DeviceChoice device) {
   switch (device) {
   case DeviceChoice::automatic:

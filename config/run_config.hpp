@@ -145,6 +145,10 @@ struct Position {
 
 enum class RngType { philox, mrg32k3a, sobol, scrambled_sobol };
 enum class Precision { float32, float64 }; ///< spelled "float" and "double" in YAML
+/// How the path kernels compute: `accurate` (Philox4x32-10 and accurate transcendentals) or
+/// `fast` (opt-in: Philox4x32-7 and the GPU's approximate exp/log in float). README "Math
+/// profiles".
+enum class MathProfile { accurate, fast };
 
 enum class Greek { delta, gamma, vega, rho, theta }; ///< in this order in every output
 inline constexpr int kGreekCount = 5;
@@ -158,6 +162,7 @@ struct SimulationConfig {
   std::uint64_t seed = 42;
   RngType rng = RngType::philox;
   Precision precision = Precision::float64;
+  MathProfile math = MathProfile::accurate;
   /// Paths in pairs (z, -z); paths must be even. Standard errors come from pair averages.
   bool antithetic = false;
   /// Control variates (geometric Asian for arithmetic Asians, discounted terminal spot for
@@ -251,6 +256,7 @@ const char* to_string(HestonScheme);
 const char* to_string(Greek);
 const char* to_string(RngType);
 const char* to_string(Precision);
+const char* to_string(MathProfile);
 const char* to_string(DeviceChoice);
 std::string to_string(const Padding&);
 std::string to_string(const DeviceList&); ///< all | N | 0,2

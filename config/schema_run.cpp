@@ -50,7 +50,7 @@ std::vector<Greek> greeks(const Reader& reader, const Located& where) {
 
 SimulationConfig simulation(const Reader& reader, const Located& where) {
   const Mapping m = reader.mapping(where);
-  m.allow_only({"paths", "steps_per_year", "seed", "rng", "precision", "antithetic",
+  m.allow_only({"paths", "steps_per_year", "seed", "rng", "precision", "math", "antithetic",
                 "control_variate", "brownian_bridge", "replicates", "greeks", "regression_paths",
                 "regression_degree"});
   SimulationConfig sim;
@@ -62,6 +62,7 @@ SimulationConfig simulation(const Reader& reader, const Located& where) {
   reader.setting_if_given(m, "seed", sim.seed, detail::check_seed, Spelling::integer);
   reader.setting_if_given(m, "rng", sim.rng, detail::check_rng, Spelling::word);
   reader.setting_if_given(m, "precision", sim.precision, detail::check_precision, Spelling::word);
+  reader.setting_if_given(m, "math", sim.math, detail::check_math_profile, Spelling::word);
   if (const Entry* e = m.find("antithetic")) {
     sim.antithetic = reader.boolean(e->value);
   }

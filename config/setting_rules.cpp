@@ -32,6 +32,7 @@ std::optional<Enum> parse_enum(std::string_view text, const std::array<Enum, N>&
 constexpr std::array<RngType, 4> all_rngs = {RngType::philox, RngType::mrg32k3a, RngType::sobol,
                                              RngType::scrambled_sobol};
 constexpr std::array<Precision, 2> all_precisions = {Precision::float32, Precision::float64};
+constexpr std::array<MathProfile, 2> all_math_profiles = {MathProfile::accurate, MathProfile::fast};
 constexpr std::array<DeviceChoice, 3> all_devices = {DeviceChoice::automatic, DeviceChoice::gpu,
                                                      DeviceChoice::cpu};
 
@@ -43,6 +44,10 @@ std::optional<Precision> parse_precision(std::string_view text) {
 
 std::optional<RngType> parse_rng(std::string_view text) {
   return parse_enum(text, all_rngs);
+}
+
+std::optional<MathProfile> parse_math_profile(std::string_view text) {
+  return parse_enum(text, all_math_profiles);
 }
 
 std::optional<DeviceChoice> parse_device(std::string_view text) {
@@ -141,6 +146,10 @@ Checked<RngType> check_rng(std::string_view text) {
 
 Checked<Precision> check_precision(std::string_view text) {
   return check_choice(text, all_precisions);
+}
+
+Checked<MathProfile> check_math_profile(std::string_view text) {
+  return check_choice(text, all_math_profiles);
 }
 
 Checked<DeviceChoice> check_device(std::string_view text) {
@@ -314,6 +323,13 @@ Checked<std::vector<Greek>> check_greeks(std::string_view text) {
 }
 
 std::optional<SimulationConflict> check_simulation(const SimulationConfig& simulation) {
+  if (simulation.math == MathProfile::fast && !simulation.greeks.empty()) {
+    return SimulationConflict{{"math", "greeks"},
+                              "the fast math profile prices without Greeks: the Greeks' kernels "
+                              "have the accurate profile only (leave out greeks, or use math: "
+                              "accurate)",
+                              {}};
+  }
   const std::uint64_t paths = simulation.paths;
   const int replicates = simulation.replicates;
   const std::string paths_text = std::to_string(paths);

@@ -91,6 +91,7 @@ void describe_run(const config::RunConfig& config, const SimulationPlan& plan,
   }
   run.precision = config::to_string(settings.precision);
   run.rng = config::to_string(settings.rng);
+  run.math = config::to_string(config.simulation.math);
   run.seed = settings.seed;
   run.paths = settings.paths;
   run.groups = static_cast<int>(plan.groups.size());

@@ -26,6 +26,7 @@ constexpr bool in_common_module(std::string_view loader, int distance) {
 struct ModelTraits {
   bool basket;    ///< several assets (multi_black_scholes), with or without the Greeks' scenarios
   bool scenarios; ///< the Greeks' scenario copies (models::Scenarios)
+  bool fast = false; ///< the fast math profile's (models/math.cuh): compiled on first use only
 };
 
 /// Built ahead under `ahead`: `none` (every comparison's baseline and the fallback of any backend)
@@ -49,6 +50,8 @@ constexpr bool in_ahead_list(std::string_view loader, int distance, ModelTraits 
 /// kernels/model_list.cuh lists for the model (or the loader takes none at compile time).
 constexpr bool built_ahead(KernelSet set, std::string_view loader, int distance, bool listed,
                            ModelTraits model) {
+  if (model.fast) // opt-in: its kernels are compiled for the runs that ask for them
+    return false;
   switch (set) {
   case KernelSet::all:
     return listed;

@@ -22,6 +22,13 @@
 // computes them accurately, so float draws of the CPU backend differ from the GPU's by at most
 // about 2e-6 (r ≤ 5.8), double draws by a few ulps. The host's vectorised transform lives in
 // engine/draws/cpu_draws.hpp; this file is the device's and the reference the tests compare with.
+//
+// Every function takes the run's math profile (models/math.cuh; Accurate by default): Fast draws
+// from Philox4x32-7 (the same counter and key, 7 rounds), and in float on the device takes the
+// radius's logarithm and square root from the hardware's approximations (__logf: absolute error
+// below 2^-21.41 on [0.5, 2], relative 2^-22 or so elsewhere; sqrt.approx: about 2^-23). A Fast
+// draw is as much a pure function of (seed, group, path, step, factor) as an Accurate one: every
+// backend, chunking and device split and the CPU give the same generator words.
 
 #include <cstdint>
 
@@ -36,18 +43,20 @@ namespace pfmc::kernels {
 template <class Real>
 inline constexpr int kPathsPerCall = static_cast<int>(16 / sizeof(Real));
 
-/// The four words of one Philox4x32-10 call.
+/// The four words of one Philox4x32-R call.
 struct PhiloxWords {
   std::uint32_t w[4];
 };
 
+template <class Profile = math::Accurate>
 PFMC_HD_INLINE PhiloxWords philox_words(std::uint64_t seed, std::uint32_t group, std::uint64_t call,
                                         std::uint32_t row) {
-  const r123::Philox4x32::ctr_type counter = {
+  using Philox = r123::Philox4x32_R<Profile::philox_rounds>;
+  const typename Philox::ctr_type counter = {
       {static_cast<std::uint32_t>(call), static_cast<std::uint32_t>(call >> 32), row, group}};
-  const r123::Philox4x32::key_type key = {
+  const typename Philox::key_type key = {
       {static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}};
-  const r123::Philox4x32::ctr_type out = r123::Philox4x32{}(counter, key);
+  const typename Philox::ctr_type out = Philox{}(counter, key);
   return PhiloxWords{{out.v[0], out.v[1], out.v[2], out.v[3]}};
 }
 
@@ -79,9 +88,10 @@ PFMC_HD_INLINE BoxMullerInputs<double> box_muller_inputs(const PhiloxWords& x, d
 }
 
 /// r cos(π h), r sin(π h) with r = sqrt(−2 ln u), with the functions described above.
+template <class Profile = math::Accurate>
 PFMC_HD_INLINE void box_muller(float u, float h, float& cos_out, float& sin_out) {
 #if defined(__CUDA_ARCH__)
-  const float r = sqrtf(-2.0f * logf(u));
+  const float r = math::sqrt<Profile>(-2.0f * math::log<Profile>(u));
   float s, c;
   __sincosf(3.14159265358979323846f * h, &s, &c);
 #else
@@ -93,6 +103,7 @@ PFMC_HD_INLINE void box_muller(float u, float h, float& cos_out, float& sin_out)
   cos_out = r * c;
   sin_out = r * s;
 }
+template <class Profile = math::Accurate>
 PFMC_HD_INLINE void box_muller(double u, double h, double& cos_out, double& sin_out) {
   const double r = math::sqrt(-2.0 * math::log(u));
   double s, c;
@@ -109,22 +120,23 @@ PFMC_HD_INLINE void box_muller(double u, double h, double& cos_out, double& sin_
 
 /// The draws of kPathsPerCall<Real> consecutive paths (call = first path / kPathsPerCall) for
 /// one row of one group.
-template <class Real>
+template <class Real, class Profile = math::Accurate>
 PFMC_HD_INLINE void philox_normals(std::uint64_t seed, std::uint32_t group, std::uint64_t call,
                                    std::uint32_t row, Real (&out)[kPathsPerCall<Real>]) {
-  const BoxMullerInputs<Real> in = box_muller_inputs(philox_words(seed, group, call, row), Real());
+  const BoxMullerInputs<Real> in =
+      box_muller_inputs(philox_words<Profile>(seed, group, call, row), Real());
   PFMC_UNROLL
   for (int j = 0; j < kPathsPerCall<Real> / 2; ++j)
-    box_muller(in.u[j], in.h[j], out[2 * j], out[2 * j + 1]);
+    box_muller<Profile>(in.u[j], in.h[j], out[2 * j], out[2 * j + 1]);
 }
 
 /// One draw: path `path`'s draw of `row` (the reference definition; kernels compute a call's
 /// paths together).
-template <class Real>
+template <class Real, class Profile = math::Accurate>
 PFMC_HD_INLINE Real philox_draw(std::uint64_t seed, std::uint32_t group, std::uint64_t path,
                                 std::uint32_t row) {
   Real out[kPathsPerCall<Real>];
-  philox_normals<Real>(seed, group, path / kPathsPerCall<Real>, row, out);
+  philox_normals<Real, Profile>(seed, group, path / kPathsPerCall<Real>, row, out);
   return out[path % kPathsPerCall<Real>];
 }
 

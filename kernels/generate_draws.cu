@@ -25,7 +25,7 @@ struct TableEntry {
 template <class Real>
 using Vector16 = std::conditional_t<sizeof(Real) == 4, float4, double2>;
 
-template <class Real>
+template <class Real, class Profile>
 __global__ void generate_kernel(const TableEntry* __restrict__ table, int entries,
                                 std::uint64_t items, std::uint64_t seed) {
   constexpr int P = kPathsPerCall<Real>;
@@ -46,7 +46,7 @@ __global__ void generate_kernel(const TableEntry* __restrict__ table, int entrie
     const auto row = static_cast<std::uint32_t>(local / e.calls);
     const std::uint64_t call = local % e.calls;
     Real normals[P];
-    philox_normals<Real>(seed, e.group, e.first_call + call, row, normals);
+    philox_normals<Real, Profile>(seed, e.group, e.first_call + call, row, normals);
     Vector16<Real> v;
     static_assert(sizeof(v) == sizeof(normals));
     __builtin_memcpy(&v, normals, sizeof(v));
@@ -64,7 +64,7 @@ std::size_t generate_table_bytes(std::size_t requests) {
 
 template <class Real>
 void generate_philox_draws(const std::vector<DrawRequest<Real>>& requests, std::uint64_t seed,
-                           void* table, cudaStream_t stream) {
+                           bool fast, void* table, cudaStream_t stream) {
   constexpr int P = kPathsPerCall<Real>;
   std::vector<TableEntry> entries;
   std::uint64_t items = 0;
@@ -89,14 +89,20 @@ void generate_philox_draws(const std::vector<DrawRequest<Real>>& requests, std::
   const std::uint64_t wanted = (items + kBlock - 1) / kBlock;
   const int grid =
       static_cast<int>(std::min<std::uint64_t>(wanted, std::uint64_t(multiprocessors) * 32));
-  generate_kernel<Real><<<grid, kBlock, 0, stream>>>(static_cast<const TableEntry*>(table),
-                                                     static_cast<int>(entries.size()), items, seed);
+  const auto* entry_table = static_cast<const TableEntry*>(table);
+  const int count = static_cast<int>(entries.size());
+  if (fast) {
+    generate_kernel<Real, math::Fast><<<grid, kBlock, 0, stream>>>(entry_table, count, items, seed);
+  } else {
+    generate_kernel<Real, math::Accurate>
+        <<<grid, kBlock, 0, stream>>>(entry_table, count, items, seed);
+  }
   PFMC_CUDA_TRY(cudaGetLastError());
 }
 
 template void generate_philox_draws<float>(const std::vector<DrawRequest<float>>&, std::uint64_t,
-                                           void*, cudaStream_t);
+                                           bool, void*, cudaStream_t);
 template void generate_philox_draws<double>(const std::vector<DrawRequest<double>>&, std::uint64_t,
-                                            void*, cudaStream_t);
+                                            bool, void*, cudaStream_t);
 
 } // namespace pfmc::kernels

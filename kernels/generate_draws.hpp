@@ -25,10 +25,11 @@ struct DrawRequest {
 
 /// Enqueues the generation of every request on `stream`. `table` is device memory for
 /// requests.size() entries of the kernel's table (generate_table_bytes()); it must stay valid
-/// until the launch has run.
+/// until the launch has run. `fast`: the fast math profile's draws (models/math.cuh's Fast:
+/// Philox4x32-7), else the accurate profile's.
 template <class Real>
 void generate_philox_draws(const std::vector<DrawRequest<Real>>& requests, std::uint64_t seed,
-                           void* table, cudaStream_t stream);
+                           bool fast, void* table, cudaStream_t stream);
 
 /// Bytes of device memory the table of `requests` entries takes.
 std::size_t generate_table_bytes(std::size_t requests);

@@ -63,10 +63,13 @@ using LauncherTable = std::vector<LauncherEntry<Model, Real>>;
 /// Whether a (model, precision) has wide instantiations (under kWideRegisters), and at which
 /// compile-time distances: what latency_bound measured to pay (bench/NOTES.md v22: Black-Scholes
 /// in double, one 128-thread block an SM, the best loader 1.69 -> 1.41 ms, no spills; at 12 and
-/// 16 slower than at 8). Other models: not measured yet.
+/// 16 slower than at 8). Other models: not measured yet. Both math profiles (without its wide
+/// kernel the fast profile's latency_bound `inline` took 4.28 ms against the accurate one's 3.76,
+/// bench/NOTES.md v27).
 template <class Model, class Real>
 constexpr bool has_wide_registers() {
-  return std::is_same_v<Model, models::BlackScholes<double>>;
+  return std::is_same_v<Model, models::BlackScholes<double, math::Accurate>> ||
+         std::is_same_v<Model, models::BlackScholes<double, math::Fast>>;
 }
 constexpr bool is_wide_distance(int distance) {
   return distance == 0 || distance == 4 || distance == 6 || distance == 8;
@@ -75,10 +78,11 @@ constexpr bool is_wide_distance(int distance) {
 /// kernels/ahead_of_time.hpp's view of a model.
 template <class Model>
 constexpr ModelTraits model_traits() {
+  constexpr bool fast = Model::Math::fast;
   if constexpr (models::kIsScenarios<Model>)
-    return {Model::Base::assets > 1, true};
+    return {Model::Base::assets > 1, true, fast};
   else
-    return {Model::assets > 1, false};
+    return {Model::assets > 1, false, fast};
 }
 
 /// Whether `Distance` is one of `Listed`'s.
@@ -177,7 +181,7 @@ LauncherTable<Model, Real> make_common_table() {
   using Common = std::integer_sequence<int, 4, 8>;
   LauncherTable<Model, Real> table;
   add_loader<NoneLoader, Model, Real, Set>(table);
-  add_loader<InlineLoader, Model, Real, Set>(table);
+  add_loader<InlineLoaders<typename Model::Math>::template Batch, Model, Real, Set>(table);
   add_loader<ScalarBatchedLoader, Model, Real, Set, Common>(table, Common{});
   return table;
 }
@@ -218,7 +222,9 @@ LauncherTable<Model, Real> make_async_table() {
 /// `all` and `check`, and in `ahead` for the single-asset models (kernels/ahead_of_time.hpp).
 template <class Model, class Real, KernelSet Set>
 constexpr bool exercise_built_ahead() {
-  if constexpr (Set == KernelSet::ahead)
+  if constexpr (model_traits<Model>().fast)
+    return false; // the fast profile's: compiled on first use (kernels/ahead_of_time.hpp)
+  else if constexpr (Set == KernelSet::ahead)
     return !model_traits<Model>().basket;
   else
     return Set != KernelSet::runtime;
@@ -226,7 +232,8 @@ constexpr bool exercise_built_ahead() {
 
 template <class Model, class Real, KernelSet Set>
 LauncherTable<Model, Real> make_exercise_table() {
-  using Loader = InlineStepLoader<Real, Model::factors, 0>;
+  using Loader =
+      typename InlineLoaders<typename Model::Math>::template Step<Real, Model::factors, 0>;
   constexpr bool kAhead = exercise_built_ahead<Model, Real, Set>();
   LauncherEntry<Model, Real> entry{};
   entry.backend = Loader::name;

@@ -13,6 +13,9 @@
 //   assets      1 for single-asset models
 //   scenarios   true: the Greeks' wrapper models::Scenarios<...> (8 copies of a single-asset
 //               model; 4n + 4 of an n-asset basket, for per-underlying Greeks)
+//   model type  its last template argument the math profile (models/math.cuh; Accurate when
+//               left out): the `_fast` entries are `simulation.math: fast`'s, compiled on first
+//               use only (kernels/ahead_of_time.hpp), the Greeks' scenario kernels accurate only
 //   distances   the prefetch matrix's distances the tuner tries and PFMC_KERNELS=all builds
 //               ahead (every distance of kernels/catalog.hpp serves a run that asks for it,
 //               compiled on first use): a DistanceSequence of kernels/catalog.hpp's lists, or
@@ -45,6 +48,18 @@
   X(multi3_f64, multi_black_scholes, 3, false, double, (models::MultiBlackScholes<double, 3>), DistanceSequence<kReducedPrefetchDistances>) \
   X(multi4_f32, multi_black_scholes, 4, false, float, (models::MultiBlackScholes<float, 4>), DistanceSequence<kReducedPrefetchDistances>)   \
   X(multi4_f64, multi_black_scholes, 4, false, double, (models::MultiBlackScholes<double, 4>), DistanceSequence<kReducedPrefetchDistances>) \
+  X(black_scholes_f32_fast, black_scholes, 1, false, float, (models::BlackScholes<float, math::Fast>), DistanceSequence<kPrefetchDistances>)   \
+  X(black_scholes_f64_fast, black_scholes, 1, false, double, (models::BlackScholes<double, math::Fast>), DistanceSequence<kPrefetchDistances>) \
+  X(heston_f32_fast, heston, 1, false, float, (models::Heston<float, math::Fast>), DistanceSequence<kReducedPrefetchDistances>)                \
+  X(heston_f64_fast, heston, 1, false, double, (models::Heston<double, math::Fast>), DistanceSequence<kReducedPrefetchDistances>)             \
+  X(local_vol_f32_fast, local_vol, 1, false, float, (models::LocalVol<float, math::Fast>), DistanceSequence<kReducedPrefetchDistances>)       \
+  X(local_vol_f64_fast, local_vol, 1, false, double, (models::LocalVol<double, math::Fast>), DistanceSequence<kReducedPrefetchDistances>)    \
+  X(multi2_f32_fast, multi_black_scholes, 2, false, float, (models::MultiBlackScholes<float, 2, math::Fast>), DistanceSequence<kReducedPrefetchDistances>)   \
+  X(multi2_f64_fast, multi_black_scholes, 2, false, double, (models::MultiBlackScholes<double, 2, math::Fast>), DistanceSequence<kReducedPrefetchDistances>) \
+  X(multi3_f32_fast, multi_black_scholes, 3, false, float, (models::MultiBlackScholes<float, 3, math::Fast>), DistanceSequence<kReducedPrefetchDistances>)   \
+  X(multi3_f64_fast, multi_black_scholes, 3, false, double, (models::MultiBlackScholes<double, 3, math::Fast>), DistanceSequence<kReducedPrefetchDistances>) \
+  X(multi4_f32_fast, multi_black_scholes, 4, false, float, (models::MultiBlackScholes<float, 4, math::Fast>), DistanceSequence<kReducedPrefetchDistances>)   \
+  X(multi4_f64_fast, multi_black_scholes, 4, false, double, (models::MultiBlackScholes<double, 4, math::Fast>), DistanceSequence<kReducedPrefetchDistances>) \
   X(greeks_black_scholes_f64, black_scholes, 1, true, double, (models::Scenarios<models::BlackScholes<double>>), DistanceSequence<kScenarioPrefetchDistances>) \
   X(greeks_heston_f64, heston, 1, true, double, (models::Scenarios<models::Heston<double>>), DistanceSequence<kScenarioPrefetchDistances>)                   \
   X(greeks_local_vol_f64, local_vol, 1, true, double, (models::Scenarios<models::LocalVol<double>>), DistanceSequence<kScenarioPrefetchDistances>)        \

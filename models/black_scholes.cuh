@@ -12,8 +12,9 @@
 
 namespace pfmc::models {
 
-template <class Real>
+template <class Real, class Profile = math::Accurate>
 struct BlackScholes {
+  using Math = Profile; ///< the math profile (models/math.cuh): the payoff's exp, the draws
   static constexpr int factors = 1; ///< normals per step
   static constexpr int assets = 1;
 

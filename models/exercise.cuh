@@ -250,8 +250,9 @@ private:
   PFMC_HD_INLINE Real level_of(const ExerciseView& e, int p) const {
     const auto& state = path_.state(p);
     if (e.legs == 1)
-      return math::exp(Model::log_spot(state, e.asset));
-    return basket_level<Real>(e, [&](int asset) { return Model::log_spot(state, asset); });
+      return math::exp<typename Model::Math>(Model::log_spot(state, e.asset));
+    return basket_level<Real, typename Model::Math>(
+        e, [&](int asset) { return Model::log_spot(state, asset); });
   }
   PFMC_HD_INLINE Real variance_of(const ExerciseView& e, int p) const {
     if constexpr (has_variance<Model>(0)) {

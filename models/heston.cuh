@@ -21,8 +21,10 @@
 
 namespace pfmc::models {
 
-template <class Real>
+template <class Real, class Profile = math::Accurate>
 struct Heston {
+  using Math =
+      Profile; ///< the math profile (models/math.cuh): its logarithms, the payoff's exp, the draws
   static constexpr int factors = 2;
   static constexpr int assets = 1;
   /// The kernel's register budget is at least this (kernels/path_kernel.cuh): the QE step's
@@ -105,15 +107,15 @@ struct Heston {
       const Real bz = math::sqrt(b2) + z[0];
       next = a * bz * bz;
       const Real one_minus = Real(1) - Real(2) * m.a * a; // > 0 for the grids pfmc builds
-      k0_star = -m.a * b2 * a / one_minus + Real(0.5) * math::log(one_minus);
+      k0_star = -m.a * b2 * a / one_minus + Real(0.5) * math::log<Math>(one_minus);
     } else {
       const Real p_zero = (psi - Real(1)) / (psi + Real(1));
       const Real beta = (Real(1) - p_zero) / mean;
       // U = Φ(z0); 1 - U = Φ(-z0) directly, so the right tail keeps its digits.
       const Real u = math::normcdf(z[0]);
       const Real one_minus_u = math::normcdf(-z[0]);
-      next = u <= p_zero ? Real(0) : math::log((Real(1) - p_zero) / one_minus_u) / beta;
-      k0_star = -math::log(p_zero + beta * (Real(1) - p_zero) / (beta - m.a));
+      next = u <= p_zero ? Real(0) : math::log<Math>((Real(1) - p_zero) / one_minus_u) / beta;
+      k0_star = -math::log<Math>(p_zero + beta * (Real(1) - p_zero) / (beta - m.a));
     }
     s.log_spot += m.rq + k0_star - Real(0.5) * m.k3 * v + m.k2 * next +
                   math::sqrt(m.k3 * v + m.k4 * next) * z[1];

@@ -14,8 +14,9 @@
 
 namespace pfmc::models {
 
-template <class Real>
+template <class Real, class Profile = math::Accurate>
 struct LocalVol {
+  using Math = Profile; ///< the math profile (models/math.cuh): the payoff's exp, the draws
   static constexpr int factors = 1;
   static constexpr int assets = 1;
 

@@ -1,7 +1,8 @@
 #pragma once
 // Precision-generic math for code shared by the GPU kernels and the CPU reference backend.
-// On the device these map to CUDA's libdevice functions; on the host to <cmath>. Nothing here
-// uses fast-math intrinsics: a float run and a double run differ only by their precision.
+// On the device these map to CUDA's libdevice functions; on the host to <cmath>. The plain
+// functions use no fast-math intrinsics: a float run and a double run differ only by their
+// precision. The profile's functions (math::exp<Fast>, below) are the opt-in exception.
 
 #include <cmath>
 #include <limits>
@@ -115,6 +116,64 @@ PFMC_HD_INLINE Real infinity() {
 } // namespace pfmc::math
 
 namespace pfmc::math {
+
+/// The math profiles a run chooses from (`simulation.math`), as types: a kernel, a model and the
+/// draws take one as a template argument, so a profile's kernels are instantiations of their own.
+///   Accurate - the default: Philox4x32-10 and the accurate transcendentals (libdevice's expf,
+///              logf, ... ; the float draws' sine and cosine the hardware's, as cuRAND's).
+///   Fast     - opt-in: Philox4x32-7 (its authors report it passes TestU01's BigCrush; 10 is
+///              their safety margin) and the hardware's approximate exp, log and sqrt in float
+///              (__expf, __logf, sqrt.approx; double keeps the accurate functions: the hardware has
+///              no double approximations). On the host (the CPU backend) the same generator and
+///              exact uniforms, with the host's functions: its values differ from the GPU's by the
+///              approximations' errors (README, "Math profiles").
+struct Accurate {
+  static constexpr int philox_rounds = 10;
+  static constexpr bool fast = false;
+};
+struct Fast {
+  static constexpr int philox_rounds = 7;
+  static constexpr bool fast = true;
+};
+
+/// exp and log under a profile: Fast in float on the device is the hardware's approximation.
+template <class Profile>
+PFMC_HD_INLINE float exp(float x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (Profile::fast)
+    return __expf(x);
+#endif
+  return exp(x);
+}
+template <class Profile>
+PFMC_HD_INLINE double exp(double x) {
+  return exp(x);
+}
+template <class Profile>
+PFMC_HD_INLINE float log(float x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (Profile::fast)
+    return __logf(x);
+#endif
+  return log(x);
+}
+template <class Profile>
+PFMC_HD_INLINE double log(double x) {
+  return log(x);
+}
+/// sqrt under a profile: Fast in float on the device is the hardware's approximation
+/// (sqrt.approx.f32: relative error about 2^-23, sqrt(0) = 0).
+template <class Profile>
+PFMC_HD_INLINE float sqrt(float x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (Profile::fast) {
+    float r;
+    asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+  }
+#endif
+  return sqrt(x);
+}
 
 /// a + b and a · b rounded once each and never fused with a neighbouring operation: the
 /// compiler may contract `a * b + c` into a fused multiply-add (nvcc does by default), which

@@ -10,9 +10,10 @@
 
 namespace pfmc::models {
 
-template <class Real, int N>
+template <class Real, int N, class Profile = math::Accurate>
 struct MultiBlackScholes {
   static_assert(N >= 2 && N <= 8);
+  using Math = Profile; ///< the math profile (models/math.cuh): the payoff's exp, the draws
   static constexpr int factors = N;
   static constexpr int assets = N;
   static constexpr int cholesky_count = N * (N + 1) / 2;

@@ -189,7 +189,7 @@ public:
         const int count = schedule_.observations[k].count;
         PFMC_UNROLL
         for (int p = 0; p < P; ++p)
-          observed_[p][k] = observation_finish(registers_[p][k], kind, count);
+          observed_[p][k] = observation_finish<typename Model::Math>(registers_[p][k], kind, count);
       }
     }
     for (int k = kRegisterObservations; k < schedule_.observation_count; ++k) {
@@ -197,7 +197,7 @@ public:
       const int count = schedule_.observations[k].count;
       PFMC_UNROLL
       for (int p = 0; p < P; ++p)
-        observed_[p][k] = observation_finish(observed_[p][k], kind, count);
+        observed_[p][k] = observation_finish<typename Model::Math>(observed_[p][k], kind, count);
     }
   }
 
@@ -259,9 +259,10 @@ private:
   template <ObservationKind Kind>
   PFMC_HD_INLINE static Real input(const typename Model::State& state, const ObservationView& o) {
     if constexpr (is_basket_observation(Kind)) {
-      return basket_level<Real>(o, [&](int asset) { return Model::log_spot(state, asset); });
+      return basket_level<Real, typename Model::Math>(
+          o, [&](int asset) { return Model::log_spot(state, asset); });
     } else {
-      return observation_input(Kind, Model::log_spot(state, o.asset));
+      return observation_input<typename Model::Math>(Kind, Model::log_spot(state, o.asset));
     }
   }
 
@@ -291,7 +292,8 @@ private:
           x = input<ObservationKind::basket_min>(state_[p],
                                                  schedule_.observations[event.observation]);
         } else {
-          x = observation_input(kind, Model::log_spot(state_[p], event.asset));
+          x = observation_input<typename Model::Math>(kind,
+                                                      Model::log_spot(state_[p], event.asset));
         }
         Real& slot = observed_[p][event.observation];
         slot = observation_combine(kind, slot, x);

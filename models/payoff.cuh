@@ -51,12 +51,13 @@ static_assert(std::is_trivially_copyable_v<ObservationView>);
 
 /// A basket's level in a state: Σ w_a S_a (weighted), max_a w_a S_a or min_a w_a S_a, where
 /// log_spot(a) is the log-spot of the model's asset a; `o` names the legs (asset, legs, basket,
-/// weights: an ObservationView, or an early-exercise instrument's view).
-template <class Real, class View, class LogSpot>
+/// weights: an ObservationView, or an early-exercise instrument's view). Math: the run's math
+/// profile (models/math.cuh), as in the functions below.
+template <class Real, class Math = math::Accurate, class View, class LogSpot>
 PFMC_HD_INLINE Real basket_level(const View& o, const LogSpot& log_spot) {
-  Real b = static_cast<Real>(o.weights[0]) * math::exp(log_spot(o.asset));
+  Real b = static_cast<Real>(o.weights[0]) * math::exp<Math>(log_spot(o.asset));
   for (int a = 1; a < o.legs; ++a) {
-    const Real leg = static_cast<Real>(o.weights[a]) * math::exp(log_spot(o.asset + a));
+    const Real leg = static_cast<Real>(o.weights[a]) * math::exp<Math>(log_spot(o.asset + a));
     b = o.basket == BasketKind::weighted ? b + leg
         : o.basket == BasketKind::max    ? math::max(b, leg)
                                          : math::min(b, leg);
@@ -80,9 +81,9 @@ PFMC_HD_INLINE Real observation_start(ObservationKind kind) {
 
 /// What an observation of `kind` takes from the path at a date: the spot for arithmetic sums,
 /// else the log-spot (basket levels: basket_level).
-template <class Real>
+template <class Math = math::Accurate, class Real>
 PFMC_HD_INLINE Real observation_input(ObservationKind kind, Real log_spot) {
-  return kind == ObservationKind::arithmetic_sum ? math::exp(log_spot) : log_spot;
+  return kind == ObservationKind::arithmetic_sum ? math::exp<Math>(log_spot) : log_spot;
 }
 
 /// The observation after one more date with input x.
@@ -114,15 +115,15 @@ struct EventCode {
 };
 static_assert(sizeof(EventCode) == 4 && std::is_trivially_copyable_v<EventCode>);
 
-template <class Real>
+template <class Math = math::Accurate, class Real>
 PFMC_HD_INLINE Real observation_finish(Real value, ObservationKind kind, int count) {
   switch (kind) {
   case ObservationKind::terminal:
-    return math::exp(value);
+    return math::exp<Math>(value);
   case ObservationKind::arithmetic_sum:
     return value / Real(count);
   case ObservationKind::log_sum:
-    return math::exp(value / Real(count));
+    return math::exp<Math>(value / Real(count));
   default:
     return value;
   }

@@ -35,6 +35,7 @@ inline constexpr int kMaxScenarios = scenarios_for_assets(4);
 template <class Model, int S = scenarios_for_assets(Model::assets)>
 struct Scenarios {
   using Base = Model;
+  using Math = typename Model::Math;
   static constexpr int factors = Model::factors;
   static constexpr int assets = Model::assets * S;
 

@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [jit] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [jit] [fast] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -233,6 +233,142 @@ if has quick; then
   done
   keep quick_latency_bound.txt quick_bandwidth_bound.txt quick_heston.txt
   note "quick: $((SECONDS - start)) s"
+fi
+
+if has fast; then
+  # Issue 36: the fast math profile (simulation.math: fast). This tree and the one before it
+  # (AB_TREES' `old`, default build-oldsrc/src: `git archive` of the parent, carried) built with
+  # the check set (black_scholes_f32's `none` and `inline` ahead, the rest compiled on first
+  # use), side by side; then: the fast profile's GPU tests in 8 processes at once (gtest shards:
+  # each compiles its kernels on first use), the MonteCarloMultiGPU book timed in turn (old and
+  # new accurate: the default not slower; new fast), the bits of the old and new accurate runs
+  # and of fast `inline` against fast `none`, ncu's instruction counts of the book's `inline`
+  # kernel (512 options) in both profiles, and NVIDIA's sample (scripts/peers.sh, 3 runs).
+  start=$SECONDS
+  check_flags=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
+               -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=check -DPFMC_LAUNCH_CHECK_SET=ON
+               -DPFMC_MPI=OFF -DPFMC_PYTHON=OFF -DPFMC_DEPS_ROOT="$PWD/.deps/root")
+  old=${FAST_OLD:-build-oldsrc/src}
+  (cmake -S . -B build-device-check "${check_flags[@]}" \
+     && limit 500 ninja -C build-device-check -j $(( $(nproc) * 2 / 3 )) pfmc pfmc_bench test_gpu) \
+    > "$LOG/fast_build_new.log" 2>&1 &
+  if [ -d "$old" ] && [ ! -x build-device-ab-old/pfmc_bench ]; then
+    (cmake -S "$old" -B build-device-ab-old "${check_flags[@]}" \
+       && limit 500 ninja -C build-device-ab-old -j $(( $(nproc) / 3 )) pfmc pfmc_bench) \
+      > "$LOG/fast_build_old.log" 2>&1 &
+  fi
+  wait
+  note "fast: builds in $((SECONDS - start)) s: new $(tail -1 "$LOG/fast_build_new.log" | cut -c1-60); old $(tail -1 "$LOG/fast_build_old.log" 2>/dev/null | cut -c1-60)"
+  fast_tests=${FAST_TESTS-*GpuFastMath*:Gpu.FastProfile*:Gpu.Philox*:Gpu.MatchesCpuOnTheSameDraws:Gpu.FloatMatchesCpuFloat:Gpu.BookMatchesClosedForms}
+  if [ -n "$fast_tests" ]; then
+    t0=$SECONDS
+    for i in 0 1 2 3 4 5 6 7; do
+      GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$i PFMC_TEST_WARM=0 limit ${FAST_TEST_SECONDS:-300} \
+        ./build-device-check/test_gpu --gtest_brief=1 \
+        --gtest_filter="$fast_tests" \
+        > "$LOG/fast_test_$i.log" 2>&1 &
+    done
+    wait
+    cat "$LOG"/fast_test_[0-9].log > "$LOG/fast_tests.txt"
+    keep fast_tests.txt
+    note "fast tests (8 shards) in $((SECONDS - t0)) s: $(grep -hoE '^\[  PASSED  \] [0-9]+' "$LOG/fast_tests.txt" | awk '{s+=$4} END {print s+0}') passed, $(grep -hoE '^\[  SKIPPED \] [0-9]+' "$LOG/fast_tests.txt" | awk '{s+=$4} END {print s+0}') skipped, failed: $(grep -hE '^\[  FAILED  \] [A-Za-z]' "$LOG/fast_tests.txt" | tr '\n' ' ' | cut -c1-300)"
+    grep -hE 'Failure|Expected|Which is|worst|fast profile' "$LOG/fast_tests.txt" | head -40
+  fi
+  python3 scripts/make-mc-sample-book.py --output "$LOG/fast_book.yaml"
+  python3 scripts/make-mc-sample-book.py --options 512 --output "$LOG/fast_book512.yaml"
+  for math in accurate fast; do
+    for backend in none inline; do
+      for n in "" 512; do
+        # accurate: the default, unnamed (the tree before this profile has no `math` key)
+        add=""
+        [ $math = fast ] && add="math: fast, "
+        sed "s/backend: auto/backend: $backend/; s/^simulation: {/simulation: {$add/" \
+          "$LOG/fast_book$n.yaml" > "$LOG/fast_book${n}_${math}_$backend.yaml"
+      done
+    done
+  done
+  # fast_time LABEL BENCH YAML: book_priced (median of 5 from the loaded config; the last run's
+  # kernel time).
+  fast_time() {
+    limit 300 "$2" --workloads= --end-to-end --book="$3" --benchmark_filter=book_priced \
+      --benchmark_repetitions=5 --benchmark_report_aggregates_only=true > "$LOG/fast_$1.txt" 2>&1
+    note "fast $1: rc=$? $(grep -E 'book_priced.*median' "$LOG/fast_$1.txt" | grep -oE 'manual_time_median +[0-9.]+ ms|kernel_ms=[0-9.]+' | tr '\n' ' ')"
+  }
+  for round in 1 2 3; do
+    [ -x build-device-ab-old/pfmc_bench ] &&
+      fast_time "old_accurate_inline_$round" build-device-ab-old/pfmc_bench "$LOG/fast_book_accurate_inline.yaml"
+    fast_time "new_accurate_inline_$round" build-device-check/pfmc_bench "$LOG/fast_book_accurate_inline.yaml"
+    fast_time "new_fast_inline_$round" build-device-check/pfmc_bench "$LOG/fast_book_fast_inline.yaml"
+  done
+  cat "$LOG"/fast_*_[0-9].txt > "$LOG/fast_bench.txt"
+  keep fast_bench.txt
+  for run in old_accurate_inline new_accurate_inline new_fast_inline new_fast_none; do
+    bin=build-device-check/pfmc
+    [[ $run == old_* ]] && bin=build-device-ab-old/pfmc
+    book=$LOG/fast_book_${run#*_}.yaml
+    [ -x $bin ] && limit 120 ./$bin price "$book" --quiet --format json --output "$LOG/fast_$run.json" \
+      > "$LOG/fast_price_$run.txt" 2>&1
+  done
+  # The accurate profile's bits, this tree against the one before, on the example books.
+  for yaml in config/examples/book.yaml config/examples/portfolio.yaml config/examples/heston.yaml config/examples/basket.yaml config/examples/american.yaml; do
+    for backend in none inline; do
+      for tree in old new; do
+        bin=build-device-check/pfmc
+        [ $tree = old ] && bin=build-device-ab-old/pfmc
+        [ -x $bin ] && limit 120 ./$bin price "$yaml" --backend $backend --quiet --format json \
+          --output "$LOG/fast_example_${tree}_$(basename $yaml .yaml)_$backend.json" > /dev/null 2>&1
+      done
+    done
+  done
+  note "fast: accurate bits, this tree against the one before: $(python3 -c '
+import glob, json, os, sys
+out = []
+for new in sorted(glob.glob(sys.argv[1] + "/fast_example_new_*.json")):
+    old = new.replace("_new_", "_old_")
+    name = os.path.basename(new)[len("fast_example_new_"):-len(".json")]
+    try:
+        a, b = json.load(open(old)), json.load(open(new))
+    except Exception:
+        out.append(name + " missing"); continue
+    n = sum(all(x[k] == y[k] for k in ("price", "std_error")) for x, y in zip(a["instruments"], b["instruments"]))
+    out.append("%s %d/%d" % (name, n, len(a["instruments"])))
+print("; ".join(out))
+' "$LOG" 2>&1)"
+  note "fast bits: $(python3 -c '
+import json, sys
+def load(f):
+    try: return json.load(open(f))
+    except Exception as e: return None
+def same(a, b):
+    if a is None or b is None: return "missing"
+    n = sum(all(x[k] == y[k] for k in ("price", "std_error")) for x, y in zip(a["instruments"], b["instruments"]))
+    return "%d of %d identical" % (n, len(a["instruments"]))
+old, new, fi, fn = (load(sys.argv[1] + "/fast_" + r + ".json") for r in ("old_accurate_inline", "new_accurate_inline", "new_fast_inline", "new_fast_none"))
+print("accurate old vs new:", same(old, new), "; fast inline vs none:", same(fn, fi),
+      "; fast vs accurate:", same(new, fi), "; run math:", (fi or {}).get("run", {}).get("math"))
+' "$LOG" 2>&1)"
+  if command -v ncu > /dev/null; then
+    for math in accurate fast; do
+      limit 200 ncu --clock-control none -k regex:path_kernel --metrics \
+        smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum \
+        ./build-device-check/pfmc price "$LOG/fast_book512_${math}_inline.yaml" --quiet \
+        > "$LOG/fast_ncu_$math.txt" 2>&1
+      note "fast ncu $math (512 options x 262,144 paths, inline): $(grep -E 'inst_executed|issue_active|warps_active|registers|duration' "$LOG/fast_ncu_$math.txt" | tr -s ' ' | tr '\n' ';' | cut -c1-400)"
+    done
+    cat "$LOG"/fast_ncu_*.txt > "$LOG/fast_ncu.txt"
+    keep fast_ncu.txt
+  fi
+  # The reference workloads in both profiles: `inline` and `none`, medians of 3.
+  limit 300 ./build-device-check/pfmc_bench --maths=accurate,fast --benchmark_filter='/(inline|none)/' \
+    --benchmark_repetitions=3 --benchmark_report_aggregates_only=true > "$LOG/fast_workloads.txt" 2>&1
+  note "fast workloads: rc=$? $(grep -E '_median' "$LOG/fast_workloads.txt" | awk '{print $1, $2, $3}' | tr '\n' ';' | cut -c1-700)"
+  keep fast_workloads.txt
+  if [ -d .peers ]; then
+    OUT=$LOG PEERS_ONLY=mc limit 300 bash scripts/peers.sh > "$LOG/fast_peers.txt" 2>&1
+    note "fast peers: $(grep -E 'MonteCarloMultiGPU run' "$LOG/fast_peers.txt" | tr -s ' ' | tr '\n' ';' | cut -c1-400)"
+    keep peers.log
+  fi
+  note "fast: $((SECONDS - start)) s"
 fi
 
 if has book-ab; then

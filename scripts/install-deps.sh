@@ -7,13 +7,14 @@
 # check) for the Python package (apps/python) and its tests, venv, setuptools and wheel, with
 # which the tests install it as pip does (pyproject.toml), numpy and pandas (its columns, trades
 # from a DataFrame; pandas without its recommended extras), and Open MPI, with which a build of -DPFMC_MPI=ON (the ci preset's)
-# splits runs over `mpirun` ranks: only the packages that are missing. Safe to run again.
+# splits runs over `mpirun` ranks, and dieharder, whose short battery the tests run on the fast
+# profile's generator: only the packages that are missing. Safe to run again.
 set -euo pipefail
 
 packages=(cmake g++ make libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libgtest-dev
           libbenchmark-dev librandom123-dev libsleef-dev libcsv-dev python3-matplotlib
           clang-tidy clang pybind11-dev python3-dev python3-pytest libopenmpi-dev openmpi-bin
-          mypy python3-venv python3-setuptools python3-wheel python3-numpy)
+          mypy python3-venv python3-setuptools python3-wheel python3-numpy dieharder)
 light=(python3-pandas) # installed without its recommendations (numba, HDF5, ...)
 missing=() missing_light=()
 for p in "${packages[@]}"; do

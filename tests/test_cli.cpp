@@ -266,12 +266,32 @@ TEST_F(Cli, JsonOutputFollowsTheContract) {
               10 * call["price"].get<double>() - 5 * j["instruments"][1]["price"].get<double>(),
               1e-9);
   for (const char* key : {"device", "backend", "prefetch_distance", "padding", "precision", "rng",
-                          "seed", "paths", "steps", "kernel_ms", "total_ms",
+                          "math", "seed", "paths", "steps", "kernel_ms", "total_ms",
                           "path_steps_per_second", "bytes_loaded", "achieved_gbps"}) {
     EXPECT_TRUE(j["run"].contains(key)) << key;
   }
   EXPECT_EQ(j["run"]["seed"], 3);
   EXPECT_EQ(j["run"]["steps"], 12);
+}
+
+TEST_F(Cli, MathProfileIsCarriedToTheReport) {
+  // The setting travels from the flag to the report; what it changes in the numbers is the
+  // engine's (tests of the kernels).
+  const std::string file = write("ok.yaml", kSmall);
+  auto r = run("price " + file + " --device cpu --paths 1024 --format json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["run"]["math"], "accurate");
+  r = run("price " + file + " --device cpu --paths 1024 --format json --math fast");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["run"]["math"], "fast");
+  r = run("price " + file + " --device cpu --paths 1024 --math fast");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find(" | math fast | "), std::string::npos) << r.out;
+  const std::string output = path("out.json");
+  r = run("price " + file + " --device cpu --math approximate --format json --output " + output);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "--math: must be one of: accurate, fast\n");
+  EXPECT_FALSE(fs::exists(output));
 }
 
 TEST_F(Cli, CsvAndTable) {
@@ -422,7 +442,7 @@ TEST_F(Cli, KernelsListsWarmsAndClears) {
   r = run("kernels --json" + at);
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["entries"].size(), 18u);
+  EXPECT_EQ(j["entries"].size(), 30u); // kernels/model_list.cuh: 18 accurate, 12 fast-profile
   // Bad targets are usage errors naming the option; without a GPU the architecture is asked for.
   r = run("kernels --warm no_such_entry --arch 90" + at);
   EXPECT_EQ(r.status, 2) << r.out;

@@ -158,6 +158,7 @@ TEST(ExampleConfig, BookYamlLoads) {
   EXPECT_EQ(c.simulation.seed, 42u);
   EXPECT_EQ(c.simulation.rng, RngType::philox);
   EXPECT_EQ(c.simulation.precision, Precision::float64);
+  EXPECT_EQ(c.simulation.math, MathProfile::accurate); // the default: the book does not say
   EXPECT_EQ(c.engine.device, DeviceChoice::automatic);
   EXPECT_EQ(c.engine.backend, "auto");
   EXPECT_GT(c.engine.backend_mark.line, 0);
@@ -350,7 +351,7 @@ TEST(LoadConfig, SchedulesGivenByCountAreSharedByCountAndMaturity) {
 TEST(LoadConfig, SimulationAndEngineSettingsAreRead) {
   const auto doc = valid_doc() +
                    "simulation: {paths: 1e6, steps_per_year: 365, seed: 18446744073709551615, "
-                   "rng: scrambled_sobol, precision: float}\n"
+                   "rng: scrambled_sobol, precision: float, math: fast}\n"
                    "engine: {device: gpu, backend: none, prefetch_distance: 8, padding: "
                    "slot_major, block_size: 256, max_device_memory: 4GiB, cpu_threads: 8}\n";
   const RunConfig c = parse_kept(doc, "t.yaml");
@@ -359,6 +360,7 @@ TEST(LoadConfig, SimulationAndEngineSettingsAreRead) {
   EXPECT_EQ(c.simulation.seed, std::numeric_limits<std::uint64_t>::max());
   EXPECT_EQ(c.simulation.rng, RngType::scrambled_sobol);
   EXPECT_EQ(c.simulation.precision, Precision::float32);
+  EXPECT_EQ(c.simulation.math, MathProfile::fast);
   EXPECT_EQ(c.engine.device, DeviceChoice::gpu);
   EXPECT_EQ(c.engine.backend, "none");
   EXPECT_EQ(c.engine.backend_mark.line, 12);
@@ -743,9 +745,15 @@ std::vector<BadConfig> bad_configs() {
        "t.yaml:11:19: simulation.rng: must be one of: philox, mrg32k3a, sobol, scrambled_sobol"},
       {"unknown_precision", with_tail("simulation: {precision: half}\n"),
        "t.yaml:11:25: simulation.precision: must be one of: float, double"},
+      {"unknown_math", with_tail("simulation: {math: quick}\n"),
+       "t.yaml:11:20: simulation.math: must be one of: accurate, fast"},
+      {"fast_math_with_greeks", with_tail("simulation: {math: fast, greeks: [delta]}\n"),
+       "t.yaml:11:20: simulation.math: the fast math profile prices without Greeks: the Greeks' "
+       "kernels have the accurate profile only (leave out greeks, or use math: accurate)"},
       {"unknown_simulation_key", with_tail("simulation: {path: 10}\n"),
        "t.yaml:11:14: simulation: unknown key 'path' (expected one of: paths, steps_per_year, "
-       "seed, rng, precision, antithetic, control_variate, brownian_bridge, replicates, greeks, "
+       "seed, rng, precision, math, antithetic, control_variate, brownian_bridge, replicates, "
+       "greeks, "
        "regression_paths, regression_degree)"},
 
       // engine
@@ -1235,6 +1243,7 @@ TEST(Overrides, GoodValuesAreApplied) {
   o.padding = "8";
   o.precision = "float";
   o.rng = "sobol";
+  o.math = "fast";
   o.prefetch_distance = 12;
   o.block_size = 256;
   o.cpu_threads = 4;
@@ -1249,6 +1258,7 @@ TEST(Overrides, GoodValuesAreApplied) {
   EXPECT_EQ(c.engine.padding.amount, 8);
   EXPECT_EQ(c.simulation.precision, Precision::float32);
   EXPECT_EQ(c.simulation.rng, RngType::sobol);
+  EXPECT_EQ(c.simulation.math, MathProfile::fast);
   EXPECT_EQ(c.engine.prefetch_distance, 12);
   EXPECT_EQ(c.engine.block_size, 256);
   EXPECT_EQ(c.engine.cpu_threads, 4);
@@ -1306,6 +1316,7 @@ TEST(Overrides, BadValuesUseTheYamlRulesAndTheFlagName) {
             "--precision: must be one of: float, double");
   EXPECT_EQ(with([](Overrides& o) { o.rng = "xorwow"; }),
             "--rng: must be one of: philox, mrg32k3a, sobol, scrambled_sobol");
+  EXPECT_EQ(with([](Overrides& o) { o.math = "Fast"; }), "--math: must be one of: accurate, fast");
   EXPECT_EQ(with([](Overrides& o) { o.max_device_memory = "0"; }),
             "--max-device-memory: must be > 0");
   EXPECT_EQ(with([](Overrides& o) { o.max_device_memory = "4 GB"; }),
@@ -1507,6 +1518,8 @@ TEST(SharedParsers, EnumsAreCaseSensitiveAndExact) {
   EXPECT_EQ(parse_precision("float64"), std::nullopt);
   EXPECT_EQ(parse_rng("mrg32k3a"), RngType::mrg32k3a);
   EXPECT_EQ(parse_rng("scrambled-sobol"), std::nullopt);
+  EXPECT_EQ(parse_math_profile("fast"), MathProfile::fast);
+  EXPECT_EQ(parse_math_profile("approximate"), std::nullopt);
   EXPECT_EQ(parse_device("auto"), DeviceChoice::automatic);
   EXPECT_EQ(parse_device(" gpu"), std::nullopt);
 }
@@ -1543,6 +1556,8 @@ TEST(ToString, SpellingsMatchTheYaml) {
   EXPECT_STREQ(to_string(BarrierType::down_and_out), "down_and_out");
   EXPECT_STREQ(to_string(Precision::float32), "float");
   EXPECT_STREQ(to_string(Precision::float64), "double");
+  EXPECT_STREQ(to_string(MathProfile::accurate), "accurate");
+  EXPECT_STREQ(to_string(MathProfile::fast), "fast");
   EXPECT_STREQ(to_string(DeviceChoice::automatic), "auto");
   EXPECT_EQ(to_string(Padding{Padding::Mode::fixed, 12}), "12");
 }
@@ -1553,6 +1568,9 @@ TEST(ToString, RoundTripsThroughTheParsers) {
   }
   for (auto precision : {Precision::float32, Precision::float64}) {
     EXPECT_EQ(parse_precision(to_string(precision)), precision);
+  }
+  for (auto math : {MathProfile::accurate, MathProfile::fast}) {
+    EXPECT_EQ(parse_math_profile(to_string(math)), math);
   }
   for (auto device : {DeviceChoice::automatic, DeviceChoice::gpu, DeviceChoice::cpu}) {
     EXPECT_EQ(parse_device(to_string(device)), device);

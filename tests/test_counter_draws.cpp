@@ -55,11 +55,11 @@ TEST(CounterDraws, WordsAreRandom123sPhilox4x32_10OfTheDocumentedCounter) {
 
 /// The draw of `path` for `row` in long double from the generator's words: Box–Muller on the
 /// documented uniforms.
-template <class Real>
+template <class Real, class Profile = math::Accurate>
 long double reference_draw(std::uint64_t seed, std::uint32_t group, std::uint64_t path,
                            std::uint32_t row) {
   constexpr int P = kPathsPerCall<Real>;
-  const auto words = kernels::philox_words(seed, group, path / P, row);
+  const auto words = kernels::philox_words<Profile>(seed, group, path / P, row);
   const auto in = kernels::box_muller_inputs(words, Real());
   const int slot = static_cast<int>(path % P);
   const long double u = in.u[slot / 2];
@@ -74,19 +74,19 @@ long double reference_draw(std::uint64_t seed, std::uint32_t group, std::uint64_
   return slot % 2 == 0 ? r * std::cos(angle) : r * std::sin(angle);
 }
 
-template <class Real>
+template <class Real, class Profile = math::Accurate>
 void expect_host_draws_match_the_reference(double ulps) {
   const std::uint64_t seed = 20261123;
   const std::uint32_t group = 3;
   const int paths = 1000; // not a multiple of the vector widths
   const int rows = 7;
   std::vector<Real> z(static_cast<std::size_t>(paths) * rows);
-  engine::philox_normals_host(seed, group, 0, paths, 0, rows, z.data(), paths);
+  engine::philox_normals_host(seed, group, 0, paths, 0, rows, z.data(), paths, Profile::fast);
   double worst = 0.0;
   for (int r = 0; r < rows; ++r) {
     for (int p = 0; p < paths; ++p) {
-      const long double ref = reference_draw<Real>(seed, group, static_cast<std::uint64_t>(p),
-                                                   static_cast<std::uint32_t>(r));
+      const long double ref = reference_draw<Real, Profile>(
+          seed, group, static_cast<std::uint64_t>(p), static_cast<std::uint32_t>(r));
       const double x = z[static_cast<std::size_t>(r) * paths + p];
       // Relative to the radius's scale (a normal near 0 is r times a small sine).
       const double scale = std::max(1.0, std::fabs(static_cast<double>(ref)));
@@ -103,6 +103,29 @@ TEST(CounterDraws, HostFloatDrawsAreBoxMullerOfTheWordsToAFewUlps) {
 }
 TEST(CounterDraws, HostDoubleDrawsAreBoxMullerOfTheWordsToAFewUlps) {
   expect_host_draws_match_the_reference<double>(4.0);
+}
+
+TEST(CounterDraws, FastProfileWordsAreRandom123sPhilox4x32_7) {
+  // simulation.math: fast (models/math.cuh): the same counter and key, 7 rounds.
+  const std::uint64_t seed = 0xDEADBEEFCAFEF00Dull, call = 123456789012ull;
+  const std::uint32_t group = 7, row = 4096;
+  r123::Philox4x32_R<7> philox7;
+  const r123::Philox4x32_R<7>::ctr_type counter = {
+      {static_cast<std::uint32_t>(call), static_cast<std::uint32_t>(call >> 32), row, group}};
+  const r123::Philox4x32_R<7>::key_type key = {
+      {static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)}};
+  const auto expected = philox7(counter, key);
+  const auto fast = kernels::philox_words<math::Fast>(seed, group, call, row);
+  const auto accurate = kernels::philox_words<math::Accurate>(seed, group, call, row);
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(fast.w[k], expected.v[k]) << "word " << k;
+    EXPECT_NE(fast.w[k], accurate.w[k]) << "word " << k;
+  }
+}
+TEST(CounterDraws, FastProfileHostDrawsAreBoxMullerOfItsWordsToAFewUlps) {
+  // The CPU backend's fast draws: the 7-round words, the host's accurate transform.
+  expect_host_draws_match_the_reference<float, math::Fast>(4.0);
+  expect_host_draws_match_the_reference<double, math::Fast>(4.0);
 }
 
 template <class Real>

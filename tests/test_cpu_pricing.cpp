@@ -74,6 +74,20 @@ TEST(CpuPricing, FloatPrecisionMatchesClosedForms) {
   testing::expect_matches_references(book, result);
 }
 
+TEST(CpuPricing, FastMathProfileMatchesClosedFormsOnOtherDraws) {
+  // simulation.math: fast: Philox4x32-7 draws (kernels/counter_draws.cuh), the same closed forms
+  // in double and float; not the accurate profile's bits.
+  const auto book = standard_book(kMonitoring);
+  for (const std::string precision : {"", ", precision: float"}) {
+    const auto fast = engine::price(
+        load(book_yaml(book, 100000, 52, "{device: cpu}", ", math: fast" + precision)));
+    testing::expect_matches_references(book, fast);
+    const auto accurate =
+        engine::price(load(book_yaml(book, 100000, 52, "{device: cpu}", precision)));
+    EXPECT_NE(testing::bits_of(fast), testing::bits_of(accurate)) << precision;
+  }
+}
+
 TEST(CpuPricing, MrgAndScrambledSobolMatchClosedForms) {
   const auto book = standard_book(kMonitoring);
   testing::expect_matches_references(

@@ -315,14 +315,15 @@ TEST_F(Gpu, DeviceDrawsEqualHostDraws) {
 /// The generation kernel's Philox draws of `paths` paths × `rows` rows of group 3, from path
 /// `first` (a tile's first), in the tile layout.
 template <class Real>
-std::vector<Real> device_philox_tiles(std::uint64_t first, std::uint64_t paths, int rows) {
+std::vector<Real> device_philox_tiles(std::uint64_t first, std::uint64_t paths, int rows,
+                                      bool fast = false) {
   const std::size_t n =
       kernels::draw_tiles_for(paths) * static_cast<std::size_t>(rows) * kernels::kDrawTilePaths;
   Real* d = nullptr;
   void* table = nullptr;
   EXPECT_EQ(cudaMalloc(&d, n * sizeof(Real)), cudaSuccess);
   EXPECT_EQ(cudaMalloc(&table, kernels::generate_table_bytes(1)), cudaSuccess);
-  kernels::generate_philox_draws<Real>({{d, first, paths, 3, rows}}, 99, table, nullptr);
+  kernels::generate_philox_draws<Real>({{d, first, paths, 3, rows}}, 99, fast, table, nullptr);
   std::vector<Real> out(n);
   EXPECT_EQ(cudaMemcpy(out.data(), d, n * sizeof(Real), cudaMemcpyDeviceToHost), cudaSuccess);
   cudaFree(table);
@@ -331,13 +332,14 @@ std::vector<Real> device_philox_tiles(std::uint64_t first, std::uint64_t paths, 
 }
 
 template <class Real>
-double philox_device_host_difference() {
+double philox_device_host_difference(bool fast = false) {
   // Two tiles from path 8,192 (a later chunk's), 5 rows; the host computes the same paths.
   const std::uint64_t first = 8192, paths = 2 * kernels::kDrawTilePaths - 6;
   const int rows = 5;
-  const auto device = device_philox_tiles<Real>(first, paths, rows);
+  const auto device = device_philox_tiles<Real>(first, paths, rows, fast);
   std::vector<Real> host(static_cast<std::size_t>(paths) * rows);
-  engine::philox_normals_host(99, 3, first, static_cast<int>(paths), 0, rows, host.data(), paths);
+  engine::philox_normals_host(99, 3, first, static_cast<int>(paths), 0, rows, host.data(), paths,
+                              fast);
   double worst = 0.0;
   for (int r = 0; r < rows; ++r) {
     for (std::uint64_t p = 0; p < paths; ++p) {
@@ -358,6 +360,25 @@ TEST_F(Gpu, PhiloxDeviceDrawsMatchTheHostsToTheTransformsAccuracy) {
   std::printf("philox device vs host draws: %.3g (double), %.3g (float)\n", d, f);
   EXPECT_LE(d, 1e-15);
   EXPECT_LE(f, 2.5e-6);
+}
+
+TEST_F(Gpu, FastProfileDrawsArePhilox7AndMatchTheHostsToTheApproximationsError) {
+  // simulation.math: fast (models/math.cuh): the same Philox4x32-7 words on both sides; in float
+  // the device takes ln u from __logf (relative error about 2^-21 in r = sqrt(-2 ln u) at most:
+  // r <= 5.8 gives 1.4e-6) besides the hardware's sine and cosine (2.2e-6): 3.6e-6 together. In
+  // double the functions are the accurate ones: a few ulps.
+  const double d = philox_device_host_difference<double>(true);
+  const double f = philox_device_host_difference<float>(true);
+  std::printf("fast profile: philox-7 device vs host draws: %.3g (double), %.3g (float)\n", d, f);
+  EXPECT_LE(d, 1e-15);
+  EXPECT_LE(f, 3.6e-6);
+  // And they are not the accurate profile's draws.
+  const auto fast = device_philox_tiles<float>(0, 64, 1, true);
+  const auto accurate = device_philox_tiles<float>(0, 64, 1, false);
+  int same = 0;
+  for (std::size_t i = 0; i < 64; ++i)
+    same += fast[kernels::draw_offset(i, 0, 1)] == accurate[kernels::draw_offset(i, 0, 1)];
+  EXPECT_EQ(same, 0);
 }
 
 TEST_F(Gpu, BlockSizeAndRoundsDoNotChangeABit) {

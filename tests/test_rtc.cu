@@ -51,12 +51,18 @@ private:
 
 TEST(RuntimeCompiler, NamesAKernelAsTheHostCompilerSpellsIt) {
   EXPECT_EQ((path_kernel_name<models::BlackScholes<float>, NoneLoader<float, 1, 0>, float>()),
-            "&pfmc::kernels::path_kernel<pfmc::models::BlackScholes<float>, "
+            "&pfmc::kernels::path_kernel<pfmc::models::BlackScholes<float, pfmc::math::Accurate>, "
             "pfmc::kernels::NoneLoader<float, 1, 0>, float, false, 0>");
   EXPECT_EQ(
       (path_kernel_name<models::Heston<double>, InlineStepLoader<double, 2, 0>, double, true>()),
-      "&pfmc::kernels::path_kernel<pfmc::models::Heston<double>, "
-      "pfmc::kernels::InlineBatchLoader<double, 2, 0, 1>, double, true, 0>");
+      "&pfmc::kernels::path_kernel<pfmc::models::Heston<double, pfmc::math::Accurate>, "
+      "pfmc::kernels::InlineBatchLoader<double, 2, 0, 1, pfmc::math::Accurate>, double, true, 0>");
+  // The fast math profile's: its own instantiations (models/math.cuh).
+  EXPECT_EQ((path_kernel_name<models::BlackScholes<float, math::Fast>,
+                              InlineLoaders<math::Fast>::Batch<float, 1, 0>, float>()),
+            "&pfmc::kernels::path_kernel<pfmc::models::BlackScholes<float, pfmc::math::Fast>, "
+            "pfmc::kernels::InlineBatchLoader<float, 1, 0, 4, pfmc::math::Fast>, float, false, "
+            "0>");
 }
 
 TEST(RuntimeCompiler, CompilesASampleOfTheKernelsNotBuiltInWithoutAGpu) {
@@ -64,7 +70,7 @@ TEST(RuntimeCompiler, CompilesASampleOfTheKernelsNotBuiltInWithoutAGpu) {
   // Every model kind, both precisions, loaders of every family at distances the check build
   // does not compile (it builds each loader at 4, on Black-Scholes float), and a wide kernel.
   // (The Greeks' and early exercise's kernels take 12-18 s each here: the check build compiles
-  // them with nvcc.)
+  // them with nvcc; the fast profile's, never built ahead, are compiled here.)
   const std::map<std::string, std::string> chosen{
       {"heston float unroll 3",
        path_kernel_name<models::Heston<float>, UnrollLoader<float, 2, 3>, float>()},
@@ -80,6 +86,12 @@ TEST(RuntimeCompiler, CompilesASampleOfTheKernelsNotBuiltInWithoutAGpu) {
        path_kernel_name<models::LocalVol<float>, L2PrefetchEvictLastLoader<float, 1, 0>, float>()},
       {"black-scholes float smem_batched 16",
        path_kernel_name<models::BlackScholes<float>, SmemBatchedLoader<float, 1, 16>, float>()},
+      {"black-scholes float fast inline",
+       path_kernel_name<models::BlackScholes<float, math::Fast>,
+                        InlineLoaders<math::Fast>::Batch<float, 1, 0>, float>()},
+      {"heston double fast early exercise",
+       path_kernel_name<models::Heston<double, math::Fast>,
+                        InlineLoaders<math::Fast>::Step<double, 2, 0>, double, true>()},
       {"black-scholes double wide l2_prefetch",
        path_kernel_name<models::BlackScholes<double>, L2PrefetchLoader<double, 1, 0>, double, false,
                         kWideRegisters>()},

@@ -298,6 +298,7 @@ config::Overrides overrides_from(const py::dict& kw) {
   text("padding", o.padding);
   text("precision", o.precision);
   text("rng", o.rng);
+  text("math", o.math);
   integer("prefetch_distance", o.prefetch_distance);
   integer("block_size", o.block_size);
   integer("cpu_threads", o.cpu_threads);

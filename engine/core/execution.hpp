@@ -15,6 +15,8 @@ namespace pfmc::engine {
 struct ExecutionSettings {
   config::Precision precision = config::Precision::float64;
   config::RngType rng = config::RngType::philox;
+  /// simulation.math: the fast profile's Philox4x32-7 draws and approximations (models/math.cuh).
+  bool fast_math = false;
   std::uint64_t seed = 42;
   std::uint64_t paths = 0;
   std::string backend = "none";

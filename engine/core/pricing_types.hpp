@@ -91,6 +91,7 @@ struct RunInfo {
   std::string padding;
   std::string precision;
   std::string rng;
+  std::string math; ///< the math profile: "accurate" | "fast"
   bool antithetic = false;
   bool control_variate = false;
   bool brownian_bridge = false;

@@ -39,7 +39,7 @@ void box_muller_sse2(const double* u, const double* h, double* cos_out, double* 
 /// Box–Muller pairs per batch: a multiple of every vector width.
 constexpr int kPairs = 256;
 
-template <class Real>
+template <class Real, class Profile>
 void normals(std::uint64_t seed, std::uint32_t group, std::uint64_t first_path, int count,
              std::uint32_t row0, int rows, Real* out, std::size_t stride) {
   constexpr int P = kernels::kPathsPerCall<Real>;
@@ -57,7 +57,8 @@ void normals(std::uint64_t seed, std::uint32_t group, std::uint64_t first_path, 
           static_cast<int>(std::min<std::uint64_t>(kPairs / pairs_per_call, calls - call0));
       for (int k = 0; k < batch_calls; ++k) {
         const auto in = kernels::box_muller_inputs(
-            kernels::philox_words(seed, group, first_call + call0 + static_cast<unsigned>(k), row),
+            kernels::philox_words<Profile>(seed, group,
+                                           first_call + call0 + static_cast<unsigned>(k), row),
             Real());
         for (int j = 0; j < pairs_per_call; ++j) {
           u[k * pairs_per_call + j] = in.u[j];
@@ -92,12 +93,16 @@ void normals(std::uint64_t seed, std::uint32_t group, std::uint64_t first_path, 
 } // namespace
 
 void philox_normals_host(std::uint64_t seed, std::uint32_t group, std::uint64_t first_path,
-                         int count, std::uint32_t row0, int rows, float* out, std::size_t stride) {
-  normals(seed, group, first_path, count, row0, rows, out, stride);
+                         int count, std::uint32_t row0, int rows, float* out, std::size_t stride,
+                         bool fast) {
+  (fast ? normals<float, math::Fast>
+        : normals<float, math::Accurate>)(seed, group, first_path, count, row0, rows, out, stride);
 }
 void philox_normals_host(std::uint64_t seed, std::uint32_t group, std::uint64_t first_path,
-                         int count, std::uint32_t row0, int rows, double* out, std::size_t stride) {
-  normals(seed, group, first_path, count, row0, rows, out, stride);
+                         int count, std::uint32_t row0, int rows, double* out, std::size_t stride,
+                         bool fast) {
+  (fast ? normals<double, math::Fast>
+        : normals<double, math::Accurate>)(seed, group, first_path, count, row0, rows, out, stride);
 }
 
 const char* host_draws_isa() {

@@ -14,11 +14,15 @@ namespace pfmc::engine {
 
 /// Draws of `count` consecutive paths from `first_path` (a multiple of
 /// kernels::kPathsPerCall<Real>) of group `group`, rows [row0, row0 + rows):
-/// out[(row - row0) * stride + (path - first_path)].
+/// out[(row - row0) * stride + (path - first_path)]. `fast`: the fast math profile's generator
+/// (Philox4x32-7, models/math.cuh) with this file's Box–Muller (the host's accurate functions:
+/// the GPU's fast float draws differ by its __logf's error, README "Math profiles").
 void philox_normals_host(std::uint64_t seed, std::uint32_t group, std::uint64_t first_path,
-                         int count, std::uint32_t row0, int rows, float* out, std::size_t stride);
+                         int count, std::uint32_t row0, int rows, float* out, std::size_t stride,
+                         bool fast = false);
 void philox_normals_host(std::uint64_t seed, std::uint32_t group, std::uint64_t first_path,
-                         int count, std::uint32_t row0, int rows, double* out, std::size_t stride);
+                         int count, std::uint32_t row0, int rows, double* out, std::size_t stride,
+                         bool fast = false);
 
 /// The vector instructions the host transform uses in this process: "avx2" or "sse2".
 const char* host_draws_isa();

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "config/config_error.hpp"
 #include "config/parallel_ranges.hpp"
 #include "engine/plan/plan_detail.hpp"
 
@@ -29,10 +30,16 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   group.factors = model.type == config::ModelType::heston ? 2 : group.assets;
   group.control_variate = config.simulation.control_variate;
   group.antithetic = config.simulation.antithetic;
+  group.fast_math = config.simulation.math == config::MathProfile::fast;
 
   group.times = plan_detail::group_time_grid(config, model_index, instrument_indices);
   const std::vector<plan_detail::Scenario> scenarios =
       plan_detail::plan_scenarios(config, model_index, group);
+  if (group.fast_math && group.scenarios > 1) {
+    throw config::ConfigError(config.file, config::SourceMark{}, "simulation.math",
+                              "`fast` prices without Greeks: the Greeks' kernels have the accurate "
+                              "profile only (leave out greeks, or use math: accurate)");
+  }
   plan_detail::plan_model_data(scenarios, model_index, group);
   plan_detail::ObservationSet observations(group.times);
   plan_detail::plan_instruments(config, model_index, scenarios, instrument_indices, quantity,

@@ -54,6 +54,9 @@ struct GroupPlan {
   config::ModelType model_type = config::ModelType::black_scholes;
   int factors = 1; ///< normals per step
   int assets = 1;  ///< assets of the model (multi_black_scholes: 2..4)
+  /// simulation.math is `fast` (models/math.cuh's Fast profile: the `_fast` entries of
+  /// kernels/model_list.cuh, Philox4x32-7 draws).
+  bool fast_math = false;
 
   std::vector<double> times; ///< [steps + 1], times[0] = 0, times.back() = horizon
 

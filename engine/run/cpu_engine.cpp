@@ -49,6 +49,7 @@ struct DrawSource {
   bool antithetic = false;
   BrownianBridge* bridge = nullptr; ///< Philox with a bridge: built per group
   std::uint32_t draw_group = 0;     ///< Philox: the counter's group word
+  bool fast = false;                ///< Philox: the fast math profile's (Philox4x32-7)
 };
 
 /// What a block does besides simulating: early exercise's table (or none), and whether it pays
@@ -141,7 +142,8 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
       const int piece_steps = std::min(piece, steps - step0);
       const int rows = piece_steps * F;
       philox_normals_host(source.seed, source.draw_group, block_first, kBlockPaths,
-                          static_cast<std::uint32_t>(step0 * F), rows, draws.data(), kBlockPaths);
+                          static_cast<std::uint32_t>(step0 * F), rows, draws.data(), kBlockPaths,
+                          source.fast);
       if (source.antithetic) {
         for (int r = 0; r < rows; ++r) {
           Real* line = draws.data() + static_cast<std::size_t>(r) * kBlockPaths;
@@ -377,6 +379,7 @@ private:
     PFMC_EXPECTS(chunking.chunk_paths > 0, "memory cap below one tile of paths");
     DrawSource<Real> source;
     source.seed = settings.seed;
+    source.fast = settings.fast_math;
     source.antithetic = settings.antithetic;
     source.draw_group = static_cast<std::uint32_t>(group.index);
     if (settings.brownian_bridge)

@@ -183,7 +183,8 @@ private:
   void generate_philox(const std::vector<kernels::DrawRequest<Real>>& requests) {
     const TraceSpan span("enqueue draws", ws_.device());
     DeviceBuffer<unsigned char> table(kernels::generate_table_bytes(requests.size()), rng_stream_);
-    kernels::generate_philox_draws<Real>(requests, this->run_.seed, table.data(), rng_stream_);
+    kernels::generate_philox_draws<Real>(requests, this->run_.seed, this->run_.fast_math,
+                                         table.data(), rng_stream_);
     ++this->stats_.generation_calls;
   }
 
@@ -443,7 +444,7 @@ bool has_launcher(const std::string& backend, int prefetch_distance) {
     dispatch_precision(precision, [&](auto real_tag) {
       using Real = typename decltype(real_tag)::type;
       for (auto type : {config::ModelType::black_scholes}) {
-        dispatch_model<Real>(type, 1, false, [&](auto model_tag) {
+        dispatch_model<Real>(type, 1, false, false, [&](auto model_tag) {
           using Model = typename decltype(model_tag)::type;
           all = all && find_launcher<Model, Real>(backend, prefetch_distance) != nullptr;
         });

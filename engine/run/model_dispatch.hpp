@@ -26,19 +26,23 @@ decltype(auto) dispatch_precision(config::Precision precision, F&& f) {
 }
 
 /// Calls f(TypeTag<Model>) for the entry of kernels/model_list.cuh with this model type, asset
-/// count (ignored by single-asset models), Greeks scenarios or not, and precision Real: every
-/// combination reached here has kernels.
+/// count (ignored by single-asset models), Greeks scenarios or not, precision Real and math
+/// profile (`fast`: simulation.math's): every combination reached here has kernels.
 template <class Real, class F>
-decltype(auto) dispatch_model(config::ModelType type, int assets, bool scenarios, F&& f) {
+decltype(auto) dispatch_model(config::ModelType type, int assets, bool scenarios, bool fast,
+                              F&& f) {
 #define PFMC_DISPATCH_ENTRY(NAME, TYPE, ASSETS, SCENARIOS, REAL, MODEL, DISTANCES)                 \
   if constexpr (std::is_same_v<Real, REAL>) {                                                      \
+    using Entry = kernels::model_entries::NAME;                                                    \
     if (type == config::ModelType::TYPE && (ASSETS == 1 || assets == ASSETS) &&                    \
-        scenarios == SCENARIOS) {                                                                  \
-      return f(TypeTag<kernels::model_entries::NAME::Model>{});                                    \
+        scenarios == SCENARIOS && fast == Entry::Model::Math::fast) {                              \
+      return f(TypeTag<Entry::Model>{});                                                           \
     }                                                                                              \
   }
   PFMC_KERNEL_MODELS(PFMC_DISPATCH_ENTRY)
 #undef PFMC_DISPATCH_ENTRY
+  if (scenarios && fast)
+    throw LogicError("the Greeks' kernels have the accurate math profile only");
   if (scenarios)
     throw LogicError("Greeks kernels exist for single-asset models in double only");
   throw LogicError("no kernels for this model");
@@ -47,7 +51,7 @@ decltype(auto) dispatch_model(config::ModelType type, int assets, bool scenarios
 /// The same for a planned group.
 template <class Real, class F>
 decltype(auto) dispatch_model(const GroupPlan& group, F&& f) {
-  return dispatch_model<Real>(group.model_type, group.assets, group.scenarios > 1,
+  return dispatch_model<Real>(group.model_type, group.assets, group.scenarios > 1, group.fast_math,
                               std::forward<F>(f));
 }
 

@@ -214,6 +214,7 @@ ExecutionSettings make_settings(const config::RunConfig& config, const RunDevice
   ExecutionSettings settings;
   settings.precision = config.simulation.precision;
   settings.rng = config.simulation.rng;
+  settings.fast_math = config.simulation.math == config::MathProfile::fast;
   settings.seed = config.simulation.seed;
   settings.paths = config.simulation.paths;
   settings.backend = config.engine.backend;

@@ -73,7 +73,7 @@ struct BenchImpl final : KernelBench::Impl {
         table = DeviceBuffer<unsigned char>(kernels::generate_table_bytes(1), stream.get());
       kernels::generate_philox_draws<Real>(
           {{draws.data(), 0, paths, static_cast<std::uint32_t>(group_plan.index), rows}}, run.seed,
-          table.data(), stream.get());
+          run.fast_math, table.data(), stream.get());
       return;
     }
     const bool quasi =

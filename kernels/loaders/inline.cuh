@@ -19,7 +19,7 @@ namespace pfmc::kernels {
 template <class Real>
 inline constexpr int kInlineBatch = sizeof(Real) == 8 ? 2 : 4;
 
-template <class Real, int Factors, int Distance, int kBatch>
+template <class Real, int Factors, int Distance, int kBatch, class Profile = math::Accurate>
 class InlineBatchLoader {
 public:
   static constexpr const char* name = "inline";
@@ -60,8 +60,8 @@ private:
 #pragma unroll
     for (int f = 0; f < Factors; ++f) {
       Real n[P];
-      philox_normals<Real>(in.seed, in.group, in.first_call,
-                           static_cast<std::uint32_t>(step * Factors + f), n);
+      philox_normals<Real, Profile>(in.seed, in.group, in.first_call,
+                                    static_cast<std::uint32_t>(step * Factors + f), n);
 #pragma unroll
       for (int p = 0; p < P; ++p) {
         // Antithetic pairs (2k, 2k + 1) lie inside one call: the odd path takes −z of the even.
@@ -71,14 +71,24 @@ private:
   }
 };
 
-/// `inline` as the registry names it (kernels/launcher_table.cuh).
+/// `inline` as the registry names it (kernels/launcher_table.cuh), for a model of math profile
+/// Profile (its Model::Math: the draws are that profile's).
+template <class Profile>
+struct InlineLoaders {
+  template <class Real, int Factors, int Distance>
+  using Batch = InlineBatchLoader<Real, Factors, Distance, kInlineBatch<Real>, Profile>;
+  template <class Real, int Factors, int Distance>
+  using Step = InlineBatchLoader<Real, Factors, Distance, 1, Profile>;
+};
 template <class Real, int Factors, int Distance>
-using InlineLoader = InlineBatchLoader<Real, Factors, Distance, kInlineBatch<Real>>;
+using InlineLoader =
+    typename InlineLoaders<math::Accurate>::template Batch<Real, Factors, Distance>;
 
 /// One step at a time: early exercise's kernel, whose steps may each end on an exercise date
 /// (batches would copy the exercise decision into every step of the batch: measured, the
 /// 3-asset float basket's kernel took ptxas 5 minutes).
 template <class Real, int Factors, int Distance>
-using InlineStepLoader = InlineBatchLoader<Real, Factors, Distance, 1>;
+using InlineStepLoader =
+    typename InlineLoaders<math::Accurate>::template Step<Real, Factors, Distance>;
 
 } // namespace pfmc::kernels

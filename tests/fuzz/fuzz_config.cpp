@@ -45,6 +45,8 @@ config::Overrides parse_overrides(const std::string& text) {
       o.precision = value;
     else if (flag == "rng")
       o.rng = value;
+    else if (flag == "math")
+      o.math = value;
     else if (flag == "paths")
       o.paths = value;
     else if (flag == "seed")

@@ -81,6 +81,15 @@ def test_overrides_are_the_flags_by_name():
         pfmc.price(BOOK, path=10)
 
 
+def test_math_keyword_is_the_math_flag_and_the_run_reports_it():
+    # Carried and reported; what `fast` changes in the numbers is the engine's to test.
+    assert pfmc.price(SMALL, device="cpu", paths=1000).run["math"] == "accurate"
+    assert pfmc.price(SMALL, device="cpu", paths=1000, math="fast").run["math"] == "fast"
+    with pytest.raises(pfmc.ConfigError, match="--math: must be one of: accurate, fast"):
+        pfmc.price(SMALL, device="cpu", paths=1000, math="approximate")
+    assert "math" in pfmc.OVERRIDES
+
+
 def test_devices_keyword_is_the_devices_flag_and_workers_are_listed():
     # devices= as --devices: a count, "all", a list ([2]: GPU 2 alone, not a count of 2); on the
     # CPU the run notes that devices are for GPU runs. .workers: one entry for an unsplit run.
@@ -127,7 +136,9 @@ def test_validate_and_backends():
 def test_kernels_lists_what_is_built_in_and_cached(tmp_path):
     report = pfmc.kernels(cache=str(tmp_path))
     assert report["cache"] == str(tmp_path)
-    assert len(report["entries"]) == 18  # the lines of kernels/model_list.cuh
+    with open(os.path.join(SOURCE, "kernels", "model_list.cuh"), encoding="utf-8") as text:
+        entries = sum(line.startswith("  X(") for line in text)  # the list's lines
+    assert len(report["entries"]) == entries == 30  # 18 accurate, 12 of the fast math profile
     assert report["cached"] == 0
     assert all(e["built_in"] + e["on_first_use"] > 80 for e in report["entries"])
     with pytest.raises(pfmc.ConfigError, match="neither a config file nor a model-list entry"):
