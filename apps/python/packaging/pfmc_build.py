@@ -67,10 +67,15 @@ else:
             os.makedirs(self.egg_base, exist_ok=True)
 
     class Install(_install):
-        """Installs build_lib (where CMake put the package) though setuptools sees no modules."""
+        """Installs build_lib (where CMake put the package) though setuptools sees no modules,
+        into platlib (the module is compiled), not purelib."""
 
         sub_commands = [(name, (lambda self: True) if name == "install_lib" else condition)
                         for name, condition in _install.sub_commands]
+
+        def finalize_options(self):
+            super().finalize_options()
+            self.install_lib = self.install_platlib
 
     class PlatformWheel(_bdist_wheel):
         """A wheel for this Python and platform (the module is compiled), not a pure one."""
