@@ -319,7 +319,7 @@ struct OneStepTerminal {
       log_spot[p] = models::observation_combine(
           ObservationKind::terminal, models::observation_start<Real>(ObservationKind::terminal),
           models::observation_input<typename Model::Math>(ObservationKind::terminal,
-                                                         Model::log_spot(state, 0)));
+                                                          Model::log_spot(state, 0)));
     }
   }
   /// A one-step group gets batches of one step at most (a loader's batch of several is never
@@ -444,9 +444,8 @@ __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<
       double value[P];
 #pragma unroll
       for (int q = 0; q < P; ++q) {
-        const Real spot =
-            models::observation_finish<typename Model::Math>(log_spot[q],
-                                                          models::ObservationKind::terminal, 1);
+        const Real spot = models::observation_finish<typename Model::Math>(
+            log_spot[q], models::ObservationKind::terminal, 1);
         value[q] =
             models::vanilla_payoff(decltype(is_call)::value, strike, static_cast<double>(spot)) *
             discount;

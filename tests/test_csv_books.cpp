@@ -117,6 +117,21 @@ protected:
 
 const std::string kHeader = "id,type,option,strike,maturity,model\n";
 
+/// Two instruments read from two sources are the same to the last bit, field by field.
+void expect_same_instrument(const InstrumentConfig& a, const InstrumentConfig& b) {
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(a.type, b.type);
+  EXPECT_EQ(a.strike, b.strike);
+  EXPECT_EQ(a.maturity, b.maturity);
+  EXPECT_EQ(a.cash, b.cash);
+  EXPECT_EQ(a.fixing_times, b.fixing_times);
+  EXPECT_EQ(a.weights, b.weights);
+  EXPECT_EQ(a.barrier, b.barrier);
+  EXPECT_EQ(a.rebate, b.rebate);
+  EXPECT_EQ(a.monitoring_times, b.monitoring_times);
+  EXPECT_EQ(a.knock, b.knock);
+}
+
 TEST_F(CsvBooks, ReadsTheSameBookAsYaml) {
   const RunConfig from_csv =
       load_run_config(book(kTradesCsv, "instrument,quantity\nc1,10\nk1,-2.5\n"));
@@ -287,14 +302,7 @@ TEST_F(CsvBooks, ExcelsCsvReadsAsThePlainFile) {
     for (std::size_t i = 0; i < plain.instruments.size(); ++i) {
       const auto& a = c.instruments[i];
       const auto& b = plain.instruments[i];
-      EXPECT_EQ(a.id, b.id);
-      EXPECT_EQ(a.type, b.type);
-      EXPECT_EQ(a.strike, b.strike);
-      EXPECT_EQ(a.maturity, b.maturity);
-      EXPECT_EQ(a.fixing_times, b.fixing_times);
-      EXPECT_EQ(a.weights, b.weights);
-      EXPECT_EQ(a.knock, b.knock);
-      EXPECT_EQ(a.monitoring_times, b.monitoring_times);
+      expect_same_instrument(a, b);
       EXPECT_EQ(a.mark.line, b.mark.line + (name.rfind("sep=", 0) == 0 ? 1 : 0));
     }
     ASSERT_EQ(c.portfolio.size(), 2u);
@@ -352,17 +360,7 @@ TEST_F(CsvBooks, ColumnsOfNumbersReadAsTheirText) {
   ASSERT_EQ(c.instruments.size(), plain.instruments.size());
   for (std::size_t i = 0; i < plain.instruments.size(); ++i) {
     SCOPED_TRACE(plain.instruments[i].id);
-    const auto& a = c.instruments[i];
-    const auto& b = plain.instruments[i];
-    EXPECT_EQ(a.id, b.id);
-    EXPECT_EQ(a.strike, b.strike);
-    EXPECT_EQ(a.maturity, b.maturity);
-    EXPECT_EQ(a.cash, b.cash);
-    EXPECT_EQ(a.fixing_times, b.fixing_times);
-    EXPECT_EQ(a.barrier, b.barrier);
-    EXPECT_EQ(a.rebate, b.rebate);
-    EXPECT_EQ(a.monitoring_times, b.monitoring_times);
-    EXPECT_EQ(a.knock, b.knock);
+    expect_same_instrument(c.instruments[i], plain.instruments[i]);
   }
   const auto error = [&](const std::string& csv, std::vector<std::string> numbers) {
     TradeColumns t;

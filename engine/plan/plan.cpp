@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "config/config_error.hpp"
 #include "config/parallel_ranges.hpp"
 #include "engine/plan/plan_detail.hpp"
 
@@ -35,11 +34,6 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   group.times = plan_detail::group_time_grid(config, model_index, instrument_indices);
   const std::vector<plan_detail::Scenario> scenarios =
       plan_detail::plan_scenarios(config, model_index, group);
-  if (group.fast_math && group.scenarios > 1) {
-    throw config::ConfigError(config.file, config::SourceMark{}, "simulation.math",
-                              "`fast` prices without Greeks: the Greeks' kernels have the accurate "
-                              "profile only (leave out greeks, or use math: accurate)");
-  }
   plan_detail::plan_model_data(scenarios, model_index, group);
   plan_detail::ObservationSet observations(group.times);
   plan_detail::plan_instruments(config, model_index, scenarios, instrument_indices, quantity,
