@@ -59,7 +59,7 @@ private:
 struct RunOptions {
   std::string config_file;
   std::string tuning_cache;
-  std::string device, devices, backend, padding, precision, rng, math, paths, seed,
+  std::string device, devices, backend, padding, precision, rng, math, greeks_method, paths, seed,
       max_device_memory, draw_batch_size;
   long long prefetch_distance = 0, block_size = 0, cpu_threads = 0;
   std::string format = "table";

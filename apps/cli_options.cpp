@@ -23,6 +23,11 @@ void add_override_options(CLI::App* app, RunOptions& o) {
                   "math profile: accurate (default; Philox4x32-10, accurate transcendentals) or "
                   "fast (opt-in: Philox4x32-7 and the hardware's approximate exp/log in float; "
                   "see README 'Math profiles')");
+  app->add_option("--greeks-method", o.greeks_method,
+                  "how Greeks are estimated: auto (default: pathwise where the model has tangents "
+                  "- black_scholes, multi_black_scholes - and no instrument exercises early, "
+                  "else bump), bump (bump-and-revalue on common random numbers) or pathwise "
+                  "(forward tangents of the paths; refused where a group cannot have them)");
   app->add_option("--block-size", o.block_size, "threads per block: a power of two in 32..1024");
   app->add_option("--max-device-memory", o.max_device_memory,
                   "cap on device memory for draws and partial sums, e.g. 4GiB");
@@ -61,6 +66,8 @@ config::Overrides overrides_from(CLI::App* app, const RunOptions& o) {
     ov.rng = o.rng;
   if (given("--math"))
     ov.math = o.math;
+  if (given("--greeks-method"))
+    ov.greeks_method = o.greeks_method;
   if (given("--prefetch-distance"))
     ov.prefetch_distance = o.prefetch_distance;
   if (given("--block-size"))

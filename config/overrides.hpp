@@ -17,7 +17,8 @@ namespace pfmc::config {
 /// they are judged by the same rules as the YAML.
 struct Overrides {
   std::optional<std::string> device, devices, backend, padding, precision, rng;
-  std::optional<std::string> math; ///< `--math accurate|fast`
+  std::optional<std::string> math;          ///< `--math accurate|fast`
+  std::optional<std::string> greeks_method; ///< `--greeks-method auto|bump|pathwise`
   std::optional<long long> prefetch_distance, block_size, cpu_threads;
   std::optional<std::string> paths, seed, max_device_memory, draw_batch_size;
   std::optional<std::string> replicates;       ///< `--replicates N`

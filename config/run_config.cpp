@@ -154,6 +154,18 @@ const char* to_string(MathProfile math) {
   return "unknown";
 }
 
+const char* to_string(GreeksMethod method) {
+  switch (method) {
+  case GreeksMethod::automatic:
+    return "auto";
+  case GreeksMethod::bump:
+    return "bump";
+  case GreeksMethod::pathwise:
+    return "pathwise";
+  }
+  return "unknown";
+}
+
 const char* to_string(DeviceChoice device) {
   switch (device) {
   case DeviceChoice::automatic:

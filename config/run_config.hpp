@@ -150,6 +150,12 @@ enum class Precision { float32, float64 }; ///< spelled "float" and "double" in 
 /// profiles".
 enum class MathProfile { accurate, fast };
 
+/// How the Greeks are estimated: `bump` (bump-and-revalue on common random numbers, a copy of the
+/// model per bumped scenario), `pathwise` (forward tangents of the path, engine/plan/pathwise.cpp;
+/// refused where a group's payoffs jump or its model has no tangents), `auto` (pathwise where
+/// the group allows it, else bump).
+enum class GreeksMethod { automatic, bump, pathwise };
+
 enum class Greek { delta, gamma, vega, rho, theta }; ///< in this order in every output
 inline constexpr int kGreekCount = 5;
 
@@ -163,6 +169,7 @@ struct SimulationConfig {
   RngType rng = RngType::philox;
   Precision precision = Precision::float64;
   MathProfile math = MathProfile::accurate;
+  GreeksMethod greeks_method = GreeksMethod::automatic;
   /// Paths in pairs (z, -z); paths must be even. Standard errors come from pair averages.
   bool antithetic = false;
   /// Control variates (geometric Asian for arithmetic Asians, discounted terminal spot for
@@ -257,6 +264,7 @@ const char* to_string(Greek);
 const char* to_string(RngType);
 const char* to_string(Precision);
 const char* to_string(MathProfile);
+const char* to_string(GreeksMethod); ///< "auto" | "bump" | "pathwise"
 const char* to_string(DeviceChoice);
 std::string to_string(const Padding&);
 std::string to_string(const DeviceList&); ///< all | N | 0,2

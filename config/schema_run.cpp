@@ -51,8 +51,8 @@ std::vector<Greek> greeks(const Reader& reader, const Located& where) {
 SimulationConfig simulation(const Reader& reader, const Located& where) {
   const Mapping m = reader.mapping(where);
   m.allow_only({"paths", "steps_per_year", "seed", "rng", "precision", "math", "antithetic",
-                "control_variate", "brownian_bridge", "replicates", "greeks", "regression_paths",
-                "regression_degree"});
+                "control_variate", "brownian_bridge", "replicates", "greeks", "greeks_method",
+                "regression_paths", "regression_degree"});
   SimulationConfig sim;
   reader.setting_if_given(m, "paths", sim.paths, detail::check_paths, Spelling::integer);
   if (const Entry* e = reader.setting_if_given(m, "steps_per_year", sim.steps_per_year,
@@ -63,6 +63,8 @@ SimulationConfig simulation(const Reader& reader, const Located& where) {
   reader.setting_if_given(m, "rng", sim.rng, detail::check_rng, Spelling::word);
   reader.setting_if_given(m, "precision", sim.precision, detail::check_precision, Spelling::word);
   reader.setting_if_given(m, "math", sim.math, detail::check_math_profile, Spelling::word);
+  reader.setting_if_given(m, "greeks_method", sim.greeks_method, detail::check_greeks_method,
+                          Spelling::word);
   if (const Entry* e = m.find("antithetic")) {
     sim.antithetic = reader.boolean(e->value);
   }

@@ -33,6 +33,8 @@ constexpr std::array<RngType, 4> all_rngs = {RngType::philox, RngType::mrg32k3a,
                                              RngType::scrambled_sobol};
 constexpr std::array<Precision, 2> all_precisions = {Precision::float32, Precision::float64};
 constexpr std::array<MathProfile, 2> all_math_profiles = {MathProfile::accurate, MathProfile::fast};
+constexpr std::array<GreeksMethod, 3> all_greeks_methods = {
+    GreeksMethod::automatic, GreeksMethod::bump, GreeksMethod::pathwise};
 constexpr std::array<DeviceChoice, 3> all_devices = {DeviceChoice::automatic, DeviceChoice::gpu,
                                                      DeviceChoice::cpu};
 
@@ -48,6 +50,10 @@ std::optional<RngType> parse_rng(std::string_view text) {
 
 std::optional<MathProfile> parse_math_profile(std::string_view text) {
   return parse_enum(text, all_math_profiles);
+}
+
+std::optional<GreeksMethod> parse_greeks_method(std::string_view text) {
+  return parse_enum(text, all_greeks_methods);
 }
 
 std::optional<DeviceChoice> parse_device(std::string_view text) {
@@ -150,6 +156,10 @@ Checked<Precision> check_precision(std::string_view text) {
 
 Checked<MathProfile> check_math_profile(std::string_view text) {
   return check_choice(text, all_math_profiles);
+}
+
+Checked<GreeksMethod> check_greeks_method(std::string_view text) {
+  return check_choice(text, all_greeks_methods);
 }
 
 Checked<DeviceChoice> check_device(std::string_view text) {

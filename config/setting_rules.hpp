@@ -25,7 +25,9 @@ inline constexpr std::array<Greek, kGreekCount> kAllGreeks = {
 std::optional<Precision> parse_precision(std::string_view text); ///< "float" | "double"
 std::optional<RngType> parse_rng(std::string_view text); ///< philox|mrg32k3a|sobol|scrambled_sobol
 std::optional<MathProfile> parse_math_profile(std::string_view text); ///< "accurate" | "fast"
-std::optional<DeviceChoice> parse_device(std::string_view text);      ///< "auto" | "gpu" | "cpu"
+/// "auto" | "bump" | "pathwise"
+std::optional<GreeksMethod> parse_greeks_method(std::string_view text);
+std::optional<DeviceChoice> parse_device(std::string_view text); ///< "auto" | "gpu" | "cpu"
 /// "auto" | "none" | "slot_major" | an integer 0..64 (a fixed amount of padding).
 std::optional<Padding> parse_padding(std::string_view text);
 std::optional<Greek> parse_greek(std::string_view text); ///< delta|gamma|vega|rho|theta
@@ -62,6 +64,7 @@ Checked<std::uint64_t> check_seed(std::string_view text); ///< 0..2^64-1
 Checked<RngType> check_rng(std::string_view text);
 Checked<Precision> check_precision(std::string_view text);
 Checked<MathProfile> check_math_profile(std::string_view text);
+Checked<GreeksMethod> check_greeks_method(std::string_view text);
 Checked<DeviceChoice> check_device(std::string_view text);
 Checked<std::string> check_backend(std::string_view text);   ///< a backend_catalog() name
 Checked<int> check_prefetch_distance(std::string_view text); ///< kernels::is_prefetch_distance

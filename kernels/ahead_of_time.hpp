@@ -26,7 +26,8 @@ constexpr bool in_common_module(std::string_view loader, int distance) {
 struct ModelTraits {
   bool basket;    ///< several assets (multi_black_scholes), with or without the Greeks' scenarios
   bool scenarios; ///< the Greeks' scenario copies (models::Scenarios)
-  bool fast = false; ///< the fast math profile's (models/math.cuh): compiled on first use only
+  bool fast = false;     ///< the fast math profile's (models/math.cuh): compiled on first use only
+  bool pathwise = false; ///< pathwise Greeks' tangents (models/pathwise.cuh)
 };
 
 /// Built ahead under `ahead`: `none` (every comparison's baseline and the fallback of any backend)
@@ -37,10 +38,11 @@ struct ModelTraits {
 /// v13-v23). The rest is compiled on first use — the baskets' `inline` and early exercise
 /// included: nvcc took 80-89 s for each basket's float `inline` and 17-30 s for each basket's
 /// early-exercise kernel (H200 machine, 16 cores busy; bench/NOTES.md v25), the whole list 930 s.
+/// Pathwise Greeks' models: `none` alone (a Greek run's other backends on first use).
 constexpr bool in_ahead_list(std::string_view loader, int distance, ModelTraits model) {
   if (loader == "none")
     return true;
-  if (model.basket)
+  if (model.basket || model.pathwise)
     return false;
   return loader == "inline" ||
          (!model.scenarios && loader == "scalar_batched" && (distance == 4 || distance == 8));

@@ -82,7 +82,7 @@ constexpr ModelTraits model_traits() {
   if constexpr (models::kIsScenarios<Model>)
     return {Model::Base::assets > 1, true, fast};
   else
-    return {Model::assets > 1, false, fast};
+    return {Model::assets > 1, false, fast, models::kIsPathwise<Model>};
 }
 
 /// Whether `Distance` is one of `Listed`'s.
@@ -231,7 +231,7 @@ constexpr bool exercise_built_ahead() {
 }
 
 template <class Model, class Real, KernelSet Set>
-LauncherTable<Model, Real> make_exercise_table() {
+LauncherTable<Model, Real> make_exercise_entry() {
   using Loader =
       typename InlineLoaders<typename Model::Math>::template Step<Real, Model::factors, 0>;
   constexpr bool kAhead = exercise_built_ahead<Model, Real, Set>();
@@ -252,6 +252,15 @@ LauncherTable<Model, Real> make_exercise_table() {
     entry.load = entry.load_runtime;
   }
   return {entry};
+}
+
+template <class Model, class Real, KernelSet Set>
+LauncherTable<Model, Real> make_exercise_table() {
+  if constexpr (models::kIsPathwise<Model>) {
+    return {}; // early exercise takes its Greeks by bumps (engine/plan/pathwise.cpp)
+  } else {
+    return make_exercise_entry<Model, Real, Set>();
+  }
 }
 
 /// Defined, one model-list entry per file, in the build folder's generated

@@ -15,7 +15,10 @@
 //               model; 4n + 4 of an n-asset basket, for per-underlying Greeks)
 //   model type  its last template argument the math profile (models/math.cuh; Accurate when
 //               left out): the `_fast` entries are `simulation.math: fast`'s, compiled on first
-//               use only (kernels/ahead_of_time.hpp), the Greeks' scenario kernels accurate only
+//               use only (kernels/ahead_of_time.hpp), the Greeks' scenario kernels accurate only;
+//               the `pathwise_` entries (scenarios false) are the pathwise Greeks' tangent
+//               models (models/pathwise.cuh), which the planner picks for a group whose Greeks
+//               it takes pathwise (engine/plan/pathwise.cpp)
 //   distances   the prefetch matrix's distances the tuner tries and PFMC_KERNELS=all builds
 //               ahead (every distance of kernels/catalog.hpp serves a run that asks for it,
 //               compiled on first use): a DistanceSequence of kernels/catalog.hpp's lists, or
@@ -32,6 +35,7 @@
 #include "models/heston.cuh"
 #include "models/local_vol.cuh"
 #include "models/multi_black_scholes.cuh"
+#include "models/pathwise.cuh"
 #include "models/scenarios.cuh"
 
 // clang-format off
@@ -65,7 +69,11 @@
   X(greeks_local_vol_f64, local_vol, 1, true, double, (models::Scenarios<models::LocalVol<double>>), DistanceSequence<kScenarioPrefetchDistances>)        \
   X(greeks_multi2_f64, multi_black_scholes, 2, true, double, (models::Scenarios<models::MultiBlackScholes<double, 2>>), NoPrefetchMatrix) \
   X(greeks_multi3_f64, multi_black_scholes, 3, true, double, (models::Scenarios<models::MultiBlackScholes<double, 3>>), NoPrefetchMatrix) \
-  X(greeks_multi4_f64, multi_black_scholes, 4, true, double, (models::Scenarios<models::MultiBlackScholes<double, 4>>), NoPrefetchMatrix)
+  X(greeks_multi4_f64, multi_black_scholes, 4, true, double, (models::Scenarios<models::MultiBlackScholes<double, 4>>), NoPrefetchMatrix) \
+  X(pathwise_black_scholes_f64, black_scholes, 1, false, double, (models::PathwiseBlackScholes<double, 1>), NoPrefetchMatrix)     \
+  X(pathwise_multi2_f64, multi_black_scholes, 2, false, double, (models::PathwiseBlackScholes<double, 2>), NoPrefetchMatrix)       \
+  X(pathwise_multi3_f64, multi_black_scholes, 3, false, double, (models::PathwiseBlackScholes<double, 3>), NoPrefetchMatrix)       \
+  X(pathwise_multi4_f64, multi_black_scholes, 4, false, double, (models::PathwiseBlackScholes<double, 4>), NoPrefetchMatrix)
 // clang-format on
 
 namespace pfmc::kernels {

@@ -22,6 +22,7 @@
 #include "kernels/value_layout.cuh"
 #include "models/exercise.cuh"
 #include "models/path.cuh"
+#include "models/pathwise.cuh"
 #include "models/payoff.cuh"
 #include "models/scenarios.cuh"
 
@@ -52,6 +53,7 @@ struct GroupParams {
   int greek_count;
   const double* greek_weights; ///< [greek][scenario]
   int delta_greek; ///< which Greek is delta (-1: none): pathwise where the instrument allows
+  const models::PathwiseGreek* pathwise_greeks; ///< [greek] of a pathwise model's group, else null
   ReductionTarget reduction;
   /// Early exercise (the kernels instantiated with Exercise only): the group's instruments'
   /// exercise table, in device memory.
@@ -177,8 +179,12 @@ __device__ __noinline__ void pay_estimates(const Group& group,
   const ValueLayout layout{n, group.control_variate, group.greek_count, group.portfolio};
   const int K = layout.per_instrument();
   const int S = group.scenarios;
-  const models::EstimateSpec spec{S, group.control_variate, group.greek_count, group.delta_greek,
-                                  group.greek_weights};
+  const models::EstimateSpec spec{S,
+                                  group.control_variate,
+                                  group.greek_count,
+                                  group.delta_greek,
+                                  group.greek_weights,
+                                  group.pathwise_greeks};
   const int total = layout.size();
   double portfolio[P];
   for (int p = 0; p < P; ++p)
@@ -552,7 +558,8 @@ __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
   // Loaders of several paths per thread (`inline`) carry the lean passes of one-step terminal
   // groups; the others keep one code path, and neither early exercise nor the Greeks' scenario
   // models (whose groups are never single prices) compile them.
-  constexpr bool kOneStepTerminalCode = P > 1 && !Exercise && !models::kIsScenarios<Model>;
+  constexpr bool kOneStepTerminalCode =
+      P > 1 && !Exercise && !models::kIsScenarios<Model> && !models::kIsPathwise<Model>;
   __shared__ bool one_step_terminal;
   if (threadIdx.x < kWarpSize) {
     const int g = find_group(p.groups, p.group_count, static_cast<int>(blockIdx.x));
@@ -581,7 +588,8 @@ __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
   double* round_sums = reinterpret_cast<double*>(shared + p.round_sums_offset);
 
   Loader loader(shared);
-  Real observed[P][models::kMaxObservations];
+  using Value = models::ValueOf<Model, Real>; // a pathwise model's observations are Duals
+  Value observed[P][models::kMaxObservations];
   // Simulates the thread's P paths from `first` (the round's first path: round_first) into
   // `observed`; false where the kernel only measures the step loop (reduce == 0).
   const auto simulate = [&](int round_first, int first, int valid) {
@@ -645,9 +653,9 @@ __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
         if (!simulate(round_first, first, valid))
           continue;
         if (single) {
-          fold.add(pass, pay_single<GroupParams<Model, Real>, Real, P>(group, observed, valid));
+          fold.add(pass, pay_single<GroupParams<Model, Real>, Value, P>(group, observed, valid));
         } else {
-          pay_round<GroupParams<Model, Real>, Real, P>(group, observed, valid, at, scratch);
+          pay_round<GroupParams<Model, Real>, Value, P>(group, observed, valid, at, scratch);
         }
       }
     }

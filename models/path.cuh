@@ -81,12 +81,15 @@ class Path {
 public:
   static constexpr int factors = Model::factors;
   static constexpr int paths = P;
+  /// What the observations are kept in: Real, or a pathwise model's Dual (models/dual.cuh); the
+  /// draws stay Real.
+  using Value = ValueOf<Model, Real>;
 
   /// `observed` (P arrays of kMaxObservations values, the caller's) holds the observations
   /// beyond the register slots while the paths run, and every observation after finish(). The
   /// arrays model and schedule point to must outlive the path.
   PFMC_HD_INLINE Path(const typename Model::Params& model, const PathSchedule& schedule,
-                      Real (*observed)[kMaxObservations])
+                      Value (*observed)[kMaxObservations])
       : model_(model), schedule_(schedule), run_(schedule.runs[0]), observed_(observed) {
     // Each observation's start is read from the schedule once for all the paths (the loads are
     // not hoisted out of a loop over paths that stores to `observed`).
@@ -96,14 +99,14 @@ public:
     PFMC_UNROLL
     for (int k = 0; k < kRegisterObservations; ++k) {
       if (k < schedule_.observation_count) {
-        const Real start = observation_start<Real>(schedule_.observations[k].kind);
+        const Value start = observation_start<Value>(schedule_.observations[k].kind);
         PFMC_UNROLL
         for (int p = 0; p < P; ++p)
           registers_[p][k] = start;
       }
     }
     for (int o = kRegisterObservations; o < schedule_.observation_count; ++o) {
-      const Real start = observation_start<Real>(schedule_.observations[o].kind);
+      const Value start = observation_start<Value>(schedule_.observations[o].kind);
       PFMC_UNROLL
       for (int p = 0; p < P; ++p)
         observed_[p][o] = start;
@@ -241,7 +244,7 @@ private:
         const ObservationView& o = schedule_.observations[k];
         PFMC_UNROLL
         for (int p = 0; p < P; ++p) {
-          Real inputs[D];
+          Value inputs[D];
           PFMC_UNROLL
           for (int d = 0; d < D; ++d) {
             inputs[d] = input<Kind>(states[d][p], o);
@@ -257,9 +260,9 @@ private:
 
   /// What observation o (of kind Kind) takes from a state.
   template <ObservationKind Kind>
-  PFMC_HD_INLINE static Real input(const typename Model::State& state, const ObservationView& o) {
+  PFMC_HD_INLINE static Value input(const typename Model::State& state, const ObservationView& o) {
     if constexpr (is_basket_observation(Kind)) {
-      return basket_level<Real, typename Model::Math>(
+      return basket_level<Value, typename Model::Math>(
           o, [&](int asset) { return Model::log_spot(state, asset); });
     } else {
       return observation_input<typename Model::Math>(Kind, Model::log_spot(state, o.asset));
@@ -287,7 +290,7 @@ private:
       const auto kind = static_cast<ObservationKind>(event.kind);
       PFMC_UNROLL
       for (int p = 0; p < P; ++p) {
-        Real x;
+        Value x;
         if (Model::assets > 1 && is_basket_observation(kind)) {
           x = input<ObservationKind::basket_min>(state_[p],
                                                  schedule_.observations[event.observation]);
@@ -295,7 +298,7 @@ private:
           x = observation_input<typename Model::Math>(kind,
                                                       Model::log_spot(state_[p], event.asset));
         }
-        Real& slot = observed_[p][event.observation];
+        Value& slot = observed_[p][event.observation];
         slot = observation_combine(kind, slot, x);
       }
     }
@@ -308,8 +311,8 @@ private:
   typename Model::State state_[P];
   ObservationRun run_;
   int cursor_ = 0;
-  Real registers_[P][kRegisterObservations] = {};
-  Real (*observed_)[kMaxObservations];
+  Value registers_[P][kRegisterObservations] = {};
+  Value (*observed_)[kMaxObservations];
 };
 
 /// The largest divisor of D that is at most kMaxBatchBlock.

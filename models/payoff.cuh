@@ -12,6 +12,7 @@
 
 #include <type_traits>
 
+#include "models/dual.cuh"
 #include "models/math.cuh"
 #include "models/scenarios.cuh"
 
@@ -65,15 +66,17 @@ PFMC_HD_INLINE Real basket_level(const View& o, const LogSpot& log_spot) {
   return b;
 }
 
+/// Real: the observation's type (a plain value, or a Dual of a pathwise model).
 template <class Real>
 PFMC_HD_INLINE Real observation_start(ObservationKind kind) {
+  using Scalar = typename ScalarOf<Real>::type;
   switch (kind) {
   case ObservationKind::running_min:
   case ObservationKind::basket_min:
-    return math::infinity<Real>();
+    return static_cast<Real>(math::infinity<Scalar>());
   case ObservationKind::running_max:
   case ObservationKind::basket_max:
-    return -math::infinity<Real>();
+    return static_cast<Real>(-math::infinity<Scalar>());
   default:
     return Real(0);
   }
@@ -162,6 +165,14 @@ struct InstrumentView {
   /// 1 / S0 when delta is taken pathwise (a European or Asian on a model whose paths scale
   /// with the spot, dS(t)/dS0 = S(t)/S0: Black-Scholes, Heston), else 0 (bump-and-revalue).
   double pathwise_delta;
+  /// d discount / d rate (a parallel zero-rate shift) and d discount / d valuation time: the
+  /// discount's part of pathwise rho and theta (0 where the group's Greeks are bumps).
+  double discount_tangent[2];
+  /// Pathwise Greeks of payoffs that jump (engine/plan/pathwise.cpp): the half-widths of the
+  /// uniform kernels that stand in for the jump's delta function, the digital's (in its
+  /// observation's units) and the knock's (in its extreme's: log-spot, or basket level).
+  double payoff_smoothing;
+  double knock_smoothing;
   ControlKind control;     ///< control variate, when the run asks for them
   int control_observation; ///< terminal spot, or the schedule's log sum (geometric average)
 
@@ -266,6 +277,98 @@ PFMC_HD_INLINE double discounted_control(const InstrumentView& in, const Observe
 /// At most this many Greeks per instrument: on a 4-asset basket, delta, gamma and vega per
 /// underlying, rho and theta.
 inline constexpr int kMaxGreeks = 3 * kMaxBasketAssets + 2;
+
+/// One pathwise Greek of a group (engine/plan/pathwise.cpp): the payoff's derivative by one
+/// input of a pathwise model (models/pathwise.cuh numbers them), or a gamma as the central
+/// difference of a pathwise delta under a move of the spot.
+struct PathwiseGreek {
+  int input;      ///< the tangent the Greek differentiates by
+  int moved_spot; ///< gamma: the delta tangent of the spot moved (-1: a first-order Greek)
+  double move;    ///< gamma: the spot's move, h · S0 (absolute)
+  int discount; ///< the discount's tangent this input moves (InstrumentView::discount_tangent), or
+                ///< -1
+};
+static_assert(std::is_trivially_copyable_v<PathwiseGreek>);
+
+/// d payoff / d s of a call or a put at s (the vanilla payoff's slope, 0 at the strike).
+PFMC_HD_INLINE double vanilla_slope(int is_call, double strike, double s) {
+  return is_call ? (s > strike ? 1.0 : 0.0) : (s < strike ? -1.0 : 0.0);
+}
+
+/// The uniform kernel of half-width w at x: what a smoothed pathwise Greek puts where a payoff
+/// jumps (its mean: the Greek averaged over the jump's positions within ±w, an O(w²) bias).
+PFMC_HD_INLINE double jump_kernel(double x, double w) {
+  return (x > -w && x < w) ? 0.5 / w : 0.0;
+}
+
+/// d payoff / dθ of one instrument before its discount, and what it pays, on a path whose
+/// observation is s (tangent ds) and whose knock's extreme is x (tangent dx; no knock: unread).
+/// A call's or a put's slope is exact; where the payoff jumps (a digital at its strike, a knock
+/// at its level) the jump's delta function is a uniform kernel (jump_kernel): the derivative of
+/// the payoff smoothed over ±w around the jump.
+PFMC_HD_INLINE void payoff_derivative(const InstrumentView& in, double s, double ds, double x,
+                                      double dx, double& d, double& paid) {
+  double payoff, slope;
+  if (in.kind == PayoffKind::digital) {
+    payoff = (in.is_call ? s > in.strike : s < in.strike) ? in.cash : 0.0;
+    const double k = math::mul_rn(in.cash, jump_kernel(s - in.strike, in.payoff_smoothing));
+    slope = in.is_call ? k : -k;
+  } else {
+    payoff = vanilla_payoff(in.is_call, in.strike, s);
+    slope = vanilla_slope(in.is_call, in.strike, s);
+  }
+  d = math::mul_rn(slope, ds);
+  paid = payoff;
+  if (in.knock_observation >= 0) {
+    const bool down = in.direction == BarrierDirection::down;
+    const bool crossed = down ? x <= in.knock_level : x >= in.knock_level;
+    const bool alive = in.knock_in ? crossed : !crossed;
+    // d alive / d extreme: +δ for a down-and-out; its sign flips with up and with in.
+    const double sign = (down ? 1.0 : -1.0) * (in.knock_in ? -1.0 : 1.0);
+    const double jump = math::mul_rn(sign, jump_kernel(x - in.knock_level, in.knock_smoothing));
+    d = math::add_rn(alive ? d : 0.0, math::mul_rn(math::mul_rn(payoff - in.rebate, jump), dx));
+    paid = alive ? payoff : in.rebate;
+  }
+}
+
+/// A pathwise Greek of one instrument on one path: observed(o) is a Dual (the observation and
+/// its tangents), s the instrument's spot, average or basket level, x its knock's extreme.
+///  - first order: discount · d payoff/dθ (payoff_derivative) + paid · d discount/dθ;
+///  - gamma by spot a (cross-gamma by spot b): the central difference of the pathwise delta by
+///    spot b under a move ±m of spot a, [Δ_b(+m) − Δ_b(−m)] / 2m, each Δ_b on the path moved:
+///    s ± m ds/dS0_a (exact for an observation linear in the spot: a spot, an average, a
+///    weighted basket's level), a spot knock's log extreme + log(1 ± m dx/dS0_a) (exact: a
+///    move of the spot shifts every log-spot alike); the tangents by spot b do not move. The
+///    planner allows no other observation with gamma.
+/// Rounded once per operation (math::*_rn), as the bumps' weights.
+template <class Observed>
+PFMC_HD_INLINE double pathwise_greek(const InstrumentView& in, const PathwiseGreek& g,
+                                     const Observed& observed) {
+  const auto o = observed(in.underlying_observation);
+  const bool knocked = in.knock_observation >= 0;
+  const auto x = observed(knocked ? in.knock_observation : in.underlying_observation);
+  const double s = static_cast<double>(o.v), ds = static_cast<double>(o.d[g.input]);
+  const double xv = static_cast<double>(x.v), dx = static_cast<double>(x.d[g.input]);
+  double d, paid;
+  if (g.moved_spot >= 0) {
+    const double ms = math::mul_rn(g.move, static_cast<double>(o.d[g.moved_spot]));
+    const double mx = math::mul_rn(g.move, static_cast<double>(x.d[g.moved_spot]));
+    const bool log_extreme = knocked && in.kind != PayoffKind::basket;
+    const auto moved_extreme = [&](double sign) {
+      return log_extreme ? math::add_rn(xv, math::log(1.0 + sign * mx))
+                         : math::add_rn(xv, sign * mx);
+    };
+    double up, down;
+    payoff_derivative(in, math::add_rn(s, ms), ds, moved_extreme(1.0), dx, up, paid);
+    payoff_derivative(in, math::add_rn(s, -ms), ds, moved_extreme(-1.0), dx, down, paid);
+    return math::mul_rn(up - down, in.discount / (2.0 * g.move));
+  }
+  payoff_derivative(in, s, ds, xv, dx, d, paid);
+  double e = math::mul_rn(d, in.discount);
+  if (g.discount >= 0)
+    e = math::add_rn(e, math::mul_rn(paid, in.discount_tangent[g.discount]));
+  return e;
+}
 /// Raw estimates of one instrument on one path: y, c and the Greeks.
 inline constexpr int kMaxEstimates = 2 + kMaxGreeks;
 
@@ -277,13 +380,16 @@ struct EstimateSpec {
   int greek_count;             ///< at most kMaxGreeks
   int delta_greek;             ///< which Greek is delta (-1: none): pathwise where allowed
   const double* greek_weights; ///< [greek][scenario]
+  /// [greek]: a pathwise group's Greeks (observations in Duals), else null.
+  const PathwiseGreek* pathwise;
 };
 static_assert(std::is_trivially_copyable_v<EstimateSpec>);
 
 /// The raw estimates of one base instrument on one path: y, its payoff under the base scenario;
 /// c, its control (with spec.control_variate); greeks[0 .. spec.greek_count), each Greek as the
 /// fixed combination of the scenarios' payoffs (scenarios[0 .. spec.scenarios), the base first),
-/// or delta pathwise where the instrument allows. What the spec does not ask for is left as it
+/// or delta pathwise where the instrument allows; in a pathwise model's group (observations in
+/// Duals) every Greek pathwise (pathwise_greek). What the spec does not ask for is left as it
 /// is. observed(o) is the path's finalised observation o. The GPU kernels and the CPU backend
 /// both call it: their per-path values agree bit for bit. Scalars by reference, not a returned
 /// struct: in the kernel y and c stay in registers (a struct with the Greeks' array went to
@@ -292,22 +398,30 @@ template <class Observed>
 PFMC_HD_INLINE void path_estimates(const InstrumentView* scenarios, const EstimateSpec& spec,
                                    const Observed& observed, double& y, double& c,
                                    double (&greeks)[kMaxGreeks]) {
-  double v[kMaxScenarios];
-  for (int sc = 0; sc < spec.scenarios; ++sc)
-    v[sc] = discounted_payoff(scenarios[sc], observed);
   const InstrumentView& base = scenarios[0];
-  y = v[0];
-  if (spec.control_variate)
-    c = discounted_control(base, observed);
-  for (int k = 0; k < spec.greek_count; ++k) {
-    double e = 0.0;
-    if (k == spec.delta_greek && base.pathwise_delta != 0.0) {
-      e = pathwise_delta(base, observed);
-    } else {
-      for (int sc = 0; sc < spec.scenarios; ++sc)
-        e = math::add_rn(e, math::mul_rn(spec.greek_weights[k * spec.scenarios + sc], v[sc]));
+  if constexpr (kIsDual<decltype(observed(0))>) { // a pathwise model's group: one scenario
+    y = discounted_payoff(base, observed);
+    if (spec.control_variate)
+      c = discounted_control(base, observed);
+    for (int k = 0; k < spec.greek_count; ++k)
+      greeks[k] = pathwise_greek(base, spec.pathwise[k], observed);
+  } else {
+    double v[kMaxScenarios];
+    for (int sc = 0; sc < spec.scenarios; ++sc)
+      v[sc] = discounted_payoff(scenarios[sc], observed);
+    y = v[0];
+    if (spec.control_variate)
+      c = discounted_control(base, observed);
+    for (int k = 0; k < spec.greek_count; ++k) {
+      double e = 0.0;
+      if (k == spec.delta_greek && base.pathwise_delta != 0.0) {
+        e = pathwise_delta(base, observed);
+      } else {
+        for (int sc = 0; sc < spec.scenarios; ++sc)
+          e = math::add_rn(e, math::mul_rn(spec.greek_weights[k * spec.scenarios + sc], v[sc]));
+      }
+      greeks[k] = e;
     }
-    greeks[k] = e;
   }
 }
 

@@ -37,7 +37,9 @@ inline const references::ReferenceCase& reference_case(const std::string& name) 
 }
 
 /// The case's YAML with `engine` as its engine mapping and `simulation_extra` (", key: value"
-/// pairs) added to its simulation mapping.
+/// pairs) added to its simulation mapping. Its Greeks are bump-and-revalue's unless the extra
+/// names a greeks_method: the references are the bumps' central differences (and dV/dS0 where
+/// delta may be pathwise); tests/test_pathwise.cpp checks the pathwise Greeks.
 inline std::string reference_case_yaml(const references::ReferenceCase& c,
                                        const std::string& engine,
                                        const std::string& simulation_extra = "",
@@ -48,11 +50,15 @@ inline std::string reference_case_yaml(const references::ReferenceCase& c,
     if (at != std::string::npos)
       yaml.erase(at, yaml.find(']', at) + 1 - at);
   }
-  if (!simulation_extra.empty()) {
+  std::string extra = simulation_extra;
+  if (greeks && yaml.find(", greeks: [") != std::string::npos &&
+      extra.find("greeks_method") == std::string::npos)
+    extra += ", greeks_method: bump";
+  if (!extra.empty()) {
     const std::string key = "simulation: {";
     const auto at = yaml.find(key);
     EXPECT_NE(at, std::string::npos);
-    yaml.insert(yaml.find('}', at), simulation_extra);
+    yaml.insert(yaml.find('}', at), extra);
   }
   return yaml + "engine: " + engine + "\n";
 }

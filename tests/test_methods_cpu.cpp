@@ -238,7 +238,8 @@ TEST(Greeks, EuropeansMatchBlackScholesClosedForms) {
   // central differences' O(h²) bias (1% spot, 1 vol point, 10 bp) and theta's O(h) forward
   // difference (one day): allowances below, each well above the bias for these parameters.
   const auto r = engine::price(
-      load(bs_yaml(kCall + kPut, 200000, ", greeks: [delta, gamma, vega, rho, theta]", 52)));
+      load(bs_yaml(kCall + kPut, 200000,
+                   ", greeks: [delta, gamma, vega, rho, theta], greeks_method: bump", 52)));
   for (const auto& [id, kind, strike] : {std::tuple{"call", analytic::OptionKind::call, 105.0},
                                          std::tuple{"put", analytic::OptionKind::put, 95.0}}) {
     const auto g = analytic::black_scholes_greeks(kind, 100, strike, 1, 0.04, 0.01, 0.25);

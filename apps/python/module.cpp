@@ -299,6 +299,7 @@ config::Overrides overrides_from(const py::dict& kw) {
   text("precision", o.precision);
   text("rng", o.rng);
   text("math", o.math);
+  text("greeks_method", o.greeks_method);
   integer("prefetch_distance", o.prefetch_distance);
   integer("block_size", o.block_size);
   integer("cpu_threads", o.cpu_threads);

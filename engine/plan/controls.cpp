@@ -40,7 +40,8 @@ double geometric_asian_control_mean(const GroupPlan& group, const std::vector<in
         c * c * diffusion[static_cast<std::size_t>(s)] * diffusion[static_cast<std::size_t>(s)];
   }
   // The base scenario's log spot: the first constant, after the Scenarios header with Greeks.
-  const double log_spot = group.model_constants[group.scenarios > 1 ? 3 : 0];
+  // A pathwise group: after the offset of its tangent data (models::PathwiseBlackScholes).
+  const double log_spot = group.model_constants[group.pathwise() ? 1 : group.scenarios > 1 ? 3 : 0];
   mean = log_spot + mean / n;
   return analytic::black_lognormal(call ? analytic::OptionKind::call : analytic::OptionKind::put,
                                    mean, variance, strike, discount);

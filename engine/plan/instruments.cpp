@@ -41,6 +41,8 @@ models::InstrumentView common_view(const ViewInputs& in, double quantity) {
   view.control = models::ControlKind::none;
   view.control_observation = -1;
   view.pathwise_delta = 0.0;
+  if (in.group.pathwise())
+    pathwise_discount_tangents(in.config, instrument.maturity, view.discount_tangent);
   // Pathwise delta where the payoff is Lipschitz (no knock) and the paths scale with the spot.
   if (in.scenario_index == 0 && !instrument.knock &&
       (in.model.type == config::ModelType::black_scholes ||
@@ -194,8 +196,10 @@ void plan_instruments(const config::RunConfig& config, int model_index,
                           k,
                           k * group.assets,
                           maturity_step};
-      const models::InstrumentView view =
+      models::InstrumentView view =
           instrument_view(in, quantity[static_cast<std::size_t>(i)], observations, control_mean);
+      if (group.pathwise())
+        set_smoothing(view);
       group.portfolio = group.portfolio || view.quantity != 0.0;
       group.instruments.push_back(view);
     }

@@ -32,9 +32,16 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   group.fast_math = config.simulation.math == config::MathProfile::fast;
 
   group.times = plan_detail::group_time_grid(config, model_index, instrument_indices);
+  // Pathwise Greeks: one scenario and the model's tangents; else the bumps' scenarios.
+  const bool pathwise = plan_detail::takes_pathwise(config, model_index, instrument_indices);
   const std::vector<plan_detail::Scenario> scenarios =
-      plan_detail::plan_scenarios(config, model_index, group);
-  plan_detail::plan_model_data(scenarios, model_index, group);
+      pathwise ? plan_detail::plan_pathwise(config, model_index, group)
+               : plan_detail::plan_scenarios(config, model_index, group);
+  if (pathwise) {
+    plan_detail::plan_pathwise_model_data(config, model_index, group);
+  } else {
+    plan_detail::plan_model_data(scenarios, model_index, group);
+  }
   plan_detail::ObservationSet observations(group.times);
   plan_detail::plan_instruments(config, model_index, scenarios, instrument_indices, quantity,
                                 observations, group);

@@ -79,6 +79,10 @@ struct GroupPlan {
   std::vector<int> greek_assets;
   /// Per-path estimate of Greek g = Σ_s greek_weights[g * scenarios + s] · payoff of scenario s.
   std::vector<double> greek_weights;
+  /// The Greeks taken pathwise ([greek]; engine/plan/pathwise.cpp): the group simulates the
+  /// pathwise model's tangents (models/pathwise.cuh) in one scenario, and greek_weights is
+  /// empty. Empty for bumped Greeks.
+  std::vector<models::PathwiseGreek> pathwise_greeks;
   /// Per base instrument: the closed-form mean of its control variate (0 without one).
   std::vector<double> control_mean;
   bool control_variate = false;
@@ -102,6 +106,8 @@ struct GroupPlan {
   ExercisePlan exercise;
 
   [[nodiscard]] int steps() const { return static_cast<int>(times.size()) - 1; }
+  /// The group's Greeks are pathwise (its model the pathwise one).
+  [[nodiscard]] bool pathwise() const { return !pathwise_greeks.empty(); }
   [[nodiscard]] int rows() const { return steps() * factors; } ///< normals per path
   /// Index of delta among the Greeks, or -1.
   [[nodiscard]] int delta_greek() const {
@@ -130,8 +136,9 @@ struct GroupPlan {
   }
   /// The EstimateSpec of the group's base instruments (greek_weights in host memory).
   [[nodiscard]] models::EstimateSpec estimate_spec() const {
-    return models::EstimateSpec{scenarios, control_variate ? 1 : 0, static_cast<int>(greeks.size()),
-                                delta_greek(), greek_weights.data()};
+    return models::EstimateSpec{
+        scenarios,     control_variate ? 1 : 0, static_cast<int>(greeks.size()),
+        delta_greek(), greek_weights.data(),    pathwise() ? pathwise_greeks.data() : nullptr};
   }
   /// Reduced values per base instrument, and of the whole group.
   [[nodiscard]] int values_per_instrument() const { return value_layout().per_instrument(); }

@@ -51,6 +51,18 @@ std::vector<Scenario> plan_scenarios(const config::RunConfig& config, int model_
 
 // ---- per-step model data (step_data.cpp) ---------------------------------------------------
 
+/// A model's per-step data over a grid (shifted by a scenario), per series; its tail (a
+/// surface's knots); and its constants: what model_data_block interleaves for make_params().
+struct ModelData {
+  std::vector<std::vector<double>> series;
+  std::vector<double> tail;
+  std::vector<double> constants;
+};
+
+/// The model's data over `grid` under `config`'s market, valuation moved forward by `shift`.
+ModelData model_data(const config::RunConfig& config, const config::ModelConfig& model,
+                     const std::vector<double>& grid, double shift);
+
 /// Throws config::ConfigError when the event grid (steps_per_year 0) is asked of a model whose
 /// step is not exact over any interval.
 void check_event_grid_is_exact(const config::RunConfig& config, const config::ModelConfig& model);
@@ -58,6 +70,43 @@ void check_event_grid_is_exact(const config::RunConfig& config, const config::Mo
 /// group.step_series (the base scenario's), group.model_data and group.model_constants (every
 /// scenario's, one block each) over group.times.
 void plan_model_data(const std::vector<Scenario>& scenarios, int model_index, GroupPlan& group);
+
+// ---- bumps of the market (scenarios.cpp) --------------------------------------------------
+
+/// The config with the spot of the model's asset `asset` (every asset: -1) moved by `relative`.
+config::RunConfig bump_spot(config::RunConfig c, const config::ModelConfig& model, int asset,
+                            double relative);
+/// The config with the model's volatility moved by `h` (absolute): every pillar of a Black curve,
+/// every node of a local-vol surface, the vol of a basket's asset `asset`; for Heston sqrt(v0)
+/// and sqrt(theta).
+config::RunConfig bump_vol(config::RunConfig c, int model_index, int asset, double h);
+/// The config with every zero rate moved by `h` (absolute).
+config::RunConfig bump_rates(config::RunConfig c, double h);
+
+// ---- pathwise Greeks (pathwise.cpp) ------------------------------------------------------------
+
+/// Whether the group's Greeks are taken pathwise: simulation.greeks_method and what its model and
+/// instruments allow (auto: pathwise where all of them do). Throws config::ConfigError for
+/// greeks_method: pathwise on a group that cannot have them, naming the instrument and why.
+bool takes_pathwise(const config::RunConfig& config, int model_index,
+                    const std::vector<int>& instrument_indices);
+
+/// The scenarios of a pathwise group (the base alone) with group.greeks, group.greek_assets and
+/// group.pathwise_greeks.
+std::vector<Scenario> plan_pathwise(const config::RunConfig& config, int model_index,
+                                    GroupPlan& group);
+
+/// group.step_series, group.model_data and group.model_constants of a pathwise group: the base
+/// steps, then each step's derivatives by the moved inputs (models::PathwiseBlackScholes).
+void plan_pathwise_model_data(const config::RunConfig& config, int model_index, GroupPlan& group);
+
+/// The kernels' half-widths of an instrument's jumps (InstrumentView::payoff_smoothing and
+/// knock_smoothing), after its knock is set.
+void set_smoothing(models::InstrumentView& view);
+
+/// d discount(T) / d rate and d discount(T) / d valuation time (InstrumentView::discount_tangent).
+void pathwise_discount_tangents(const config::RunConfig& config, double maturity,
+                                double (&tangents)[2]);
 
 // ---- control-variate means (controls.cpp) --------------------------------------------------
 

@@ -19,54 +19,6 @@ std::vector<int> model_underlyings(const config::ModelConfig& model) {
   return {model.underlying_index};
 }
 
-/// The config with the spot of the model's asset `asset` (every asset: -1) moved by `relative`
-/// (of itself).
-config::RunConfig bump_spot(config::RunConfig c, const config::ModelConfig& model, int asset,
-                            double relative) {
-  const std::vector<int> underlyings = model_underlyings(model);
-  for (std::size_t a = 0; a < underlyings.size(); ++a) {
-    if (asset < 0 || static_cast<int>(a) == asset)
-      c.market.underlyings[static_cast<std::size_t>(underlyings[a])].spot *= 1.0 + relative;
-  }
-  return c;
-}
-
-/// The config with the model's volatility moved by `h` (absolute): every pillar of a Black
-/// curve, every node of a local-vol surface, the vol of a basket's asset `asset`; for Heston
-/// sqrt(v0) and sqrt(theta) (the instantaneous and the long-run vol).
-config::RunConfig bump_vol(config::RunConfig c, int model_index, int asset, double h) {
-  auto& m = c.models[static_cast<std::size_t>(model_index)];
-  switch (m.type) {
-  case config::ModelType::black_scholes:
-    for (double& v : m.volatility.values)
-      v += h;
-    break;
-  case config::ModelType::heston: {
-    const double vol0 = std::sqrt(m.heston.v0) + h;
-    const double vol_inf = std::sqrt(m.heston.theta) + h;
-    m.heston.v0 = vol0 * vol0;
-    m.heston.theta = vol_inf * vol_inf;
-    break;
-  }
-  case config::ModelType::local_vol:
-    for (auto& row : m.surface.vols) {
-      for (double& v : row)
-        v += h;
-    }
-    break;
-  case config::ModelType::multi_black_scholes:
-    m.volatilities[static_cast<std::size_t>(asset)] += h;
-    break;
-  }
-  return c;
-}
-
-config::RunConfig bump_rates(config::RunConfig c, double h) {
-  for (double& z : c.market.zero_rates.values)
-    z += h;
-  return c;
-}
-
 /// Where each bump's scenarios sit in the scenario list (-1: not simulated): per asset its up
 /// move then its down move (theta: the forward move alone).
 struct BumpIndex {
@@ -136,6 +88,54 @@ void plan_greeks(const config::RunConfig& config, const config::ModelConfig& mod
 }
 
 } // namespace
+
+/// The config with the spot of the model's asset `asset` (every asset: -1) moved by `relative`
+/// (of itself).
+config::RunConfig bump_spot(config::RunConfig c, const config::ModelConfig& model, int asset,
+                            double relative) {
+  const std::vector<int> underlyings = model_underlyings(model);
+  for (std::size_t a = 0; a < underlyings.size(); ++a) {
+    if (asset < 0 || static_cast<int>(a) == asset)
+      c.market.underlyings[static_cast<std::size_t>(underlyings[a])].spot *= 1.0 + relative;
+  }
+  return c;
+}
+
+/// The config with the model's volatility moved by `h` (absolute): every pillar of a Black
+/// curve, every node of a local-vol surface, the vol of a basket's asset `asset`; for Heston
+/// sqrt(v0) and sqrt(theta) (the instantaneous and the long-run vol).
+config::RunConfig bump_vol(config::RunConfig c, int model_index, int asset, double h) {
+  auto& m = c.models[static_cast<std::size_t>(model_index)];
+  switch (m.type) {
+  case config::ModelType::black_scholes:
+    for (double& v : m.volatility.values)
+      v += h;
+    break;
+  case config::ModelType::heston: {
+    const double vol0 = std::sqrt(m.heston.v0) + h;
+    const double vol_inf = std::sqrt(m.heston.theta) + h;
+    m.heston.v0 = vol0 * vol0;
+    m.heston.theta = vol_inf * vol_inf;
+    break;
+  }
+  case config::ModelType::local_vol:
+    for (auto& row : m.surface.vols) {
+      for (double& v : row)
+        v += h;
+    }
+    break;
+  case config::ModelType::multi_black_scholes:
+    m.volatilities[static_cast<std::size_t>(asset)] += h;
+    break;
+  }
+  return c;
+}
+
+config::RunConfig bump_rates(config::RunConfig c, double h) {
+  for (double& z : c.market.zero_rates.values)
+    z += h;
+  return c;
+}
 
 std::vector<Scenario> plan_scenarios(const config::RunConfig& config, int model_index,
                                      GroupPlan& group) {

@@ -11,14 +11,6 @@ namespace pfmc::engine::plan_detail {
 
 namespace {
 
-/// A model's per-step data over `times` (shifted by the scenario), interleaved per step, then its
-/// tail; and its constants.
-struct ModelData {
-  std::vector<std::vector<double>> series;
-  std::vector<double> tail;
-  std::vector<double> constants;
-};
-
 /// The scenario's times: valuation moved forward by `shift`, market curves held as functions of
 /// time from valuation.
 struct ScenarioTimes {
@@ -161,6 +153,18 @@ ModelData multi_black_scholes_data(const config::RunConfig& config,
   return out;
 }
 
+void append_interleaved(std::vector<double>& out, const ModelData& data) {
+  const std::size_t series = data.series.size();
+  const std::size_t steps = series ? data.series[0].size() : 0;
+  for (std::size_t s = 0; s < steps; ++s) {
+    for (std::size_t k = 0; k < series; ++k)
+      out.push_back(data.series[k][s]);
+  }
+  out.insert(out.end(), data.tail.begin(), data.tail.end());
+}
+
+} // namespace
+
 ModelData model_data(const config::RunConfig& config, const config::ModelConfig& model,
                      const std::vector<double>& grid, double shift) {
   const ScenarioTimes times{grid, config.market.zero_rates, shift};
@@ -176,18 +180,6 @@ ModelData model_data(const config::RunConfig& config, const config::ModelConfig&
   }
   return {};
 }
-
-void append_interleaved(std::vector<double>& out, const ModelData& data) {
-  const std::size_t series = data.series.size();
-  const std::size_t steps = series ? data.series[0].size() : 0;
-  for (std::size_t s = 0; s < steps; ++s) {
-    for (std::size_t k = 0; k < series; ++k)
-      out.push_back(data.series[k][s]);
-  }
-  out.insert(out.end(), data.tail.begin(), data.tail.end());
-}
-
-} // namespace
 
 /// The event grid (steps_per_year 0) steps straight from one date to the next, which is exact
 /// only for a model whose step is exact over any interval: Black-Scholes and correlated

@@ -22,6 +22,7 @@
 #include "kernels/reduction_shape.cuh"
 #include "kernels/value_layout.cuh"
 #include "models/path.cuh"
+#include "models/pathwise.cuh"
 
 namespace pfmc::engine {
 
@@ -63,8 +64,8 @@ struct BlockRole {
 /// Raw estimates of one path at their places in the ValueLayout (their squares come after the
 /// antithetic pair means): each instrument's y, c, g... (models::path_estimates, as the kernel
 /// computes them), then the portfolio's value.
-template <class Real>
-void pay_path(const GroupPlan& group, const Real* observed, double* out) {
+template <class Value>
+void pay_path(const GroupPlan& group, const Value* observed, double* out) {
   const kernels::ValueLayout layout = group.value_layout();
   const models::EstimateSpec spec = group.estimate_spec();
   const auto observed_at = [&](int o) { return observed[o]; };
@@ -95,6 +96,7 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
                     const BlockRole<Real>& role, std::uint64_t block_first, int count,
                     std::vector<double>& lane_values, std::vector<Real>& draws, double* partials) {
   using PathT = models::Path<Model, Real>;
+  using Value = typename PathT::Value; // a pathwise model's observations are Duals
   using Stepper = models::ExerciseStepper<Model, Real>;
   constexpr int F = Model::factors;
   const kernels::ValueLayout layout = group.value_layout();
@@ -102,23 +104,28 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
   const int steps = group.steps();
   lane_values.assign(static_cast<std::size_t>(kBlockPaths) * values, 0.0);
 
-  std::vector<std::array<Real, models::kMaxObservations>> observed(static_cast<std::size_t>(count));
+  std::vector<std::array<Value, models::kMaxObservations>> observed(
+      static_cast<std::size_t>(count));
   std::vector<PathT> paths;
   paths.reserve(static_cast<std::size_t>(count));
   std::vector<Stepper> steppers; // early exercise: each path's, over its Path
   steppers.reserve(role.exercise != nullptr ? static_cast<std::size_t>(count) : 0);
   for (int t = 0; t < count; ++t) {
-    auto* slots = reinterpret_cast<Real(*)[models::kMaxObservations]>(observed[t].data());
+    auto* slots = reinterpret_cast<Value(*)[models::kMaxObservations]>(observed[t].data());
     paths.emplace_back(params, schedule, slots);
-    if (role.exercise != nullptr)
-      steppers.emplace_back(paths.back(), *role.exercise, slots, block_first + t, 1);
+    if constexpr (!models::kIsPathwise<Model>) { // a pathwise group never exercises early
+      if (role.exercise != nullptr)
+        steppers.emplace_back(paths.back(), *role.exercise, slots, block_first + t, 1);
+    }
   }
   const auto advance = [&](int t, int step, const Real(&z)[F]) {
-    if (role.exercise != nullptr) {
-      steppers[static_cast<std::size_t>(t)](step, z);
-    } else {
-      paths[static_cast<std::size_t>(t)].advance(step, z);
+    if constexpr (!models::kIsPathwise<Model>) {
+      if (role.exercise != nullptr) {
+        steppers[static_cast<std::size_t>(t)](step, z);
+        return;
+      }
     }
+    paths[static_cast<std::size_t>(t)].advance(step, z);
   };
   if (source.normals != nullptr) {
     const std::size_t rows = static_cast<std::size_t>(steps) * F;

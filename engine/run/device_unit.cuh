@@ -85,14 +85,15 @@ public:
     // Group data, packed: one allocation, one copy.
     UploadArena arena;
     struct Offsets {
-      std::size_t steps, runs, spill_ranges, spill_events, observations, instruments, greek_weights;
+      std::size_t steps, runs, spill_ranges, spill_events, observations, instruments, greek_weights,
+          pathwise_greeks;
     };
     std::vector<Offsets> offsets;
     for (const GroupPlan* g : groups_) {
-      offsets.push_back({arena.add(interleaved_step_series<Real>(*g)),
-                         arena.add(g->observation_runs), arena.add(g->spill_ranges),
-                         arena.add(g->spill_events), arena.add(g->observations),
-                         arena.add(g->instruments), arena.add(g->greek_weights)});
+      offsets.push_back(
+          {arena.add(interleaved_step_series<Real>(*g)), arena.add(g->observation_runs),
+           arena.add(g->spill_ranges), arena.add(g->spill_events), arena.add(g->observations),
+           arena.add(g->instruments), arena.add(g->greek_weights), arena.add(g->pathwise_greeks)});
     }
     const std::vector<std::size_t> tables = add_exercise_tables(arena, exercise);
     data_ = DeviceBuffer<unsigned char>(arena.size(), stream);
@@ -157,6 +158,7 @@ public:
       t.greek_count = static_cast<int>(g.greeks.size());
       t.greek_weights = at<double>(o.greek_weights);
       t.delta_greek = g.delta_greek();
+      t.pathwise_greeks = g.pathwise() ? at<models::PathwiseGreek>(o.pathwise_greeks) : nullptr;
       if (tables[m] != kNoTable) {
         t.exercise = at<models::ExerciseTable<Real>>(tables[m]);
         if (exercise[m].regression()) {

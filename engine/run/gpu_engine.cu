@@ -444,7 +444,7 @@ bool has_launcher(const std::string& backend, int prefetch_distance) {
     dispatch_precision(precision, [&](auto real_tag) {
       using Real = typename decltype(real_tag)::type;
       for (auto type : {config::ModelType::black_scholes}) {
-        dispatch_model<Real>(type, 1, false, false, [&](auto model_tag) {
+        dispatch_model<Real>(type, 1, false, false, false, [&](auto model_tag) {
           using Model = typename decltype(model_tag)::type;
           all = all && find_launcher<Model, Real>(backend, prefetch_distance) != nullptr;
         });

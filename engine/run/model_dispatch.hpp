@@ -26,16 +26,18 @@ decltype(auto) dispatch_precision(config::Precision precision, F&& f) {
 }
 
 /// Calls f(TypeTag<Model>) for the entry of kernels/model_list.cuh with this model type, asset
-/// count (ignored by single-asset models), Greeks scenarios or not, precision Real and math
-/// profile (`fast`: simulation.math's): every combination reached here has kernels.
+/// count (ignored by single-asset models), Greeks scenarios or not, precision Real, math
+/// profile (`fast`: simulation.math's) and pathwise Greeks or not: every combination reached
+/// here has kernels.
 template <class Real, class F>
 decltype(auto) dispatch_model(config::ModelType type, int assets, bool scenarios, bool fast,
-                              F&& f) {
+                              bool pathwise, F&& f) {
 #define PFMC_DISPATCH_ENTRY(NAME, TYPE, ASSETS, SCENARIOS, REAL, MODEL, DISTANCES)                 \
   if constexpr (std::is_same_v<Real, REAL>) {                                                      \
     using Entry = kernels::model_entries::NAME;                                                    \
     if (type == config::ModelType::TYPE && (ASSETS == 1 || assets == ASSETS) &&                    \
-        scenarios == SCENARIOS && fast == Entry::Model::Math::fast) {                              \
+        scenarios == SCENARIOS && fast == Entry::Model::Math::fast &&                              \
+        pathwise == models::kIsPathwise<Entry::Model>) {                                           \
       return f(TypeTag<Entry::Model>{});                                                           \
     }                                                                                              \
   }
@@ -43,6 +45,8 @@ decltype(auto) dispatch_model(config::ModelType type, int assets, bool scenarios
 #undef PFMC_DISPATCH_ENTRY
   if (scenarios && fast)
     throw LogicError("the Greeks' kernels have the accurate math profile only");
+  if (pathwise)
+    throw LogicError("pathwise Greeks' kernels exist for Black-Scholes models in double only");
   if (scenarios)
     throw LogicError("Greeks kernels exist for single-asset models in double only");
   throw LogicError("no kernels for this model");
@@ -52,7 +56,7 @@ decltype(auto) dispatch_model(config::ModelType type, int assets, bool scenarios
 template <class Real, class F>
 decltype(auto) dispatch_model(const GroupPlan& group, F&& f) {
   return dispatch_model<Real>(group.model_type, group.assets, group.scenarios > 1, group.fast_math,
-                              std::forward<F>(f));
+                              group.pathwise(), std::forward<F>(f));
 }
 
 } // namespace pfmc::engine

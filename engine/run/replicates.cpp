@@ -62,7 +62,8 @@ InstrumentResult instrument_result(const config::RunConfig& config, const GroupP
     const Estimate ge =
         combine_replicates(samples, replicates.plain_sobol,
                            [&](const ReplicateSample& s) { return s.greeks[index][k]; });
-    const bool pathwise = static_cast<int>(k) == group.delta_greek() && base.pathwise_delta != 0.0;
+    const bool pathwise = group.pathwise() || (static_cast<int>(k) == group.delta_greek() &&
+                                               base.pathwise_delta != 0.0);
     GreekResult greek{group.greeks[k], ge.mean, ge.std_error, ge.has_error, pathwise, {}};
     const int asset = group.greek_assets[k];
     if (asset >= 0) {

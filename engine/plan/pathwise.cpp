@@ -1,0 +1,238 @@
+// Pathwise Greeks: which groups take them, the Greeks as derivatives of the payoff by the
+// pathwise model's inputs (models/pathwise.cuh), and the model's tangent data.
+//
+// A group takes its Greeks pathwise when its model has tangents (Black-Scholes, correlated
+// Black-Scholes) and none of its instruments exercises early (the exercise rule is a boundary in
+// the path). Europeans, Asians and baskets are Lipschitz in their observation: their pathwise
+// derivative is exact. A digital's payoff and a knock jump: the plain pathwise derivative would
+// miss the jump's mass, so the jump's delta function is replaced by a uniform kernel of
+// half-width w (kJumpSmoothing; models/payoff.cuh, pathwise_greek), a bias of O(w²) stated
+// there. Gamma is the central difference of the pathwise delta under a move of the spot
+// (kSpotBump, as the bumps'), taken from the observation's own delta tangent: exact for an
+// observation linear in each spot (a spot, an average, a weighted basket's level) and a payoff
+// without a jump; other groups with gamma keep bump-and-revalue (greeks_method: auto) or are
+// refused (pathwise).
+//
+// The tangent data are the derivatives of each step's drift and diffusion by the asset's vol, the
+// rates and valuation time, as central differences of the planner's own step data (double, steps
+// kTangentStep: the step data are smooth in each input, so the difference's error is O(h²),
+// about 1e-12 of the derivative, and its rounding about 1e-16 / h of the data).
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "config/config_error.hpp"
+#include "engine/plan/plan_detail.hpp"
+#include "models/pathwise.cuh"
+
+namespace pfmc::engine::plan_detail {
+
+namespace {
+
+/// Central-difference steps of the tangent data: vol (absolute), rates (absolute), valuation
+/// time (years).
+constexpr double kTangentStep = 1e-6;
+/// The half-width of the uniform kernel in place of a jump's delta function, relative: 1% of a
+/// digital's strike, of a basket knock's level, or 0.01 of log-spot (1% of the spot) for a spot
+/// knock. Its bias is the Greek's average over the jump's positions within ±w, less the Greek
+/// (O(w²): w²/6 times its second derivative by the jump's position).
+constexpr double kJumpSmoothing = 0.01;
+
+bool has_tangents(const config::ModelConfig& model) {
+  return model.type == config::ModelType::black_scholes ||
+         model.type == config::ModelType::multi_black_scholes;
+}
+
+bool wants(const config::RunConfig& config, config::Greek g) {
+  const auto& greeks = config.simulation.greeks;
+  return std::find(greeks.begin(), greeks.end(), g) != greeks.end();
+}
+
+/// Why an instrument's Greeks cannot be pathwise on this run, or empty.
+std::string why_not_pathwise(const config::RunConfig& config, const config::ModelConfig& model,
+                             const config::InstrumentConfig& instrument) {
+  if (!has_tangents(model))
+    return "its model '" + model.name + "' is " + config::to_string(model.type) +
+           " (pathwise tangents exist for black_scholes and multi_black_scholes)";
+  if (exercises_early(instrument))
+    return "it exercises early (the exercise boundary is not differentiable along a path)";
+  if (!wants(config, config::Greek::gamma))
+    return {}; // first order: every payoff, a jump's delta function smoothed (set_smoothing)
+  const bool basket = instrument.type == config::InstrumentType::basket;
+  if (basket && instrument.basket != config::BasketPayoff::weighted)
+    return "a max or min basket's level is not linear in each spot (its gamma needs bumps)";
+  if (basket && instrument.knock)
+    return "the extreme of a basket's level is not linear in each spot (its knock's gamma needs "
+           "bumps)";
+  return {};
+}
+
+/// Spot of the model's asset a.
+double spot_of(const config::RunConfig& config, const config::ModelConfig& model, int a) {
+  const int u = model.type == config::ModelType::multi_black_scholes
+                    ? model.underlying_indices[static_cast<std::size_t>(a)]
+                    : model.underlying_index;
+  return config.market.underlyings[static_cast<std::size_t>(u)].spot;
+}
+
+/// (data(+h) - data(-h)) / 2h of series `k`, per step.
+std::vector<double> difference(const ModelData& up, const ModelData& down, std::size_t k,
+                               double h) {
+  std::vector<double> d(up.series[k].size());
+  for (std::size_t s = 0; s < d.size(); ++s)
+    d[s] = (up.series[k][s] - down.series[k][s]) / (2.0 * h);
+  return d;
+}
+
+} // namespace
+
+bool takes_pathwise(const config::RunConfig& config, int model_index,
+                    const std::vector<int>& instrument_indices) {
+  const auto method = config.simulation.greeks_method;
+  if (config.simulation.greeks.empty() || method == config::GreeksMethod::bump)
+    return false;
+  const auto& model = config.models[static_cast<std::size_t>(model_index)];
+  for (int i : instrument_indices) {
+    const auto& instrument = config.instruments[static_cast<std::size_t>(i)];
+    const std::string why = why_not_pathwise(config, model, instrument);
+    if (why.empty())
+      continue;
+    if (method == config::GreeksMethod::automatic)
+      return false;
+    throw config::ConfigError(config.file, instrument.mark, "simulation.greeks_method",
+                              "pathwise Greeks need payoffs Lipschitz in the path: instrument '" +
+                                  instrument.id + "' cannot have them: " + why +
+                                  " (greeks_method: auto takes bumps for its model's group)");
+  }
+  return true;
+}
+
+std::vector<Scenario> plan_pathwise(const config::RunConfig& config, int model_index,
+                                    GroupPlan& group) {
+  const auto& model = config.models[static_cast<std::size_t>(model_index)];
+  const int N = model.assets();
+  const auto delta = [](int a) { return a; };
+  const auto vega = [N](int a) { return N + a; };
+  const int rho = 2 * N, theta = 2 * N + 1;
+  group.scenarios = 1;
+  for (config::Greek g : config.simulation.greeks) {
+    const bool each = N > 1 && (g == config::Greek::delta || g == config::Greek::gamma ||
+                                g == config::Greek::vega);
+    for (int a = 0; a < (each ? N : 1); ++a) {
+      models::PathwiseGreek p{0, -1, 0.0, -1};
+      switch (g) {
+      case config::Greek::delta:
+        p.input = delta(a);
+        break;
+      case config::Greek::gamma:
+        p.input = delta(a);
+        p.moved_spot = delta(a);
+        p.move = kSpotBump * spot_of(config, model, a);
+        break;
+      case config::Greek::vega:
+        p.input = vega(a);
+        break;
+      case config::Greek::rho:
+        p.input = rho;
+        p.discount = 0;
+        break;
+      case config::Greek::theta:
+        p.input = theta;
+        p.discount = 1;
+        break;
+      }
+      group.greeks.push_back(g);
+      group.greek_assets.push_back(each ? a : -1);
+      group.pathwise_greeks.push_back(p);
+    }
+  }
+  return {Scenario{nullptr, &config, 0.0}};
+}
+
+void plan_pathwise_model_data(const config::RunConfig& config, int model_index, GroupPlan& group) {
+  const auto& model = config.models[static_cast<std::size_t>(model_index)];
+  const auto N = static_cast<std::size_t>(model.assets());
+  const ModelData base = model_data(config, model, group.times, 0.0);
+  const double h = kTangentStep;
+  // [moved input][series]: the derivative of each series (drift[N], diffusion[N]) by the asset's
+  // own vol, the rates and valuation time.
+  std::vector<std::vector<std::vector<double>>> moved(models::kMovedInputs);
+  for (auto& m : moved)
+    m.resize(2 * N);
+  for (std::size_t a = 0; a < N; ++a) {
+    const int asset = static_cast<int>(a);
+    const config::RunConfig vol_up = bump_vol(config, model_index, asset, h);
+    const config::RunConfig vol_down = bump_vol(config, model_index, asset, -h);
+    const ModelData up =
+        model_data(vol_up, vol_up.models[static_cast<std::size_t>(model_index)], group.times, 0.0);
+    const ModelData down = model_data(
+        vol_down, vol_down.models[static_cast<std::size_t>(model_index)], group.times, 0.0);
+    moved[0][a] = difference(up, down, a, h);
+    moved[0][N + a] = difference(up, down, N + a, h);
+  }
+  {
+    const ModelData up = model_data(bump_rates(config, h), model, group.times, 0.0);
+    const ModelData down = model_data(bump_rates(config, -h), model, group.times, 0.0);
+    for (std::size_t k = 0; k < 2 * N; ++k)
+      moved[1][k] = difference(up, down, k, h);
+  }
+  {
+    const ModelData later = model_data(config, model, group.times, h);
+    const ModelData earlier = model_data(config, model, group.times, -h);
+    for (std::size_t k = 0; k < 2 * N; ++k)
+      moved[2][k] = difference(later, earlier, k, h);
+  }
+  const std::size_t steps = base.series[0].size();
+  group.step_series = base.series;
+  group.model_data.clear();
+  group.model_data.reserve(steps * 2 * N * (1 + models::kMovedInputs));
+  for (std::size_t s = 0; s < steps; ++s) {
+    for (std::size_t k = 0; k < 2 * N; ++k)
+      group.model_data.push_back(base.series[k][s]);
+  }
+  const double tangents_at = static_cast<double>(group.model_data.size());
+  for (std::size_t s = 0; s < steps; ++s) {
+    for (const auto& m : moved) {
+      for (std::size_t k = 0; k < 2 * N; ++k)
+        group.model_data.push_back(m[k][s]);
+    }
+  }
+  // {values before the tangents, ln S0[N], 1 / S0[N], L row by row (one 1 for a single asset)}.
+  group.model_constants = {tangents_at};
+  for (std::size_t a = 0; a < N; ++a)
+    group.model_constants.push_back(base.constants[a]);
+  for (std::size_t a = 0; a < N; ++a)
+    group.model_constants.push_back(1.0 / spot_of(config, model, static_cast<int>(a)));
+  if (N == 1) {
+    group.model_constants.push_back(1.0);
+  } else {
+    group.model_constants.insert(group.model_constants.end(),
+                                 base.constants.begin() + static_cast<std::ptrdiff_t>(N),
+                                 base.constants.end());
+  }
+}
+
+void set_smoothing(models::InstrumentView& view) {
+  view.payoff_smoothing = kJumpSmoothing * std::fabs(view.strike);
+  const bool basket_level = view.kind == models::PayoffKind::basket;
+  view.knock_smoothing =
+      basket_level ? kJumpSmoothing * std::max(std::fabs(view.knock_level), 1.0) : kJumpSmoothing;
+}
+
+void pathwise_discount_tangents(const config::RunConfig& config, double maturity,
+                                double (&tangents)[2]) {
+  const double h = kTangentStep;
+  const config::TermStructure& curve = config.market.zero_rates;
+  config::TermStructure up = curve, down = curve; // as bump_rates moves them
+  for (double& z : up.values)
+    z += h;
+  for (double& z : down.values)
+    z -= h;
+  tangents[0] = (discount_factor(up, maturity) - discount_factor(down, maturity)) / (2.0 * h);
+  // Valuation moved forward by h: the maturity is h nearer.
+  tangents[1] =
+      (discount_factor(curve, maturity - h) - discount_factor(curve, maturity + h)) / (2.0 * h);
+}
+
+} // namespace pfmc::engine::plan_detail

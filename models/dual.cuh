@@ -1,0 +1,116 @@
+#pragma once
+// Forward-mode tangents of a path's observations: Dual<Real, J> is a value and its derivatives
+// with respect to J inputs of the run (models/pathwise.cuh names them: each spot, each vol, the
+// rate, valuation time). A pathwise model's log-spot is a Dual; models::Path then takes its
+// observations (spots, averages, extremes, basket levels) in Duals with the code that takes
+// plain values, so each observation carries its pathwise derivatives to the payoff.
+//
+// Comparisons, min and max look at the value alone: an extreme's or a basket's winner carries
+// its own tangent (the pathwise derivative, almost everywhere, of a min or a max).
+// static_cast<double> is the value: the payoff code reads observations that way.
+
+#include <type_traits>
+
+#include "models/math.cuh"
+
+namespace pfmc::models {
+
+template <class Real, int J>
+struct Dual {
+  static_assert(J >= 1);
+  Real v;    ///< the value
+  Real d[J]; ///< d value / d input j
+
+  Dual() = default; // trivially copyable, left uninitialised like a Real
+  /// A constant (no input moves it).
+  template <class S>
+  PFMC_HD_INLINE constexpr explicit Dual(S x) : v(static_cast<Real>(x)), d{} {}
+
+  PFMC_HD_INLINE constexpr explicit operator double() const { return static_cast<double>(v); }
+
+  PFMC_HD_INLINE friend Dual operator+(const Dual& a, const Dual& b) {
+    Dual r;
+    r.v = a.v + b.v;
+    PFMC_UNROLL
+    for (int j = 0; j < J; ++j)
+      r.d[j] = a.d[j] + b.d[j];
+    return r;
+  }
+  PFMC_HD_INLINE friend Dual operator-(const Dual& a) {
+    Dual r;
+    r.v = -a.v;
+    PFMC_UNROLL
+    for (int j = 0; j < J; ++j)
+      r.d[j] = -a.d[j];
+    return r;
+  }
+  PFMC_HD_INLINE friend Dual operator*(const Dual& a, const Dual& b) {
+    Dual r;
+    r.v = a.v * b.v;
+    PFMC_UNROLL
+    for (int j = 0; j < J; ++j)
+      r.d[j] = a.d[j] * b.v + a.v * b.d[j];
+    return r;
+  }
+  PFMC_HD_INLINE friend Dual operator/(const Dual& a, const Dual& b) {
+    Dual r;
+    r.v = a.v / b.v;
+    PFMC_UNROLL
+    for (int j = 0; j < J; ++j)
+      r.d[j] = (a.d[j] - r.v * b.d[j]) / b.v;
+    return r;
+  }
+  PFMC_HD_INLINE friend bool operator<(const Dual& a, const Dual& b) { return a.v < b.v; }
+  PFMC_HD_INLINE friend bool operator<=(const Dual& a, const Dual& b) { return a.v <= b.v; }
+  PFMC_HD_INLINE friend bool operator>=(const Dual& a, const Dual& b) { return a.v >= b.v; }
+  PFMC_HD_INLINE friend bool operator!=(const Dual& a, const Dual& b) { return a.v != b.v; }
+};
+
+template <class T>
+inline constexpr bool kIsDual = false;
+template <class Real, int J>
+inline constexpr bool kIsDual<Dual<Real, J>> = true;
+
+/// The plain type of a value: Real, or a Dual's Real.
+template <class T>
+struct ScalarOf {
+  using type = T;
+};
+template <class Real, int J>
+struct ScalarOf<Dual<Real, J>> {
+  using type = Real;
+};
+
+} // namespace pfmc::models
+
+namespace pfmc::math {
+
+/// exp under a profile, of a Dual: the value's exp, and each tangent times it.
+template <class Profile, class Real, int J>
+PFMC_HD_INLINE models::Dual<Real, J> exp(const models::Dual<Real, J>& x) {
+  models::Dual<Real, J> r;
+  r.v = exp<Profile>(x.v);
+  PFMC_UNROLL
+  for (int j = 0; j < J; ++j)
+    r.d[j] = r.v * x.d[j];
+  return r;
+}
+
+} // namespace pfmc::math
+
+namespace pfmc::models {
+
+/// What models::Path keeps a model's observations in, for draws in Real: the model's
+/// `Value<Real>` where it names one (a pathwise model's Dual), else Real.
+template <class Model, class Real, class = void>
+struct ObservationValue {
+  using type = Real;
+};
+template <class Model, class Real>
+struct ObservationValue<Model, Real, std::void_t<typename Model::template Value<Real>>> {
+  using type = typename Model::template Value<Real>;
+};
+template <class Model, class Real>
+using ValueOf = typename ObservationValue<Model, Real>::type;
+
+} // namespace pfmc::models

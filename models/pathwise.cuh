@@ -1,0 +1,160 @@
+#pragma once
+// Pathwise Greeks of Black-Scholes and correlated Black-Scholes (N = 1: one asset with term
+// structures of rates, dividends and vol; N = 2..4: a basket's correlated assets): the model
+// steps its log-spots exactly as models::BlackScholes / models::MultiBlackScholes do, and beside
+// each the log-spot's forward tangents, on the same draws:
+//
+//   d ln S_a(t) / d S0_a          = 1 / S0_a                          (delta: constant)
+//   d ln S_a(t_{i+1}) / d θ        = d ln S_a(t_i) / d θ + d drift_{a,i} / d θ
+//                                    + d diffusion_{a,i} / d θ · (L z_i)_a
+//
+// for θ = asset a's vol (a parallel shift of a Black curve's pillars), the zero rates (parallel)
+// and valuation time. The step is affine in its drift and diffusion, so these tangents are exact
+// derivatives of the simulated path given the per-step derivatives of the step data, which the
+// planner computes in double (engine/plan/pathwise.cpp). models::Path takes the observations in
+// Duals of the log-spots (Value<Real>); the payoff's derivative turns them into Greeks
+// (models/payoff.cuh, pathwise_greek).
+//
+// Inputs, numbered as the Duals' tangents (PathwiseInputs): delta of asset a at a, vega of asset
+// a at N + a, rho at 2N, theta at 2N + 1.
+
+#include "models/dual.cuh"
+#include "models/math.cuh"
+
+namespace pfmc::models {
+
+/// Where each input's tangent sits in a Dual of a model of N assets.
+template <int N>
+struct PathwiseInputs {
+  static constexpr int count = 2 * N + 2;
+  PFMC_HD_INLINE static constexpr int delta(int asset) { return asset; }
+  PFMC_HD_INLINE static constexpr int vega(int asset) { return N + asset; }
+  static constexpr int rho = 2 * N;
+  static constexpr int theta = 2 * N + 1;
+};
+
+/// The inputs a step moves, in the order of a step's tangent data: the asset's own vol, the
+/// rates, valuation time.
+inline constexpr int kMovedInputs = 3;
+
+template <class Real, int N>
+struct PathwiseBlackScholes {
+  static_assert(N >= 1 && N <= 4);
+  using Math = math::Accurate; ///< the Greeks' kernels are accurate only
+  using Inputs = PathwiseInputs<N>;
+  static constexpr int factors = N;
+  static constexpr int assets = N;
+  static constexpr int cholesky_count = N * (N + 1) / 2;
+  /// Observations are Duals of every input (models::Path, models::ValueOf).
+  template <class R>
+  using Value = Dual<R, Inputs::count>;
+
+  /// One step: per asset the drift and the diffusion (Black-Scholes' and MultiBlackScholes'
+  /// layout: drift[N] then diffusion[N]).
+  struct Step {
+    Real drift[N];
+    Real diffusion[N];
+  };
+  /// A step's derivatives by the moved inputs (kMovedInputs' order): asset a's entries of
+  /// moved[0] are by its own vol.
+  struct StepTangents {
+    Step moved[kMovedInputs];
+  };
+  static constexpr int series_count = 2 * N;
+  static constexpr int tangent_series_count = 2 * N * kMovedInputs;
+
+  struct Params {
+    const Step* steps;
+    const StepTangents* tangents;
+    Real log_spot0[N];
+    Real inverse_spot0[N];
+    Real cholesky[cholesky_count]; ///< L row by row (N > 1)
+  };
+
+  /// model_data: the steps' data, then their tangents (StepTangents, per step); constants:
+  /// {values before the tangents, ln S0[N], 1 / S0[N], L row by row}.
+  static constexpr int constant_count = 1 + 2 * N + cholesky_count;
+  static Params make_params(const Real* data, const double* c) {
+    Params p{};
+    p.steps = reinterpret_cast<const Step*>(data);
+    p.tangents = reinterpret_cast<const StepTangents*>(data + static_cast<long long>(c[0]));
+    for (int a = 0; a < N; ++a) {
+      p.log_spot0[a] = static_cast<Real>(c[1 + a]);
+      p.inverse_spot0[a] = static_cast<Real>(c[1 + N + a]);
+    }
+    for (int k = 0; k < cholesky_count; ++k)
+      p.cholesky[k] = static_cast<Real>(c[1 + 2 * N + k]);
+    return p;
+  }
+
+  struct State {
+    Real log_spot[N];
+    Real delta[N];               ///< d ln S_a / d S0_a
+    Real moved[kMovedInputs][N]; ///< d ln S_a / d (own vol, rates, time)
+  };
+
+  PFMC_HD_INLINE static State initial(const Params& p) {
+    State s;
+    PFMC_UNROLL
+    for (int a = 0; a < N; ++a) {
+      s.log_spot[a] = p.log_spot0[a];
+      s.delta[a] = p.inverse_spot0[a];
+      PFMC_UNROLL
+      for (int k = 0; k < kMovedInputs; ++k)
+        s.moved[k][a] = Real(0);
+    }
+    return s;
+  }
+
+  PFMC_HD_INLINE static void advance(State& s, const Params& p, int step,
+                                     const Real (&z)[factors]) {
+    const Step& m = p.steps[step];
+    const StepTangents& t = p.tangents[step];
+    PFMC_UNROLL
+    for (int i = 0; i < N; ++i) {
+      Real w;
+      if constexpr (N == 1) {
+        w = z[0]; // as BlackScholes steps
+      } else {
+        w = Real(0); // as MultiBlackScholes correlates
+        PFMC_UNROLL
+        for (int j = 0; j <= i; ++j)
+          w += p.cholesky[i * (i + 1) / 2 + j] * z[j];
+      }
+      s.log_spot[i] += m.drift[i] + m.diffusion[i] * w;
+      PFMC_UNROLL
+      for (int k = 0; k < kMovedInputs; ++k)
+        s.moved[k][i] += t.moved[k].drift[i] + t.moved[k].diffusion[i] * w;
+    }
+  }
+
+  /// The log-spot of `asset` (from the schedule, at run time: selected over the compile-time
+  /// indices so that the state stays in registers) with its tangents.
+  PFMC_HD_INLINE static Value<Real> log_spot(const State& s, int asset) {
+    Value<Real> x(0);
+    x.v = s.log_spot[0];
+    x.d[Inputs::delta(0)] = s.delta[0];
+    x.d[Inputs::vega(0)] = s.moved[0][0];
+    x.d[Inputs::rho] = s.moved[1][0];
+    x.d[Inputs::theta] = s.moved[2][0];
+    PFMC_UNROLL
+    for (int a = 1; a < N; ++a) {
+      const bool here = asset == a;
+      x.v = here ? s.log_spot[a] : x.v;
+      x.d[Inputs::delta(a)] = here ? s.delta[a] : Real(0);
+      x.d[Inputs::delta(0)] = here ? Real(0) : x.d[Inputs::delta(0)];
+      x.d[Inputs::vega(a)] = here ? s.moved[0][a] : Real(0);
+      x.d[Inputs::vega(0)] = here ? Real(0) : x.d[Inputs::vega(0)];
+      x.d[Inputs::rho] = here ? s.moved[1][a] : x.d[Inputs::rho];
+      x.d[Inputs::theta] = here ? s.moved[2][a] : x.d[Inputs::theta];
+    }
+    return x;
+  }
+};
+
+template <class Model>
+inline constexpr bool kIsPathwise = false;
+template <class Real, int N>
+inline constexpr bool kIsPathwise<PathwiseBlackScholes<Real, N>> = true;
+
+} // namespace pfmc::models

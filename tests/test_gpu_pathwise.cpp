@@ -1,0 +1,181 @@
+// GPU suites of the pathwise Greeks (issue 37; skipped without a device): the pathwise models'
+// kernels bit-identical to `none` on every backend, the GPU against the CPU backend on the same
+// draws, and against the closed forms at full size.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "engine/analytic/analytic.hpp"
+#include "engine/core/device_info.hpp"
+#include "engine/pricer.hpp"
+#include "gpu_test_support.hpp"
+#include "kernels/catalog.hpp"
+#include "test_support.hpp"
+
+namespace pfmc {
+namespace {
+
+using testing::bits_of;
+using testing::find;
+using testing::kSigmas;
+using testing::load;
+
+class GpuPathwise : public testing::GpuTest {};
+
+/// A book every Greek of which is pathwise: Europeans and Asians on Black-Scholes with a rate
+/// curve (kind "black_scholes"), or weighted, max and min baskets of n correlated assets
+/// ("basket2" .. "basket4"), with a position.
+std::string pathwise_book(const std::string& kind, std::uint64_t paths, const std::string& engine,
+                          const std::string& extra = "") {
+  const std::string market =
+      "market:\n  underlyings: [{name: A, spot: 100, dividend_yield: 0.02}, {name: B, spot: 95}, "
+      "{name: C, spot: 105, dividend_yield: 0.01}, {name: D, spot: 100}]\n"
+      "  rates: {tenors: [0.5, 2], zero_rates: [0.01, 0.02]}\n";
+  std::string model, instruments, greeks;
+  if (kind == "black_scholes") {
+    model = "{name: m, type: black_scholes, underlying: A, volatility: {tenors: [0.5, 1], "
+            "vols: [0.22, 0.25]}}";
+    instruments =
+        "  - {id: c, type: european, option: call, strike: 100, maturity: 1, model: m}\n"
+        "  - {id: p, type: european, option: put, strike: 90, maturity: 0.75, model: m}\n"
+        "  - {id: a, type: asian, average: arithmetic, option: call, strike: 100, maturity: 1, "
+        "fixings: 12, model: m}\n"
+        "  - {id: g, type: asian, average: geometric, option: put, strike: 100, maturity: 1, "
+        "fixings: 52, model: m}\n";
+    greeks = ", greeks: [delta, gamma, vega, rho, theta]";
+  } else {
+    const int n = kind.back() - '0';
+    const std::string names[4] = {"A", "B", "C", "D"};
+    std::string u, v, corr, w;
+    for (int i = 0; i < n; ++i) {
+      u += (i ? ", " : "") + names[i];
+      v += std::string(i ? ", " : "") + (i % 2 ? "0.3" : "0.25");
+      w += std::string(i ? ", " : "") + "0.25";
+      corr += std::string(i ? ", " : "") + "[";
+      for (int j = 0; j < n; ++j)
+        corr += std::string(j ? ", " : "") + (i == j ? "1" : "0.4");
+      corr += "]";
+    }
+    model = "{name: m, type: multi_black_scholes, underlyings: [" + u + "], volatilities: [" + v +
+            "], correlation: [" + corr + "]}";
+    const std::string tail = ", strike: 100, maturity: 1, model: m}\n";
+    instruments = "  - {id: c, type: basket, payoff: weighted, weights: [" + w + "], option: call" +
+                  tail + "  - {id: mx, type: basket, payoff: max, option: call" + tail +
+                  "  - {id: mn, type: basket, payoff: min, option: put" + tail;
+    greeks = ", greeks: [delta, vega, rho, theta]";
+  }
+  return market + "models: [" + model + "]\ninstruments:\n" + instruments +
+         "portfolio: [{instrument: c, quantity: 2}]\nsimulation: {paths: " + std::to_string(paths) +
+         ", steps_per_year: 52, seed: 17" + greeks + ", greeks_method: pathwise" + extra +
+         "}\nengine: " + engine + "\n";
+}
+
+const char* const kKinds[] = {"black_scholes", "basket2", "basket3", "basket4"};
+
+struct BackendCase {
+  std::string backend;
+  int distance;
+};
+
+std::vector<BackendCase> backend_cases() {
+  std::vector<BackendCase> cases;
+  for (const auto& b : kernels::backend_catalog()) {
+    if (std::string(b.name) == "none" || b.bench_only)
+      continue;
+    cases.push_back({b.name, 4});
+  }
+  return cases;
+}
+
+class PathwiseBackendIdentity : public GpuPathwise,
+                                public ::testing::WithParamInterface<BackendCase> {};
+
+TEST_P(PathwiseBackendIdentity, EveryPathwiseModelGivesTheBitsOfNone) {
+  const auto& c = GetParam();
+  const auto* info = kernels::find_backend(c.backend);
+  ASSERT_NE(info, nullptr);
+  const auto device = engine::query_device();
+  if (!kernels::why_backend_cannot_run(*info, device.compute_capability, device.name).empty())
+    GTEST_SKIP() << c.backend << " does not run on " << device.name;
+  const std::string engine_yaml = "{device: gpu, backend: " + c.backend +
+                                  ", prefetch_distance: " + std::to_string(c.distance) + "}";
+  const std::string none = "{device: gpu, backend: none}";
+  // 10,000 paths: a partial last block; 52 steps: not a multiple of 8.
+  for (const char* kind : kKinds) {
+    for (const char* extra : {"", ", antithetic: true, control_variate: true"}) {
+      const auto got = engine::price(load(pathwise_book(kind, 10000, engine_yaml, extra)));
+      const auto want = engine::price(load(pathwise_book(kind, 10000, none, extra)));
+      EXPECT_EQ(bits_of(got), bits_of(want)) << kind << extra << " " << c.backend;
+      ASSERT_FALSE(got.instruments.empty());
+      EXPECT_TRUE(got.instruments[0].greeks.at(0).pathwise) << kind;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryBackend, PathwiseBackendIdentity,
+                         ::testing::ValuesIn(backend_cases()),
+                         [](const auto& info) { return info.param.backend; });
+
+TEST_F(GpuPathwise, MatchesTheCpuBackendOnTheSameDraws) {
+  for (const char* kind : kKinds) {
+    const auto gpu = engine::price(load(pathwise_book(kind, 8192, "{device: gpu}")));
+    const auto cpu = engine::price(load(pathwise_book(kind, 8192, "{device: cpu}")));
+    ASSERT_EQ(gpu.instruments.size(), cpu.instruments.size());
+    for (std::size_t i = 0; i < gpu.instruments.size(); ++i) {
+      const auto& g = gpu.instruments[i];
+      const auto& c = cpu.instruments[i];
+      EXPECT_NEAR(g.price, c.price, 1e-9 * std::fabs(g.price) + 1e-12) << kind << " " << g.id;
+      ASSERT_EQ(g.greeks.size(), c.greeks.size());
+      for (std::size_t k = 0; k < g.greeks.size(); ++k) {
+        // Gamma's slopes switch where a path's spot crosses the strike ± 1%: a last-ulp
+        // difference between the device's and the host's exp can move one path across.
+        const double tolerance = g.greeks[k].greek == config::Greek::gamma
+                                     ? g.greeks[k].std_error
+                                     : 1e-7 * std::fabs(g.greeks[k].value) + 1e-9;
+        EXPECT_NEAR(g.greeks[k].value, c.greeks[k].value, tolerance)
+            << kind << " " << g.id << " " << config::to_string(g.greeks[k].greek);
+      }
+    }
+  }
+}
+
+TEST_F(GpuPathwise, EuropeansMatchBlackScholesAtFullSize) {
+  const std::string yaml =
+      "market:\n  underlyings: [{name: S, spot: 100, dividend_yield: 0.01}]\n"
+      "  rates: {zero_rate: 0.04}\n"
+      "models: [{name: bs, type: black_scholes, underlying: S, volatility: 0.25}]\n"
+      "instruments:\n"
+      "  - {id: call, type: european, option: call, strike: 105, maturity: 1, model: bs}\n"
+      "  - {id: put, type: european, option: put, strike: 95, maturity: 1, model: bs}\n"
+      "simulation: {paths: 4000000, steps_per_year: 12, seed: 3, "
+      "greeks: [delta, gamma, vega, rho, theta], greeks_method: pathwise}\n"
+      "engine: {device: gpu}\n";
+  const auto r = engine::price(load(yaml));
+  for (const auto& [id, kind, strike] : {std::tuple{"call", analytic::OptionKind::call, 105.0},
+                                         std::tuple{"put", analytic::OptionKind::put, 95.0}}) {
+    const auto g = analytic::black_scholes_greeks(kind, 100, strike, 1, 0.04, 0.01, 0.25);
+    // Gamma: the pathwise delta's central difference at ±1% of the spot, whose distance from
+    // gamma comes from the closed form (tests/test_pathwise.cpp says so at length).
+    const auto up = analytic::black_scholes_greeks(kind, 101, strike, 1, 0.04, 0.01, 0.25);
+    const auto down = analytic::black_scholes_greeks(kind, 99, strike, 1, 0.04, 0.01, 0.25);
+    const double gamma_bias = std::fabs((up.delta - down.delta) / 2 - g.gamma);
+    const auto& got = find(r, id);
+    const double expected[5] = {g.delta, g.gamma, g.vega, g.rho, g.theta};
+    const double allowance[5] = {1e-9, 1.1 * gamma_bias + 1e-9, 1e-7, 1e-7, 1e-7};
+    ASSERT_EQ(got.greeks.size(), 5u);
+    for (int k = 0; k < 5; ++k) {
+      const auto& e = got.greeks[static_cast<std::size_t>(k)];
+      EXPECT_TRUE(e.pathwise);
+      EXPECT_NEAR(e.value, expected[k], kSigmas * e.std_error + allowance[k])
+          << id << " " << config::to_string(e.greek);
+      std::printf("  gpu %s %-5s %.6f ± %.6f  closed form %.6f\n", id, config::to_string(e.greek),
+                  e.value, e.std_error, expected[k]);
+    }
+  }
+}
+
+} // namespace
+} // namespace pfmc

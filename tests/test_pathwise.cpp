@@ -1,0 +1,329 @@
+// Pathwise Greeks on the CPU backend (issue 37): Europeans, geometric Asians and two-asset max
+// and min calls against their closed forms, the pathwise estimates against bump-and-revalue on
+// the same draws, the groups that keep bumps (auto) or are refused (pathwise), and the book
+// whose Greeks the bumps could not take. Every Monte Carlo comparison is within kSigmas standard
+// errors (test_support.hpp) plus, where the estimator has a bias, an allowance derived next to it
+// from the closed forms, never from pfmc's output.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "config/config_error.hpp"
+#include "engine/analytic/analytic.hpp"
+#include "engine/pricer.hpp"
+#include "test_support.hpp"
+
+namespace pfmc {
+namespace {
+
+using analytic::OptionKind;
+using testing::find;
+using testing::kSigmas;
+using testing::load;
+
+std::string bs_book(const std::string& instruments, std::uint64_t paths, const std::string& extra,
+                    int steps_per_year = 12) {
+  return "market:\n  underlyings: [{name: S, spot: 100, dividend_yield: 0.01}]\n"
+         "  rates: {zero_rate: 0.04}\n"
+         "models: [{name: bs, type: black_scholes, underlying: S, volatility: 0.25}]\n"
+         "instruments:\n" +
+         instruments + "simulation: {paths: " + std::to_string(paths) +
+         ", steps_per_year: " + std::to_string(steps_per_year) + ", seed: 9" + extra +
+         "}\nengine: {device: cpu}\n";
+}
+
+const std::string kEuropeans =
+    "  - {id: call, type: european, option: call, strike: 105, maturity: 1, model: bs}\n"
+    "  - {id: put, type: european, option: put, strike: 95, maturity: 1, model: bs}\n";
+const std::string kAllGreeks = ", greeks: [delta, gamma, vega, rho, theta]";
+
+/// Gamma's pathwise estimator is the central difference of the pathwise delta at ±1% of the
+/// spot (engine/plan/pathwise.cpp): its mean is that difference of the true delta, whose
+/// distance from gamma is the allowance (from the closed form, plus a tenth for rounding).
+double gamma_allowance(OptionKind kind, double strike) {
+  const double h = 1.0; // 1% of 100
+  const auto up = analytic::black_scholes_greeks(kind, 100 + h, strike, 1, 0.04, 0.01, 0.25);
+  const auto down = analytic::black_scholes_greeks(kind, 100 - h, strike, 1, 0.04, 0.01, 0.25);
+  const auto at = analytic::black_scholes_greeks(kind, 100, strike, 1, 0.04, 0.01, 0.25);
+  return 1.1 * std::fabs((up.delta - down.delta) / (2 * h) - at.gamma) + 1e-9;
+}
+
+TEST(PathwiseGreeks, EuropeansMatchBlackScholesWithSmallerErrorsThanTheBumps) {
+  // Delta, vega, rho and theta are the exact derivatives of the simulated discounted payoff
+  // (the step data's tangents are differences of smooth functions at 1e-6: about 1e-10 of each
+  // Greek), so nothing but the standard error separates them from the closed form.
+  const auto pathwise =
+      engine::price(load(bs_book(kEuropeans, 200000, kAllGreeks + ", greeks_method: pathwise")));
+  const auto bumped =
+      engine::price(load(bs_book(kEuropeans, 200000, kAllGreeks + ", greeks_method: bump")));
+  for (const auto& [id, kind, strike] :
+       {std::tuple{"call", OptionKind::call, 105.0}, std::tuple{"put", OptionKind::put, 95.0}}) {
+    const auto g = analytic::black_scholes_greeks(kind, 100, strike, 1, 0.04, 0.01, 0.25);
+    const auto& got = find(pathwise, id);
+    const auto& bump = find(bumped, id);
+    EXPECT_EQ(got.price, bump.price) << "the same paths price the same";
+    ASSERT_EQ(got.greeks.size(), 5u);
+    const double expected[5] = {g.delta, g.gamma, g.vega, g.rho, g.theta};
+    const double allowance[5] = {1e-9, gamma_allowance(kind, strike), 1e-7, 1e-7, 1e-7};
+    for (int k = 0; k < 5; ++k) {
+      const auto& e = got.greeks[static_cast<std::size_t>(k)];
+      const auto& b = bump.greeks[static_cast<std::size_t>(k)];
+      EXPECT_TRUE(e.pathwise) << id << " " << config::to_string(e.greek);
+      EXPECT_TRUE(e.has_std_error);
+      EXPECT_NEAR(e.value, expected[k], kSigmas * e.std_error + allowance[k])
+          << id << " " << config::to_string(e.greek);
+      std::printf("  %s %-5s pathwise %.5f ± %.5f  bump %.5f ± %.5f  closed form %.5f\n", id,
+                  config::to_string(e.greek), e.value, e.std_error, b.value, b.std_error,
+                  expected[k]);
+    }
+    // Pathwise deltas and vegas are as noisy as the bumps' on the same paths: the bumps' central
+    // differences (±1% spot, ±1 vol point) are the pathwise estimate averaged over their moves,
+    // a little smoother (measured within 0.1% here), not more than 2% apart.
+    EXPECT_LE(got.greeks[0].std_error, bump.greeks[0].std_error * 1.02) << id << " delta";
+    EXPECT_LE(got.greeks[2].std_error, bump.greeks[2].std_error * 1.02) << id << " vega";
+  }
+}
+
+TEST(PathwiseGreeks, GeometricAsiansMatchTheirClosedFormOnATermStructure) {
+  // Monthly fixings; the run's rates are a curve, flat here so that the closed form applies
+  // (geometric_asian_discrete_greeks: theta with the schedule fixed in calendar time).
+  const std::string asians =
+      "  - {id: ga, type: asian, average: geometric, option: call, strike: 100, maturity: 1, "
+      "fixings: 12, model: bs}\n"
+      "  - {id: gp, type: asian, average: geometric, option: put, strike: 95, maturity: 1, "
+      "fixings: 12, model: bs}\n";
+  const auto r =
+      engine::price(load(bs_book(asians, 200000, ", greeks: [delta, vega, rho, theta]")));
+  std::vector<double> fixings;
+  for (int i = 1; i <= 12; ++i)
+    fixings.push_back(i / 12.0);
+  for (const auto& [id, kind, strike] :
+       {std::tuple{"ga", OptionKind::call, 100.0}, std::tuple{"gp", OptionKind::put, 95.0}}) {
+    const auto g =
+        analytic::geometric_asian_discrete_greeks(kind, 100, strike, 0.04, 0.01, 0.25, fixings, 1);
+    const auto& got = find(r, id);
+    ASSERT_EQ(got.greeks.size(), 4u);
+    const double expected[4] = {g.delta, g.vega, g.rho, g.theta};
+    for (int k = 0; k < 4; ++k) {
+      const auto& e = got.greeks[static_cast<std::size_t>(k)];
+      EXPECT_TRUE(e.pathwise);
+      // The closed form's own error: 5e-9 of each Greek's scale (analytic.hpp), and the tangents'.
+      EXPECT_NEAR(e.value, expected[k], kSigmas * e.std_error + 1e-6)
+          << id << " " << config::to_string(e.greek);
+    }
+  }
+}
+
+std::string pair_book(const std::string& instruments, std::uint64_t paths,
+                      const std::string& extra) {
+  return "market:\n  underlyings: [{name: A, spot: 100}, {name: B, spot: 100}, "
+         "{name: C, spot: 90, dividend_yield: 0.02}]\n  rates: {zero_rate: 0.05}\n"
+         "models:\n"
+         "  - {name: ab, type: multi_black_scholes, underlyings: [A, B], volatilities: [0.3, 0.3],"
+         " correlation: [[1, 0.9], [0.9, 1]]}\n"
+         "  - {name: abc, type: multi_black_scholes, underlyings: [A, B, C], "
+         "volatilities: [0.2, 0.3, 0.4], correlation: [[1, 0.5, 0.3], [0.5, 1, 0.2], "
+         "[0.3, 0.2, 1]]}\n"
+         "instruments:\n" +
+         instruments + "simulation: {paths: " + std::to_string(paths) +
+         ", steps_per_year: 4, seed: 5" + extra + "}\nengine: {device: cpu}\n";
+}
+
+TEST(PathwiseGreeks, TwoAssetMaxAndMinCallsMatchStulzPerUnderlying) {
+  // Stulz (1982) differentiated by central differences at 1e-4 (its O(h²) error about 1e-9):
+  // delta and vega per underlying and rho, pathwise.
+  const auto r = engine::price(load(pair_book(
+      "  - {id: mx, type: basket, payoff: max, option: call, strike: 100, maturity: 1, model: ab}\n"
+      "  - {id: mn, type: basket, payoff: min, option: call, strike: 95, maturity: 1, model: ab}\n",
+      200000, ", greeks: [delta, vega, rho], greeks_method: pathwise")));
+  const auto price = [](bool max, double s1, double s2, double k, double v1, double v2, double r) {
+    return max ? analytic::stulz_max_call(s1, s2, k, 1, r, 0, 0, v1, v2, 0.9)
+               : analytic::stulz_min_call(s1, s2, k, 1, r, 0, 0, v1, v2, 0.9);
+  };
+  const double h = 1e-4;
+  for (const bool max : {true, false}) {
+    const double k = max ? 100 : 95;
+    const auto f = [&](double s1, double s2, double v1, double v2, double r) {
+      return price(max, s1, s2, k, v1, v2, r);
+    };
+    const double expected[5] = {
+        (f(100 + h, 100, 0.3, 0.3, 0.05) - f(100 - h, 100, 0.3, 0.3, 0.05)) / (2 * h),
+        (f(100, 100 + h, 0.3, 0.3, 0.05) - f(100, 100 - h, 0.3, 0.3, 0.05)) / (2 * h),
+        (f(100, 100, 0.3 + h, 0.3, 0.05) - f(100, 100, 0.3 - h, 0.3, 0.05)) / (2 * h),
+        (f(100, 100, 0.3, 0.3 + h, 0.05) - f(100, 100, 0.3, 0.3 - h, 0.05)) / (2 * h),
+        (f(100, 100, 0.3, 0.3, 0.05 + h) - f(100, 100, 0.3, 0.3, 0.05 - h)) / (2 * h)};
+    const auto& basket = find(r, max ? "mx" : "mn");
+    ASSERT_EQ(basket.greeks.size(), 5u);
+    for (int i = 0; i < 5; ++i) {
+      const auto& g = basket.greeks[static_cast<std::size_t>(i)];
+      EXPECT_TRUE(g.pathwise);
+      EXPECT_NEAR(g.value, expected[i], kSigmas * g.std_error + 1e-6)
+          << basket.id << " " << config::to_string(g.greek) << "[" << g.underlying << "]";
+      std::printf("  %s %-5s[%s] pathwise %.5f ± %.5f  Stulz %.5f\n", basket.id.c_str(),
+                  config::to_string(g.greek), g.underlying.c_str(), g.value, g.std_error,
+                  expected[i]);
+    }
+  }
+}
+
+TEST(PathwiseGreeks, BasketsAndAsiansAgreeWithTheBumpsOnTheSameDraws) {
+  // Three correlated assets, a weighted call and put and a max call; the bumps' central
+  // differences (1% spot, one vol point, 10 bp, one day forward) have biases of their own, bounded
+  // here by 0.5% of each Greek's size: the two estimates of one Greek on the same paths must agree
+  // within kSigmas of their combined standard errors plus that.
+  const std::string instruments =
+      "  - {id: w, type: basket, payoff: weighted, weights: [0.3, 0.3, 0.4], option: call, "
+      "strike: 95, maturity: 1, model: abc}\n"
+      "  - {id: wp, type: basket, payoff: weighted, weights: [0.3, 0.3, 0.4], option: put, "
+      "strike: 95, maturity: 0.75, model: abc}\n"
+      "  - {id: mx, type: basket, payoff: max, option: call, strike: 100, maturity: 1, "
+      "model: abc}\n";
+  const std::string greeks = ", greeks: [delta, vega, rho, theta]";
+  const auto pathwise =
+      engine::price(load(pair_book(instruments, 100000, greeks + ", greeks_method: pathwise")));
+  const auto bumped =
+      engine::price(load(pair_book(instruments, 100000, greeks + ", greeks_method: bump")));
+  for (const char* id : {"w", "wp", "mx"}) {
+    const auto& p = find(pathwise, id);
+    const auto& b = find(bumped, id);
+    ASSERT_EQ(p.greeks.size(), 8u); // delta and vega per underlying, rho, theta
+    ASSERT_EQ(b.greeks.size(), 8u);
+    for (std::size_t k = 0; k < p.greeks.size(); ++k) {
+      const auto& x = p.greeks[k];
+      const auto& y = b.greeks[k];
+      EXPECT_TRUE(x.pathwise);
+      EXPECT_EQ(x.greek, y.greek);
+      EXPECT_EQ(x.underlying, y.underlying);
+      const double combined = std::hypot(x.std_error, y.std_error);
+      EXPECT_NEAR(x.value, y.value, kSigmas * combined + 0.005 * std::fabs(y.value) + 1e-9)
+          << id << " " << config::to_string(x.greek) << "[" << x.underlying << "]";
+    }
+  }
+}
+
+/// The mean of a pathwise Greek of a digital whose jump's delta function is a uniform kernel of
+/// half-width w around the strike (engine/plan/pathwise.cpp): the Greek averaged over strikes in
+/// [K - w, K + w] (Simpson), but for the discount's own term, which stays at K. Gamma is the
+/// central difference at ±1% of the spot of that averaged delta. From the closed form alone.
+analytic::Greeks smoothed_digital_greeks(OptionKind kind, double strike, double w) {
+  const double S = 100, T = 1, r = 0.04, q = 0.01, v = 0.25, cash = 10;
+  const auto average = [&](auto&& f) {
+    const int n = 200;
+    double sum = 0;
+    for (int i = 0; i <= n; ++i) {
+      const double k = strike - w + 2 * w * i / n;
+      sum += (i == 0 || i == n ? 1 : i % 2 ? 4 : 2) * f(k);
+    }
+    return sum * (2 * w / n) / 3 / (2 * w);
+  };
+  const auto greeks_at = [&](double spot, double k) {
+    return analytic::cash_or_nothing_greeks(kind, spot, k, T, r, q, v, cash);
+  };
+  const auto price_at = [&](double k) {
+    return analytic::cash_or_nothing(kind, S, k, T, r, q, v, cash);
+  };
+  const double price_shift = average(price_at) - price_at(strike);
+  analytic::Greeks g{};
+  g.delta = average([&](double k) { return greeks_at(S, k).delta; });
+  g.vega = average([&](double k) { return greeks_at(S, k).vega; });
+  // rho: d/dr of the payoff's mean (averaged) and of the discount (at K): rho + T·price.
+  g.rho = average([&](double k) { return greeks_at(S, k).rho; }) + T * price_shift;
+  // theta: likewise, the discount's part of dV/dt being r·price.
+  g.theta = average([&](double k) { return greeks_at(S, k).theta; }) - r * price_shift;
+  g.gamma = (average([&](double k) { return greeks_at(S * 1.01, k).delta; }) -
+             average([&](double k) { return greeks_at(S * 0.99, k).delta; })) /
+            (2 * 0.01 * S);
+  return g;
+}
+
+TEST(PathwiseGreeks, DigitalsMatchTheirClosedFormSmoothedOverOnePercentOfTheStrike) {
+  // The estimator's mean is the closed form's Greek averaged over the kernel (above); its
+  // distance from the Greek at the strike is the smoothing's bias, an allowance derived from the
+  // closed form (plus a tenth of it for the averaging's own error).
+  const std::string digitals =
+      "  - {id: dc, type: digital, option: call, strike: 105, cash: 10, maturity: 1, model: bs}\n"
+      "  - {id: dp, type: digital, option: put, strike: 95, cash: 10, maturity: 1, model: bs}\n";
+  const auto r = engine::price(load(bs_book(digitals, 400000, kAllGreeks)));
+  for (const auto& [id, kind, strike] :
+       {std::tuple{"dc", OptionKind::call, 105.0}, std::tuple{"dp", OptionKind::put, 95.0}}) {
+    const auto exact = analytic::cash_or_nothing_greeks(kind, 100, strike, 1, 0.04, 0.01, 0.25, 10);
+    const auto smoothed = smoothed_digital_greeks(kind, strike, 0.01 * strike);
+    const double want[5] = {exact.delta, exact.gamma, exact.vega, exact.rho, exact.theta};
+    const double mean[5] = {smoothed.delta, smoothed.gamma, smoothed.vega, smoothed.rho,
+                            smoothed.theta};
+    const auto& got = find(r, id);
+    ASSERT_EQ(got.greeks.size(), 5u);
+    for (int k = 0; k < 5; ++k) {
+      const auto& e = got.greeks[static_cast<std::size_t>(k)];
+      EXPECT_TRUE(e.pathwise) << id;
+      const double bias = std::fabs(mean[k] - want[k]);
+      EXPECT_NEAR(e.value, want[k], kSigmas * e.std_error + 1.1 * bias + 1e-9)
+          << id << " " << config::to_string(e.greek);
+      std::printf("  %s %-5s pathwise %.5f ± %.5f  closed form %.5f  (smoothing bias %.5f)\n", id,
+                  config::to_string(e.greek), e.value, e.std_error, want[k], mean[k] - want[k]);
+    }
+  }
+}
+
+TEST(PathwiseGreeks, GroupsThatCannotHaveThemKeepTheBumpsOrAreRefused) {
+  // A max basket's gamma (its level is not linear in each spot): auto keeps the bumps for the
+  // group, pathwise is refused naming the instrument and why.
+  const std::string mx =
+      "  - {id: mx, type: basket, payoff: max, option: call, strike: 100, maturity: 1, "
+      "model: ab}\n";
+  const auto r = engine::price(load(pair_book(mx, 2000, ", greeks: [delta, gamma]")));
+  for (const auto& g : find(r, "mx").greeks)
+    EXPECT_FALSE(g.pathwise);
+  try {
+    engine::price(load(pair_book(mx, 2000, ", greeks: [delta, gamma], greeks_method: pathwise")));
+    FAIL() << "a max basket's pathwise gamma was not refused";
+  } catch (const config::ConfigError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'mx'"), std::string::npos) << what;
+    EXPECT_NE(what.find("max or min basket"), std::string::npos) << what;
+    EXPECT_NE(what.find("greeks_method"), std::string::npos) << what;
+  }
+  // Early exercise: its rule is a boundary in the path.
+  EXPECT_THROW(engine::price(load(
+                   bs_book("  - {id: am, type: european, option: put, strike: 100, maturity: 1, "
+                           "model: bs, exercise: american}\n",
+                           2000, ", greeks: [delta], greeks_method: pathwise"))),
+               config::ConfigError);
+  // bump: every Greek bumped, the European's delta too (before this option: pathwise).
+  const auto bumped = engine::price(
+      load(bs_book(kEuropeans, 2000, ", greeks: [delta, vega], greeks_method: bump")));
+  for (const auto& in : bumped.instruments) {
+    for (const auto& g : in.greeks)
+      EXPECT_FALSE(g.pathwise && g.greek == config::Greek::vega) << in.id;
+  }
+}
+
+TEST(PathwiseGreeks, TheShippedPortfolioTakesAllFiveGreeks) {
+  // config/examples/portfolio.yaml: with the bumps' eight scenarios its 96 observation schedules
+  // were refused (64 per model); pathwise it simulates one scenario.
+  std::ifstream file(PFMC_SOURCE_DIR "/config/examples/portfolio.yaml");
+  std::string yaml((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const auto at = yaml.find("simulation:");
+  ASSERT_NE(at, std::string::npos);
+  yaml.replace(at, yaml.find('\n', at) - at,
+               "simulation: {paths: 2000, steps_per_year: 52, seed: 1, "
+               "greeks: [delta, gamma, vega, rho, theta]}");
+  const auto engine_at = yaml.find("engine:");
+  ASSERT_NE(engine_at, std::string::npos);
+  yaml.replace(engine_at, yaml.find('\n', engine_at) - engine_at, "engine: {device: cpu}");
+  const auto r = engine::price(load(yaml));
+  ASSERT_FALSE(r.instruments.empty());
+  for (const auto& in : r.instruments) {
+    ASSERT_EQ(in.greeks.size(), 5u) << in.id;
+    for (const auto& g : in.greeks)
+      EXPECT_TRUE(g.pathwise && std::isfinite(g.value)) << in.id;
+  }
+}
+
+} // namespace
+} // namespace pfmc
