@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [jit] [fast] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [jit] [fast] [pathwise] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -369,6 +369,139 @@ print("accurate old vs new:", same(old, new), "; fast inline vs none:", same(fn,
     keep peers.log
   fi
   note "fast: $((SECONDS - start)) s"
+fi
+
+if has pathwise; then
+  # Issue 37: pathwise Greeks. This tree and its parent (PATHWISE_OLD, default build-oldsrc/src:
+  # `git archive` of the parent, carried) built with the check set side by side (the pathwise
+  # models' kernels compiled on first use by NVRTC); then the GPU suites of the Greeks in 8
+  # processes at once (gtest shards), compute-sanitizer on pathwise runs, the default's prices
+  # against the parent's bit for bit, and the shipped basket and portfolio books priced warm
+  # (pfmc_bench's book_priced, medians of 5) with no Greeks, delta and vega, the first-order
+  # Greeks and all five, pathwise and bumped.
+  start=$SECONDS
+  pw_parts=" ${PATHWISE_PARTS:-tests bench bits sanitize} " # what runs after the builds
+  check_flags=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
+               -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=check -DPFMC_LAUNCH_CHECK_SET=ON
+               -DPFMC_MPI=OFF -DPFMC_PYTHON=OFF -DPFMC_DEPS_ROOT="$PWD/.deps/root")
+  old=${PATHWISE_OLD:-build-oldsrc/src}
+  (cmake -S . -B build-device-check "${check_flags[@]}" \
+     && limit 500 ninja -C build-device-check -j $(( $(nproc) * 2 / 3 )) pfmc pfmc_bench test_gpu) \
+    > "$LOG/pw_build_new.log" 2>&1 &
+  if [ -d "$old" ] && [ ! -x build-device-pw-old/pfmc ]; then
+    (cmake -S "$old" -B build-device-pw-old "${check_flags[@]}" \
+       && limit 500 ninja -C build-device-pw-old -j $(( $(nproc) / 3 )) pfmc) \
+      > "$LOG/pw_build_old.log" 2>&1 &
+  fi
+  wait
+  note "pathwise: builds in $((SECONDS - start)) s: new $(tail -1 "$LOG/pw_build_new.log" | cut -c1-60); old $(tail -1 "$LOG/pw_build_old.log" 2>/dev/null | cut -c1-60)"
+  pw_tests=${PATHWISE_TESTS-*Pathwise*:GpuModels.EveryModelAndMethodMatchesTheCpuBackendOnTheSameDraws:GpuModels.TwoAssetMaxAndMinMatchStulzAndGreeksMatchBlackScholes:*ModelBackendIdentity*:GpuReferenceCases*:*Greek*}
+  if [ -n "$pw_tests" ] && [[ $pw_parts == *" tests "* ]]; then
+    t0=$SECONDS
+    for i in 0 1 2 3 4 5 6 7; do
+      GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$i PFMC_TEST_WARM=0 limit ${PATHWISE_TEST_SECONDS:-330} \
+        ./build-device-check/test_gpu --gtest_brief=1 --gtest_filter="$pw_tests" \
+        > "$LOG/pw_test_$i.log" 2>&1 &
+    done
+    wait
+    cat "$LOG"/pw_test_[0-9].log > "$LOG/pw_tests.txt"
+    keep pw_tests.txt
+    note "pathwise tests (8 shards) in $((SECONDS - t0)) s: $(grep -hoE '^\[  PASSED  \] [0-9]+' "$LOG/pw_tests.txt" | awk '{s+=$4} END {print s+0}') passed, $(grep -hoE '^\[  SKIPPED \] [0-9]+' "$LOG/pw_tests.txt" | awk '{s+=$4} END {print s+0}') skipped, failed: $(grep -hE '^\[  FAILED  \] [A-Za-z]' "$LOG/pw_tests.txt" | tr '\n' ' ' | cut -c1-400)"
+    grep -hE 'Failure|Expected|Which is|gpu (call|put)' "$LOG/pw_tests.txt" | head -40
+  fi
+  # The books: the shipped examples with their simulation line extended.
+  for book in basket portfolio; do
+    for v in price dv_pathwise dv_bump first_pathwise first_bump all_auto all_bump; do
+      case $v in
+        price) add="" ;;
+        dv_*) add=", greeks: [delta, vega], greeks_method: ${v#dv_}" ;;
+        first_*) add=", greeks: [delta, vega, rho, theta], greeks_method: ${v#first_}" ;;
+        all_auto) add=", greeks: [delta, gamma, vega, rho, theta]" ;;
+        all_bump) add=", greeks: [delta, gamma, vega, rho, theta], greeks_method: bump" ;;
+      esac
+      sed -E "s/^(simulation: \{[^}]*)\}/\1$add}/" config/examples/$book.yaml > "$LOG/pw_${book}_$v.yaml"
+    done
+  done
+  pw_time() { # LABEL YAML
+    limit 300 build-device-check/pfmc_bench --workloads= --end-to-end --book="$2" --benchmark_filter=book_priced \
+      --benchmark_repetitions=5 --benchmark_report_aggregates_only=true > "$LOG/pw_$1.txt" 2>&1
+    note "pathwise $1: rc=$? $(grep -E 'book_priced.*median' "$LOG/pw_$1.txt" | grep -oE 'manual_time_median +[0-9.]+ ms|kernel_ms=[0-9.]+' | tr '\n' ' ') $(grep -m1 -oE 'refused|error: .{0,160}|ConfigError.{0,160}' "$LOG/pw_$1.txt")"
+  }
+  for book in basket portfolio; do
+    for v in price dv_pathwise dv_bump first_pathwise first_bump all_auto all_bump; do
+      [[ $pw_parts == *" bench "* ]] && pw_time "${book}_$v" "$LOG/pw_${book}_$v.yaml"
+    done
+  done
+  cat "$LOG"/pw_basket_*.txt "$LOG"/pw_portfolio_*.txt > "$LOG/pw_bench.txt" 2>/dev/null
+  keep pw_bench.txt
+  # One priced run of each (JSON: the Greeks, their errors and methods).
+  for v in first_pathwise first_bump all_auto; do
+    limit 120 build-device-check/pfmc price "$LOG/pw_basket_$v.yaml" --quiet --format json \
+      --output "$LOG/pw_basket_$v.json" > /dev/null 2>&1
+  done
+  python3 - "$LOG" > "$LOG/pw_compare.txt" 2>&1 <<'PY'
+import json, sys
+d = sys.argv[1]
+def load(v):
+    try: return json.load(open(f"{d}/pw_basket_{v}.json"))
+    except Exception as e: return None
+p, b = load("first_pathwise"), load("first_bump")
+if p and b:
+    worst = 0.0
+    for x, y in zip(p["instruments"], b["instruments"]):
+        for g, v in x["greeks"].items():
+            vals = v if isinstance(v, dict) else {"": v}
+            for u, val in vals.items():
+                e1 = x["greeks_std_error"][g][u] if u else x["greeks_std_error"][g]
+                w = y["greeks"][g][u] if u else y["greeks"][g]
+                e2 = y["greeks_std_error"][g][u] if u else y["greeks_std_error"][g]
+                z = abs(val - w) / max((e1 * e1 + e2 * e2) ** 0.5, 1e-300)
+                worst = max(worst, z)
+                print(f"{x['id']:24s} {g:5s} {u:6s} pathwise {val:12.6f} ± {e1:.6f}  bump {w:12.6f} ± {e2:.6f}  {z:.2f} combined SE  se ratio {e1 / e2:.3f}")
+    print("worst", worst)
+PY
+  keep pw_compare.txt
+  note "pathwise vs bump on basket.yaml (GPU, same draws): $(tail -1 "$LOG/pw_compare.txt")"
+  # The default's prices, this tree against its parent, bit for bit.
+  for yaml in config/examples/book.yaml config/examples/portfolio.yaml config/examples/basket.yaml config/examples/american.yaml; do
+    for backend in none inline; do
+      for tree in old new; do
+        [[ $pw_parts == *" bits "* ]] || continue
+        bin=build-device-check/pfmc
+        [ $tree = old ] && bin=build-device-pw-old/pfmc
+        [ -x $bin ] && limit 120 ./$bin price "$yaml" --backend $backend --quiet --format json \
+          --output "$LOG/pw_example_${tree}_$(basename $yaml .yaml)_$backend.json" > /dev/null 2>&1
+      done
+    done
+  done
+  note "pathwise: default prices, this tree against its parent: $(python3 -c '
+import glob, json, os, sys
+out = []
+for new in sorted(glob.glob(sys.argv[1] + "/pw_example_new_*.json")):
+    old = new.replace("_new_", "_old_")
+    name = os.path.basename(new)[len("pw_example_new_"):-len(".json")]
+    try:
+        a, b = json.load(open(old)), json.load(open(new))
+    except Exception:
+        out.append(name + " missing"); continue
+    n = sum(all(x[k] == y[k] for k in ("price", "std_error")) for x, y in zip(a["instruments"], b["instruments"]))
+    out.append("%s %d/%d" % (name, n, len(a["instruments"])))
+print("; ".join(out))
+' "$LOG" 2>&1)"
+  # compute-sanitizer on small pathwise runs.
+  if command -v compute-sanitizer > /dev/null && [[ $pw_parts == *" sanitize "* ]]; then
+    sed -E 's/paths: [0-9]+/paths: 20000/' "$LOG/pw_basket_first_pathwise.yaml" > "$LOG/pw_small.yaml"
+    clean=0; total=0
+    for tool in memcheck racecheck synccheck; do
+      for backend in none inline; do
+        total=$((total + 1))
+        limit 200 compute-sanitizer --tool $tool --error-exitcode 9 ./build-device-check/pfmc price \
+          "$LOG/pw_small.yaml" --backend $backend --quiet > "$LOG/pw_san_${tool}_$backend.txt" 2>&1 && clean=$((clean + 1))
+      done
+    done
+    note "pathwise sanitizers: $clean of $total clean $(grep -h 'ERROR SUMMARY' "$LOG"/pw_san_*.txt | sort | uniq -c | tr '\n' ' ')"
+  fi
+  note "pathwise: $((SECONDS - start)) s"
 fi
 
 if has book-ab; then

@@ -70,7 +70,8 @@ TEST(RuntimeCompiler, CompilesASampleOfTheKernelsNotBuiltInWithoutAGpu) {
   // Every model kind, both precisions, loaders of every family at distances the check build
   // does not compile (it builds each loader at 4, on Black-Scholes float), and a wide kernel.
   // (The Greeks' and early exercise's kernels take 12-18 s each here: the check build compiles
-  // them with nvcc; the fast profile's, never built ahead, are compiled here.)
+  // them with nvcc; the fast profile's, never built ahead, and a pathwise Greeks' model's, whose
+  // observations are Duals, are compiled here.)
   const std::map<std::string, std::string> chosen{
       {"heston float unroll 3",
        path_kernel_name<models::Heston<float>, UnrollLoader<float, 2, 3>, float>()},
@@ -92,6 +93,9 @@ TEST(RuntimeCompiler, CompilesASampleOfTheKernelsNotBuiltInWithoutAGpu) {
       {"heston double fast early exercise",
        path_kernel_name<models::Heston<double, math::Fast>,
                         InlineLoaders<math::Fast>::Step<double, 2, 0>, double, true>()},
+      {"black-scholes double pathwise inline",
+       path_kernel_name<models::PathwiseBlackScholes<double, 1>,
+                        InlineLoaders<math::Accurate>::Batch<double, 1, 0>, double>()},
       {"black-scholes double wide l2_prefetch",
        path_kernel_name<models::BlackScholes<double>, L2PrefetchLoader<double, 1, 0>, double, false,
                         kWideRegisters>()},
