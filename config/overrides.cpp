@@ -43,12 +43,12 @@ void apply_overrides(RunConfig& config, const Overrides& overrides) {
   if (overrides.rng) {
     simulation.rng = take(detail::check_rng(*overrides.rng), "--rng");
   }
+  if (overrides.math) {
+    simulation.math = take(detail::check_math_profile(*overrides.math), "--math");
+  }
   if (overrides.greeks_method) {
     simulation.greeks_method =
         take(detail::check_greeks_method(*overrides.greeks_method), "--greeks-method");
-  }
-  if (overrides.math) {
-    simulation.math = take(detail::check_math_profile(*overrides.math), "--math");
   }
   if (overrides.prefetch_distance) {
     engine.prefetch_distance = take(

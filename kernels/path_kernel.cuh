@@ -508,9 +508,10 @@ constexpr bool requires_register_floor(...) {
   return false;
 }
 
-/// A model may ask for more registers than a loader's budget (Model::register_floor, at most 64
-/// so that a 1024-thread block still launches): Heston in double spilled 380 bytes a thread at
-/// the 40-register budget of `none`.
+/// A model may ask for more registers than a loader's budget (Model::register_floor): Heston in
+/// double spilled 380 bytes a thread at the 40-register budget of `none` (its floor 64: a
+/// 1024-thread block still launches); the pathwise Greeks' models take 128 (blocks of at most 512
+/// threads, engine/run/run_setup.cpp checks the setting).
 template <class Model>
 constexpr int model_register_floor() {
   if constexpr (requires_register_floor<Model>(0))

@@ -45,6 +45,10 @@ struct PathwiseBlackScholes {
   static constexpr int factors = N;
   static constexpr int assets = N;
   static constexpr int cholesky_count = N * (N + 1) / 2;
+  /// Registers a thread may take (kernels/path_kernel.cuh's model floor, above the loaders'
+  /// budgets of 40-64): the tangents and the Duals of the observations spilled 6-45 KB of code at
+  /// 64 (ptxas -v, bench/NOTES.md v28). Blocks of at most 65536 / register_floor threads.
+  static constexpr int register_floor = 128;
   /// Observations are Duals of every input (models::Path, models::ValueOf).
   template <class R>
   using Value = Dual<R, Inputs::count>;

@@ -428,7 +428,7 @@ if has pathwise; then
     note "pathwise $1: rc=$? $(grep -E 'book_priced.*median' "$LOG/pw_$1.txt" | grep -oE 'manual_time_median +[0-9.]+ ms|kernel_ms=[0-9.]+' | tr '\n' ' ') $(grep -m1 -oE 'refused|error: .{0,160}|ConfigError.{0,160}' "$LOG/pw_$1.txt")"
   }
   for book in basket portfolio; do
-    for v in price dv_pathwise dv_bump first_pathwise first_bump all_auto all_bump; do
+    for v in ${PATHWISE_VARIANTS:-price dv_pathwise dv_bump first_pathwise first_bump all_auto all_bump}; do
       [[ $pw_parts == *" bench "* ]] && pw_time "${book}_$v" "$LOG/pw_${book}_$v.yaml"
     done
   done
@@ -463,7 +463,7 @@ PY
   keep pw_compare.txt
   note "pathwise vs bump on basket.yaml (GPU, same draws): $(tail -1 "$LOG/pw_compare.txt")"
   # The default's prices, this tree against its parent, bit for bit.
-  for yaml in config/examples/book.yaml config/examples/portfolio.yaml config/examples/basket.yaml config/examples/american.yaml; do
+  for yaml in ${PATHWISE_BITS_BOOKS:-config/examples/book.yaml config/examples/portfolio.yaml config/examples/basket.yaml config/examples/american.yaml}; do
     for backend in none inline; do
       for tree in old new; do
         [[ $pw_parts == *" bits "* ]] || continue
@@ -492,7 +492,7 @@ print("; ".join(out))
   if command -v compute-sanitizer > /dev/null && [[ $pw_parts == *" sanitize "* ]]; then
     sed -E 's/paths: [0-9]+/paths: 20000/' "$LOG/pw_basket_first_pathwise.yaml" > "$LOG/pw_small.yaml"
     clean=0; total=0
-    for tool in memcheck racecheck synccheck; do
+    for tool in ${PATHWISE_SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
       for backend in none inline; do
         total=$((total + 1))
         limit 200 compute-sanitizer --tool $tool --error-exitcode 9 ./build-device-check/pfmc price \

@@ -294,6 +294,25 @@ TEST_F(Cli, MathProfileIsCarriedToTheReport) {
   EXPECT_FALSE(fs::exists(output));
 }
 
+TEST_F(Cli, GreeksMethodIsCarriedToTheReport) {
+  // The flag reaches the engine: each Greek's method is in the instruments' JSON. Vega, as auto
+  // would take it pathwise on these Black-Scholes Europeans (a delta of theirs is pathwise under
+  // bump too). Which groups may be pathwise is the planner's to test (test_pathwise).
+  const std::string file = write("ok.yaml", kSmall);
+  auto r = run("price " + file + " --paths 1024 --greeks vega --greeks-method bump --format json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["instruments"].size(), 2u);
+  for (const auto& in : j["instruments"])
+    EXPECT_EQ(in["greeks_method"]["vega"], "bump") << in["id"];
+  const std::string output = path("out.json");
+  r = run("price " + file + " --greeks vega --greeks-method adjoint --format json --output " +
+          output);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "--greeks-method: must be one of: auto, bump, pathwise\n");
+  EXPECT_FALSE(fs::exists(output));
+}
+
 TEST_F(Cli, CsvAndTable) {
   const std::string file = write("ok.yaml", kSmall);
   auto r = run("price " + file + " --format csv");
@@ -442,7 +461,7 @@ TEST_F(Cli, KernelsListsWarmsAndClears) {
   r = run("kernels --json" + at);
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["entries"].size(), 30u); // kernels/model_list.cuh: 18 accurate, 12 fast-profile
+  EXPECT_EQ(j["entries"].size(), 34u); // kernels/model_list.cuh: 18 accurate, 12 fast, 4 pathwise
   // Bad targets are usage errors naming the option; without a GPU the architecture is asked for.
   r = run("kernels --warm no_such_entry --arch 90" + at);
   EXPECT_EQ(r.status, 2) << r.out;

@@ -159,6 +159,7 @@ TEST(ExampleConfig, BookYamlLoads) {
   EXPECT_EQ(c.simulation.rng, RngType::philox);
   EXPECT_EQ(c.simulation.precision, Precision::float64);
   EXPECT_EQ(c.simulation.math, MathProfile::accurate); // the default: the book does not say
+  EXPECT_EQ(c.simulation.greeks_method, GreeksMethod::automatic); // the default too
   EXPECT_EQ(c.engine.device, DeviceChoice::automatic);
   EXPECT_EQ(c.engine.backend, "auto");
   EXPECT_GT(c.engine.backend_mark.line, 0);
@@ -351,7 +352,7 @@ TEST(LoadConfig, SchedulesGivenByCountAreSharedByCountAndMaturity) {
 TEST(LoadConfig, SimulationAndEngineSettingsAreRead) {
   const auto doc = valid_doc() +
                    "simulation: {paths: 1e6, steps_per_year: 365, seed: 18446744073709551615, "
-                   "rng: scrambled_sobol, precision: float, math: fast}\n"
+                   "rng: scrambled_sobol, precision: float, math: fast, greeks_method: pathwise}\n"
                    "engine: {device: gpu, backend: none, prefetch_distance: 8, padding: "
                    "slot_major, block_size: 256, max_device_memory: 4GiB, cpu_threads: 8}\n";
   const RunConfig c = parse_kept(doc, "t.yaml");
@@ -361,6 +362,7 @@ TEST(LoadConfig, SimulationAndEngineSettingsAreRead) {
   EXPECT_EQ(c.simulation.rng, RngType::scrambled_sobol);
   EXPECT_EQ(c.simulation.precision, Precision::float32);
   EXPECT_EQ(c.simulation.math, MathProfile::fast);
+  EXPECT_EQ(c.simulation.greeks_method, GreeksMethod::pathwise);
   EXPECT_EQ(c.engine.device, DeviceChoice::gpu);
   EXPECT_EQ(c.engine.backend, "none");
   EXPECT_EQ(c.engine.backend_mark.line, 12);
@@ -750,11 +752,14 @@ std::vector<BadConfig> bad_configs() {
       {"fast_math_with_greeks", with_tail("simulation: {math: fast, greeks: [delta]}\n"),
        "t.yaml:11:20: simulation.math: the fast math profile prices without Greeks: the Greeks' "
        "kernels have the accurate profile only (leave out greeks, or use math: accurate)"},
+      {"unknown_greeks_method", with_tail("simulation: {greeks_method: adjoint}\n"),
+       "t.yaml:11:29: simulation.greeks_method: must be one of: auto, bump, pathwise"},
+      {"greeks_method_spelled_as_the_enum", with_tail("simulation: {greeks_method: automatic}\n"),
+       "t.yaml:11:29: simulation.greeks_method: must be one of: auto, bump, pathwise"},
       {"unknown_simulation_key", with_tail("simulation: {path: 10}\n"),
        "t.yaml:11:14: simulation: unknown key 'path' (expected one of: paths, steps_per_year, "
        "seed, rng, precision, math, antithetic, control_variate, brownian_bridge, replicates, "
-       "greeks, "
-       "regression_paths, regression_degree)"},
+       "greeks, greeks_method, regression_paths, regression_degree)"},
 
       // engine
       {"unknown_backend", with_tail("engine: {backend: nope}\n"),
@@ -1244,6 +1249,7 @@ TEST(Overrides, GoodValuesAreApplied) {
   o.precision = "float";
   o.rng = "sobol";
   o.math = "fast";
+  o.greeks_method = "bump";
   o.prefetch_distance = 12;
   o.block_size = 256;
   o.cpu_threads = 4;
@@ -1259,6 +1265,7 @@ TEST(Overrides, GoodValuesAreApplied) {
   EXPECT_EQ(c.simulation.precision, Precision::float32);
   EXPECT_EQ(c.simulation.rng, RngType::sobol);
   EXPECT_EQ(c.simulation.math, MathProfile::fast);
+  EXPECT_EQ(c.simulation.greeks_method, GreeksMethod::bump);
   EXPECT_EQ(c.engine.prefetch_distance, 12);
   EXPECT_EQ(c.engine.block_size, 256);
   EXPECT_EQ(c.engine.cpu_threads, 4);
@@ -1317,6 +1324,8 @@ TEST(Overrides, BadValuesUseTheYamlRulesAndTheFlagName) {
   EXPECT_EQ(with([](Overrides& o) { o.rng = "xorwow"; }),
             "--rng: must be one of: philox, mrg32k3a, sobol, scrambled_sobol");
   EXPECT_EQ(with([](Overrides& o) { o.math = "Fast"; }), "--math: must be one of: accurate, fast");
+  EXPECT_EQ(with([](Overrides& o) { o.greeks_method = "adjoint"; }),
+            "--greeks-method: must be one of: auto, bump, pathwise");
   EXPECT_EQ(with([](Overrides& o) { o.max_device_memory = "0"; }),
             "--max-device-memory: must be > 0");
   EXPECT_EQ(with([](Overrides& o) { o.max_device_memory = "4 GB"; }),
@@ -1520,6 +1529,10 @@ TEST(SharedParsers, EnumsAreCaseSensitiveAndExact) {
   EXPECT_EQ(parse_rng("scrambled-sobol"), std::nullopt);
   EXPECT_EQ(parse_math_profile("fast"), MathProfile::fast);
   EXPECT_EQ(parse_math_profile("approximate"), std::nullopt);
+  EXPECT_EQ(parse_greeks_method("auto"), GreeksMethod::automatic);
+  EXPECT_EQ(parse_greeks_method("pathwise"), GreeksMethod::pathwise);
+  EXPECT_EQ(parse_greeks_method("automatic"), std::nullopt); // the enum's name, not its spelling
+  EXPECT_EQ(parse_greeks_method("Bump"), std::nullopt);
   EXPECT_EQ(parse_device("auto"), DeviceChoice::automatic);
   EXPECT_EQ(parse_device(" gpu"), std::nullopt);
 }
@@ -1558,6 +1571,9 @@ TEST(ToString, SpellingsMatchTheYaml) {
   EXPECT_STREQ(to_string(Precision::float64), "double");
   EXPECT_STREQ(to_string(MathProfile::accurate), "accurate");
   EXPECT_STREQ(to_string(MathProfile::fast), "fast");
+  EXPECT_STREQ(to_string(GreeksMethod::automatic), "auto");
+  EXPECT_STREQ(to_string(GreeksMethod::bump), "bump");
+  EXPECT_STREQ(to_string(GreeksMethod::pathwise), "pathwise");
   EXPECT_STREQ(to_string(DeviceChoice::automatic), "auto");
   EXPECT_EQ(to_string(Padding{Padding::Mode::fixed, 12}), "12");
 }
@@ -1571,6 +1587,9 @@ TEST(ToString, RoundTripsThroughTheParsers) {
   }
   for (auto math : {MathProfile::accurate, MathProfile::fast}) {
     EXPECT_EQ(parse_math_profile(to_string(math)), math);
+  }
+  for (auto method : {GreeksMethod::automatic, GreeksMethod::bump, GreeksMethod::pathwise}) {
+    EXPECT_EQ(parse_greeks_method(to_string(method)), method);
   }
   for (auto device : {DeviceChoice::automatic, DeviceChoice::gpu, DeviceChoice::cpu}) {
     EXPECT_EQ(parse_device(to_string(device)), device);

@@ -15,8 +15,17 @@
 #include "kernels/catalog.hpp"
 #include "kernels/error.hpp"
 #include "kernels/reduction_shape.cuh"
+#include "models/pathwise.cuh"
 
 namespace pfmc::engine {
+
+namespace {
+/// The largest block a pathwise Greeks' kernel launches: 65536 registers an SM over the
+/// models' register floor (models::PathwiseBlackScholes::register_floor).
+constexpr int kMaxPathwiseBlockSize =
+    65536 / models::PathwiseBlackScholes<double, 1>::register_floor;
+} // namespace
+
 
 namespace {
 
@@ -250,10 +259,19 @@ void check_plan(const config::RunConfig& config, const SimulationPlan& plan,
   const bool quasi =
       settings.rng == config::RngType::sobol || settings.rng == config::RngType::scrambled_sobol;
   for (const auto& group : plan.groups) {
-    if (group.scenarios > 1 && settings.precision == config::Precision::float32) {
+    if ((group.scenarios > 1 || group.pathwise()) &&
+        settings.precision == config::Precision::float32) {
       throw config::ConfigError(config.file, {}, "simulation.greeks",
                                 "Greeks need simulation.precision: double (their bumped "
-                                "scenarios are instantiated in double only)");
+                                "scenarios and pathwise tangents are instantiated in double only)");
+    }
+    if (group.pathwise() && settings.block_size > kMaxPathwiseBlockSize) {
+      throw config::ConfigError(
+          config.file, {}, "engine.block_size",
+          "pathwise Greeks (model '" + group.model_name + "') run blocks of at most " +
+              std::to_string(kMaxPathwiseBlockSize) + " threads (their kernels take up to " +
+              std::to_string(65536 / kMaxPathwiseBlockSize) +
+              " registers a thread); lower it, or use simulation.greeks_method: bump");
     }
     if (quasi && group.rows() > kMaxSobolDimensions) {
       throw config::ConfigError(config.file, {}, "simulation.rng",

@@ -47,6 +47,8 @@ config::Overrides parse_overrides(const std::string& text) {
       o.rng = value;
     else if (flag == "math")
       o.math = value;
+    else if (flag == "greeks_method")
+      o.greeks_method = value;
     else if (flag == "paths")
       o.paths = value;
     else if (flag == "seed")

@@ -90,6 +90,18 @@ def test_math_keyword_is_the_math_flag_and_the_run_reports_it():
     assert "math" in pfmc.OVERRIDES
 
 
+def test_greeks_method_keyword_is_the_greeks_method_flag():
+    # Carried to the engine: each Greek's method is in the instruments. Vega, as auto would take
+    # it pathwise on these Black-Scholes Europeans (their delta is pathwise under bump too);
+    # which groups may be pathwise is the planner's to test.
+    r = pfmc.price(SMALL, device="cpu", paths=1000, greeks=["vega"], greeks_method="bump")
+    assert [i["greeks_method"]["vega"] for i in r.instruments] == ["bump", "bump"]
+    with pytest.raises(pfmc.ConfigError,
+                       match="--greeks-method: must be one of: auto, bump, pathwise"):
+        pfmc.price(SMALL, device="cpu", paths=1000, greeks=["vega"], greeks_method="adjoint")
+    assert "greeks_method" in pfmc.OVERRIDES
+
+
 def test_devices_keyword_is_the_devices_flag_and_workers_are_listed():
     # devices= as --devices: a count, "all", a list ([2]: GPU 2 alone, not a count of 2); on the
     # CPU the run notes that devices are for GPU runs. .workers: one entry for an unsplit run.
@@ -138,7 +150,7 @@ def test_kernels_lists_what_is_built_in_and_cached(tmp_path):
     assert report["cache"] == str(tmp_path)
     with open(os.path.join(SOURCE, "kernels", "model_list.cuh"), encoding="utf-8") as text:
         entries = sum(line.startswith("  X(") for line in text)  # the list's lines
-    assert len(report["entries"]) == entries == 30  # 18 accurate, 12 of the fast math profile
+    assert len(report["entries"]) == entries == 34  # 18 accurate, 12 fast math, 4 pathwise
     assert report["cached"] == 0
     assert all(e["built_in"] + e["on_first_use"] > 80 for e in report["entries"])
     with pytest.raises(pfmc.ConfigError, match="neither a config file nor a model-list entry"):

@@ -56,9 +56,9 @@ Config = Union[str, "_os.PathLike[str]", Mapping[str, Any]]
 
 #: The keyword arguments price(), validate() and bench() take: the command line's overrides.
 OVERRIDES = ("device", "devices", "backend", "padding", "precision", "rng", "math",
-             "greeks_method", "prefetch_distance", "block_size", "cpu_threads", "paths", "seed", "max_device_memory",
-             "draw_batch_size", "replicates", "regression_paths", "greeks", "antithetic",
-             "control_variate")
+             "greeks_method", "prefetch_distance", "block_size", "cpu_threads", "paths", "seed",
+             "max_device_memory", "draw_batch_size", "replicates", "regression_paths", "greeks",
+             "antithetic", "control_variate")
 
 
 class Result:
