@@ -265,7 +265,7 @@ void check_plan(const config::RunConfig& config, const SimulationPlan& plan,
                                 "Greeks need simulation.precision: double (their bumped "
                                 "scenarios and pathwise tangents are instantiated in double only)");
     }
-    if (group.pathwise() && settings.block_size > kMaxPathwiseBlockSize) {
+    if (on_gpu && group.pathwise() && settings.block_size > kMaxPathwiseBlockSize) {
       throw config::ConfigError(
           config.file, {}, "engine.block_size",
           "pathwise Greeks (model '" + group.model_name + "') run blocks of at most " +
