@@ -47,20 +47,9 @@ std::string pathwise_book(const std::string& kind, std::uint64_t paths, const st
         "fixings: 52, model: m}\n";
     greeks = ", greeks: [delta, gamma, vega, rho, theta]";
   } else {
-    const int n = kind.back() - '0';
-    const std::string names[4] = {"A", "B", "C", "D"};
-    std::string u, v, corr, w;
-    for (int i = 0; i < n; ++i) {
-      u += (i ? ", " : "") + names[i];
-      v += std::string(i ? ", " : "") + (i % 2 ? "0.3" : "0.25");
-      w += std::string(i ? ", " : "") + "0.25";
-      corr += std::string(i ? ", " : "") + "[";
-      for (int j = 0; j < n; ++j)
-        corr += std::string(j ? ", " : "") + (i == j ? "1" : "0.4");
-      corr += "]";
-    }
-    model = "{name: m, type: multi_black_scholes, underlyings: [" + u + "], volatilities: [" + v +
-            "], correlation: [" + corr + "]}";
+    const auto basket = testing::basket_model(kind.back() - '0');
+    model = basket.model;
+    const std::string& w = basket.weights;
     const std::string tail = ", strike: 100, maturity: 1, model: m}\n";
     instruments = "  - {id: c, type: basket, payoff: weighted, weights: [" + w + "], option: call" +
                   tail + "  - {id: mx, type: basket, payoff: max, option: call" + tail +

@@ -19,6 +19,8 @@
 namespace pfmc {
 namespace {
 
+using testing::basket_yaml;
+using testing::bs_yaml;
 using testing::find;
 using testing::kSigmas;
 using testing::load;
@@ -140,21 +142,6 @@ TEST(LocalVol, SkewedSurfaceGivesArbitrageConsistentCalls) {
             analytic::black_scholes(analytic::OptionKind::call, 100, 80, 1, 0.03, 0.01, 0.23));
 }
 
-std::string basket_yaml(const std::string& instruments, std::uint64_t paths,
-                        const std::string& extra = "") {
-  return "market:\n  underlyings: [{name: A, spot: 100}, {name: B, spot: 100}, "
-         "{name: C, spot: 90, dividend_yield: 0.02}]\n  rates: {zero_rate: 0.05}\n"
-         "models:\n"
-         "  - {name: ab, type: multi_black_scholes, underlyings: [A, B], volatilities: [0.3, 0.3],"
-         " correlation: [[1, 0.9], [0.9, 1]]}\n"
-         "  - {name: abc, type: multi_black_scholes, underlyings: [A, B, C], "
-         "volatilities: [0.2, 0.3, 0.4], correlation: [[1, 0.5, 0.3], [0.5, 1, 0.2], "
-         "[0.3, 0.2, 1]]}\n"
-         "instruments:\n" +
-         instruments + "simulation: {paths: " + std::to_string(paths) +
-         ", steps_per_year: 4, seed: 5" + extra + "}\nengine: {device: cpu}\n";
-}
-
 TEST(Basket, TwoAssetMaxAndMinCallsMatchStulz) {
   const std::string m = ", option: call, strike: 100, maturity: 1, model: ab}\n";
   const auto r = engine::price(load(basket_yaml("  - {id: max, type: basket, payoff: max" + m +
@@ -178,17 +165,6 @@ TEST(Basket, SingleLegWeightsPriceEachMarginalAsBlackScholes) {
   EXPECT_NEAR(find(r, "c").price,
               analytic::black_scholes(analytic::OptionKind::call, 90, 95, 1, 0.05, 0.02, 0.4),
               kSigmas * find(r, "c").std_error);
-}
-
-std::string bs_yaml(const std::string& instruments, std::uint64_t paths, const std::string& extra,
-                    int steps_per_year = 12) {
-  return "market:\n  underlyings: [{name: S, spot: 100, dividend_yield: 0.01}]\n"
-         "  rates: {zero_rate: 0.04}\n"
-         "models: [{name: bs, type: black_scholes, underlying: S, volatility: 0.25}]\n"
-         "instruments:\n" +
-         instruments + "simulation: {paths: " + std::to_string(paths) +
-         ", steps_per_year: " + std::to_string(steps_per_year) + ", seed: 9" + extra +
-         "}\nengine: {device: cpu}\n";
 }
 
 const std::string kCall =

@@ -22,20 +22,11 @@ namespace pfmc {
 namespace {
 
 using analytic::OptionKind;
+using testing::basket_yaml;
+using testing::bs_yaml;
 using testing::find;
 using testing::kSigmas;
 using testing::load;
-
-std::string bs_book(const std::string& instruments, std::uint64_t paths, const std::string& extra,
-                    int steps_per_year = 12) {
-  return "market:\n  underlyings: [{name: S, spot: 100, dividend_yield: 0.01}]\n"
-         "  rates: {zero_rate: 0.04}\n"
-         "models: [{name: bs, type: black_scholes, underlying: S, volatility: 0.25}]\n"
-         "instruments:\n" +
-         instruments + "simulation: {paths: " + std::to_string(paths) +
-         ", steps_per_year: " + std::to_string(steps_per_year) + ", seed: 9" + extra +
-         "}\nengine: {device: cpu}\n";
-}
 
 const std::string kEuropeans =
     "  - {id: call, type: european, option: call, strike: 105, maturity: 1, model: bs}\n"
@@ -58,9 +49,9 @@ TEST(PathwiseGreeks, EuropeansMatchBlackScholesWithSmallerErrorsThanTheBumps) {
   // (the step data's tangents are differences of smooth functions at 1e-6: about 1e-10 of each
   // Greek), so nothing but the standard error separates them from the closed form.
   const auto pathwise =
-      engine::price(load(bs_book(kEuropeans, 200000, kAllGreeks + ", greeks_method: pathwise")));
+      engine::price(load(bs_yaml(kEuropeans, 200000, kAllGreeks + ", greeks_method: pathwise")));
   const auto bumped =
-      engine::price(load(bs_book(kEuropeans, 200000, kAllGreeks + ", greeks_method: bump")));
+      engine::price(load(bs_yaml(kEuropeans, 200000, kAllGreeks + ", greeks_method: bump")));
   for (const auto& [id, kind, strike] :
        {std::tuple{"call", OptionKind::call, 105.0}, std::tuple{"put", OptionKind::put, 95.0}}) {
     const auto g = analytic::black_scholes_greeks(kind, 100, strike, 1, 0.04, 0.01, 0.25);
@@ -98,7 +89,7 @@ TEST(PathwiseGreeks, GeometricAsiansMatchTheirClosedFormOnATermStructure) {
       "  - {id: gp, type: asian, average: geometric, option: put, strike: 95, maturity: 1, "
       "fixings: 12, model: bs}\n";
   const auto r =
-      engine::price(load(bs_book(asians, 200000, ", greeks: [delta, vega, rho, theta]")));
+      engine::price(load(bs_yaml(asians, 200000, ", greeks: [delta, vega, rho, theta]")));
   std::vector<double> fixings;
   for (int i = 1; i <= 12; ++i)
     fixings.push_back(i / 12.0);
@@ -119,25 +110,10 @@ TEST(PathwiseGreeks, GeometricAsiansMatchTheirClosedFormOnATermStructure) {
   }
 }
 
-std::string pair_book(const std::string& instruments, std::uint64_t paths,
-                      const std::string& extra) {
-  return "market:\n  underlyings: [{name: A, spot: 100}, {name: B, spot: 100}, "
-         "{name: C, spot: 90, dividend_yield: 0.02}]\n  rates: {zero_rate: 0.05}\n"
-         "models:\n"
-         "  - {name: ab, type: multi_black_scholes, underlyings: [A, B], volatilities: [0.3, 0.3],"
-         " correlation: [[1, 0.9], [0.9, 1]]}\n"
-         "  - {name: abc, type: multi_black_scholes, underlyings: [A, B, C], "
-         "volatilities: [0.2, 0.3, 0.4], correlation: [[1, 0.5, 0.3], [0.5, 1, 0.2], "
-         "[0.3, 0.2, 1]]}\n"
-         "instruments:\n" +
-         instruments + "simulation: {paths: " + std::to_string(paths) +
-         ", steps_per_year: 4, seed: 5" + extra + "}\nengine: {device: cpu}\n";
-}
-
 TEST(PathwiseGreeks, TwoAssetMaxAndMinCallsMatchStulzPerUnderlying) {
   // Stulz (1982) differentiated by central differences at 1e-4 (its O(h²) error about 1e-9):
   // delta and vega per underlying and rho, pathwise.
-  const auto r = engine::price(load(pair_book(
+  const auto r = engine::price(load(basket_yaml(
       "  - {id: mx, type: basket, payoff: max, option: call, strike: 100, maturity: 1, model: ab}\n"
       "  - {id: mn, type: basket, payoff: min, option: call, strike: 95, maturity: 1, model: ab}\n",
       200000, ", greeks: [delta, vega, rho], greeks_method: pathwise")));
@@ -182,13 +158,17 @@ TEST(PathwiseGreeks, BasketsAndAsiansAgreeWithTheBumpsOnTheSameDraws) {
       "  - {id: wp, type: basket, payoff: weighted, weights: [0.3, 0.3, 0.4], option: put, "
       "strike: 95, maturity: 0.75, model: abc}\n"
       "  - {id: mx, type: basket, payoff: max, option: call, strike: 100, maturity: 1, "
-      "model: abc}\n";
+      "model: abc}\n"
+      // A knock on the basket's level: its jump smoothed (engine/plan/pathwise.cpp).
+      "  - {id: kw, type: basket, payoff: weighted, weights: [0.3, 0.3, 0.4], option: call, "
+      "strike: 95, maturity: 1, model: abc, knock: {type: down_and_out, level: 80, "
+      "monitoring: 12}}\n";
   const std::string greeks = ", greeks: [delta, vega, rho, theta]";
   const auto pathwise =
-      engine::price(load(pair_book(instruments, 100000, greeks + ", greeks_method: pathwise")));
+      engine::price(load(basket_yaml(instruments, 100000, greeks + ", greeks_method: pathwise")));
   const auto bumped =
-      engine::price(load(pair_book(instruments, 100000, greeks + ", greeks_method: bump")));
-  for (const char* id : {"w", "wp", "mx"}) {
+      engine::price(load(basket_yaml(instruments, 100000, greeks + ", greeks_method: bump")));
+  for (const char* id : {"w", "wp", "mx", "kw"}) {
     const auto& p = find(pathwise, id);
     const auto& b = find(bumped, id);
     ASSERT_EQ(p.greeks.size(), 8u); // delta and vega per underlying, rho, theta
@@ -248,7 +228,7 @@ TEST(PathwiseGreeks, DigitalsMatchTheirClosedFormSmoothedOverOnePercentOfTheStri
   const std::string digitals =
       "  - {id: dc, type: digital, option: call, strike: 105, cash: 10, maturity: 1, model: bs}\n"
       "  - {id: dp, type: digital, option: put, strike: 95, cash: 10, maturity: 1, model: bs}\n";
-  const auto r = engine::price(load(bs_book(digitals, 400000, kAllGreeks)));
+  const auto r = engine::price(load(bs_yaml(digitals, 400000, kAllGreeks)));
   for (const auto& [id, kind, strike] :
        {std::tuple{"dc", OptionKind::call, 105.0}, std::tuple{"dp", OptionKind::put, 95.0}}) {
     const auto exact = analytic::cash_or_nothing_greeks(kind, 100, strike, 1, 0.04, 0.01, 0.25, 10);
@@ -276,11 +256,11 @@ TEST(PathwiseGreeks, GroupsThatCannotHaveThemKeepTheBumpsOrAreRefused) {
   const std::string mx =
       "  - {id: mx, type: basket, payoff: max, option: call, strike: 100, maturity: 1, "
       "model: ab}\n";
-  const auto r = engine::price(load(pair_book(mx, 2000, ", greeks: [delta, gamma]")));
+  const auto r = engine::price(load(basket_yaml(mx, 2000, ", greeks: [delta, gamma]")));
   for (const auto& g : find(r, "mx").greeks)
     EXPECT_FALSE(g.pathwise);
   try {
-    engine::price(load(pair_book(mx, 2000, ", greeks: [delta, gamma], greeks_method: pathwise")));
+    engine::price(load(basket_yaml(mx, 2000, ", greeks: [delta, gamma], greeks_method: pathwise")));
     FAIL() << "a max basket's pathwise gamma was not refused";
   } catch (const config::ConfigError& e) {
     const std::string what = e.what();
@@ -290,16 +270,51 @@ TEST(PathwiseGreeks, GroupsThatCannotHaveThemKeepTheBumpsOrAreRefused) {
   }
   // Early exercise: its rule is a boundary in the path.
   EXPECT_THROW(engine::price(load(
-                   bs_book("  - {id: am, type: european, option: put, strike: 100, maturity: 1, "
+                   bs_yaml("  - {id: am, type: european, option: put, strike: 100, maturity: 1, "
                            "model: bs, exercise: american}\n",
                            2000, ", greeks: [delta], greeks_method: pathwise"))),
                config::ConfigError);
   // bump: every Greek bumped, the European's delta too (before this option: pathwise).
   const auto bumped = engine::price(
-      load(bs_book(kEuropeans, 2000, ", greeks: [delta, vega], greeks_method: bump")));
+      load(bs_yaml(kEuropeans, 2000, ", greeks: [delta, vega], greeks_method: bump")));
   for (const auto& in : bumped.instruments) {
     for (const auto& g : in.greeks)
       EXPECT_FALSE(g.pathwise && g.greek == config::Greek::vega) << in.id;
+  }
+}
+
+TEST(PathwiseGreeks, SpotKnocksAgreeWithTheBumpsOnTheSameDraws) {
+  // Down-and-out and up-and-in calls monitored monthly, and a knocked Asian: the knock's jump as
+  // a kernel of ±1% of the spot (its O(w²) bias) against the bumps' central differences (theirs
+  // O(h²)), both under 1% of each Greek here: within kSigmas of the combined standard errors plus
+  // 1% of the Greek.
+  const std::string knocks =
+      "  - {id: do, type: barrier, option: call, strike: 100, barrier: 85, barrier_type: "
+      "down_and_out, monitoring: 12, maturity: 1, model: bs}\n"
+      "  - {id: ui, type: barrier, option: call, strike: 100, barrier: 120, barrier_type: "
+      "up_and_in, monitoring: 12, maturity: 1, model: bs}\n"
+      "  - {id: ka, type: asian, average: arithmetic, option: call, strike: 100, maturity: 1, "
+      "fixings: 12, model: bs, knock: {type: down_and_out, level: 85, monitoring: 12, rebate: "
+      "1}}\n";
+  const std::string greeks = ", greeks: [delta, gamma, vega, rho, theta]";
+  const auto pathwise =
+      engine::price(load(bs_yaml(knocks, 200000, greeks + ", greeks_method: pathwise")));
+  const auto bumped =
+      engine::price(load(bs_yaml(knocks, 200000, greeks + ", greeks_method: bump")));
+  for (const char* id : {"do", "ui", "ka"}) {
+    const auto& p = find(pathwise, id);
+    const auto& b = find(bumped, id);
+    ASSERT_EQ(p.greeks.size(), 5u);
+    for (std::size_t k = 0; k < p.greeks.size(); ++k) {
+      const auto& x = p.greeks[k];
+      const auto& y = b.greeks[k];
+      EXPECT_TRUE(x.pathwise);
+      const double combined = std::hypot(x.std_error, y.std_error);
+      EXPECT_NEAR(x.value, y.value, kSigmas * combined + 0.01 * std::fabs(y.value) + 1e-9)
+          << id << " " << config::to_string(x.greek);
+      std::printf("  %s %-5s pathwise %.5f ± %.5f  bump %.5f ± %.5f\n", id,
+                  config::to_string(x.greek), x.value, x.std_error, y.value, y.std_error);
+    }
   }
 }
 

@@ -38,6 +38,35 @@ inline std::string yaml_run(const Market& m, const std::string& instruments, std
   return y;
 }
 
+/// Two correlated baskets, `ab` (A, B: vols 0.3, correlation 0.9) and `abc` (three assets), on
+/// the CPU; `instruments` is the YAML list body.
+inline std::string basket_yaml(const std::string& instruments, std::uint64_t paths,
+                               const std::string& extra = "") {
+  return "market:\n  underlyings: [{name: A, spot: 100}, {name: B, spot: 100}, "
+         "{name: C, spot: 90, dividend_yield: 0.02}]\n  rates: {zero_rate: 0.05}\n"
+         "models:\n"
+         "  - {name: ab, type: multi_black_scholes, underlyings: [A, B], volatilities: [0.3, 0.3],"
+         " correlation: [[1, 0.9], [0.9, 1]]}\n"
+         "  - {name: abc, type: multi_black_scholes, underlyings: [A, B, C], "
+         "volatilities: [0.2, 0.3, 0.4], correlation: [[1, 0.5, 0.3], [0.5, 1, 0.2], "
+         "[0.3, 0.2, 1]]}\n"
+         "instruments:\n" +
+         instruments + "simulation: {paths: " + std::to_string(paths) +
+         ", steps_per_year: 4, seed: 5" + extra + "}\nengine: {device: cpu}\n";
+}
+
+/// One Black-Scholes asset (spot 100, q 1%, r 4%, vol 25%) as model `bs`, on the CPU.
+inline std::string bs_yaml(const std::string& instruments, std::uint64_t paths,
+                           const std::string& extra, int steps_per_year = 12) {
+  return "market:\n  underlyings: [{name: S, spot: 100, dividend_yield: 0.01}]\n"
+         "  rates: {zero_rate: 0.04}\n"
+         "models: [{name: bs, type: black_scholes, underlying: S, volatility: 0.25}]\n"
+         "instruments:\n" +
+         instruments + "simulation: {paths: " + std::to_string(paths) +
+         ", steps_per_year: " + std::to_string(steps_per_year) + ", seed: 9" + extra +
+         "}\nengine: {device: cpu}\n";
+}
+
 inline config::RunConfig load(const std::string& yaml) {
   keep_for_fuzzing(yaml);
   return config::parse_run_config(yaml, "test.yaml");

@@ -8,10 +8,11 @@
 // miss the jump's mass, so the jump's delta function is replaced by a uniform kernel of
 // half-width w (kJumpSmoothing; models/payoff.cuh, pathwise_greek), a bias of O(w²) stated
 // there. Gamma is the central difference of the pathwise delta under a move of the spot
-// (kSpotBump, as the bumps'), taken from the observation's own delta tangent: exact for an
-// observation linear in each spot (a spot, an average, a weighted basket's level) and a payoff
-// without a jump; other groups with gamma keep bump-and-revalue (greeks_method: auto) or are
-// refused (pathwise).
+// (kSpotBump, as the bumps'), the path moved along its own delta tangent: exact for an
+// observation linear in each spot (a spot, an average, a weighted basket's level) and for a spot
+// knock's log extreme; a max or min basket's level and a basket knock's extreme are not linear
+// in each spot (the winner changes), so their groups' gammas keep bump-and-revalue
+// (greeks_method: auto) or are refused (pathwise).
 //
 // The tangent data are the derivatives of each step's drift and diffusion by the asset's vol, the
 // rates and valuation time, as central differences of the planner's own step data (double, steps

@@ -113,18 +113,14 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
   for (int t = 0; t < count; ++t) {
     auto* slots = reinterpret_cast<Value(*)[models::kMaxObservations]>(observed[t].data());
     paths.emplace_back(params, schedule, slots);
-    if constexpr (!models::kIsPathwise<Model>) { // a pathwise group never exercises early
+    if constexpr (!models::kIsPathwise<Model>) // a pathwise group never exercises early
       if (role.exercise != nullptr)
         steppers.emplace_back(paths.back(), *role.exercise, slots, block_first + t, 1);
-    }
   }
   const auto advance = [&](int t, int step, const Real(&z)[F]) {
-    if constexpr (!models::kIsPathwise<Model>) {
-      if (role.exercise != nullptr) {
-        steppers[static_cast<std::size_t>(t)](step, z);
-        return;
-      }
-    }
+    if constexpr (!models::kIsPathwise<Model>)
+      if (role.exercise != nullptr)
+        return steppers[static_cast<std::size_t>(t)](step, z);
     paths[static_cast<std::size_t>(t)].advance(step, z);
   };
   if (source.normals != nullptr) {
