@@ -137,18 +137,29 @@ void list_extent(std::string_view text, const std::vector<Line>& lines, std::siz
   // An item whose flow collections ({...}, [...]) are not closed within its own lines reaches
   // into the next item (the config fuzzer's find: a `- {` left open, which the whole text
   // refuses as an illegal block entry and a piece read as a mapping): such a list is read whole.
-  // (No quoted scalar can hold a bracket: quotes are refused.)
+  // (No quoted scalar can hold a bracket: quotes are refused.) So is a list with an opening
+  // bracket inside a plain scalar (after anything but a blank, a bracket or a comma: `a:[b`),
+  // which yaml-cpp reads one way in a piece and another in the whole text (the fuzzer's find:
+  // `correlat n:[io[1.0, 0.9], [0.9, 1.0]]`, a null-valued key in a piece, a syntax error on the
+  // next line of the whole).
   for (std::size_t k = 0; k < cut.items.size(); ++k) {
     const std::size_t last = k + 1 < cut.items.size() ? cut.items[k + 1] : cut.end;
     long open = 0;
+    bool inside_scalar = false;
     for (std::size_t l = cut.items[k]; l < last; ++l) {
       const std::size_t stop = content_end(text, lines[l].begin, lines[l].end);
       for (std::size_t c = lines[l].begin; c < stop; ++c) {
-        open += text[c] == '{' || text[c] == '[';
+        const bool opens = text[c] == '{' || text[c] == '[';
+        open += opens;
         open -= text[c] == '}' || text[c] == ']';
+        if (opens && c > lines[l].begin) {
+          const char before = text[c - 1];
+          inside_scalar =
+              inside_scalar || !(before == ' ' || before == '[' || before == '{' || before == ',');
+        }
       }
     }
-    if (open != 0) {
+    if (open != 0 || inside_scalar) {
       cut.items.clear();
       return;
     }
