@@ -26,7 +26,6 @@ constexpr int kMaxPathwiseBlockSize =
     65536 / models::PathwiseBlackScholes<double, 1>::register_floor;
 } // namespace
 
-
 namespace {
 
 int real_bytes_of(config::Precision precision) {
