@@ -179,6 +179,13 @@ void run_end_to_end(benchmark::State& state, const config::RunConfig& config, bo
   state.counters["kernel_launches"] = static_cast<double>(last.run.plan_stats.kernel_launches);
   state.counters["generation_calls"] = static_cast<double>(last.run.plan_stats.generation_calls);
   state.counters["host_syncs"] = static_cast<double>(last.run.plan_stats.host_syncs);
+  // Where the last run's host time went (engine/pricer.cpp's stages): planning, choosing
+  // backends, the run itself (staging, launches, waiting for the kernels), the results.
+  state.counters["plan_ms"] = last.run.plan_ms;
+  state.counters["backends_ms"] = last.run.backends_ms;
+  state.counters["results_ms"] = last.run.results_ms;
+  state.counters["run_ms"] = last.run.total_ms - last.run.plan_ms - last.run.backends_ms -
+                             last.run.results_ms;
 }
 
 /// One stage of a book per iteration, wall time; counter `instruments_per_s`.

@@ -126,36 +126,41 @@ __device__ __forceinline__ void finish_block(const ReductionTarget& target, int 
 /// blocks (push_tile) and folds it into the totals. `block` and
 /// `blocks` count the blocks of this reduction's group in the launch (a launch may carry several
 /// groups, each with its own target). Every thread of every block of the group must call it.
+/// With one block a tile (short paths: a block's rounds cover its tile) a block's partial is its
+/// tile's sum (the pairwise sum of one leaf) and is read as such: no tile ticket, no copy.
 __device__ __forceinline__ void finish_in_last_block(const ReductionTarget& target, int block,
                                                      int blocks, int blocks_per_tile) {
   __shared__ int is_last;
   const int values = target.values;
   const int tiles = (blocks + blocks_per_tile - 1) / blocks_per_tile;
-  const int tile = block / blocks_per_tile;
-  const int first_block = tile * blocks_per_tile;
-  const int tile_blocks = min(blocks_per_tile, blocks - first_block);
-
-  if (threadIdx.x == 0) {
-    const unsigned int ticket = atomicInc(&target.tile_tickets[tile], tile_blocks - 1);
-    is_last = ticket == static_cast<unsigned int>(tile_blocks - 1);
+  const double* sums_of_tiles = target.block_partials; // [tile][values] with one block a tile
+  if (blocks_per_tile > 1) {
+    const int tile = block / blocks_per_tile;
+    const int first_block = tile * blocks_per_tile;
+    const int tile_blocks = min(blocks_per_tile, blocks - first_block);
+    if (threadIdx.x == 0) {
+      const unsigned int ticket = atomicInc(&target.tile_tickets[tile], tile_blocks - 1);
+      is_last = ticket == static_cast<unsigned int>(tile_blocks - 1);
+    }
+    __syncthreads();
+    if (!is_last)
+      return;
+    __threadfence(); // acquire: the tile's other partials
+    for (int v = threadIdx.x; v < values; v += blockDim.x) {
+      // L2, not L1: the partials were written by other multiprocessors.
+      target.tile_sums[static_cast<std::size_t>(tile) * values + v] =
+          pairwise_sum(blocks_per_tile, [&](int b) {
+            return b < tile_blocks ? __ldcg(&target.block_partials
+                                                 [static_cast<std::size_t>(first_block + b) *
+                                                      values +
+                                                  v])
+                                   : 0.0;
+          });
+      __threadfence();
+    }
+    __syncthreads();
+    sums_of_tiles = target.tile_sums;
   }
-  __syncthreads();
-  if (!is_last)
-    return;
-  __threadfence(); // acquire: the tile's other partials
-  for (int v = threadIdx.x; v < values; v += blockDim.x) {
-    // L2, not L1: the partials were written by other multiprocessors.
-    target.tile_sums[static_cast<std::size_t>(tile) * values +
-                     v] = pairwise_sum(blocks_per_tile, [&](int b) {
-      return b < tile_blocks
-                 ? __ldcg(
-                       &target
-                            .block_partials[static_cast<std::size_t>(first_block + b) * values + v])
-                 : 0.0;
-    });
-    __threadfence();
-  }
-  __syncthreads();
   if (threadIdx.x == 0) {
     const unsigned int ticket = atomicInc(target.ticket, tiles - 1);
     is_last = ticket == static_cast<unsigned int>(tiles - 1);
@@ -170,7 +175,7 @@ __device__ __forceinline__ void finish_in_last_block(const ReductionTarget& targ
     int depth = kernels::tile_blocks(target.range_tile, target.chunk_tile);
     for (int t = 0; t < tiles; ++t) {
       depth = push_tile(at, depth, target.range_tile, target.chunk_tile + t,
-                        __ldcg(&target.tile_sums[static_cast<std::size_t>(t) * values + v]));
+                        __ldcg(&sums_of_tiles[static_cast<std::size_t>(t) * values + v]));
     }
     target.totals[v] = fold_blocks(at, depth);
   }

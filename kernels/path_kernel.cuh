@@ -58,6 +58,10 @@ struct GroupParams {
   /// Early exercise (the kernels instantiated with Exercise only): the group's instruments'
   /// exercise table, in device memory.
   const models::ExerciseTable<Real>* exercise;
+  /// 1: the group runs one_step_terminal_passes (is_one_step_terminal, decided on the host: read
+  /// in the kernel, its chain of dependent loads held every block's warps at the first barrier,
+  /// ncu v29).
+  int one_step_terminal;
 };
 
 /// Antithetic pairs are adjacent lanes when a thread has one path: the even lane gets the pair's
@@ -292,20 +296,24 @@ __device__ __noinline__ PriceLeaf pay_single(const Group& group,
 /// the terminal log-spot of asset 0 taken at step 0. Such a group (a book of
 /// short-dated Europeans) runs OneStepTerminal's lean passes: the same arithmetic as Path and
 /// pay_single, without the observation schedule, the observations' array or the payoff call.
-template <class Group>
-__device__ bool is_one_step_terminal(const Group& g) {
+/// Evaluated on the host from the group's plan (engine/run/device_unit.cuh): `observation`,
+/// `run` and `instrument` are its first observation, observation run and instrument.
+PFMC_HD_INLINE bool is_one_step_terminal(int steps, int instrument_count, bool portfolio,
+                                         int scenarios, int values_per_instrument,
+                                         int observation_count,
+                                         const models::ObservationView& observation,
+                                         const models::ObservationRun& run,
+                                         const models::InstrumentView& instrument) {
   using models::ObservationKind;
-  if (g.steps != 1 || g.instrument_count != 1 || g.portfolio || g.scenarios != 1 ||
-      g.values_per_instrument != kPriceValues || g.schedule.observation_count != 1)
+  if (steps != 1 || instrument_count != 1 || portfolio || scenarios != 1 ||
+      values_per_instrument != kPriceValues || observation_count != 1)
     return false;
-  const models::ObservationView& o = g.schedule.observations[0];
-  const models::ObservationRun run = g.schedule.runs[0];
-  const models::InstrumentView& in = g.instruments[0];
   constexpr unsigned int kTerminalSlot0 =
       1u << (static_cast<int>(ObservationKind::terminal) * models::kRegisterObservations);
-  return o.kind == ObservationKind::terminal && o.asset == 0 && run.first == 0 && run.last == 0 &&
-         run.spill < 0 && run.masks == kTerminalSlot0 && in.knock_observation < 0 &&
-         in.underlying_observation == 0 && in.kind == models::PayoffKind::european;
+  return observation.kind == ObservationKind::terminal && observation.asset == 0 &&
+         run.first == 0 && run.last == 0 && run.spill < 0 && run.masks == kTerminalSlot0 &&
+         instrument.knock_observation < 0 && instrument.underlying_observation == 0 &&
+         instrument.kind == models::PayoffKind::european;
 }
 
 /// The step function of a one-step terminal group (is_one_step_terminal): each path's log-spot
@@ -415,7 +423,9 @@ struct PathKernelParams {
 /// of the thread's paths from the loader, OneStepTerminal's log-spots, the European's payoffs
 /// and price_leaf — the bits of the kernel's simulate() and pay_single. What does not change
 /// from pass to pass is read once (the generator's counter, the paths left, the instrument's
-/// fields), and the loop is compiled once for calls and once for puts.
+/// fields), and the loop is compiled once for each of calls and puts, with and without
+/// antithetic pairs. A pass whose paths are all in range takes no masks; one with none in range
+/// adds +0.0 without simulating them (what masking them gives).
 template <class Model, class Loader, class Real>
 __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<Model, Real>& p,
                                                          const GroupParams<Model, Real>& group,
@@ -426,27 +436,24 @@ __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<
   const models::InstrumentView& instrument = group.instruments[0];
   const double strike = instrument.strike;
   const double discount = instrument.discount;
-  const int antithetic = group.antithetic;
   const int remaining = group.chunk_paths - thread_first; // paths from the thread's first
   LoaderInputs<Real> inputs{};
   inputs.steps = 1;
   inputs.seed = p.seed;
   inputs.group = group.group_index;
-  inputs.antithetic = antithetic;
   // thread_first is a multiple of P: pass k's paths are the generator's call first_call + k.
   const std::uint64_t first_call = group.first_call + static_cast<std::uint64_t>(thread_first / P);
-  const auto run = [&](auto is_call) {
-#pragma unroll 1
-    for (int pass = 0; pass < passes; ++pass) {
-      inputs.first_call = first_call + static_cast<std::uint64_t>(pass);
-      Real log_spot[P];
-      loader.run(inputs, OneStepTerminal<Model, Real, P>{model, log_spot});
-      if (!p.reduce) {
-        if (log_spot[0] != log_spot[0]) // as simulate(): keeps the paths alive
-          group.reduction.totals[0] = 1.0;
-        continue;
-      }
-      // discounted_payoffs' arithmetic for a European without a knock.
+  const auto run = [&](auto is_call, auto is_antithetic) {
+    constexpr int kAntithetic = decltype(is_antithetic)::value ? 1 : 0;
+    inputs.antithetic = kAntithetic;
+    // Pass k's log-spots.
+    const auto simulate_pass = [&](int pass, Real(&log_spot)[P]) {
+      LoaderInputs<Real> in = inputs;
+      in.first_call = first_call + static_cast<std::uint64_t>(pass);
+      loader.run(in, OneStepTerminal<Model, Real, P>{model, log_spot});
+    };
+    // discounted_payoffs' arithmetic for a European without a knock, and the pass's leaf.
+    const auto leaf_of = [&](const Real(&log_spot)[P], int valid) {
       double value[P];
 #pragma unroll
       for (int q = 0; q < P; ++q) {
@@ -456,13 +463,51 @@ __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<
             models::vanilla_payoff(decltype(is_call)::value, strike, static_cast<double>(spot)) *
             discount;
       }
-      fold.add(pass, price_leaf<P>(value, max(0, min(P, remaining - pass * P)), antithetic));
+      return valid == P ? price_leaf<P>(value, P, kAntithetic)
+                        : price_leaf<P>(value, valid, kAntithetic);
+    };
+    const auto valid_in = [&](int pass) { return max(0, min(P, remaining - pass * P)); };
+#pragma unroll 1
+    for (int pass = 0; pass < passes;) {
+      const int valid = valid_in(pass);
+      if (valid == 0) {
+        fold.add(pass++, PriceLeaf{0.0, 0.0});
+        continue;
+      }
+      if (!p.reduce) {
+        Real log_spot[P];
+        simulate_pass(pass++, log_spot);
+        if (log_spot[0] != log_spot[0]) // as simulate(): keeps the paths alive
+          group.reduction.totals[0] = 1.0;
+        continue;
+      }
+      if (pass + 1 < passes && valid_in(pass + 1) == P) {
+        // Two whole passes side by side: two generator calls' dependent chains to interleave
+        // (one pass at a time left the warps waiting on them: ncu's `wait` stalls, v29).
+        Real first[P], second[P];
+        simulate_pass(pass, first);
+        simulate_pass(pass + 1, second);
+        fold.add(pass, leaf_of(first, P));
+        fold.add(pass + 1, leaf_of(second, P));
+        pass += 2;
+      } else {
+        Real log_spot[P];
+        simulate_pass(pass, log_spot);
+        fold.add(pass, leaf_of(log_spot, valid));
+        ++pass;
+      }
     }
   };
   if (instrument.is_call) {
-    run(std::true_type{});
+    if (group.antithetic)
+      run(std::true_type{}, std::true_type{});
+    else
+      run(std::true_type{}, std::false_type{});
   } else {
-    run(std::false_type{});
+    if (group.antithetic)
+      run(std::false_type{}, std::true_type{});
+    else
+      run(std::false_type{}, std::false_type{});
   }
 }
 
@@ -561,14 +606,12 @@ __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
   // models (whose groups are never single prices) compile them.
   constexpr bool kOneStepTerminalCode =
       P > 1 && !Exercise && !models::kIsScenarios<Model> && !models::kIsPathwise<Model>;
-  __shared__ bool one_step_terminal;
   if (threadIdx.x < kWarpSize) {
     const int g = find_group(p.groups, p.group_count, static_cast<int>(blockIdx.x));
     stage_group(p.groups[g], group);
-    if (threadIdx.x == 0)
-      one_step_terminal = kOneStepTerminalCode && is_one_step_terminal(p.groups[g]);
   }
   __syncthreads();
+  const bool one_step_terminal = kOneStepTerminalCode && group.one_step_terminal != 0;
   const int block = static_cast<int>(blockIdx.x) - group.first_block;
   // Passes > 1 only where every group of the launch is one instrument's price (the engine's
   // round shape); such a group folds its passes in registers (loaders of P > 1 only: the others

@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [jit] [fast] [pathwise] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [jit] [fast] [pathwise] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [build-old] [book-trace] [philox-sass] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -250,7 +250,7 @@ if has fast; then
                -DPFMC_MPI=OFF -DPFMC_PYTHON=OFF -DPFMC_DEPS_ROOT="$PWD/.deps/root")
   old=${FAST_OLD:-build-oldsrc/src}
   (cmake -S . -B build-device-check "${check_flags[@]}" \
-     && limit 500 ninja -C build-device-check -j $(( $(nproc) * 2 / 3 )) pfmc pfmc_bench test_gpu) \
+     && limit 500 ninja -C build-device-check -j $(( $(nproc) * 2 / 3 )) ${FAST_TARGETS:-pfmc pfmc_bench test_gpu}) \
     > "$LOG/fast_build_new.log" 2>&1 &
   if [ -d "$old" ] && [ ! -x build-device-ab-old/pfmc_bench ]; then
     (cmake -S "$old" -B build-device-ab-old "${check_flags[@]}" \
@@ -298,11 +298,19 @@ if has fast; then
     [ -x build-device-ab-old/pfmc_bench ] &&
       fast_time "old_accurate_inline_$round" build-device-ab-old/pfmc_bench "$LOG/fast_book_accurate_inline.yaml"
     fast_time "new_accurate_inline_$round" build-device-check/pfmc_bench "$LOG/fast_book_accurate_inline.yaml"
+    [ -x build-device-ab-old/pfmc_bench ] &&
+      fast_time "old_fast_inline_$round" build-device-ab-old/pfmc_bench "$LOG/fast_book_fast_inline.yaml"
     fast_time "new_fast_inline_$round" build-device-check/pfmc_bench "$LOG/fast_book_fast_inline.yaml"
+  done
+  # FAST_BLOCKS (e.g. "64 256"): the fast book at other block sizes (engine.block_size).
+  for bs in ${FAST_BLOCKS:-}; do
+    sed "s/^engine: {/engine: {block_size: $bs, /" "$LOG/fast_book_fast_inline.yaml" \
+      > "$LOG/fast_book_fast_inline_b$bs.yaml"
+    fast_time "new_fast_inline_b${bs}_1" build-device-check/pfmc_bench "$LOG/fast_book_fast_inline_b$bs.yaml"
   done
   cat "$LOG"/fast_*_[0-9].txt > "$LOG/fast_bench.txt"
   keep fast_bench.txt
-  for run in old_accurate_inline new_accurate_inline new_fast_inline new_fast_none; do
+  for run in old_accurate_inline new_accurate_inline old_fast_inline new_fast_inline new_fast_none; do
     bin=build-device-check/pfmc
     [[ $run == old_* ]] && bin=build-device-ab-old/pfmc
     book=$LOG/fast_book_${run#*_}.yaml
@@ -343,8 +351,8 @@ def same(a, b):
     if a is None or b is None: return "missing"
     n = sum(all(x[k] == y[k] for k in ("price", "std_error")) for x, y in zip(a["instruments"], b["instruments"]))
     return "%d of %d identical" % (n, len(a["instruments"]))
-old, new, fi, fn = (load(sys.argv[1] + "/fast_" + r + ".json") for r in ("old_accurate_inline", "new_accurate_inline", "new_fast_inline", "new_fast_none"))
-print("accurate old vs new:", same(old, new), "; fast inline vs none:", same(fn, fi),
+old, new, fi, fn, ofi = (load(sys.argv[1] + "/fast_" + r + ".json") for r in ("old_accurate_inline", "new_accurate_inline", "new_fast_inline", "new_fast_none", "old_fast_inline"))
+print("accurate old vs new:", same(old, new), "; fast old vs new:", same(ofi, fi), "; fast inline vs none:", same(fn, fi),
       "; fast vs accurate:", same(new, fi), "; run math:", (fi or {}).get("run", {}).get("math"))
 ' "$LOG" 2>&1)"
   if command -v ncu > /dev/null; then
@@ -358,8 +366,9 @@ print("accurate old vs new:", same(old, new), "; fast inline vs none:", same(fn,
     cat "$LOG"/fast_ncu_*.txt > "$LOG/fast_ncu.txt"
     keep fast_ncu.txt
   fi
-  # The reference workloads in both profiles: `inline` and `none`, medians of 3.
-  limit 300 ./build-device-check/pfmc_bench --maths=accurate,fast --benchmark_filter='/(inline|none)/' \
+  # The reference workloads in both profiles: `inline` and `none`, medians of 3 (FAST_WORKLOADS=0:
+  # not run).
+  [ "${FAST_WORKLOADS:-1}" = 1 ] && limit 300 ./build-device-check/pfmc_bench --maths=accurate,fast --benchmark_filter='/(inline|none)/' \
     --benchmark_repetitions=3 --benchmark_report_aggregates_only=true > "$LOG/fast_workloads.txt" 2>&1
   note "fast workloads: rc=$? $(grep -E '_median' "$LOG/fast_workloads.txt" | awk '{print $1, $2, $3}' | tr '\n' ';' | cut -c1-700)"
   keep fast_workloads.txt
@@ -770,21 +779,90 @@ if has book-source; then
   # Where the book's `inline` kernel spends its instructions: ncu's executed-instruction count
   # per SASS line of the path kernel on 512 of the sample's options (one launch), and its warps'
   # stall reasons. BOOK_SOURCE_BUILD: the build folder whose pfmc runs (default $B; book-ab's
-  # build-device-check works, its kernels include the book's).
+  # build-device-check works, its kernels include the book's). BOOK_SOURCE_MATH: the profiles
+  # (default accurate; `accurate fast` both). With .peers carried, NVIDIA's MonteCarloMultiGPU
+  # kernel the same way (its own 8,192 options: one launch), for its instruction mix.
   start=$SECONDS
   python3 scripts/make-mc-sample-book.py --options 512 --output "$LOG/book512.yaml"
-  limit 180 ncu --clock-control none -k regex:path_kernel -c 1 --section SourceCounters \
-    --section SpeedOfLight --section WarpStateStats --section Occupancy -f -o "$LOG/book512" \
-    "./${BOOK_SOURCE_BUILD:-$B}/pfmc" price "$LOG/book512.yaml" --quiet \
-    --backend inline > "$LOG/book_source.log" 2>&1
-  ncu -i "$LOG/book512.ncu-rep" --page details --section WarpStateStats --section Occupancy \
-    --section SpeedOfLight > "$LOG/book_stalls.txt" 2>> "$LOG/book_source.log"
-  keep book_stalls.txt
-  ncu -i "$LOG/book512.ncu-rep" --page source --csv --print-source sass \
-    > "$LOG/book_source.csv" 2>> "$LOG/book_source.log"
-  gzip -f "$LOG/book_source.csv"
-  keep book_source.csv.gz
-  note "book-source: $(wc -c < "$LOG/book_source.csv.gz") bytes in $((SECONDS - start)) s"
+  for math in ${BOOK_SOURCE_MATH:-accurate}; do
+    sed "s/^simulation: {/simulation: {math: $math, /" "$LOG/book512.yaml" > "$LOG/book512_$math.yaml"
+    "./${BOOK_SOURCE_BUILD:-$B}/pfmc" price "$LOG/book512_$math.yaml" --quiet --backend inline \
+      > /dev/null 2>&1 # its kernel compiled on first use, outside the profile
+    limit 180 ncu --clock-control none -k regex:path_kernel -c 1 --section SourceCounters \
+      --section SpeedOfLight --section WarpStateStats --section Occupancy --section InstructionStats \
+      -f -o "$LOG/book512_$math" "./${BOOK_SOURCE_BUILD:-$B}/pfmc" price "$LOG/book512_$math.yaml" \
+      --quiet --backend inline > "$LOG/book_source_$math.log" 2>&1
+    ncu -i "$LOG/book512_$math.ncu-rep" --page details --print-details all \
+      > "$LOG/book_stalls_$math.txt" 2>> "$LOG/book_source_$math.log"
+    ncu -i "$LOG/book512_$math.ncu-rep" --page source --csv --print-source sass \
+      > "$LOG/book_source_$math.csv" 2>> "$LOG/book_source_$math.log"
+    note "book-source $math: $(grep -E 'Duration|Executed Instructions ' "$LOG/book_stalls_$math.txt" | tr -s ' ' | tr '\n' ';' | cut -c1-200)"
+  done
+  sample=.peers/cuda-samples/Samples/5_Domain_Specific/MonteCarloMultiGPU
+  if [ -d "$sample" ]; then
+    mkdir -p "$LOG/mc_sample"
+    "$NVCC" -O3 -std=c++17 -arch=sm_90 --extended-lambda -rdc=true -I.peers/cuda-samples/Common \
+      -I"$sample" "$sample/MonteCarloMultiGPU.cpp" "$sample/MonteCarlo_kernel.cu" \
+      "$sample/MonteCarlo_gold.cpp" "$sample/multithreading.cpp" -o "$LOG/mc_sample/mc" -lcurand \
+      > "$LOG/book_source_sample.log" 2>&1
+    (cd "$LOG/mc_sample" && limit 180 ncu --clock-control none -k regex:MonteCarloOneBlockPerOption \
+      -c 1 --section SourceCounters --section SpeedOfLight --section WarpStateStats \
+      --section InstructionStats -f -o "$LOG/sample" ./mc) >> "$LOG/book_source_sample.log" 2>&1
+    ncu -i "$LOG/sample.ncu-rep" --page details --print-details all \
+      > "$LOG/book_stalls_sample.txt" 2>> "$LOG/book_source_sample.log"
+    ncu -i "$LOG/sample.ncu-rep" --page source --csv --print-source sass \
+      > "$LOG/book_source_sample.csv" 2>> "$LOG/book_source_sample.log"
+    note "book-source sample: $(grep -E 'Duration|Executed Instructions ' "$LOG/book_stalls_sample.txt" | tr -s ' ' | tr '\n' ';' | cut -c1-200)"
+  fi
+  (cd "$LOG" && tar czf book_source.tgz book_stalls_*.txt book_source_*.csv book_source_*.log)
+  keep book_source.tgz
+  note "book-source: $(wc -c < "$LOG/book_source.tgz") bytes in $((SECONDS - start)) s"
+fi
+
+if has book-trace && [ -x build-device-check/pfmc_bench ]; then
+  # Where book_priced's host time goes (issue 36): PFMC_TRACE's spans of the MonteCarloMultiGPU
+  # book priced warm from its loaded config (fast profile, `inline`), summed by name over the
+  # benchmark's runs and divided by the runs (`price` spans): ms a run.
+  start=$SECONDS
+  book=$LOG/fast_book_fast_inline.yaml
+  [ -f "$book" ] || { python3 scripts/make-mc-sample-book.py --output "$LOG/trace_book.yaml";
+    sed 's/backend: auto/backend: inline/; s/^simulation: {/simulation: {math: fast, /' \
+      "$LOG/trace_book.yaml" > "$LOG/trace_book_fast.yaml"; book=$LOG/trace_book_fast.yaml; }
+  PFMC_TRACE="$LOG/book_trace.json" limit 200 ./build-device-check/pfmc_bench --workloads= \
+    --end-to-end --book="$book" --benchmark_filter=book_priced --benchmark_repetitions=3 \
+    > "$LOG/book_trace_bench.txt" 2>&1
+  python3 - "$LOG/book_trace.json" > "$LOG/book_trace.txt" 2>&1 <<'PY'
+import json, sys, collections
+events = json.load(open(sys.argv[1]))
+events = events["traceEvents"] if isinstance(events, dict) else events
+runs = sum(1 for e in events if e.get("name") == "price") or 1
+total, count = collections.Counter(), collections.Counter()
+for e in events:
+    total[e["name"]] += e.get("dur", 0.0) / 1000.0
+    count[e["name"]] += 1
+print("%d price runs; ms a run by span (summed over threads), count a run" % runs)
+for name, ms in total.most_common(40):
+    print("%10.2f ms  %8.1f  %s" % (ms / runs, count[name] / runs, name))
+PY
+  keep book_trace.txt book_trace_bench.txt
+  note "book-trace: $(head -8 "$LOG/book_trace.txt" | tr -s ' ' | tr '\n' ';' | cut -c1-500)"
+fi
+
+if has philox-sass && [ -x build-scratch/run.sh ]; then
+  note "philox-sass: $(bash build-scratch/run.sh 2>&1 | tr '\n' ';' | cut -c1-600)"
+fi
+
+if has build-old; then
+  # The build's cost on the tree before (BUILD_OLD, default build-oldsrc/src: `git archive` of
+  # the parent, carried), with the device preset as the build stage's: CPU-seconds of compiles,
+  # wall time, the size of pfmc. Run after `build`, alone on the machine.
+  start=$SECONDS
+  old=${BUILD_OLD:-build-oldsrc/src}
+  (cd "$old" && cmake --preset device -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_MPI=OFF \
+     -DPFMC_DEPS_ROOT="$OLDPWD/.deps/root" > "$LOG/configure_old.log" 2>&1 \
+     && limit ${PFMC_BUILD_SECONDS:-540} cmake --build --preset device -j "$(nproc)" > "$LOG/build_old.log" 2>&1)
+  rc=$?
+  note "build-old ($old): rc=$rc in $((SECONDS - start)) s; pfmc $(stat -c %s "$old/build-device/pfmc" 2>/dev/null || echo '?') bytes; $(awk -F'\t' '!/^#/ {s += ($2 - $1) / 1000} END {printf "%.0f", s}' "$old/build-device/.ninja_log" 2>/dev/null) s of compiles"
 fi
 
 if has cli; then

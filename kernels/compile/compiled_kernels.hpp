@@ -34,7 +34,8 @@ struct CompileBatch {
   std::vector<std::string> failures; ///< one message per name that did not compile
 };
 
-/// compile_to_cache for each of `names` (duplicates once), on `jobs` threads (0: the host's);
+/// compile_to_cache for each of `names` (duplicates once; none this process has loaded already),
+/// on `jobs` threads (0: the host's);
 /// where `progress`, a progress line on standard error if it is a terminal and one notice of
 /// what was compiled; afterwards a run finds them in the cache. What a run, the tuner and `pfmc
 /// kernels --warm` compile with.
