@@ -423,9 +423,10 @@ struct PathKernelParams {
 /// of the thread's paths from the loader, OneStepTerminal's log-spots, the European's payoffs
 /// and price_leaf — the bits of the kernel's simulate() and pay_single. What does not change
 /// from pass to pass is read once (the generator's counter, the paths left, the instrument's
-/// fields), and the loop is compiled once for each of calls and puts, with and without
-/// antithetic pairs. A pass whose paths are all in range takes no masks; one with none in range
-/// adds +0.0 without simulating them (what masking them gives).
+/// fields), and the loop is compiled once for each of calls and puts, without antithetic pairs
+/// and with them (the group's flag read at run time, as the kernel's other paths read it). A
+/// pass whose paths are all in range takes no masks; one with none in range adds +0.0 without
+/// simulating them (what masking them gives).
 template <class Model, class Loader, class Real>
 __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<Model, Real>& p,
                                                          const GroupParams<Model, Real>& group,
@@ -443,8 +444,9 @@ __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<
   inputs.group = group.group_index;
   // thread_first is a multiple of P: pass k's paths are the generator's call first_call + k.
   const std::uint64_t first_call = group.first_call + static_cast<std::uint64_t>(thread_first / P);
-  const auto run = [&](auto is_call, auto is_antithetic) {
-    constexpr int kAntithetic = decltype(is_antithetic)::value ? 1 : 0;
+  // `antithetic`: std::false_type (compiled without pairs) or the group's flag (an int).
+  const auto run = [&](auto is_call, auto antithetic) {
+    const int kAntithetic = static_cast<int>(antithetic);
     inputs.antithetic = kAntithetic;
     // Pass k's log-spots.
     const auto simulate_pass = [&](int pass, Real(&log_spot)[P]) {
@@ -481,16 +483,7 @@ __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<
           group.reduction.totals[0] = 1.0;
         continue;
       }
-      if (pass + 1 < passes && valid_in(pass + 1) == P) {
-        // Two whole passes side by side: two generator calls' dependent chains to interleave
-        // (one pass at a time left the warps waiting on them: ncu's `wait` stalls, v29).
-        Real first[P], second[P];
-        simulate_pass(pass, first);
-        simulate_pass(pass + 1, second);
-        fold.add(pass, leaf_of(first, P));
-        fold.add(pass + 1, leaf_of(second, P));
-        pass += 2;
-      } else {
+      {
         Real log_spot[P];
         simulate_pass(pass, log_spot);
         fold.add(pass, leaf_of(log_spot, valid));
@@ -500,12 +493,12 @@ __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<
   };
   if (instrument.is_call) {
     if (group.antithetic)
-      run(std::true_type{}, std::true_type{});
+      run(std::true_type{}, group.antithetic);
     else
       run(std::true_type{}, std::false_type{});
   } else {
     if (group.antithetic)
-      run(std::false_type{}, std::true_type{});
+      run(std::false_type{}, group.antithetic);
     else
       run(std::false_type{}, std::false_type{});
   }

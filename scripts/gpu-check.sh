@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [jit] [fast] [pathwise] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [build-old] [book-trace] [philox-sass] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [jit] [fast] [pathwise] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [build-old] [book-trace] [philox-sass] [final] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
 # (scripts/fetch-peers.sh).
@@ -817,6 +817,77 @@ if has book-source; then
   (cd "$LOG" && tar czf book_source.tgz book_stalls_*.txt book_source_*.csv book_source_*.log)
   keep book_source.tgz
   note "book-source: $(wc -c < "$LOG/book_source.tgz") bytes in $((SECONDS - start)) s"
+fi
+
+if has final; then
+  # A tree's closing check on one call: the check-set build (the rest compiled on first use) of
+  # pfmc, pfmc_bench and test_gpu, and the tree before it (FINAL_OLD, default build-oldsrc/src)
+  # built beside it; the whole GPU suite in 8 processes at once (gtest shards); a test that
+  # fails run again on the tree before (whether it failed there too); compute-sanitizer on
+  # pathwise Greeks and the fast profile's book; the fast book's kernels against NVIDIA's sample.
+  start=$SECONDS
+  check_flags=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
+               -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=check -DPFMC_LAUNCH_CHECK_SET=ON
+               -DPFMC_MPI=OFF -DPFMC_PYTHON=OFF -DPFMC_DEPS_ROOT="$PWD/.deps/root")
+  old=${FINAL_OLD:-build-oldsrc/src}
+  (cmake -S . -B build-device-check "${check_flags[@]}" \
+     && limit 500 ninja -C build-device-check -j $(( $(nproc) * 2 / 3 )) pfmc pfmc_bench test_gpu) \
+    > "$LOG/final_build_new.log" 2>&1 &
+  if [ -d "$old" ]; then
+    (cmake -S "$old" -B build-device-final-old "${check_flags[@]}" \
+       && limit 500 ninja -C build-device-final-old -j $(( $(nproc) / 3 )) test_gpu) \
+      > "$LOG/final_build_old.log" 2>&1 &
+  fi
+  wait
+  note "final: builds in $((SECONDS - start)) s: new $(tail -1 "$LOG/final_build_new.log" | cut -c1-60); old $(tail -1 "$LOG/final_build_old.log" 2>/dev/null | cut -c1-60)"
+  t0=$SECONDS
+  for i in 0 1 2 3 4 5 6 7; do
+    GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$i PFMC_TEST_WARM=0 limit ${FINAL_TEST_SECONDS:-240} \
+      ./build-device-check/test_gpu --gtest_brief=1 --gtest_filter="${FINAL_TESTS:-*}" \
+      > "$LOG/final_test_$i.log" 2>&1 &
+  done
+  wait
+  cat "$LOG"/final_test_[0-9].log > "$LOG/final_tests.txt"
+  keep final_tests.txt
+  failed=$(grep -hE '^\[  FAILED  \] [A-Za-z]' "$LOG/final_tests.txt" | awk '{print $4}' | sort -u | tr '\n' ':')
+  note "final tests (8 shards) in $((SECONDS - t0)) s: $(grep -hoE '^\[  PASSED  \] [0-9]+' "$LOG/final_tests.txt" | awk '{s+=$4} END {print s+0}') passed, $(grep -hoE '^\[  SKIPPED \] [0-9]+' "$LOG/final_tests.txt" | awk '{s+=$4} END {print s+0}') skipped, shards ended: $(grep -c 'tests* ran' "$LOG/final_tests.txt") of 8; failed: ${failed:-none}"
+  if [ -n "$failed" ] && [ -x build-device-final-old/test_gpu ]; then
+    PFMC_TEST_WARM=0 limit 120 ./build-device-final-old/test_gpu --gtest_brief=1 \
+      --gtest_filter="${failed%:}" > "$LOG/final_old_tests.txt" 2>&1
+    keep final_old_tests.txt
+    note "final: the failed tests on the tree before: $(grep -hE '^\[  (PASSED|FAILED)  \]' "$LOG/final_old_tests.txt" | tr '\n' ' ' | cut -c1-300)"
+  fi
+  if command -v compute-sanitizer > /dev/null; then
+    sed -E 's/^(simulation: \{[^}]*)\}/\1, greeks: [delta, vega, rho, theta], greeks_method: pathwise}/; s/paths: [0-9]+/paths: 20000/' \
+      config/examples/basket.yaml > "$LOG/final_pw_small.yaml"
+    python3 scripts/make-mc-sample-book.py --options 64 --paths 65536 --output "$LOG/final_book64.yaml"
+    sed 's/^simulation: {/simulation: {math: fast, antithetic: true, /' "$LOG/final_book64.yaml" > "$LOG/final_book64_fast.yaml"
+    clean=0; total=0
+    for tool in memcheck racecheck synccheck; do
+      for run in "final_pw_small inline" "final_book64_fast inline"; do
+        set -- $run
+        total=$((total + 1))
+        limit 200 compute-sanitizer --tool $tool --error-exitcode 9 ./build-device-check/pfmc price \
+          "$LOG/$1.yaml" --backend $2 --quiet > "$LOG/final_san_${tool}_$1_$2.txt" 2>&1 && clean=$((clean + 1))
+      done
+    done
+    note "final sanitizers: $clean of $total clean $(grep -h 'ERROR SUMMARY' "$LOG"/final_san_*.txt | sort | uniq -c | tr '\n' ' ')"
+  fi
+  python3 scripts/make-mc-sample-book.py --output "$LOG/final_book.yaml"
+  sed 's/backend: auto/backend: inline/; s/^simulation: {/simulation: {math: fast, /' "$LOG/final_book.yaml" > "$LOG/final_book_fast.yaml"
+  for round in ${FINAL_ROUNDS:-1 2}; do
+    limit 120 build-device-check/pfmc_bench --workloads= --end-to-end --book="$LOG/final_book_fast.yaml" \
+      --benchmark_filter=book_priced --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+      > "$LOG/final_bench_$round.txt" 2>&1
+    note "final fast book $round: $(grep -E 'book_priced.*median' "$LOG/final_bench_$round.txt" | grep -oE 'manual_time_median +[0-9.]+ ms|[a-z_]+_ms=[0-9.]+' | tr '\n' ' ')"
+  done
+  cat "$LOG"/final_bench_[0-9].txt > "$LOG/final_bench.txt"
+  keep final_bench.txt
+  if [ -d .peers ]; then
+    OUT=$LOG PEERS_ONLY=mc limit 120 bash scripts/peers.sh > "$LOG/final_peers.txt" 2>&1
+    note "final peers: $(grep -E 'MonteCarloMultiGPU run' "$LOG/final_peers.txt" | tr -s ' ' | tr '\n' ';' | cut -c1-400)"
+  fi
+  note "final: $((SECONDS - start)) s"
 fi
 
 if has book-trace && [ -x build-device-check/pfmc_bench ]; then
