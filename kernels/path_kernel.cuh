@@ -423,10 +423,7 @@ struct PathKernelParams {
 /// of the thread's paths from the loader, OneStepTerminal's log-spots, the European's payoffs
 /// and price_leaf — the bits of the kernel's simulate() and pay_single. What does not change
 /// from pass to pass is read once (the generator's counter, the paths left, the instrument's
-/// fields), and the loop is compiled once for each of calls and puts, without antithetic pairs
-/// and with them (the group's flag read at run time, as the kernel's other paths read it). A
-/// pass whose paths are all in range takes no masks; one with none in range adds +0.0 without
-/// simulating them (what masking them gives).
+/// fields), and the loop is compiled once for calls and once for puts.
 template <class Model, class Loader, class Real>
 __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<Model, Real>& p,
                                                          const GroupParams<Model, Real>& group,
@@ -437,25 +434,27 @@ __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<
   const models::InstrumentView& instrument = group.instruments[0];
   const double strike = instrument.strike;
   const double discount = instrument.discount;
+  const int antithetic = group.antithetic;
   const int remaining = group.chunk_paths - thread_first; // paths from the thread's first
   LoaderInputs<Real> inputs{};
   inputs.steps = 1;
   inputs.seed = p.seed;
   inputs.group = group.group_index;
+  inputs.antithetic = antithetic;
   // thread_first is a multiple of P: pass k's paths are the generator's call first_call + k.
   const std::uint64_t first_call = group.first_call + static_cast<std::uint64_t>(thread_first / P);
-  // `antithetic`: std::false_type (compiled without pairs) or the group's flag (an int).
-  const auto run = [&](auto is_call, auto antithetic) {
-    const int kAntithetic = static_cast<int>(antithetic);
-    inputs.antithetic = kAntithetic;
-    // Pass k's log-spots.
-    const auto simulate_pass = [&](int pass, Real(&log_spot)[P]) {
-      LoaderInputs<Real> in = inputs;
-      in.first_call = first_call + static_cast<std::uint64_t>(pass);
-      loader.run(in, OneStepTerminal<Model, Real, P>{model, log_spot});
-    };
-    // discounted_payoffs' arithmetic for a European without a knock, and the pass's leaf.
-    const auto leaf_of = [&](const Real(&log_spot)[P], int valid) {
+  const auto run = [&](auto is_call) {
+#pragma unroll 1
+    for (int pass = 0; pass < passes; ++pass) {
+      inputs.first_call = first_call + static_cast<std::uint64_t>(pass);
+      Real log_spot[P];
+      loader.run(inputs, OneStepTerminal<Model, Real, P>{model, log_spot});
+      if (!p.reduce) {
+        if (log_spot[0] != log_spot[0]) // as simulate(): keeps the paths alive
+          group.reduction.totals[0] = 1.0;
+        continue;
+      }
+      // discounted_payoffs' arithmetic for a European without a knock.
       double value[P];
 #pragma unroll
       for (int q = 0; q < P; ++q) {
@@ -465,42 +464,13 @@ __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<
             models::vanilla_payoff(decltype(is_call)::value, strike, static_cast<double>(spot)) *
             discount;
       }
-      return valid == P ? price_leaf<P>(value, P, kAntithetic)
-                        : price_leaf<P>(value, valid, kAntithetic);
-    };
-    const auto valid_in = [&](int pass) { return max(0, min(P, remaining - pass * P)); };
-#pragma unroll 1
-    for (int pass = 0; pass < passes;) {
-      const int valid = valid_in(pass);
-      if (valid == 0) {
-        fold.add(pass++, PriceLeaf{0.0, 0.0});
-        continue;
-      }
-      if (!p.reduce) {
-        Real log_spot[P];
-        simulate_pass(pass++, log_spot);
-        if (log_spot[0] != log_spot[0]) // as simulate(): keeps the paths alive
-          group.reduction.totals[0] = 1.0;
-        continue;
-      }
-      {
-        Real log_spot[P];
-        simulate_pass(pass, log_spot);
-        fold.add(pass, leaf_of(log_spot, valid));
-        ++pass;
-      }
+      fold.add(pass, price_leaf<P>(value, max(0, min(P, remaining - pass * P)), antithetic));
     }
   };
   if (instrument.is_call) {
-    if (group.antithetic)
-      run(std::true_type{}, group.antithetic);
-    else
-      run(std::true_type{}, std::false_type{});
+    run(std::true_type{});
   } else {
-    if (group.antithetic)
-      run(std::false_type{}, group.antithetic);
-    else
-      run(std::false_type{}, std::false_type{});
+    run(std::false_type{});
   }
 }
 
