@@ -33,11 +33,51 @@ limit() {
   timeout --kill-after=10 "$seconds" "$@"
 }
 keep() { for f in "$@"; do [ -f "$LOG/$f" ] && cp "$LOG/$f" "$OUT/"; done; }
+# check_builds STAGE "NEW TARGETS" OLD_SOURCE OLD_BUILD "OLD TARGETS": this tree's check build in
+# build-device-check (2/3 of the cores) and, where OLD_SOURCE is a folder and OLD_BUILD lacks the
+# first of its targets, the tree before's beside it (1/3); logs $LOG/STAGE_build_{new,old}.log, a
+# line of the summary.
+check_builds() {
+  local stage=$1 new_targets=$2 old=$3 old_build=$4 old_targets=$5 t0=$SECONDS
+  (cmake -S . -B build-device-check "${check_flags[@]}" \
+     && limit 500 ninja -C build-device-check -j $(( $(nproc) * 2 / 3 )) $new_targets) \
+    > "$LOG/${stage}_build_new.log" 2>&1 &
+  if [ -d "$old" ] && [ ! -x "$old_build/${old_targets%% *}" ]; then
+    (cmake -S "$old" -B "$old_build" "${check_flags[@]}" \
+       && limit 500 ninja -C "$old_build" -j $(( $(nproc) / 3 )) $old_targets) \
+      > "$LOG/${stage}_build_old.log" 2>&1 &
+  fi
+  wait
+  note "$stage: builds in $((SECONDS - t0)) s: new $(tail -1 "$LOG/${stage}_build_new.log" | cut -c1-60); old $(tail -1 "$LOG/${stage}_build_old.log" 2>/dev/null | cut -c1-60)"
+}
+# sharded_tests NAME FILTER SECONDS: build-device-check's test_gpu on FILTER in 8 processes at
+# once (gtest shards; each compiles its kernels on first use), each cut at SECONDS; their output
+# in $LOG/NAME_tests.txt (kept), a line of the summary: the tests passed (each test's `OK` line,
+# so that a shard cut short still counts what it finished), skipped and failed, and the shards
+# that ended. Sets `failed` to the failed tests' names, colon-separated.
+sharded_tests() {
+  local name=$1 filter=$2 seconds=$3 t0=$SECONDS
+  for i in 0 1 2 3 4 5 6 7; do
+    GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$i PFMC_TEST_WARM=0 limit "$seconds" \
+      ./build-device-check/test_gpu --gtest_filter="$filter" > "$LOG/${name}_test_$i.log" 2>&1 &
+  done
+  wait
+  cat "$LOG"/${name}_test_[0-9].log > "$LOG/${name}_tests.txt"
+  keep "${name}_tests.txt"
+  failed=$(grep -hE '^\[  FAILED  \] [A-Za-z]' "$LOG/${name}_tests.txt" | awk '{print $4}' | sort -u | tr '\n' ':')
+  note "$name tests (8 shards) in $((SECONDS - t0)) s: $(grep -c '^\[       OK \]' "$LOG/${name}_tests.txt") passed, $(grep -c '^\[  SKIPPED \] [A-Za-z]' "$LOG/${name}_tests.txt") skipped, shards ended: $(grep -c 'tests* ran' "$LOG/${name}_tests.txt") of 8; failed: ${failed:-none}"
+  grep -hE 'Failure|Expected|Which is' "$LOG/${name}_tests.txt" | head -40
+}
 B=build-device
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv \
   | tee "$LOG/gpu.txt"
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+# The check set of kernels (the rest compiled on first use): what the stages that compare this
+# tree with the one before build.
+check_flags=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
+             -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=check -DPFMC_LAUNCH_CHECK_SET=ON
+             -DPFMC_MPI=OFF -DPFMC_PYTHON=OFF -DPFMC_DEPS_ROOT="$PWD/.deps/root")
 export PFMC_TUNING_CACHE="$LOG/tuning.json"
 # The kernels compiled on first use (kernels/compile/): a cache of the build folder's own (kept
 # between calls on a warm machine) unless PFMC_KERNEL_CACHE names one.
@@ -245,34 +285,12 @@ if has fast; then
   # and of fast `inline` against fast `none`, ncu's instruction counts of the book's `inline`
   # kernel (512 options) in both profiles, and NVIDIA's sample (scripts/peers.sh, 3 runs).
   start=$SECONDS
-  check_flags=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
-               -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=check -DPFMC_LAUNCH_CHECK_SET=ON
-               -DPFMC_MPI=OFF -DPFMC_PYTHON=OFF -DPFMC_DEPS_ROOT="$PWD/.deps/root")
-  old=${FAST_OLD:-build-oldsrc/src}
-  (cmake -S . -B build-device-check "${check_flags[@]}" \
-     && limit 500 ninja -C build-device-check -j $(( $(nproc) * 2 / 3 )) ${FAST_TARGETS:-pfmc pfmc_bench test_gpu}) \
-    > "$LOG/fast_build_new.log" 2>&1 &
-  if [ -d "$old" ] && [ ! -x build-device-ab-old/pfmc_bench ]; then
-    (cmake -S "$old" -B build-device-ab-old "${check_flags[@]}" \
-       && limit 500 ninja -C build-device-ab-old -j $(( $(nproc) / 3 )) pfmc pfmc_bench) \
-      > "$LOG/fast_build_old.log" 2>&1 &
-  fi
-  wait
-  note "fast: builds in $((SECONDS - start)) s: new $(tail -1 "$LOG/fast_build_new.log" | cut -c1-60); old $(tail -1 "$LOG/fast_build_old.log" 2>/dev/null | cut -c1-60)"
+  check_builds fast "${FAST_TARGETS:-pfmc pfmc_bench test_gpu}" "${FAST_OLD:-build-oldsrc/src}" \
+    build-device-ab-old "pfmc_bench pfmc"
   fast_tests=${FAST_TESTS-*GpuFastMath*:Gpu.FastProfile*:Gpu.Philox*:Gpu.MatchesCpuOnTheSameDraws:Gpu.FloatMatchesCpuFloat:Gpu.BookMatchesClosedForms}
   if [ -n "$fast_tests" ]; then
-    t0=$SECONDS
-    for i in 0 1 2 3 4 5 6 7; do
-      GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$i PFMC_TEST_WARM=0 limit ${FAST_TEST_SECONDS:-300} \
-        ./build-device-check/test_gpu --gtest_brief=1 \
-        --gtest_filter="$fast_tests" \
-        > "$LOG/fast_test_$i.log" 2>&1 &
-    done
-    wait
-    cat "$LOG"/fast_test_[0-9].log > "$LOG/fast_tests.txt"
-    keep fast_tests.txt
-    note "fast tests (8 shards) in $((SECONDS - t0)) s: $(grep -hoE '^\[  PASSED  \] [0-9]+' "$LOG/fast_tests.txt" | awk '{s+=$4} END {print s+0}') passed, $(grep -hoE '^\[  SKIPPED \] [0-9]+' "$LOG/fast_tests.txt" | awk '{s+=$4} END {print s+0}') skipped, failed: $(grep -hE '^\[  FAILED  \] [A-Za-z]' "$LOG/fast_tests.txt" | tr '\n' ' ' | cut -c1-300)"
-    grep -hE 'Failure|Expected|Which is|worst|fast profile' "$LOG/fast_tests.txt" | head -40
+    sharded_tests fast "$fast_tests" "${FAST_TEST_SECONDS:-300}"
+    grep -hE 'worst|fast profile' "$LOG/fast_tests.txt" | head -40
   fi
   python3 scripts/make-mc-sample-book.py --output "$LOG/fast_book.yaml"
   python3 scripts/make-mc-sample-book.py --options 512 --output "$LOG/fast_book512.yaml"
@@ -390,33 +408,11 @@ if has pathwise; then
   # Greeks and all five, pathwise and bumped.
   start=$SECONDS
   pw_parts=" ${PATHWISE_PARTS:-tests bench bits sanitize} " # what runs after the builds
-  check_flags=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
-               -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=check -DPFMC_LAUNCH_CHECK_SET=ON
-               -DPFMC_MPI=OFF -DPFMC_PYTHON=OFF -DPFMC_DEPS_ROOT="$PWD/.deps/root")
-  old=${PATHWISE_OLD:-build-oldsrc/src}
-  (cmake -S . -B build-device-check "${check_flags[@]}" \
-     && limit 500 ninja -C build-device-check -j $(( $(nproc) * 2 / 3 )) pfmc pfmc_bench test_gpu) \
-    > "$LOG/pw_build_new.log" 2>&1 &
-  if [ -d "$old" ] && [ ! -x build-device-pw-old/pfmc ]; then
-    (cmake -S "$old" -B build-device-pw-old "${check_flags[@]}" \
-       && limit 500 ninja -C build-device-pw-old -j $(( $(nproc) / 3 )) pfmc) \
-      > "$LOG/pw_build_old.log" 2>&1 &
-  fi
-  wait
-  note "pathwise: builds in $((SECONDS - start)) s: new $(tail -1 "$LOG/pw_build_new.log" | cut -c1-60); old $(tail -1 "$LOG/pw_build_old.log" 2>/dev/null | cut -c1-60)"
+  check_builds pw "pfmc pfmc_bench test_gpu" "${PATHWISE_OLD:-build-oldsrc/src}" build-device-pw-old pfmc
   pw_tests=${PATHWISE_TESTS-*Pathwise*:GpuModels.EveryModelAndMethodMatchesTheCpuBackendOnTheSameDraws:GpuModels.TwoAssetMaxAndMinMatchStulzAndGreeksMatchBlackScholes:*ModelBackendIdentity*:GpuReferenceCases*:*Greek*}
   if [ -n "$pw_tests" ] && [[ $pw_parts == *" tests "* ]]; then
-    t0=$SECONDS
-    for i in 0 1 2 3 4 5 6 7; do
-      GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$i PFMC_TEST_WARM=0 limit ${PATHWISE_TEST_SECONDS:-330} \
-        ./build-device-check/test_gpu --gtest_brief=1 --gtest_filter="$pw_tests" \
-        > "$LOG/pw_test_$i.log" 2>&1 &
-    done
-    wait
-    cat "$LOG"/pw_test_[0-9].log > "$LOG/pw_tests.txt"
-    keep pw_tests.txt
-    note "pathwise tests (8 shards) in $((SECONDS - t0)) s: $(grep -hoE '^\[  PASSED  \] [0-9]+' "$LOG/pw_tests.txt" | awk '{s+=$4} END {print s+0}') passed, $(grep -hoE '^\[  SKIPPED \] [0-9]+' "$LOG/pw_tests.txt" | awk '{s+=$4} END {print s+0}') skipped, failed: $(grep -hE '^\[  FAILED  \] [A-Za-z]' "$LOG/pw_tests.txt" | tr '\n' ' ' | cut -c1-400)"
-    grep -hE 'Failure|Expected|Which is|gpu (call|put)' "$LOG/pw_tests.txt" | head -40
+    sharded_tests pw "$pw_tests" "${PATHWISE_TEST_SECONDS:-330}"
+    grep -hE 'gpu (call|put)' "$LOG/pw_tests.txt" | head -40
   fi
   # The books: the shipped examples with their simulation line extended.
   for book in basket portfolio; do
@@ -524,9 +520,6 @@ if has book-ab; then
   # book (every price and standard error, JSON) and, where ncu is, the instructions its
   # `inline` kernel executes on a book of 512 options.
   start=$SECONDS
-  check_flags=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
-               -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=check -DPFMC_LAUNCH_CHECK_SET=ON
-               -DPFMC_MPI=OFF -DPFMC_PYTHON=OFF -DPFMC_DEPS_ROOT="$PWD/.deps/root")
   read -r -a ab_trees <<< "${AB_TREES:-old=build-oldsrc/src new=.}"
   jobs=$(( $(nproc) / ${#ab_trees[@]} ))
   [ $jobs -ge 1 ] || jobs=1
@@ -826,31 +819,16 @@ if has final; then
   # fails run again on the tree before (whether it failed there too); compute-sanitizer on
   # pathwise Greeks and the fast profile's book; the fast book's kernels against NVIDIA's sample.
   start=$SECONDS
-  check_flags=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
-               -DCMAKE_CUDA_COMPILER="$NVCC" -DPFMC_KERNELS=check -DPFMC_LAUNCH_CHECK_SET=ON
-               -DPFMC_MPI=OFF -DPFMC_PYTHON=OFF -DPFMC_DEPS_ROOT="$PWD/.deps/root")
-  old=${FINAL_OLD:-build-oldsrc/src}
-  (cmake -S . -B build-device-check "${check_flags[@]}" \
-     && limit 500 ninja -C build-device-check -j $(( $(nproc) * 2 / 3 )) pfmc pfmc_bench test_gpu) \
-    > "$LOG/final_build_new.log" 2>&1 &
-  if [ -d "$old" ]; then
-    (cmake -S "$old" -B build-device-final-old "${check_flags[@]}" \
-       && limit 500 ninja -C build-device-final-old -j $(( $(nproc) / 3 )) test_gpu) \
-      > "$LOG/final_build_old.log" 2>&1 &
-  fi
-  wait
-  note "final: builds in $((SECONDS - start)) s: new $(tail -1 "$LOG/final_build_new.log" | cut -c1-60); old $(tail -1 "$LOG/final_build_old.log" 2>/dev/null | cut -c1-60)"
+  check_builds final "pfmc pfmc_bench test_gpu" "${FINAL_OLD:-build-oldsrc/src}" \
+    build-device-final-old test_gpu
+  # The suite's kernels that the check build lacks, compiled first on every core
+  # (tests/gpu_test_main.cpp): eight shards each compiling its own on first use were all still
+  # compiling after 200 s (v29).
   t0=$SECONDS
-  for i in 0 1 2 3 4 5 6 7; do
-    GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$i PFMC_TEST_WARM=0 limit ${FINAL_TEST_SECONDS:-240} \
-      ./build-device-check/test_gpu --gtest_brief=1 --gtest_filter="${FINAL_TESTS:-*}" \
-      > "$LOG/final_test_$i.log" 2>&1 &
-  done
-  wait
-  cat "$LOG"/final_test_[0-9].log > "$LOG/final_tests.txt"
-  keep final_tests.txt
-  failed=$(grep -hE '^\[  FAILED  \] [A-Za-z]' "$LOG/final_tests.txt" | awk '{print $4}' | sort -u | tr '\n' ':')
-  note "final tests (8 shards) in $((SECONDS - t0)) s: $(grep -hoE '^\[  PASSED  \] [0-9]+' "$LOG/final_tests.txt" | awk '{s+=$4} END {print s+0}') passed, $(grep -hoE '^\[  SKIPPED \] [0-9]+' "$LOG/final_tests.txt" | awk '{s+=$4} END {print s+0}') skipped, shards ended: $(grep -c 'tests* ran' "$LOG/final_tests.txt") of 8; failed: ${failed:-none}"
+  limit ${FINAL_WARM_SECONDS:-300} ./build-device-check/test_gpu --gtest_filter=-* \
+    > "$LOG/final_warm.log" 2>&1
+  note "final: kernel cache warmed: rc=$? $(grep -m1 'kernels not built in' "$LOG/final_warm.log") in $((SECONDS - t0)) s"
+  sharded_tests final "${FINAL_TESTS:-*}" "${FINAL_TEST_SECONDS:-240}"
   if [ -n "$failed" ] && [ -x build-device-final-old/test_gpu ]; then
     PFMC_TEST_WARM=0 limit 120 ./build-device-final-old/test_gpu --gtest_brief=1 \
       --gtest_filter="${failed%:}" > "$LOG/final_old_tests.txt" 2>&1
