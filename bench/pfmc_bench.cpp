@@ -184,8 +184,8 @@ void run_end_to_end(benchmark::State& state, const config::RunConfig& config, bo
   state.counters["plan_ms"] = last.run.plan_ms;
   state.counters["backends_ms"] = last.run.backends_ms;
   state.counters["results_ms"] = last.run.results_ms;
-  state.counters["run_ms"] = last.run.total_ms - last.run.plan_ms - last.run.backends_ms -
-                             last.run.results_ms;
+  state.counters["run_ms"] =
+      last.run.total_ms - last.run.plan_ms - last.run.backends_ms - last.run.results_ms;
 }
 
 /// One stage of a book per iteration, wall time; counter `instruments_per_s`.

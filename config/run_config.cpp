@@ -116,6 +116,8 @@ const char* to_string(Greek greek) {
     return "rho";
   case Greek::theta:
     return "theta";
+  case Greek::cross_gamma:
+    return "cross_gamma";
   }
   return "unknown";
 }

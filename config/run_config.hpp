@@ -156,8 +156,10 @@ enum class MathProfile { accurate, fast };
 /// the group allows it, else bump).
 enum class GreeksMethod { automatic, bump, pathwise };
 
-enum class Greek { delta, gamma, vega, rho, theta }; ///< in this order in every output
-inline constexpr int kGreekCount = 5;
+/// In this order in every output. cross_gamma: a basket's d²V / dS_a dS_b for each pair a < b of
+/// its underlyings (pathwise only: engine/plan/pathwise.cpp); none for a single underlying.
+enum class Greek { delta, gamma, vega, rho, theta, cross_gamma };
+inline constexpr int kGreekCount = 6;
 
 struct SimulationConfig {
   std::uint64_t paths = 100000;

@@ -18,7 +18,7 @@ namespace pfmc::config {
 
 /// Every Greek, in Greek order (the order of every output).
 inline constexpr std::array<Greek, kGreekCount> kAllGreeks = {
-    Greek::delta, Greek::gamma, Greek::vega, Greek::rho, Greek::theta};
+    Greek::delta, Greek::gamma, Greek::vega, Greek::rho, Greek::theta, Greek::cross_gamma};
 
 // Parsers shared by the YAML loader and the command line. They accept exactly the spellings of
 // run_config.hpp's to_string, and nothing else (no case folding, no surrounding blanks).

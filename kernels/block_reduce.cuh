@@ -150,11 +150,11 @@ __device__ __forceinline__ void finish_in_last_block(const ReductionTarget& targ
       // L2, not L1: the partials were written by other multiprocessors.
       target.tile_sums[static_cast<std::size_t>(tile) * values + v] =
           pairwise_sum(blocks_per_tile, [&](int b) {
-            return b < tile_blocks ? __ldcg(&target.block_partials
-                                                 [static_cast<std::size_t>(first_block + b) *
-                                                      values +
-                                                  v])
-                                   : 0.0;
+            return b < tile_blocks
+                       ? __ldcg(&target.block_partials[static_cast<std::size_t>(first_block + b) *
+                                                           values +
+                                                       v])
+                       : 0.0;
           });
       __threadfence();
     }

@@ -1213,7 +1213,8 @@ std::vector<BadConfig> new_model_bad_configs() {
        "t.yaml:11:21: simulation.paths: antithetic pairs need an even number of paths in each "
        "replicate (24 paths / 8 replicates = 3)"},
       {"unknown_greek", with_tail("simulation: {greeks: [delta, vanna]}\n"),
-       "t.yaml:11:30: simulation.greeks[1]: must be one of: delta, gamma, vega, rho, theta"},
+       "t.yaml:11:30: simulation.greeks[1]: must be one of: delta, gamma, vega, rho, theta, "
+       "cross_gamma"},
       {"duplicate_greek", with_tail("simulation: {greeks: [delta, vega, delta]}\n"),
        "t.yaml:11:36: simulation.greeks[2]: duplicate greek 'delta'"},
       {"greeks_not_a_list", with_tail("simulation: {greeks: delta}\n"),
@@ -1381,16 +1382,16 @@ TEST(Overrides, SimulationOptionFlagsUseTheYamlRules) {
   };
   EXPECT_EQ(with([](Overrides& o) { o.greeks = "delt"; }),
             "--greeks: unknown greek 'delt' (expected none, or a comma-separated list of: delta, "
-            "gamma, vega, rho, theta)");
+            "gamma, vega, rho, theta, cross_gamma)");
   EXPECT_EQ(with([](Overrides& o) { o.greeks = "delta,,vega"; }),
             "--greeks: empty name (expected none, or a comma-separated list of: delta, gamma, "
-            "vega, rho, theta)");
+            "vega, rho, theta, cross_gamma)");
   EXPECT_EQ(with([](Overrides& o) { o.greeks = ""; }),
             "--greeks: empty name (expected none, or a comma-separated list of: delta, gamma, "
-            "vega, rho, theta)");
+            "vega, rho, theta, cross_gamma)");
   EXPECT_EQ(with([](Overrides& o) { o.greeks = "delta, vega"; }),
             "--greeks: unknown greek ' vega' (expected none, or a comma-separated list of: delta, "
-            "gamma, vega, rho, theta)");
+            "gamma, vega, rho, theta, cross_gamma)");
   EXPECT_EQ(with([](Overrides& o) { o.greeks = "vega,delta,vega"; }),
             "--greeks: duplicate greek 'vega'");
   EXPECT_EQ(with([](Overrides& o) { o.replicates = "0"; }), "--replicates: must be >= 1");

@@ -1,9 +1,9 @@
-// Pathwise Greeks on the CPU backend (issue 37): Europeans, geometric Asians and two-asset max
-// and min calls against their closed forms, the pathwise estimates against bump-and-revalue on
-// the same draws, the groups that keep bumps (auto) or are refused (pathwise), and the book
-// whose Greeks the bumps could not take. Every Monte Carlo comparison is within kSigmas standard
-// errors (test_support.hpp) plus, where the estimator has a bias, an allowance derived next to it
-// from the closed forms, never from pfmc's output.
+// Pathwise Greeks on the CPU backend (issue 37): Europeans, geometric Asians, two-asset max
+// and min calls and an exchange option's cross-gamma (Margrabe) against their closed forms, the
+// pathwise estimates against bump-and-revalue on the same draws, the groups that keep bumps (auto)
+// or are refused (pathwise), and the book whose Greeks the bumps could not take. Every Monte Carlo
+// comparison is within kSigmas standard errors (test_support.hpp) plus, where the estimator has a
+// bias, an allowance derived next to it from the closed forms, never from pfmc's output.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -248,6 +248,128 @@ TEST(PathwiseGreeks, DigitalsMatchTheirClosedFormSmoothedOverOnePercentOfTheStri
                   config::to_string(e.greek), e.value, e.std_error, want[k], mean[k] - want[k]);
     }
   }
+}
+
+/// Margrabe's exchange option max(S_A - S_B, 0) (no dividends: the rate cancels): the delta by
+/// S_B, -N(d2), d2 = (ln(S_A / S_B) - s²T/2) / (s √T), s² = σ_A² + σ_B² - 2ρσ_Aσ_B. From the
+/// closed form alone.
+double margrabe_delta_b(double sa, double sb, double sigma, double t) {
+  const double d2 = (std::log(sa / sb) - 0.5 * sigma * sigma * t) / (sigma * std::sqrt(t));
+  return -0.5 * std::erfc(-d2 / std::sqrt(2.0));
+}
+
+TEST(PathwiseGreeks, CrossGammaOfAnExchangeOptionMatchesMargrabe) {
+  // A spread S_A - S_B struck at 1e-6 (a strike must be positive: its effect on the Greeks is
+  // below 1e-8 of them) on model ab (spots 100, vols 0.3, correlation 0.9, r 5%): Margrabe's
+  // exchange option. The cross-gamma's estimator is the central difference of the pathwise delta
+  // by B under ±1% of A (engine/plan/pathwise.cpp): its mean is that difference of Margrabe's
+  // delta by B, which the estimate must meet within kSigmas standard errors.
+  const std::string spread =
+      "  - {id: x, type: basket, payoff: weighted, weights: [1, -1], option: call, "
+      "strike: 0.000001, maturity: 1, model: ab}\n";
+  const auto r = engine::price(
+      load(basket_yaml(spread, 400000, ", greeks: [delta, cross_gamma], greeks_method: pathwise")));
+  const auto& x = find(r, "x");
+  ASSERT_EQ(x.greeks.size(), 3u); // delta[A], delta[B], cross_gamma[A,B]
+  const auto& cross = x.greeks[2];
+  EXPECT_EQ(cross.greek, config::Greek::cross_gamma);
+  EXPECT_EQ(cross.underlying, "A,B");
+  EXPECT_TRUE(cross.pathwise);
+  const double sigma = std::sqrt(0.09 + 0.09 - 2 * 0.9 * 0.09), m = 1.0; // 1% of A's 100
+  const double expected =
+      (margrabe_delta_b(100 + m, 100, sigma, 1) - margrabe_delta_b(100 - m, 100, sigma, 1)) /
+      (2 * m);
+  EXPECT_NEAR(cross.value, expected, kSigmas * cross.std_error + 1e-9)
+      << "cross_gamma " << cross.value << " ± " << cross.std_error << " against " << expected;
+  std::printf("  exchange option cross_gamma[A,B] %.6f ± %.6f, Margrabe's difference %.6f\n",
+              cross.value, cross.std_error, expected);
+  EXPECT_LT(cross.std_error, 0.05 * std::fabs(expected)); // an estimate, not noise
+  // Delta by B itself: -N(d2).
+  EXPECT_NEAR(x.greeks[1].value, margrabe_delta_b(100, 100, sigma, 1),
+              kSigmas * x.greeks[1].std_error + 1e-9);
+}
+
+TEST(PathwiseGreeks, CrossGammasNameTheirPairAndAreTheDeltaMovedByTheOtherSpot) {
+  // A three-asset weighted call: a cross-gamma for each pair, in the model's order, each the
+  // pathwise delta by b on paths whose spot a moved ±1%. The same seed priced with a's spot moved
+  // ±1% in the config gives those paths' deltas by b (the path from a moved spot is the path
+  // moved): their central difference must be the cross-gamma up to rounding (a kink the rounding
+  // moves a path across: within half a standard error).
+  const std::string w = "  - {id: w, type: basket, payoff: weighted, weights: [0.3, 0.3, 0.4], "
+                        "option: call, strike: 95, maturity: 1, model: abc}\n";
+  const std::string method = ", greeks_method: pathwise";
+  const auto r =
+      engine::price(load(basket_yaml(w, 50000, ", greeks: [delta, cross_gamma]" + method)));
+  const auto& in = find(r, "w");
+  ASSERT_EQ(in.greeks.size(), 6u);
+  const char* pairs[] = {"A,B", "A,C", "B,C"};
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(in.greeks[3 + k].greek, config::Greek::cross_gamma);
+    EXPECT_EQ(in.greeks[3 + k].underlying, pairs[k]);
+  }
+  // A's spot 100 → 101 and 99 in the market (A is the first underlying of basket_yaml).
+  const auto moved = [&](const char* spot) {
+    std::string yaml = basket_yaml(w, 50000, ", greeks: [delta]" + method);
+    yaml.replace(yaml.find("{name: A, spot: 100}"), 20,
+                 std::string("{name: A, spot: ") + spot + "}");
+    return engine::price(load(yaml));
+  };
+  const auto up = moved("101");
+  const auto down = moved("99");
+  for (int b = 1; b < 3; ++b) { // the pairs (A, B) and (A, C)
+    const double difference =
+        (find(up, "w").greeks[b].value - find(down, "w").greeks[b].value) / (2 * 1.0);
+    const auto& cross = in.greeks[3 + (b - 1)];
+    EXPECT_NEAR(cross.value, difference, 0.5 * cross.std_error + 1e-9 * std::fabs(difference))
+        << cross.underlying;
+  }
+}
+
+TEST(PathwiseGreeks, CrossGammasAreRefusedWhereBumpsWouldTakeThemOrTooManyAreAsked) {
+  const std::string w = "  - {id: w, type: basket, payoff: weighted, weights: [0.5, 0.5], "
+                        "option: call, strike: 95, maturity: 1, model: ab}\n";
+  // Bumps have no cross-gamma: refused for a basket, with the key and the way out.
+  try {
+    engine::price(load(basket_yaml(w, 1000, ", greeks: [cross_gamma], greeks_method: bump")));
+    FAIL() << "a bumped cross-gamma was not refused";
+  } catch (const config::ConfigError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("simulation.greeks"), std::string::npos) << what;
+    EXPECT_NE(what.find("cross_gamma is taken pathwise only"), std::string::npos) << what;
+  }
+  // A max basket under auto takes bumps (its gamma is not pathwise): refused likewise.
+  EXPECT_THROW(engine::price(load(
+                   basket_yaml("  - {id: mx, type: basket, payoff: max, option: call, strike: 100, "
+                               "maturity: 1, model: ab}\n",
+                               1000, ", greeks: [cross_gamma]"))),
+               config::ConfigError);
+  // One underlying: no pair, no cross-gamma (and no error).
+  const auto single =
+      engine::price(load(bs_yaml(kEuropeans, 1000, ", greeks: [delta, cross_gamma]")));
+  for (const auto& in : single.instruments) {
+    ASSERT_EQ(in.greeks.size(), 1u) << in.id;
+    EXPECT_EQ(in.greeks[0].greek, config::Greek::delta);
+  }
+  // Four underlyings with every Greek: 14 and 6 cross-gammas, over the 14 a group holds.
+  const std::string four =
+      "market:\n  underlyings: [{name: A, spot: 100}, {name: B, spot: 100}, {name: C, spot: 100}, "
+      "{name: D, spot: 100}]\n  rates: {zero_rate: 0.05}\nmodels:\n"
+      "  - {name: m4, type: multi_black_scholes, underlyings: [A, B, C, D], "
+      "volatilities: [0.2, 0.2, 0.2, 0.2], correlation: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], "
+      "[0, 0, 0, 1]]}\ninstruments:\n"
+      "  - {id: b4, type: basket, payoff: weighted, option: call, strike: 100, maturity: 1, "
+      "model: m4}\nsimulation: {paths: 1000, steps_per_year: 4, seed: 5, greeks: [delta, gamma, "
+      "vega, rho, theta, cross_gamma]}\nengine: {device: cpu}\n";
+  try {
+    engine::price(load(four));
+    FAIL() << "20 Greeks an instrument were not refused";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("at most 14"), std::string::npos) << e.what();
+  }
+  // Without gamma they fit: 4 deltas, 4 vegas, rho, theta... and the 6 pairs.
+  const auto fits = engine::price(load(
+      std::string(four).replace(four.find("delta, gamma, vega, rho, theta, "), 32, "delta, ")));
+  EXPECT_EQ(find(fits, "b4").greeks.size(), 10u); // 4 deltas and 6 cross-gammas
 }
 
 TEST(PathwiseGreeks, GroupsThatCannotHaveThemKeepTheBumpsOrAreRefused) {

@@ -23,8 +23,8 @@ struct GreekResult {
   double std_error = 0.0;
   bool has_std_error = false;
   bool pathwise = false; ///< delta taken pathwise (else bump-and-revalue)
-  /// A basket's per-underlying delta, gamma or vega: the underlying's name; empty for a Greek
-  /// of the whole instrument.
+  /// A basket's per-underlying delta, gamma or vega: the underlying's name; a cross-gamma: its
+  /// pair, "A,B"; empty for a Greek of the whole instrument.
   std::string underlying;
 };
 

@@ -12,7 +12,9 @@
 // observation linear in each spot (a spot, an average, a weighted basket's level) and for a spot
 // knock's log extreme; a max or min basket's level and a basket knock's extreme are not linear
 // in each spot (the winner changes), so their groups' gammas keep bump-and-revalue
-// (greeks_method: auto) or are refused (pathwise).
+// (greeks_method: auto) or are refused (pathwise). A basket's cross-gamma by its underlyings a
+// and b is the central difference of the pathwise delta by b under the move of a (the same
+// rules; bumps have none: a basket group that cannot take them pathwise is refused).
 //
 // The tangent data are the derivatives of each step's drift and diffusion by the asset's vol, the
 // rates and valuation time, as central differences of the planner's own step data (double, steps
@@ -58,7 +60,7 @@ std::string why_not_pathwise(const config::RunConfig& config, const config::Mode
            " (pathwise tangents exist for black_scholes and multi_black_scholes)";
   if (exercises_early(instrument))
     return "it exercises early (the exercise boundary is not differentiable along a path)";
-  if (!wants(config, config::Greek::gamma))
+  if (!wants(config, config::Greek::gamma) && !wants(config, config::Greek::cross_gamma))
     return {}; // first order: every payoff, a jump's delta function smoothed (set_smoothing)
   const bool basket = instrument.type == config::InstrumentType::basket;
   if (basket && instrument.basket != config::BasketPayoff::weighted)
@@ -118,6 +120,20 @@ std::vector<Scenario> plan_pathwise(const config::RunConfig& config, int model_i
   const int rho = 2 * N, theta = 2 * N + 1;
   group.scenarios = 1;
   for (config::Greek g : config.simulation.greeks) {
+    if (g == config::Greek::cross_gamma) {
+      // Each pair a < b: the central difference of the pathwise delta by spot b under the move
+      // of spot a (models/payoff.cuh, pathwise_greek).
+      for (int a = 0; a < N; ++a) {
+        for (int b = a + 1; b < N; ++b) {
+          group.greeks.push_back(g);
+          group.greek_assets.push_back(a);
+          group.greek_pair_assets.push_back(b);
+          group.pathwise_greeks.push_back(
+              models::PathwiseGreek{delta(b), delta(a), kSpotBump * spot_of(config, model, a), -1});
+        }
+      }
+      continue;
+    }
     const bool each = N > 1 && (g == config::Greek::delta || g == config::Greek::gamma ||
                                 g == config::Greek::vega);
     for (int a = 0; a < (each ? N : 1); ++a) {
@@ -142,11 +158,22 @@ std::vector<Scenario> plan_pathwise(const config::RunConfig& config, int model_i
         p.input = theta;
         p.discount = 1;
         break;
+      case config::Greek::cross_gamma: // above
+        break;
       }
       group.greeks.push_back(g);
       group.greek_assets.push_back(each ? a : -1);
+      group.greek_pair_assets.push_back(-1);
       group.pathwise_greeks.push_back(p);
     }
+  }
+  if (group.greeks.size() > static_cast<std::size_t>(models::kMaxGreeks)) {
+    throw config::ConfigError(
+        config.file, {}, "simulation.greeks",
+        "model '" + model.name + "' would take " + std::to_string(group.greeks.size()) +
+            " Greeks an instrument (its " + std::to_string(N) +
+            " underlyings' cross-gammas among them); at most " +
+            std::to_string(models::kMaxGreeks) + " are supported: ask for fewer");
   }
   return {Scenario{nullptr, &config, 0.0}};
 }

@@ -77,6 +77,9 @@ struct GroupPlan {
   /// underlying, greek_assets saying which (the model's asset), -1 for the whole model.
   std::vector<config::Greek> greeks;
   std::vector<int> greek_assets;
+  /// cross_gamma (pathwise only): the pair's second asset b (greek_assets holding a, a < b); -1
+  /// for every other Greek.
+  std::vector<int> greek_pair_assets;
   /// Per-path estimate of Greek g = Σ_s greek_weights[g * scenarios + s] · payoff of scenario s.
   std::vector<double> greek_weights;
   /// The Greeks taken pathwise ([greek]; engine/plan/pathwise.cpp): the group simulates the

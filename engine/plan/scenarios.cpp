@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/config_error.hpp"
 #include "engine/plan/plan_detail.hpp"
 
 namespace pfmc::engine::plan_detail {
@@ -62,6 +63,8 @@ std::vector<double> weights_of(const config::RunConfig& config, const config::Mo
     w[bumps.time_forward] = 1.0 / bumps.time_bump;
     w[0] = -1.0 / bumps.time_bump;
     break;
+  case config::Greek::cross_gamma: // pathwise only (plan_greeks never asks)
+    break;
   }
   return w;
 }
@@ -77,11 +80,23 @@ void plan_greeks(const config::RunConfig& config, const config::ModelConfig& mod
                  const BumpIndex& bumps, GroupPlan& group) {
   const int assets = model.assets();
   for (config::Greek g : config.simulation.greeks) {
+    if (g == config::Greek::cross_gamma) {
+      if (assets > 1) {
+        throw config::ConfigError(
+            config.file, {}, "simulation.greeks",
+            "cross_gamma is taken pathwise only, and model '" + model.name +
+                "' (a basket's) takes its Greeks by bumps here: ask for greeks_method: pathwise "
+                "or auto on a black_scholes or multi_black_scholes basket whose level is linear "
+                "in each spot (weighted, no knock), or leave cross_gamma out");
+      }
+      continue; // one underlying: no pair
+    }
     const bool each = assets > 1 && per_asset(g);
     for (int a = 0; a < (each ? assets : 1); ++a) {
       const std::vector<double> w = weights_of(config, model, bumps, group.scenarios, g, a);
       group.greeks.push_back(g);
       group.greek_assets.push_back(each ? a : -1);
+      group.greek_pair_assets.push_back(-1);
       group.greek_weights.insert(group.greek_weights.end(), w.begin(), w.end());
     }
   }
@@ -176,8 +191,8 @@ std::vector<Scenario> plan_scenarios(const config::RunConfig& config, int model_
     scenarios.push_back({nullptr, &config, bumps.time_bump});
   }
   group.scenarios = static_cast<int>(scenarios.size());
-  if (group.scenarios > 1)
-    plan_greeks(config, model, bumps, group);
+  if (group.scenarios > 1 || wants(config::Greek::cross_gamma))
+    plan_greeks(config, model, bumps, group); // cross_gamma alone: refused on a basket
   return scenarios;
 }
 

@@ -161,10 +161,10 @@ public:
       t.pathwise_greeks = g.pathwise() ? at<models::PathwiseGreek>(o.pathwise_greeks) : nullptr;
       t.one_step_terminal =
           !g.observations.empty() && !g.observation_runs.empty() && !g.instruments.empty() &&
-                  kernels::is_one_step_terminal(
-                      t.steps, t.instrument_count, g.portfolio, t.scenarios,
-                      t.values_per_instrument, t.schedule.observation_count, g.observations[0],
-                      g.observation_runs[0], g.instruments[0])
+                  kernels::is_one_step_terminal(t.steps, t.instrument_count, g.portfolio,
+                                                t.scenarios, t.values_per_instrument,
+                                                t.schedule.observation_count, g.observations[0],
+                                                g.observation_runs[0], g.instruments[0])
               ? 1
               : 0;
       if (tables[m] != kNoTable) {

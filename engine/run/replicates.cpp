@@ -69,6 +69,9 @@ InstrumentResult instrument_result(const config::RunConfig& config, const GroupP
     if (asset >= 0) {
       const auto& model = config.models[static_cast<std::size_t>(group.model_index)];
       greek.underlying = model.underlyings[static_cast<std::size_t>(asset)];
+      // A cross-gamma's pair: "A,B" (the model's order).
+      if (const int other = group.greek_pair_assets[k]; other >= 0)
+        greek.underlying += "," + model.underlyings[static_cast<std::size_t>(other)];
     }
     r.greeks.push_back(std::move(greek));
   }

@@ -190,9 +190,10 @@ CompileBatch compile_all(const std::vector<std::string>& names, int arch, int jo
   std::vector<std::string> targets = names;
   std::sort(targets.begin(), targets.end());
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
-  targets.erase(std::remove_if(targets.begin(), targets.end(),
-                               [&](const std::string& name) { return loaded_in_process(name, arch); }),
-                targets.end());
+  targets.erase(
+      std::remove_if(targets.begin(), targets.end(),
+                     [&](const std::string& name) { return loaded_in_process(name, arch); }),
+      targets.end());
   CompileBatch batch;
   const int threads_wanted =
       jobs > 0 ? jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
