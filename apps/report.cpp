@@ -82,6 +82,8 @@ nlohmann::json result_json(const engine::RunResult& r, bool with_instruments) {
               {"precision", run.precision},
               {"rng", run.rng},
               {"math", run.math},
+              {"greeks_method", run.greeks_method.empty() ? nlohmann::json(nullptr)
+                                                          : nlohmann::json(run.greeks_method)},
               {"seed", run.seed},
               {"antithetic", run.antithetic},
               {"control_variate", run.control_variate},
@@ -313,6 +315,8 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
     out << ", control variates";
   if (run.brownian_bridge)
     out << ", Brownian bridge";
+  if (!run.greeks_method.empty())
+    out << ", Greeks " << run.greeks_method;
   if (run.replicates > 1)
     out << ", " << run.replicates << " replicates";
   out << " | " << group_thousands(run.paths) << " paths, " << run.groups << " group"

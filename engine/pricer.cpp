@@ -92,6 +92,8 @@ void describe_run(const config::RunConfig& config, const SimulationPlan& plan,
   run.precision = config::to_string(settings.precision);
   run.rng = config::to_string(settings.rng);
   run.math = config::to_string(config.simulation.math);
+  if (!config.simulation.greeks.empty())
+    run.greeks_method = config::to_string(config.simulation.greeks_method);
   run.seed = settings.seed;
   run.paths = settings.paths;
   run.groups = static_cast<int>(plan.groups.size());

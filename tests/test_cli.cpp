@@ -287,6 +287,15 @@ TEST_F(Cli, MathProfileIsCarriedToTheReport) {
   r = run("price " + file + " --device cpu --paths 1024 --math fast");
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find(" | math fast | "), std::string::npos) << r.out;
+  // The Greeks' method, as set, in the run (null without Greeks) and on its line.
+  r = run("price " + file + " --device cpu --paths 1024 --format json");
+  EXPECT_TRUE(nlohmann::json::parse(r.out)["run"]["greeks_method"].is_null());
+  r = run("price " + file + " --device cpu --paths 1024 --format json --greeks delta");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["run"]["greeks_method"], "auto");
+  r = run("price " + file + " --device cpu --paths 1024 --greeks delta --greeks-method bump");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find(", Greeks bump"), std::string::npos) << r.out;
   const std::string output = path("out.json");
   r = run("price " + file + " --device cpu --math approximate --format json --output " + output);
   EXPECT_EQ(r.status, 2);

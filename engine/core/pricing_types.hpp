@@ -92,6 +92,9 @@ struct RunInfo {
   std::string precision;
   std::string rng;
   std::string math; ///< the math profile: "accurate" | "fast"
+  /// With Greeks: simulation.greeks_method ("auto" | "bump" | "pathwise"; what each Greek took
+  /// is per instrument); empty without.
+  std::string greeks_method;
   bool antithetic = false;
   bool control_variate = false;
   bool brownian_bridge = false;
