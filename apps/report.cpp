@@ -243,6 +243,29 @@ std::string pad_left(const std::string& s, std::size_t width) {
   return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
 }
 
+/// A split run's workers (several devices or MPI ranks), a line each, under the run line.
+void write_workers(std::ostringstream& out, const engine::RunInfo& run) {
+  if (run.workers.empty())
+    return;
+  out << "     split over " << run.workers.size() << " worker"
+      << (run.workers.size() == 1 ? "" : "s");
+  if (run.processes > 1)
+    out << " in " << run.processes << " MPI ranks (gather and merge "
+        << format("%.3f", run.gather_ms) << " ms)";
+  out << ", " << format("%.1f", run.split_wall_ms) << " ms side by side:\n";
+  for (const auto& w : run.workers) {
+    out << "       rank " << w.rank << " "
+        << (w.device >= 0 ? "GPU " + std::to_string(w.device) + " " + w.name : w.name)
+        << (w.device >= 0 && !w.backend.empty() ? " (" + w.backend + ")" : "") << ": "
+        << format("%.1f", run.path_steps > 0.0 ? 100.0 * w.path_steps / run.path_steps : 0.0)
+        << "% of the path-steps, kernel " << format("%.3f", w.kernel_ms) << " ms, wall "
+        << format("%.1f", w.wall_ms) << " ms";
+    if (w.turn_wait_ms > 0.0)
+      out << " after " << format("%.1f", w.turn_wait_ms) << " ms waiting for its turn on the GPU";
+    out << '\n';
+  }
+}
+
 std::string render_table(const engine::RunResult& r, const std::string& config_file) {
   std::ostringstream out;
   std::size_t id_width = 2;
@@ -343,25 +366,7 @@ std::string render_table(const engine::RunResult& r, const std::string& config_f
         << format("%.0f", run.copy_bandwidth_gbps) << " GB/s copy bandwidth)";
   }
   out << '\n';
-  if (!run.workers.empty()) {
-    out << "     split over " << run.workers.size() << " worker"
-        << (run.workers.size() == 1 ? "" : "s");
-    if (run.processes > 1)
-      out << " in " << run.processes << " MPI ranks (gather and merge "
-          << format("%.3f", run.gather_ms) << " ms)";
-    out << ", " << format("%.1f", run.split_wall_ms) << " ms side by side:\n";
-    for (const auto& w : run.workers) {
-      out << "       rank " << w.rank << " "
-          << (w.device >= 0 ? "GPU " + std::to_string(w.device) + " " + w.name : w.name)
-          << (w.device >= 0 && !w.backend.empty() ? " (" + w.backend + ")" : "") << ": "
-          << format("%.1f", run.path_steps > 0.0 ? 100.0 * w.path_steps / run.path_steps : 0.0)
-          << "% of the path-steps, kernel " << format("%.3f", w.kernel_ms) << " ms, wall "
-          << format("%.1f", w.wall_ms) << " ms";
-      if (w.turn_wait_ms > 0.0)
-        out << " after " << format("%.1f", w.turn_wait_ms) << " ms waiting for its turn on the GPU";
-      out << '\n';
-    }
-  }
+  write_workers(out, run);
   for (const auto& notice : run.notices)
     out << "note: " << notice << '\n';
   return out.str();
