@@ -1,5 +1,6 @@
 // The options that override a config, shared by `price`, `validate`, `bench` and `tune`.
 #include "apps/cli.hpp"
+#include "config/setting_rules.hpp"
 #include "kernels/catalog.hpp"
 
 namespace pfmc::apps {
@@ -38,8 +39,8 @@ void add_override_options(CLI::App* app, RunOptions& o) {
                   "groups whose draws fit share a generation call and a launch up to this size "
                   "(e.g. 256MiB; 0: none)");
   app->add_option("--greeks", o.greeks,
-                  "Greeks to report: comma-separated delta,gamma,vega,rho,theta, or none "
-                  "(overrides simulation.greeks)");
+                  "Greeks to report, comma-separated (" + config::greek_spellings() +
+                      "), or none (overrides simulation.greeks)");
   app->add_flag("--antithetic", o.antithetic, "antithetic pairs (z, -z); paths must be even");
   app->add_flag("--control-variate", o.control_variate,
                 "control variates: geometric Asian for arithmetic Asians, discounted terminal "

@@ -201,6 +201,8 @@ struct SimulationConfig {
   /// Where `steps_per_year` was set: planning refuses the event grid for some models, after
   /// loading, and must still name the line.
   SourceMark steps_per_year_mark;
+  /// Where `greeks` was set: planning refuses some Greeks for some groups and names the line.
+  SourceMark greeks_mark;
 };
 
 enum class DeviceChoice { automatic, gpu, cpu }; ///< spelled auto | gpu | cpu

@@ -78,6 +78,7 @@ SimulationConfig simulation(const Reader& reader, const Located& where) {
                           Spelling::integer);
   if (const Entry* e = m.find("greeks")) {
     sim.greeks = greeks(reader, e->value);
+    sim.greeks_mark = e->value.mark;
   }
   reader.setting_if_given(m, "regression_paths", sim.regression_paths,
                           detail::check_regression_paths, Spelling::integer);

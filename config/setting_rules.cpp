@@ -78,6 +78,10 @@ std::optional<Greek> parse_greek(std::string_view text) {
   return parse_enum(text, kAllGreeks);
 }
 
+std::string greek_spellings() {
+  return join_spellings(kAllGreeks);
+}
+
 std::optional<std::uint64_t> parse_memory_size(std::string_view text) {
   const auto [status, bytes] = detail::parse_size(text);
   if (status != detail::SizeStatus::ok) {

@@ -30,7 +30,9 @@ std::optional<GreeksMethod> parse_greeks_method(std::string_view text);
 std::optional<DeviceChoice> parse_device(std::string_view text); ///< "auto" | "gpu" | "cpu"
 /// "auto" | "none" | "slot_major" | an integer 0..64 (a fixed amount of padding).
 std::optional<Padding> parse_padding(std::string_view text);
-std::optional<Greek> parse_greek(std::string_view text); ///< delta|gamma|vega|rho|theta
+std::optional<Greek> parse_greek(std::string_view text); ///< kAllGreeks' spellings
+/// kAllGreeks' spellings, comma-separated ("delta, gamma, ..."): for help texts.
+std::string greek_spellings();
 /// Bytes: "1073741824", or a number with a unit: "512MiB", "4GiB", "1.5GiB" (KiB, MiB, GiB, TiB
 /// are powers of 1024), "2GB" (KB, MB, GB, TB are powers of 1000), "100B". A fraction needs a
 /// unit and is rounded to the nearest byte. nullopt when malformed, zero, or over 2^64 - 1.

@@ -136,14 +136,14 @@ struct Fast {
   static constexpr bool fast = true;
 };
 
-/// exp and log under a profile: Fast in float on the device is the hardware's approximation.
-/// Fast's float exp, log and sqrt on the device are the hardware's approximations in their
-/// flush-to-zero forms: __expf's and __logf's arithmetic (ex2.approx of x · log2 e, lg2.approx
-/// times ln 2, each product rounded once) and sqrt.approx, without the four instructions a call
-/// spends scaling subnormal arguments and results (ncu on the book's pass, v29: 24 of its 200
-/// instructions). They differ from __expf, __logf and sqrt.approx.f32 only where an argument or
-/// a result is subnormal (below 2^-126): there the result is 0 (exp, sqrt) or -inf (log). The
-/// draws never meet one (u ≥ 2^-25, -2 ln u ≥ 5.9e-8), nor do spots above 1.2e-38.
+/// exp, log and sqrt under a profile. Fast's float exp, log and sqrt on the device are the
+/// hardware's approximations in their flush-to-zero forms: __expf's and __logf's arithmetic
+/// (ex2.approx of x · log2 e, lg2.approx times ln 2, each product rounded once) and sqrt.approx,
+/// without the four instructions a call spends scaling subnormal arguments and results (ncu on the
+/// book's pass, v29: 24 of its 200 instructions). They differ from __expf, __logf and
+/// sqrt.approx.f32 only where an argument or a result is subnormal (below 2^-126): there the result
+/// is 0 (exp, sqrt) or -inf (log). The draws never meet one (u ≥ 2^-25, -2 ln u ≥ 5.9e-8), nor do
+/// spots above 1.2e-38.
 template <class Profile>
 PFMC_HD_INLINE float exp(float x) {
 #if defined(__CUDA_ARCH__)
@@ -174,8 +174,7 @@ template <class Profile>
 PFMC_HD_INLINE double log(double x) {
   return log(x);
 }
-/// sqrt under a profile: Fast in float on the device is the hardware's approximation
-/// (sqrt.approx.ftz.f32: relative error about 2^-23, sqrt(0) = 0).
+/// sqrt.approx.ftz.f32: relative error about 2^-23, sqrt(0) = 0.
 template <class Profile>
 PFMC_HD_INLINE float sqrt(float x) {
 #if defined(__CUDA_ARCH__)

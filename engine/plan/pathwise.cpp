@@ -169,7 +169,7 @@ std::vector<Scenario> plan_pathwise(const config::RunConfig& config, int model_i
   }
   if (group.greeks.size() > static_cast<std::size_t>(models::kMaxGreeks)) {
     throw config::ConfigError(
-        config.file, {}, "simulation.greeks",
+        config.file, config.simulation.greeks_mark, "simulation.greeks",
         "model '" + model.name + "' would take " + std::to_string(group.greeks.size()) +
             " Greeks an instrument (its " + std::to_string(N) +
             " underlyings' cross-gammas among them); at most " +

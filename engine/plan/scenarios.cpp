@@ -83,7 +83,7 @@ void plan_greeks(const config::RunConfig& config, const config::ModelConfig& mod
     if (g == config::Greek::cross_gamma) {
       if (assets > 1) {
         throw config::ConfigError(
-            config.file, {}, "simulation.greeks",
+            config.file, config.simulation.greeks_mark, "simulation.greeks",
             "cross_gamma is taken pathwise only, and model '" + model.name +
                 "' (a basket's) takes its Greeks by bumps here: ask for greeks_method: pathwise "
                 "or auto on a black_scholes or multi_black_scholes basket whose level is linear "
