@@ -54,13 +54,6 @@ int current_arch() {
   return major * 10 + minor;
 }
 
-int driver_version() {
-  int version = 0;
-  if (cudaDriverGetVersion(&version) != cudaSuccess)
-    return 0;
-  return version;
-}
-
 /// The entry for `key` from the cache, else compiled (under the key's lock: another process
 /// compiling it meanwhile is waited for) and stored. `compiled` says which.
 CacheEntry fetch(const KernelKey& key, const std::string& label, bool& compiled,
@@ -159,7 +152,7 @@ CompileTotals compile_totals() {
 }
 
 bool compile_to_cache(const std::string& name_expression, int arch, bool notice) {
-  KernelKey key{name_expression, arch, driver_version()};
+  KernelKey key{name_expression, arch};
   bool compiled = false;
   fetch(key, name_expression, compiled, notice);
   return compiled;
@@ -251,7 +244,7 @@ const void* runtime_kernel(const std::string& name_expression, const std::string
   if (slot->ready)
     return reinterpret_cast<const void*>(slot->kernel);
   const auto start = std::chrono::steady_clock::now();
-  const KernelKey key{name_expression, arch, driver_version()};
+  const KernelKey key{name_expression, arch};
   bool compiled = false;
   const CacheEntry entry = fetch(key, label, compiled);
   PFMC_CUDA_TRY(cudaLibraryLoadData(&slot->library, entry.image.data(), nullptr, nullptr, 0,

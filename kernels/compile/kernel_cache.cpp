@@ -55,7 +55,7 @@ std::string Fingerprint::hex() const {
 std::string KernelKey::text() const {
   std::ostringstream out;
   out << "kernel: " << name_expression << "\narch: sm_" << arch << "\nsources: " << source_digest()
-      << "\nnvrtc: " << compiler_version() << "\ndriver: " << driver << "\n";
+      << "\nnvrtc: " << compiler_version() << "\n";
   return out.str();
 }
 

@@ -25,11 +25,12 @@ private:
 };
 
 /// Everything that changes a compiled kernel's code, as text: the kernel's name expression, the
-/// architecture, the embedded sources' and options' digest, NVRTC's and the driver's versions.
+/// architecture, the embedded sources' and options' digest, NVRTC's version. Not the driver's:
+/// an entry is a cubin (machine code, which no driver recompiles), so a cache warmed on a host
+/// without a GPU (`pfmc kernels --warm --arch`) serves the GPU hosts that share it.
 struct KernelKey {
   std::string name_expression;
   int arch = 0;
-  int driver = 0;                ///< cudaDriverGetVersion's (0: none, a compile without a GPU)
   std::string text() const;      ///< the whole key, one field a line
   std::string file_stem() const; ///< the digest of text(), the entry's file name
 };
