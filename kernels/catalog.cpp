@@ -1,9 +1,31 @@
 #include "kernels/catalog.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <iterator>
 
 namespace pfmc::kernels {
+
+namespace {
+
+std::atomic<bool>& terminal_switch() {
+  static std::atomic<bool> on{[] {
+    const char* env = std::getenv("PFMC_TERMINAL_KERNELS");
+    return env == nullptr || std::string(env) != "0";
+  }()};
+  return on;
+}
+
+} // namespace
+
+bool terminal_kernels() {
+  return terminal_switch().load();
+}
+
+void set_terminal_kernels(bool on) {
+  terminal_switch().store(on);
+}
 
 const std::vector<BackendInfo>& backend_catalog() {
   // name, description, minimum compute capability, takes a distance, takes a padding, reads

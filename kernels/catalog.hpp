@@ -50,6 +50,12 @@ inline bool fits_one_wide_wave(std::uint64_t blocks, int block_size, int multipr
          static_cast<std::uint64_t>(resident) * static_cast<std::uint64_t>(multiprocessors);
 }
 
+/// Whether launches whose every group is one-step terminal take an entry's terminal
+/// instantiation (kernels/launcher_table.cuh; the same bits): on unless $PFMC_TERMINAL_KERNELS
+/// is 0 or set_terminal_kernels(false) (the GPU suite's comparison of both).
+bool terminal_kernels();
+void set_terminal_kernels(bool on);
+
 /// Every backend, in the order `pfmc backends` lists them.
 const std::vector<BackendInfo>& backend_catalog();
 

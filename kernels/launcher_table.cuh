@@ -17,6 +17,11 @@
 
 namespace pfmc::kernels {
 
+/// Which instantiation of an entry's kernel a launch takes (same bits): the loader's register
+/// budget; the wide one (kWideRegisters, launches of one wave); the terminal one
+/// (kTerminalRegisters, launches whose every group is one-step terminal).
+enum class KernelVariant { narrow, wide, terminal };
+
 template <class Model, class Real>
 struct LauncherEntry {
   using Launch = PathKernelLauncher<Model, Real>;
@@ -44,16 +49,34 @@ struct LauncherEntry {
   Load load_wide_runtime;
   const std::string& (*name)();
   const std::string& (*name_wide)(); ///< null where there is no wide kernel
+  /// The terminal instantiation (has_terminal_kernel; null elsewhere), always compiled on first
+  /// use, and its name expression.
+  Launch launch_terminal;
+  Load load_terminal;
+  const std::string& (*name_terminal)();
 
-  /// What a launch calls: the wide kernel or not, compiled on first use where asked.
-  Launch launcher(bool wide) const {
+  /// What a launch calls: the variant's kernel, compiled on first use where asked.
+  Launch launcher(KernelVariant variant) const {
     const bool runtime = compile::every_kernel_at_runtime();
-    return wide ? (runtime ? launch_wide_runtime : launch_wide)
-                : (runtime ? launch_runtime : launch);
+    switch (variant) {
+    case KernelVariant::terminal:
+      return launch_terminal;
+    case KernelVariant::wide:
+      return runtime ? launch_wide_runtime : launch_wide;
+    default:
+      return runtime ? launch_runtime : launch;
+    }
   }
-  Load loader(bool wide) const {
+  Load loader(KernelVariant variant) const {
     const bool runtime = compile::every_kernel_at_runtime();
-    return wide ? (runtime ? load_wide_runtime : load_wide) : (runtime ? load_runtime : load);
+    switch (variant) {
+    case KernelVariant::terminal:
+      return load_terminal;
+    case KernelVariant::wide:
+      return runtime ? load_wide_runtime : load_wide;
+    default:
+      return runtime ? load_runtime : load;
+    }
   }
 };
 
@@ -73,6 +96,15 @@ constexpr bool has_wide_registers() {
 }
 constexpr bool is_wide_distance(int distance) {
   return distance == 0 || distance == 4 || distance == 6 || distance == 8;
+}
+
+/// Whether a (model, precision)'s `inline` entry has a terminal instantiation (under
+/// kTerminalRegisters): Black-Scholes in float, both math profiles, whose lean passes fit 32
+/// registers without a spill (in double, and Heston's, they spill at 32 and 40: not taken).
+template <class Model, class Real>
+constexpr bool has_terminal_kernel() {
+  return std::is_same_v<Model, models::BlackScholes<float, math::Accurate>> ||
+         std::is_same_v<Model, models::BlackScholes<float, math::Fast>>;
 }
 
 /// kernels/ahead_of_time.hpp's view of a model.
@@ -115,6 +147,13 @@ LauncherEntry<Model, Real> make_entry() {
   } else {
     entry.launch = entry.launch_runtime;
     entry.load = entry.load_runtime;
+  }
+  if constexpr (has_terminal_kernel<Model, Real>() && LoaderT::paths_per_thread > 1) {
+    entry.launch_terminal =
+        &launch_runtime_path_kernel<Model, LoaderT, Real, false, kTerminalRegisters, Distance>;
+    entry.load_terminal =
+        &load_runtime_path_kernel<Model, LoaderT, Real, false, kTerminalRegisters, Distance>;
+    entry.name_terminal = &path_kernel_name<Model, LoaderT, Real, false, kTerminalRegisters>;
   }
   if constexpr (has_wide_registers<Model, Real>() && is_wide_distance(Distance)) {
     entry.launch_wide_runtime =

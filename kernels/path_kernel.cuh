@@ -527,6 +527,14 @@ constexpr int model_register_floor() {
   return 0;
 }
 
+/// path_kernel's `Registers` of its terminal instantiation: the lean passes of one-step terminal
+/// groups alone (one_step_terminal_passes; the kernel's other code compiled out), for launches
+/// whose every group is one (kernels/launcher_table.cuh). They take 32 registers without a spill
+/// (ptxas, sm_90, nvcc 13.0, Black-Scholes float `inline`, fast profile), where the whole
+/// kernel's 64 held 128-thread blocks to 8 an SM (half the warps: the fast book's kernel issued
+/// 0.73-0.76 warps a scheduler-cycle against the MonteCarloMultiGPU sample's 0.91, NOTES v29).
+inline constexpr int kTerminalRegisters = 32;
+
 /// A path kernel's register cap: its loader's budget or its model's floor, whichever is larger.
 /// A diagnostic build sets every kernel's cap instead (CMake PFMC_REGISTER_CAP, e.g. 255: the
 /// registers ptxas takes where nothing holds it back, so what each kernel's spills are the
@@ -552,8 +560,9 @@ template <class Model, class Loader, class Real, bool Exercise = false, int Regi
 // 1024-thread block always launches). Left to itself under __launch_bounds__(1024, 1) ptxas
 // took 55-64 registers for every loader (occupancy 56% with 128-thread blocks, sm_90, nvcc
 // 13.0); loaders whose look-ahead lives in shared memory or L2 run without spills in 40
-// (occupancy 75%), register rings need up to 64. Registers > 0: a wide instantiation's cap
-// (kWideRegisters), for launches of one wave.
+// (occupancy 75%), register rings need up to 64. Registers: 0, the loader's budget;
+// kWideRegisters, a wide instantiation's cap, for launches of one wave; kTerminalRegisters, the
+// terminal instantiation (one-step terminal groups only).
 __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
     path_kernel(const __grid_constant__ PathKernelParams<Model, Real> p) {
   static_assert(std::is_trivially_copyable_v<PathKernelParams<Model, Real>>);
@@ -569,12 +578,18 @@ __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
   // models (whose groups are never single prices) compile them.
   constexpr bool kOneStepTerminalCode =
       P > 1 && !Exercise && !models::kIsScenarios<Model> && !models::kIsPathwise<Model>;
+  // The terminal instantiation runs nothing but the lean passes (its launches' groups are all
+  // one-step terminal); a wide one asks for the model's step data a batch ahead.
+  constexpr bool kTerminal = Registers == kTerminalRegisters;
+  constexpr bool kWide = Registers > 0 && !kTerminal;
+  static_assert(!kTerminal || kOneStepTerminalCode, "a terminal kernel runs the lean passes");
   if (threadIdx.x < kWarpSize) {
     const int g = find_group(p.groups, p.group_count, static_cast<int>(blockIdx.x));
     stage_group(p.groups[g], group);
   }
   __syncthreads();
-  const bool one_step_terminal = kOneStepTerminalCode && group.one_step_terminal != 0;
+  const bool one_step_terminal =
+      kTerminal || (kOneStepTerminalCode && group.one_step_terminal != 0);
   const int block = static_cast<int>(blockIdx.x) - group.first_block;
   // Passes > 1 only where every group of the launch is one instrument's price (the engine's
   // round shape); such a group folds its passes in registers (loaders of P > 1 only: the others
@@ -618,7 +633,7 @@ __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
 
     // A wide instantiation runs launches of one wave (few warps an SM): its paths ask for the
     // model's step data a batch ahead (models::Path).
-    models::Path<Model, Real, P, (Registers > 0)> simulated(group.model, group.schedule, observed);
+    models::Path<Model, Real, P, kWide> simulated(group.model, group.schedule, observed);
     if constexpr (Exercise) {
       models::ExerciseStepper<Model, Real, P> stepper(
           simulated, *group.exercise, observed,
@@ -626,7 +641,7 @@ __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
           valid);
       loader.run(inputs, stepper);
     } else {
-      loader.run(inputs, models::PathStepper<Model, Real, P, (Registers > 0)>{simulated});
+      loader.run(inputs, models::PathStepper<Model, Real, P, kWide>{simulated});
     }
     if (!p.reduce) {
       // Benchmark of the kernel without its reduction: a store that depends on every path keeps
@@ -652,7 +667,7 @@ __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
     if (one_step_terminal) { // lean passes: the same bits as the loop below
       if constexpr (kOneStepTerminalCode)
         one_step_terminal_passes<Model, Loader, Real>(p, group, loader, thread_first, passes, fold);
-    } else {
+    } else if constexpr (!kTerminal) {
 #pragma unroll 1
       for (int pass = 0; pass < passes; ++pass) {
         const int first = thread_first + pass * P;

@@ -98,6 +98,23 @@ if [ -d .deps/mpi/usr ]; then
              -DMPIEXEC_EXECUTABLE=$OPAL_PREFIX/bin/orterun)
 fi
 
+prebuilt_ok=
+if has prebuilt && [ -f build-carry/prebuilt.tar.xz ]; then
+  # scripts/carry-build.sh's binaries and kernel cache, built and compiled on the development
+  # machine: unpacked into build-device-check (the check builds' folder) and used by the stages
+  # that follow in place of a check build, once test_gpu lists its tests here (else they build).
+  start=$SECONDS
+  mkdir -p build-device-check
+  tar -C build-device-check -xJf build-carry/prebuilt.tar.xz
+  export LD_LIBRARY_PATH=$PWD/build-device-check/lib:$PWD/.deps/root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+  export PFMC_CUDA_INCLUDE=/usr/local/cuda/include PFMC_KERNEL_CACHE=$PWD/build-device-check/kernel-cache
+  if ./build-device-check/test_gpu --gtest_list_tests > "$LOG/prebuilt_list.txt" 2>&1 \
+     && ./build-device-check/pfmc kernels > "$LOG/prebuilt_kernels.txt" 2>&1; then
+    prebuilt_ok=1
+  fi
+  note "prebuilt: $(head -1 build-device-check/commit) unpacked in $((SECONDS - start)) s; runs here: ${prebuilt_ok:-no ($(tail -2 "$LOG/prebuilt_list.txt" | tr '\n' ' '))}; $(tail -1 "$LOG/prebuilt_kernels.txt")"
+fi
+
 if has build; then
   start=$SECONDS
   cmake --preset device -DCMAKE_CUDA_COMPILER="$NVCC" "${mpi_flags[@]}" > "$LOG/configure.log" 2>&1 \
@@ -812,6 +829,67 @@ if has book-source; then
   note "book-source: $(wc -c < "$LOG/book_source.tgz") bytes in $((SECONDS - start)) s"
 fi
 
+if has terminal-ab && [ -x build-device-check/pfmc_bench ]; then
+  # Issue 36's terminal kernels (kernels/path_kernel.cuh, kTerminalRegisters): the
+  # MonteCarloMultiGPU book (8,192 options × 262,144 paths, one step, float, `inline`) priced warm
+  # by pfmc_bench's book_priced with them on and off ($PFMC_TERMINAL_KERNELS=0: the whole
+  # kernel, as before), in turn, both math profiles; their prices bit for bit (and `none`'s);
+  # ncu's instructions, issue rate and occupancy on 512 options; NVIDIA's sample in the same call.
+  start=$SECONDS
+  python3 scripts/make-mc-sample-book.py --output "$LOG/ab_book.yaml"
+  for math in fast accurate; do
+    sed "s/backend: auto/backend: inline/; s/^simulation: {/simulation: {math: $math, /" \
+      "$LOG/ab_book.yaml" > "$LOG/ab_book_$math.yaml"
+  done
+  for round in 1 2; do
+    for math in ${TERMINAL_MATH:-fast accurate}; do
+      for on in 1 0; do
+        PFMC_TERMINAL_KERNELS=$on limit 120 build-device-check/pfmc_bench --workloads= --end-to-end \
+          --book="$LOG/ab_book_$math.yaml" --benchmark_filter=book_priced \
+          --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+          > "$LOG/ab_bench_${math}_${on}_$round.txt" 2>&1
+        note "terminal-ab $math terminal=$on round $round: $(grep -E 'book_priced.*median' "$LOG/ab_bench_${math}_${on}_$round.txt" | grep -oE 'manual_time_median +[0-9.]+ ms|kernel_ms=[0-9.]+|run_ms=[0-9.]+' | tr '\n' ' ')"
+      done
+    done
+  done
+  cat "$LOG"/ab_bench_*.txt > "$LOG/terminal_ab_bench.txt"
+  keep terminal_ab_bench.txt
+  for math in fast accurate; do
+    for run in "1 inline" "0 inline" "1 none"; do
+      set -- $run
+      PFMC_TERMINAL_KERNELS=$1 limit 120 build-device-check/pfmc price "$LOG/ab_book_$math.yaml" \
+        --backend $2 --format json --quiet > "$LOG/ab_${math}_$1_$2.json" 2> "$LOG/ab_${math}_$1_$2.err"
+    done
+    note "terminal-ab $math bits: $(python3 - "$LOG/ab_${math}_1_inline.json" "$LOG/ab_${math}_0_inline.json" "$LOG/ab_${math}_1_none.json" <<'PY'
+import json, sys
+runs = [json.load(open(f)) for f in sys.argv[1:]]
+key = lambda r: {i["id"]: (i["price"], i["std_error"]) for i in r["instruments"]}
+a, b, c = (key(r) for r in runs)
+same = lambda x, y: sum(1 for k in x if x[k] == y.get(k))
+print("terminal vs whole %d of %d identical; terminal vs none %d of %d" % (same(a, b), len(a), same(a, c), len(a)))
+PY
+)"
+  done
+  if command -v ncu > /dev/null; then
+    python3 scripts/make-mc-sample-book.py --options 512 --output "$LOG/ab512.yaml"
+    sed "s/^simulation: {/simulation: {math: fast, /" "$LOG/ab512.yaml" > "$LOG/ab512_fast.yaml"
+    for on in 1 0; do
+      PFMC_TERMINAL_KERNELS=$on build-device-check/pfmc price "$LOG/ab512_fast.yaml" --quiet \
+        --backend inline > /dev/null 2>&1
+      PFMC_TERMINAL_KERNELS=$on limit 150 ncu --clock-control none -k regex:path_kernel -c 1 --metrics \
+        smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,gpu__time_duration.sum,launch__occupancy_limit_registers \
+        build-device-check/pfmc price "$LOG/ab512_fast.yaml" --quiet --backend inline \
+        > "$LOG/ab_ncu_$on.txt" 2>&1
+      note "terminal-ab ncu terminal=$on: $(grep -E 'inst_executed|issue_active|warps_active|registers|duration' "$LOG/ab_ncu_$on.txt" | tr -s ' ' | tr '\n' ';' | cut -c1-400)"
+    done
+  fi
+  if [ -d .peers ]; then
+    OUT=$LOG PEERS_ONLY=mc limit 120 bash scripts/peers.sh > "$LOG/ab_peers.txt" 2>&1
+    note "terminal-ab peers: $(grep -E 'MonteCarloMultiGPU run' "$LOG/ab_peers.txt" | tr -s ' ' | tr '\n' ';' | cut -c1-400)"
+  fi
+  note "terminal-ab: $((SECONDS - start)) s"
+fi
+
 if has final; then
   # A tree's closing check on one call: the check-set build (the rest compiled on first use) of
   # pfmc, pfmc_bench and test_gpu, and the tree before it (FINAL_OLD, default build-oldsrc/src)
@@ -819,8 +897,8 @@ if has final; then
   # fails run again on the tree before (whether it failed there too); compute-sanitizer on
   # pathwise Greeks and the fast profile's book; the fast book's kernels against NVIDIA's sample.
   start=$SECONDS
-  check_builds final "pfmc pfmc_bench test_gpu" "${FINAL_OLD:-build-oldsrc/src}" \
-    build-device-final-old test_gpu
+  [ -n "$prebuilt_ok" ] || check_builds final "pfmc pfmc_bench test_gpu" \
+    "${FINAL_OLD:-build-oldsrc/src}" build-device-final-old test_gpu
   # The suite's kernels that the check build lacks, compiled first on every core
   # (tests/gpu_test_main.cpp): eight shards each compiling its own on first use were all still
   # compiling after 200 s (v29).

@@ -4,7 +4,8 @@
 // machine only: scripts/gpu-check.sh test. With a GPU it first compiles, in parallel on the
 // host's cores, the kernels the suites launch that the binary does not build in (every model's
 // listed distances: kernels/model_list.cuh), so that the tests find them in the kernel cache
-// instead of compiling them one after another (PFMC_TEST_WARM=0 leaves them to first use).
+// instead of compiling them one after another (PFMC_TEST_WARM=0 leaves them to first use;
+// PFMC_TEST_WARM_ARCH=90 only compiles them, for sm_90, GPU or not, and exits).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -17,11 +18,9 @@
 
 namespace {
 
-void warm_the_suites_kernels() {
-  const char* env = std::getenv("PFMC_TEST_WARM");
-  const auto device = pfmc::engine::query_device();
-  if (!device.available || (env != nullptr && std::string(env) == "0"))
-    return;
+/// Compiles the suites' kernels into the cache for `arch` (the GPU's, or $PFMC_TEST_WARM_ARCH's
+/// on a host without one: scripts/carry-build.sh prepares the GPU machine's cache so).
+void warm_the_suites_kernels(int arch) {
   std::vector<pfmc::engine::KernelInfo> wanted;
   for (const auto& k : pfmc::engine::kernel_inventory()) {
     // The fast math profile's kernels (models/math.cuh) are left to first use: its suite
@@ -29,8 +28,7 @@ void warm_the_suites_kernels() {
     if (k.tuned && k.name.find("math::Fast") == std::string::npos)
       wanted.push_back(k);
   }
-  const auto warmed =
-      pfmc::engine::warm_kernels(wanted, device.compute_capability, 0, /*progress=*/false);
+  const auto warmed = pfmc::engine::warm_kernels(wanted, arch, 0, /*progress=*/false);
   std::printf("test_gpu: %zu kernels not built in, ready in %.1f s (%zu compiled, %zu from the "
               "cache %s)\n",
               warmed.kernels, warmed.seconds, warmed.compiled, warmed.kernels - warmed.compiled,
@@ -44,12 +42,18 @@ void warm_the_suites_kernels() {
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  warm_the_suites_kernels();
+  if (const char* arch = std::getenv("PFMC_TEST_WARM_ARCH"); arch != nullptr && *arch != '\0') {
+    warm_the_suites_kernels(std::atoi(arch));
+    return 0;
+  }
+  const char* warm = std::getenv("PFMC_TEST_WARM");
+  const auto device = pfmc::engine::query_device();
+  if (device.available && (warm == nullptr || std::string(warm) != "0"))
+    warm_the_suites_kernels(device.compute_capability);
   const int status = RUN_ALL_TESTS();
   const auto* unit = ::testing::UnitTest::GetInstance();
   const int skipped = unit->skipped_test_count();
   const int ran = unit->test_to_run_count();
-  const auto device = pfmc::engine::query_device();
   if (!device.available) {
     std::printf("test_gpu: %d of %d tests skipped for want of a GPU (%s); the GPU suites run on "
                 "a GPU machine only: scripts/gpu-check.sh test\n",

@@ -252,6 +252,66 @@ TEST_F(Gpu, PassesFoldedInRegistersDoNotChangeABit) {
   }
 }
 
+TEST_F(Gpu, TerminalKernelsKeepEveryBit) {
+  // A float book of one-step Europeans (calls and puts; each its own group, so every group of
+  // the launch is one-step terminal): `inline` launches Black-Scholes float's terminal
+  // instantiation (the lean passes alone under kernels::kTerminalRegisters), whose sums are the
+  // whole kernel's (kernels::set_terminal_kernels(false)) and `none`'s, bit for bit: both math
+  // profiles, with and without antithetic pairs, partial tiles and a partial last pass, blocks
+  // of 128 (8 passes), 32 (8 passes, several rounds) and 1,024 (one pass).
+  std::string yaml = "market:\n  underlyings:\n";
+  for (int u = 0; u < 10; ++u)
+    yaml += "    - {name: U" + std::to_string(u) + ", spot: " + std::to_string(80 + 4 * u) + "}\n";
+  yaml += "  rates: {zero_rate: 0.02}\nmodels:\n";
+  for (int u = 0; u < 10; ++u) {
+    yaml += "  - {name: m" + std::to_string(u) + ", type: black_scholes, underlying: U" +
+            std::to_string(u) + ", volatility: " + std::to_string(0.12 + 0.02 * u) + "}\n";
+  }
+  yaml += "instruments:\n";
+  for (int u = 0; u < 10; ++u) {
+    yaml += "  - {id: e" + std::to_string(u) + ", type: european, option: " +
+            (u % 2 == 0 ? "call" : "put") + ", strike: 100, maturity: " +
+            std::to_string(0.25 + 0.25 * u) + ", model: m" + std::to_string(u) + "}\n";
+  }
+  struct Restore {
+    ~Restore() { kernels::set_terminal_kernels(true); }
+  } restore;
+  for (const char* math : {"accurate", "fast"}) {
+    for (const char* antithetic : {"false", "true"}) {
+      const std::string run = yaml + "simulation: {paths: 1500002, seed: 23, precision: float, " +
+                              "math: " + math + ", antithetic: " + antithetic + "}\n";
+      kernels::set_terminal_kernels(true);
+      const auto none = engine::price(load(run + "engine: {device: gpu, backend: none}\n"));
+      ASSERT_EQ(none.run.groups, 10);
+      for (int block : {128, 32, 1024}) {
+        const std::string engine_yaml =
+            "engine: {device: gpu, backend: inline, block_size: " + std::to_string(block) + "}\n";
+        kernels::set_terminal_kernels(true);
+        const auto terminal = engine::price(load(run + engine_yaml));
+        kernels::set_terminal_kernels(false);
+        const auto whole = engine::price(load(run + engine_yaml));
+        EXPECT_EQ(bits_of(terminal), bits_of(none))
+            << math << " antithetic " << antithetic << " block " << block;
+        EXPECT_EQ(bits_of(whole), bits_of(none))
+            << math << " antithetic " << antithetic << " block " << block;
+      }
+      // Which kernel ran: the terminal one only while the switch is on.
+      const auto config = load(run + "engine: {device: gpu, backend: inline}\n");
+      const auto plan = engine::make_plan(config);
+      engine::ExecutionSettings settings;
+      settings.precision = config.simulation.precision;
+      settings.fast_math = config.simulation.math == config::MathProfile::fast;
+      settings.paths = config.simulation.paths;
+      for (bool on : {true, false}) {
+        kernels::set_terminal_kernels(on);
+        engine::KernelBench bench(plan.groups[0], settings);
+        bench.time_launch_ms("inline", 4, *config::parse_padding("auto"));
+        EXPECT_EQ(bench.launched_terminal(), on) << math << " antithetic " << antithetic;
+      }
+    }
+  }
+}
+
 TEST_F(Gpu, PartialBlocksAndOnePathMatchTheCpu) {
   const auto book = standard_book(26);
   for (std::uint64_t paths : {1ull, 31ull, 1000ull, 8193ull}) {

@@ -17,6 +17,7 @@
 #include "engine/run/backend_registry.cuh"
 #include "engine/run/exercise.hpp"
 #include "engine/run/ring_layout.hpp"
+#include "engine/run/terminal_groups.cuh"
 
 namespace pfmc::engine {
 
@@ -30,10 +31,24 @@ struct LaunchShape {
   /// Every launch runs in one wave even with kernels::kWideRegisters a thread: the unit launches
   /// an entry's wide instantiation where it has one (kernels::fits_one_wide_wave).
   bool one_wide_wave = false;
+  /// Every group of the unit is one-step terminal (one_step_terminal below) and
+  /// kernels::terminal_kernels() is on: the unit launches an entry's terminal instantiation
+  /// where it has one.
+  bool all_terminal = false;
   [[nodiscard]] int block_paths() const {
     return kernels::block_paths(block_size, paths_per_thread, rounds.passes, rounds.rounds);
   }
+  /// The instantiation of `entry` the unit's launches take (the same bits whichever).
+  template <class Entry>
+  [[nodiscard]] kernels::KernelVariant variant_for(const Entry& entry) const {
+    if (all_terminal && entry.launch_terminal != nullptr)
+      return kernels::KernelVariant::terminal;
+    if (one_wide_wave && entry.launch_wide != nullptr)
+      return kernels::KernelVariant::wide;
+    return kernels::KernelVariant::narrow;
+  }
 };
+
 
 /// Early exercise's part of a unit's group (engine/run/exercise.hpp): the regression pass's
 /// records, or the pricing pass's fitted rule.
@@ -159,14 +174,7 @@ public:
       t.greek_weights = at<double>(o.greek_weights);
       t.delta_greek = g.delta_greek();
       t.pathwise_greeks = g.pathwise() ? at<models::PathwiseGreek>(o.pathwise_greeks) : nullptr;
-      t.one_step_terminal =
-          !g.observations.empty() && !g.observation_runs.empty() && !g.instruments.empty() &&
-                  kernels::is_one_step_terminal(t.steps, t.instrument_count, g.portfolio,
-                                                t.scenarios, t.values_per_instrument,
-                                                t.schedule.observation_count, g.observations[0],
-                                                g.observation_runs[0], g.instruments[0])
-              ? 1
-              : 0;
+      t.one_step_terminal = one_step_terminal(g) ? 1 : 0;
       if (tables[m] != kNoTable) {
         t.exercise = at<models::ExerciseTable<Real>>(tables[m]);
         if (exercise[m].regression()) {
@@ -242,11 +250,15 @@ public:
     params.blocks_per_tile = kernels::kTilePaths / shape_.block_paths();
 
     params.seed = seed;
-    wide_ = shape_.one_wide_wave && entry.launch_wide != nullptr;
-    entry.launcher(wide_)(params, blocks, shape_.block_size, stream_);
+    variant_ = shape_.variant_for(entry);
+    entry.launcher(variant_)(params, blocks, shape_.block_size, stream_);
   }
   /// Whether the last launch took the entry's wide instantiation.
-  [[nodiscard]] bool launched_wide() const { return wide_; }
+  [[nodiscard]] bool launched_wide() const { return variant_ == kernels::KernelVariant::wide; }
+  /// Whether the last launch took the entry's terminal instantiation.
+  [[nodiscard]] bool launched_terminal() const {
+    return variant_ == kernels::KernelVariant::terminal;
+  }
 
   /// Starts the copy of every group's totals to `host` (values of group m at the offset of the
   /// groups before it); valid once the stream has reached this point.
@@ -344,7 +356,7 @@ private:
 
   std::vector<const GroupPlan*> groups_;
   LaunchShape shape_;
-  bool wide_ = false;
+  kernels::KernelVariant variant_ = kernels::KernelVariant::narrow;
   cudaStream_t stream_;
   DeviceBuffer<unsigned char> data_;
   DeviceBuffer<unsigned char> reduction_;

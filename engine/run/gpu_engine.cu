@@ -157,7 +157,10 @@ private:
     const std::uint64_t blocks =
         groups.size() + launch_paths / static_cast<std::uint64_t>(shape.block_paths());
     shape.one_wide_wave = kernels::fits_one_wide_wave(blocks, shape.block_size, multiprocessors_);
-    load(entry.loader(shape.one_wide_wave && entry.load_wide != nullptr));
+    shape.all_terminal = kernels::terminal_kernels() &&
+                         std::all_of(groups.begin(), groups.end(),
+                                     [](const GroupPlan* g) { return one_step_terminal(*g); });
+    load(entry.loader(shape.variant_for(entry)));
     return shape;
   }
 
@@ -428,6 +431,9 @@ std::vector<std::string> group_kernel_names(const GroupPlan& group, config::Prec
       if (entry->name_wide != nullptr &&
           (entry->launch_wide == entry->launch_wide_runtime || everything))
         names.push_back(entry->name_wide());
+      if (entry->name_terminal != nullptr && kernels::terminal_kernels() &&
+          one_step_terminal(group))
+        names.push_back(entry->name_terminal());
       if (group.exercise.present()) {
         const auto& exercise = kernels::exercise_launcher_table<Model, Real>().front();
         if (!exercise.ahead_of_time || everything)

@@ -5,6 +5,8 @@
 
 #include "engine/plan/plan.hpp"
 #include "engine/run/model_dispatch.hpp"
+#include "engine/run/terminal_groups.cuh"
+#include "kernels/catalog.hpp"
 #include "kernels/compile/compiled_kernels.hpp"
 #include "kernels/launcher_table.cuh"
 
@@ -16,7 +18,7 @@ template <class Model, class Real>
 void add_entry_kernels(const char* entry_name, std::vector<KernelInfo>& out) {
   for (const auto& e : kernels::launcher_table<Model, Real>()) {
     KernelInfo info{entry_name, e.backend, e.prefetch_distance, e.ahead_of_time, e.tuned, false,
-                    false,      e.name()};
+                    false,      false,     e.name()};
     out.push_back(info);
     if (e.name_wide != nullptr) {
       info.wide = true;
@@ -24,10 +26,17 @@ void add_entry_kernels(const char* entry_name, std::vector<KernelInfo>& out) {
       info.ahead_of_time = e.ahead_of_time && e.launch_wide != e.launch_wide_runtime;
       out.push_back(info);
     }
+    if (e.name_terminal != nullptr) {
+      info.wide = false;
+      info.terminal = true;
+      info.name = e.name_terminal();
+      info.ahead_of_time = false;
+      out.push_back(info);
+    }
   }
   for (const auto& e : kernels::exercise_launcher_table<Model, Real>()) {
     out.push_back(
-        KernelInfo{entry_name, e.backend, 0, e.ahead_of_time, true, false, true, e.name()});
+        KernelInfo{entry_name, e.backend, 0, e.ahead_of_time, true, false, false, true, e.name()});
   }
 }
 
@@ -64,8 +73,9 @@ std::vector<KernelInfo> config_kernels(const config::RunConfig& config) {
         return name;
       });
     });
+    const bool terminal = kernels::terminal_kernels() && one_step_terminal(group);
     for (const KernelInfo& k : all) {
-      if (k.entry != entry)
+      if (k.entry != entry || (k.terminal && !terminal))
         continue;
       const bool exercise = group.exercise.present();
       const bool chosen =

@@ -17,11 +17,12 @@ struct KernelInfo {
   bool ahead_of_time = false;
   bool tuned = false;    ///< a tuner candidate
   bool wide = false;     ///< the kernel under kernels::kWideRegisters
+  bool terminal = false; ///< the kernel under kernels::kTerminalRegisters
   bool exercise = false; ///< early exercise's kernel
   std::string name;      ///< NVRTC's name expression
 };
 
-/// Every kernel of every model-list entry, the wide and early-exercise ones included.
+/// Every kernel of every model-list entry, the wide, terminal and early-exercise ones included.
 std::vector<KernelInfo> kernel_inventory();
 
 /// The kernels `config`'s groups launch with its backend and distance (`auto`: every tuner

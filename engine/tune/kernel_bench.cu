@@ -21,6 +21,7 @@ struct KernelBench::Impl {
   virtual double time_generation_ms() = 0;
   virtual std::vector<double> totals() const = 0;
   virtual bool launched_wide() const = 0;
+  virtual bool launched_terminal() const = 0;
   virtual double time_draws_read_ms() = 0;
   virtual double time_stream_read_ms() = 0;
   double bytes = 0.0;
@@ -105,6 +106,7 @@ struct BenchImpl final : KernelBench::Impl {
       shape.one_wide_wave = kernels::fits_one_wide_wave(
           1 + launch_paths / static_cast<std::uint64_t>(shape.block_paths()), shape.block_size,
           multiprocessors);
+      shape.all_terminal = kernels::terminal_kernels() && one_step_terminal(group_plan);
       unit = std::make_unique<Unit>(std::vector<const GroupPlan*>{&group_plan}, paths, shape,
                                     stream.get());
     }
@@ -132,6 +134,9 @@ struct BenchImpl final : KernelBench::Impl {
   }
 
   bool launched_wide() const override { return last != nullptr && last->launched_wide(); }
+  bool launched_terminal() const override {
+    return last != nullptr && last->launched_terminal();
+  }
 
   std::vector<double> totals() const override {
     PFMC_EXPECTS(last != nullptr, "no launch to read the totals of");
@@ -216,6 +221,9 @@ std::vector<double> KernelBench::totals() const {
 
 bool KernelBench::launched_wide() const {
   return impl_->launched_wide();
+}
+bool KernelBench::launched_terminal() const {
+  return impl_->launched_terminal();
 }
 double KernelBench::time_generation_ms() {
   return impl_->time_generation_ms();

@@ -41,6 +41,8 @@ public:
   [[nodiscard]] std::vector<double> totals() const;
   /// Whether the last launch took its kernel's wide instantiation (engine/run/device_unit.cuh).
   [[nodiscard]] bool launched_wide() const;
+  /// Whether it took its kernel's terminal instantiation (a one-step terminal group, `inline`).
+  [[nodiscard]] bool launched_terminal() const;
   [[nodiscard]] double bytes_per_launch() const; ///< draws read by one launch
   [[nodiscard]] double path_steps_per_launch() const;
   [[nodiscard]] int rotated_copies() const;
