@@ -108,7 +108,7 @@ if has prebuilt && [ -f build-carry/prebuilt.tar.xz ]; then
   tar -C build-device-check -xJf build-carry/prebuilt.tar.xz
   export LD_LIBRARY_PATH=$PWD/build-device-check/lib:$PWD/.deps/root/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
   export PFMC_CUDA_INCLUDE=/usr/local/cuda/include PFMC_KERNEL_CACHE=$PWD/build-device-check/kernel-cache
-  if ./build-device-check/test_gpu --gtest_list_tests > "$LOG/prebuilt_list.txt" 2>&1 \
+  if PFMC_TEST_WARM=0 ./build-device-check/test_gpu --gtest_list_tests > "$LOG/prebuilt_list.txt" 2>&1 \
      && ./build-device-check/pfmc kernels > "$LOG/prebuilt_kernels.txt" 2>&1; then
     prebuilt_ok=1
   fi

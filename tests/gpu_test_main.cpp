@@ -48,7 +48,9 @@ int main(int argc, char** argv) {
   }
   const char* warm = std::getenv("PFMC_TEST_WARM");
   const auto device = pfmc::engine::query_device();
-  if (device.available && (warm == nullptr || std::string(warm) != "0"))
+  // Listing the tests (--gtest_list_tests) compiles nothing.
+  if (device.available && (warm == nullptr || std::string(warm) != "0") &&
+      !GTEST_FLAG_GET(list_tests))
     warm_the_suites_kernels(device.compute_capability);
   const int status = RUN_ALL_TESTS();
   const auto* unit = ::testing::UnitTest::GetInstance();

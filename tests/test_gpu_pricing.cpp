@@ -301,7 +301,8 @@ TEST_F(Gpu, TerminalKernelsKeepEveryBit) {
       engine::ExecutionSettings settings;
       settings.precision = config.simulation.precision;
       settings.fast_math = config.simulation.math == config::MathProfile::fast;
-      settings.paths = config.simulation.paths;
+      settings.paths = 1 << 16;
+      settings.memory_cap = 1ull << 30;
       for (bool on : {true, false}) {
         kernels::set_terminal_kernels(on);
         engine::KernelBench bench(plan.groups[0], settings);
