@@ -99,12 +99,15 @@ constexpr bool is_wide_distance(int distance) {
 }
 
 /// Whether a (model, precision)'s `inline` entry has a terminal instantiation (under
-/// kTerminalRegisters): Black-Scholes in float, both math profiles, whose lean passes fit 32
-/// registers without a spill (in double, and Heston's, they spill at 32 and 40: not taken).
+/// kTerminalRegisters): Black-Scholes in float under the fast profile, whose lean passes fit 32
+/// registers without a spill. Measured on the MonteCarloMultiGPU book (H200, one call, warm,
+/// bench/NOTES.md v30): kernels 5.07 and 4.87 ms against the whole kernel's 5.38 and 5.13, the
+/// same bits. Not the accurate profile's (7.31 and 7.03 ms against 7.21 and 7.21: no gain, and
+/// its `inline` kernel is built in, this one would be compiled on first use), nor double's or
+/// Heston's (they spill at 32 and 40 registers).
 template <class Model, class Real>
 constexpr bool has_terminal_kernel() {
-  return std::is_same_v<Model, models::BlackScholes<float, math::Accurate>> ||
-         std::is_same_v<Model, models::BlackScholes<float, math::Fast>>;
+  return std::is_same_v<Model, models::BlackScholes<float, math::Fast>>;
 }
 
 /// kernels/ahead_of_time.hpp's view of a model.

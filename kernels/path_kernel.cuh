@@ -531,8 +531,9 @@ constexpr int model_register_floor() {
 /// groups alone (one_step_terminal_passes; the kernel's other code compiled out), for launches
 /// whose every group is one (kernels/launcher_table.cuh). They take 32 registers without a spill
 /// (ptxas, sm_90, nvcc 13.0, Black-Scholes float `inline`, fast profile), where the whole
-/// kernel's 64 held 128-thread blocks to 8 an SM (half the warps: the fast book's kernel issued
-/// 0.73-0.76 warps a scheduler-cycle against the MonteCarloMultiGPU sample's 0.91, NOTES v29).
+/// kernel's 64 held 128-thread blocks to 8 an SM. ncu on 512 of the MonteCarloMultiGPU book's
+/// options (H200, NOTES v30): warps active 94% against 48%, but issue active only 77.6% against
+/// 74.7%, 273 against 291 us: twice the warps hid little, the issue rate is held elsewhere.
 inline constexpr int kTerminalRegisters = 32;
 
 /// A path kernel's register cap: its loader's budget or its model's floor, whichever is larger.

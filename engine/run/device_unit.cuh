@@ -49,7 +49,6 @@ struct LaunchShape {
   }
 };
 
-
 /// Early exercise's part of a unit's group (engine/run/exercise.hpp): the regression pass's
 /// records, or the pricing pass's fitted rule.
 template <class Real>

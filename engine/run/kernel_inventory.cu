@@ -17,8 +17,9 @@ namespace {
 template <class Model, class Real>
 void add_entry_kernels(const char* entry_name, std::vector<KernelInfo>& out) {
   for (const auto& e : kernels::launcher_table<Model, Real>()) {
-    KernelInfo info{entry_name, e.backend, e.prefetch_distance, e.ahead_of_time, e.tuned, false,
-                    false,      false,     e.name()};
+    KernelInfo info{entry_name,      e.backend, e.prefetch_distance,
+                    e.ahead_of_time, e.tuned,   false,
+                    false,           false,     e.name()};
     out.push_back(info);
     if (e.name_wide != nullptr) {
       info.wide = true;

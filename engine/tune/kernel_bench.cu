@@ -134,9 +134,7 @@ struct BenchImpl final : KernelBench::Impl {
   }
 
   bool launched_wide() const override { return last != nullptr && last->launched_wide(); }
-  bool launched_terminal() const override {
-    return last != nullptr && last->launched_terminal();
-  }
+  bool launched_terminal() const override { return last != nullptr && last->launched_terminal(); }
 
   std::vector<double> totals() const override {
     PFMC_EXPECTS(last != nullptr, "no launch to read the totals of");

@@ -65,8 +65,8 @@ const std::vector<std::string>& compile_options() {
     // Line tables only where asked (a profiler's source view): NVRTC embeds the PTX's text with
     // them, which every cache read and module load paid (black_scholes_f32's 72 kernels: 884 KB
     // an entry with them, 274 KB without; 10% less compile time), and they change no code.
-    if (const char* lines = std::getenv("PFMC_KERNEL_LINEINFO"); lines != nullptr &&
-        std::string(lines) == "1")
+    if (const char* lines = std::getenv("PFMC_KERNEL_LINEINFO");
+        lines != nullptr && std::string(lines) == "1")
       all.emplace_back("-lineinfo");
     const std::string include = toolkit_include_dir();
     all.push_back("-I" + include + "/cccl");
