@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "engine/core/cuda_resources.hpp"
@@ -36,13 +37,19 @@ std::vector<int> physical_ordinals(const std::vector<int>& devices) {
 /// the host's cores, before the groups load them one after another.
 void compile_group_kernels(const SimulationPlan& plan,
                            const std::vector<ExecutionSettings>& group_settings, int arch) {
-  std::vector<std::string> names;
+  // Distinct by address (the launcher tables' static names): a book of 8,192 groups of one
+  // model names one or two kernels; copying and sorting its 8,192-16,384 names took part of each
+  // warm run's choice of backends.
+  std::set<const std::string*> distinct;
   for (std::size_t g = 0; g < plan.groups.size() && g < group_settings.size(); ++g) {
-    for (auto& name :
+    for (const std::string* name :
          group_kernel_names(plan.groups[g], group_settings[g].precision, group_settings[g].backend,
                             group_settings[g].prefetch_distance))
-      names.push_back(std::move(name));
+      distinct.insert(name);
   }
+  std::vector<std::string> names;
+  for (const std::string* name : distinct)
+    names.push_back(*name);
   if (names.empty())
     return;
   const auto batch = kernels::compile::compile_all(names, arch, 0, true);

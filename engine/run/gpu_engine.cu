@@ -413,11 +413,13 @@ bool has_group_launcher(const GroupPlan& group, config::Precision precision,
   });
 }
 
-std::vector<std::string> group_kernel_names(const GroupPlan& group, config::Precision precision,
-                                            const std::string& backend, int prefetch_distance) {
+std::vector<const std::string*> group_kernel_names(const GroupPlan& group,
+                                                   config::Precision precision,
+                                                   const std::string& backend,
+                                                   int prefetch_distance) {
   return dispatch_precision(precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
-    std::vector<std::string> names;
+    std::vector<const std::string*> names;
     if (std::is_same_v<Real, float> && group.scenarios > 1)
       return names;
     dispatch_model<Real>(group, [&](auto model_tag) {
@@ -426,18 +428,21 @@ std::vector<std::string> group_kernel_names(const GroupPlan& group, config::Prec
       if (entry == nullptr)
         return;
       const bool everything = kernels::compile::every_kernel_at_runtime();
-      if (!entry->ahead_of_time || everything)
-        names.push_back(entry->name());
+      // A one-step terminal group's unit takes the terminal kernel (where the entry has one and
+      // every group of the unit is terminal; a unit that mixes compiles the other on first use).
+      if (entry->name_terminal != nullptr && kernels::terminal_kernels() &&
+          one_step_terminal(group)) {
+        names.push_back(&entry->name_terminal());
+      } else if (!entry->ahead_of_time || everything) {
+        names.push_back(&entry->name());
+      }
       if (entry->name_wide != nullptr &&
           (entry->launch_wide == entry->launch_wide_runtime || everything))
-        names.push_back(entry->name_wide());
-      if (entry->name_terminal != nullptr && kernels::terminal_kernels() &&
-          one_step_terminal(group))
-        names.push_back(entry->name_terminal());
+        names.push_back(&entry->name_wide());
       if (group.exercise.present()) {
         const auto& exercise = kernels::exercise_launcher_table<Model, Real>().front();
         if (!exercise.ahead_of_time || everything)
-          names.push_back(exercise.name());
+          names.push_back(&exercise.name());
       }
     });
     return names;

@@ -142,8 +142,9 @@ void compile_candidates(const GroupPlan& group, const ExecutionSettings& setting
                         const std::vector<BackendChoice>& candidates, const DeviceInfo& device) {
   std::vector<std::string> names;
   for (const auto& c : candidates) {
-    for (auto& name : group_kernel_names(group, settings.precision, c.backend, c.prefetch_distance))
-      names.push_back(std::move(name));
+    for (const std::string* name :
+         group_kernel_names(group, settings.precision, c.backend, c.prefetch_distance))
+      names.push_back(*name);
   }
   if (names.empty())
     return;
