@@ -2,11 +2,12 @@
 # The GPU check, run on a machine with a CUDA GPU (e.g. through the device tool):
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
-# Stages can be chosen: scripts/gpu-check.sh [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [jit] [fast] [pathwise] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [build-old] [book-trace] [final] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# Stages can be chosen: scripts/gpu-check.sh [prebuilt] [build] [test] [sanitize] [sass] [prefetch] [bench]
+# [stress] [cli] [quick] [e2e] [jit] [fast] [pathwise] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [build-old] [book-trace] [terminal-ab] [final] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
-# Random123 and SLEEF, which the GPU machine lacks) and, for `peers`, .peers
-# (scripts/fetch-peers.sh).
+# Random123 and SLEEF, which the GPU machine lacks), for `peers` .peers (scripts/fetch-peers.sh),
+# and for `prebuilt` build-carry/prebuilt.tar.xz (scripts/carry-build.sh: the check set's
+# binaries built here, so that no stage builds on the GPU machine).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/pfmc-gpu-check}
@@ -65,7 +66,7 @@ sharded_tests() {
   cat "$LOG"/${name}_test_[0-9].log > "$LOG/${name}_tests.txt"
   keep "${name}_tests.txt"
   failed=$(grep -hE '^\[  FAILED  \] [A-Za-z]' "$LOG/${name}_tests.txt" | awk '{print $4}' | sort -u | tr '\n' ':')
-  note "$name tests (8 shards) in $((SECONDS - t0)) s: $(grep -c '^\[       OK \]' "$LOG/${name}_tests.txt") passed, $(grep -c '^\[  SKIPPED \] [A-Za-z]' "$LOG/${name}_tests.txt") skipped, shards ended: $(grep -c 'tests* ran' "$LOG/${name}_tests.txt") of 8; failed: ${failed:-none}"
+  note "$name tests (8 shards) in $((SECONDS - t0)) s: $(grep -c '^\[       OK \]' "$LOG/${name}_tests.txt") passed, $(grep -c '^\[  SKIPPED \] [A-Za-z]' "$LOG/${name}_tests.txt") skipped, shards ended: $(grep -c '^\[==========\] .* ran\.' "$LOG/${name}_tests.txt") of 8; failed: ${failed:-none}"
   grep -hE 'Failure|Expected|Which is' "$LOG/${name}_tests.txt" | head -40
 }
 B=build-device
