@@ -791,7 +791,8 @@ if has book-source; then
   # per SASS line of the path kernel on 512 of the sample's options (one launch), and its warps'
   # stall reasons. BOOK_SOURCE_BUILD: the build folder whose pfmc runs (default $B; book-ab's
   # build-device-check works, its kernels include the book's). BOOK_SOURCE_MATH: the profiles
-  # (default accurate; `accurate fast` both). With .peers carried, NVIDIA's MonteCarloMultiGPU
+  # (default accurate; `accurate fast` both; the fast one runs the terminal kernel), with the
+  # pipes' utilisation (ComputeWorkloadAnalysis). With .peers carried, NVIDIA's MonteCarloMultiGPU
   # kernel the same way (its own 8,192 options: one launch), for its instruction mix.
   start=$SECONDS
   python3 scripts/make-mc-sample-book.py --options 512 --output "$LOG/book512.yaml"
@@ -801,7 +802,7 @@ if has book-source; then
       > /dev/null 2>&1 # its kernel compiled on first use, outside the profile
     limit 180 ncu --clock-control none -k regex:path_kernel -c 1 --section SourceCounters \
       --section SpeedOfLight --section WarpStateStats --section Occupancy --section InstructionStats \
-      -f -o "$LOG/book512_$math" "./${BOOK_SOURCE_BUILD:-$B}/pfmc" price "$LOG/book512_$math.yaml" \
+      --section ComputeWorkloadAnalysis -f -o "$LOG/book512_$math" "./${BOOK_SOURCE_BUILD:-$B}/pfmc" price "$LOG/book512_$math.yaml" \
       --quiet --backend inline > "$LOG/book_source_$math.log" 2>&1
     ncu -i "$LOG/book512_$math.ncu-rep" --page details --print-details all \
       > "$LOG/book_stalls_$math.txt" 2>> "$LOG/book_source_$math.log"
@@ -818,7 +819,8 @@ if has book-source; then
       > "$LOG/book_source_sample.log" 2>&1
     (cd "$LOG/mc_sample" && limit 180 ncu --clock-control none -k regex:MonteCarloOneBlockPerOption \
       -c 1 --section SourceCounters --section SpeedOfLight --section WarpStateStats \
-      --section InstructionStats -f -o "$LOG/sample" ./mc) >> "$LOG/book_source_sample.log" 2>&1
+      --section InstructionStats --section ComputeWorkloadAnalysis -f -o "$LOG/sample" ./mc) \
+      >> "$LOG/book_source_sample.log" 2>&1
     ncu -i "$LOG/sample.ncu-rep" --page details --print-details all \
       > "$LOG/book_stalls_sample.txt" 2>> "$LOG/book_source_sample.log"
     ncu -i "$LOG/sample.ncu-rep" --page source --csv --print-source sass \
