@@ -252,7 +252,10 @@ int run(int argc, char** argv) {
   price->footer("Environment: PFMC_TRACE=FILE writes where the run's time went, every thread's "
                 "phases in Chrome's trace format (%p: the process id); CUDA starts only the GPUs "
                 "the run uses (CUDA_VISIBLE_DEVICES narrowed; PFMC_NARROW_DEVICES=0 keeps every "
-                "one); PFMC_KERNEL_CACHE: where kernels compiled on first use are kept.");
+                "one); PFMC_KERNEL_CACHE: where kernels compiled on first use are kept "
+                "(PFMC_KERNEL_LINEINFO=1 compiles them with line tables, for a profiler); "
+                "PFMC_TERMINAL_KERNELS=0: books of one-step Europeans in the whole path kernel "
+                "instead of its terminal one (the same bits).");
   price->add_option("config", price_options.config_file, kConfigHelp)->required();
   add_override_options(price, price_options);
   price->add_option("--format", price_options.format, "table | json | csv")
