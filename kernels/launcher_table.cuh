@@ -21,6 +21,8 @@ namespace pfmc::kernels {
 /// budget; the wide one (kWideRegisters, launches of one wave); the terminal one
 /// (kTerminalRegisters, launches whose every group is one-step terminal).
 enum class KernelVariant { narrow, wide, terminal };
+// path_kernel tells its variants apart by their register caps.
+static_assert(kTerminalRegisters != kWideRegisters && kTerminalRegisters > 0);
 
 template <class Model, class Real>
 struct LauncherEntry {
