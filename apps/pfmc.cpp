@@ -53,6 +53,14 @@ using namespace pfmc::apps;
 
 const std::string kVersion = std::string("pfmc ") + PFMC_VERSION;
 const char* const kConfigHelp = "YAML run description (- reads it from standard input)";
+/// `pfmc price --help`'s footer: the environment a run reads.
+const char* const kPriceEnvironment =
+    "Environment: PFMC_TRACE=FILE writes where the run's time went, every thread's phases in "
+    "Chrome's trace format (%p: the process id); CUDA starts only the GPUs the run uses "
+    "(CUDA_VISIBLE_DEVICES narrowed; PFMC_NARROW_DEVICES=0 keeps every one); PFMC_KERNEL_CACHE: "
+    "where kernels compiled on first use are kept (PFMC_KERNEL_LINEINFO=1 compiles them with line "
+    "tables, for a profiler); PFMC_TERMINAL_KERNELS=0: books of one-step Europeans in the whole "
+    "path kernel instead of its terminal one (the same bits).";
 
 apps::Format parse_format(const std::string& name) {
   if (name == "json")
@@ -249,13 +257,7 @@ int run(int argc, char** argv) {
   RunOptions price_options;
   auto* price = app.add_subcommand("price", "price every instrument of a config");
   price->set_version_flag("--version", kVersion);
-  price->footer("Environment: PFMC_TRACE=FILE writes where the run's time went, every thread's "
-                "phases in Chrome's trace format (%p: the process id); CUDA starts only the GPUs "
-                "the run uses (CUDA_VISIBLE_DEVICES narrowed; PFMC_NARROW_DEVICES=0 keeps every "
-                "one); PFMC_KERNEL_CACHE: where kernels compiled on first use are kept "
-                "(PFMC_KERNEL_LINEINFO=1 compiles them with line tables, for a profiler); "
-                "PFMC_TERMINAL_KERNELS=0: books of one-step Europeans in the whole path kernel "
-                "instead of its terminal one (the same bits).");
+  price->footer(kPriceEnvironment);
   price->add_option("config", price_options.config_file, kConfigHelp)->required();
   add_override_options(price, price_options);
   price->add_option("--format", price_options.format, "table | json | csv")
