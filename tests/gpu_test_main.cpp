@@ -19,8 +19,9 @@
 namespace {
 
 /// Compiles the suites' kernels into the cache for `arch` (the GPU's, or $PFMC_TEST_WARM_ARCH's
-/// on a host without one: scripts/carry-build.sh prepares the GPU machine's cache so).
-void warm_the_suites_kernels(int arch) {
+/// on a host without one: scripts/carry-build.sh prepares the GPU machine's cache so). False
+/// when a kernel did not compile (each failure printed).
+bool warm_the_suites_kernels(int arch) {
   std::vector<pfmc::engine::KernelInfo> wanted;
   for (const auto& k : pfmc::engine::kernel_inventory()) {
     // The fast math profile's kernels (models/math.cuh) are left to first use: its suite
@@ -36,6 +37,7 @@ void warm_the_suites_kernels(int arch) {
   for (const auto& failure : warmed.failures)
     std::printf("test_gpu: %s\n", failure.c_str());
   std::fflush(stdout);
+  return warmed.failures.empty();
 }
 
 } // namespace
@@ -43,8 +45,7 @@ void warm_the_suites_kernels(int arch) {
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   if (const char* arch = std::getenv("PFMC_TEST_WARM_ARCH"); arch != nullptr && *arch != '\0') {
-    warm_the_suites_kernels(std::atoi(arch));
-    return 0;
+    return warm_the_suites_kernels(std::atoi(arch)) ? 0 : 1;
   }
   const char* warm = std::getenv("PFMC_TEST_WARM");
   const auto device = pfmc::engine::query_device();
