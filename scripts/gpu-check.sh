@@ -796,18 +796,24 @@ if has book-source; then
   # kernel the same way (its own 8,192 options: one launch), for its instruction mix.
   start=$SECONDS
   python3 scripts/make-mc-sample-book.py --options 512 --output "$LOG/book512.yaml"
+  # Each pipe's share of its peak (instructions issued to it, and cycles it was busy): which
+  # pipe, if any, holds the issue rate.
+  PIPE_METRICS='regex:^sm__inst_executed_pipe_[a-z0-9_]+\.avg\.pct_of_peak_sustained_active$,regex:^sm__pipe_[a-z0-9_]+_cycles_active\.avg\.pct_of_peak_sustained_active$,regex:^smsp__average_warps_issue_stalled_[a-z_]+_per_issue_active\.ratio$'
   for math in ${BOOK_SOURCE_MATH:-accurate}; do
     sed "s/^simulation: {/simulation: {math: $math, /" "$LOG/book512.yaml" > "$LOG/book512_$math.yaml"
     "./${BOOK_SOURCE_BUILD:-$B}/pfmc" price "$LOG/book512_$math.yaml" --quiet --backend inline \
       > /dev/null 2>&1 # its kernel compiled on first use, outside the profile
     limit 180 ncu --clock-control none -k regex:path_kernel -c 1 --section SourceCounters \
       --section SpeedOfLight --section WarpStateStats --section Occupancy --section InstructionStats \
-      --section ComputeWorkloadAnalysis -f -o "$LOG/book512_$math" "./${BOOK_SOURCE_BUILD:-$B}/pfmc" price "$LOG/book512_$math.yaml" \
+      --section ComputeWorkloadAnalysis --metrics "$PIPE_METRICS" \
+      -f -o "$LOG/book512_$math" "./${BOOK_SOURCE_BUILD:-$B}/pfmc" price "$LOG/book512_$math.yaml" \
       --quiet --backend inline > "$LOG/book_source_$math.log" 2>&1
     ncu -i "$LOG/book512_$math.ncu-rep" --page details --print-details all \
       > "$LOG/book_stalls_$math.txt" 2>> "$LOG/book_source_$math.log"
     ncu -i "$LOG/book512_$math.ncu-rep" --page source --csv --print-source sass \
       > "$LOG/book_source_$math.csv" 2>> "$LOG/book_source_$math.log"
+    ncu -i "$LOG/book512_$math.ncu-rep" --page raw --csv > "$LOG/book_raw_$math.csv" \
+      2>> "$LOG/book_source_$math.log"
     note "book-source $math: $(grep -E 'Duration|Executed Instructions ' "$LOG/book_stalls_$math.txt" | tr -s ' ' | tr '\n' ';' | cut -c1-200)"
   done
   sample=.peers/cuda-samples/Samples/5_Domain_Specific/MonteCarloMultiGPU
@@ -819,15 +825,18 @@ if has book-source; then
       > "$LOG/book_source_sample.log" 2>&1
     (cd "$LOG/mc_sample" && limit 180 ncu --clock-control none -k regex:MonteCarloOneBlockPerOption \
       -c 1 --section SourceCounters --section SpeedOfLight --section WarpStateStats \
-      --section InstructionStats --section ComputeWorkloadAnalysis -f -o "$LOG/sample" ./mc) \
+      --section InstructionStats --section ComputeWorkloadAnalysis --metrics "$PIPE_METRICS" \
+      -f -o "$LOG/sample" ./mc) \
       >> "$LOG/book_source_sample.log" 2>&1
     ncu -i "$LOG/sample.ncu-rep" --page details --print-details all \
       > "$LOG/book_stalls_sample.txt" 2>> "$LOG/book_source_sample.log"
     ncu -i "$LOG/sample.ncu-rep" --page source --csv --print-source sass \
       > "$LOG/book_source_sample.csv" 2>> "$LOG/book_source_sample.log"
+    ncu -i "$LOG/sample.ncu-rep" --page raw --csv > "$LOG/book_raw_sample.csv" \
+      2>> "$LOG/book_source_sample.log"
     note "book-source sample: $(grep -E 'Duration|Executed Instructions ' "$LOG/book_stalls_sample.txt" | tr -s ' ' | tr '\n' ';' | cut -c1-200)"
   fi
-  (cd "$LOG" && tar czf book_source.tgz book_stalls_*.txt book_source_*.csv book_source_*.log)
+  (cd "$LOG" && tar czf book_source.tgz book_stalls_*.txt book_source_*.csv book_raw_*.csv book_source_*.log)
   keep book_source.tgz
   note "book-source: $(wc -c < "$LOG/book_source.tgz") bytes in $((SECONDS - start)) s"
 fi
