@@ -91,7 +91,7 @@ PFMC_HD_INLINE BoxMullerInputs<double> box_muller_inputs(const PhiloxWords& x, d
 template <class Profile = math::Accurate>
 PFMC_HD_INLINE void box_muller(float u, float h, float& cos_out, float& sin_out) {
 #if defined(__CUDA_ARCH__)
-  const float r = math::sqrt<Profile>(-2.0f * math::log<Profile>(u));
+  const float r = math::sqrt<Profile>(math::minus_two_log<Profile>(u));
   float s, c;
   __sincosf(3.14159265358979323846f * h, &s, &c);
 #else

@@ -354,14 +354,15 @@ struct OneStepTerminal {
 /// the thread's stack (L1): named levels in registers instead made the `inline` kernel of
 /// Black-Scholes float spill 284-440 bytes and the book's kernel 2% slower (measured, H100).
 struct PassFold {
-  double y[4];
-  double y2[4];
-  static_assert(kMaxPasses <= 8, "levels 0..3");
+  static constexpr int kLevels = 5;
+  double y[kLevels];
+  double y2[kLevels];
+  static_assert(kMaxPasses <= 1 << (kLevels - 1), "a level per halving of kMaxPasses");
 
   /// Pass `i` (0, 1, ..., in order; uniform across the block).
   __device__ __forceinline__ void add(int i, PriceLeaf x) {
 #pragma unroll
-    for (int l = 0; l < 4; ++l) {
+    for (int l = 0; l < kLevels; ++l) {
       if ((i >> l) & 1) {
         x.y = math::add_rn(y[l], x.y);
         x.y2 = math::add_rn(y2[l], x.y2);
@@ -374,12 +375,14 @@ struct PassFold {
   }
   /// The sum of all `passes` (a power of two up to kMaxPasses) passes.
   __device__ __forceinline__ PriceLeaf total(int passes) const {
-    const int k = passes >= 8 ? 3 : passes >= 4 ? 2 : passes >= 2 ? 1 : 0;
-    return PriceLeaf{k == 3   ? y[3]
+    const int k = passes >= 16 ? 4 : passes >= 8 ? 3 : passes >= 4 ? 2 : passes >= 2 ? 1 : 0;
+    return PriceLeaf{k == 4   ? y[4]
+                     : k == 3 ? y[3]
                      : k == 2 ? y[2]
                      : k == 1 ? y[1]
                               : y[0],
-                     k == 3   ? y2[3]
+                     k == 4   ? y2[4]
+                     : k == 3 ? y2[3]
                      : k == 2 ? y2[2]
                      : k == 1 ? y2[1]
                               : y2[0]};
@@ -407,6 +410,9 @@ template <class Model, class Real>
 struct PathKernelParams {
   const GroupParams<Model, Real>* groups; ///< ordered by first_block
   int group_count;
+  /// > 0: every group but the last has this many blocks, so block b works for group
+  /// min(b / group_blocks, group_count - 1) (no search); 0: find_group searches.
+  int group_blocks;
   RingLayout ring;
   int prefetch_distance; ///< for loaders that take it at run time
   int scratch_offset;    ///< bytes of dynamic shared memory before the reduction's scratch
@@ -422,8 +428,12 @@ struct PathKernelParams {
 /// A round's passes of a one-step terminal group (is_one_step_terminal) into `fold`: the draws
 /// of the thread's paths from the loader, OneStepTerminal's log-spots, the European's payoffs
 /// and price_leaf — the bits of the kernel's simulate() and pay_single. What does not change
-/// from pass to pass is read once (the generator's counter, the paths left, the instrument's
-/// fields), and the loop is compiled once for calls and once for puts.
+/// from pass to pass is decided once: the generator's counter, the instrument's fields, and as
+/// compile-time branches of the loop the option's side, antithetic pairs (the loader's −z and
+/// the pair means) and whether the pass's paths are all in range (a whole pass masks none; only
+/// the passes from the group's end on, uniform across the block, take the masked loop). ncu on
+/// the book's pass (v30): the masks, the antithetic selects and the per-pass flag tests were 23
+/// of its 171 instructions.
 template <class Model, class Loader, class Real>
 __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<Model, Real>& p,
                                                          const GroupParams<Model, Real>& group,
@@ -434,27 +444,36 @@ __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<
   const models::InstrumentView& instrument = group.instruments[0];
   const double strike = instrument.strike;
   const double discount = instrument.discount;
-  const int antithetic = group.antithetic;
   const int remaining = group.chunk_paths - thread_first; // paths from the thread's first
-  LoaderInputs<Real> inputs{};
-  inputs.steps = 1;
-  inputs.seed = p.seed;
-  inputs.group = group.group_index;
-  inputs.antithetic = antithetic;
   // thread_first is a multiple of P: pass k's paths are the generator's call first_call + k.
   const std::uint64_t first_call = group.first_call + static_cast<std::uint64_t>(thread_first / P);
-  const auto run = [&](auto is_call) {
+  // Passes [0, whole) have all their P paths in range.
+  const int whole = max(0, min(passes, remaining / P));
+  const auto log_spots = [&](int pass, int antithetic, Real(&log_spot)[P]) {
+    LoaderInputs<Real> inputs{};
+    inputs.steps = 1;
+    inputs.seed = p.seed;
+    inputs.group = group.group_index;
+    inputs.antithetic = antithetic;
+    inputs.first_call = first_call + static_cast<std::uint64_t>(pass);
+    loader.run(inputs, OneStepTerminal<Model, Real, P>{model, log_spot});
+  };
+  if (!p.reduce) { // the step loop alone (a benchmark of the kernel without its reduction)
 #pragma unroll 1
     for (int pass = 0; pass < passes; ++pass) {
-      inputs.first_call = first_call + static_cast<std::uint64_t>(pass);
       Real log_spot[P];
-      loader.run(inputs, OneStepTerminal<Model, Real, P>{model, log_spot});
-      if (!p.reduce) {
-        if (log_spot[0] != log_spot[0]) // as simulate(): keeps the paths alive
-          group.reduction.totals[0] = 1.0;
-        continue;
-      }
-      // discounted_payoffs' arithmetic for a European without a knock.
+      log_spots(pass, group.antithetic, log_spot);
+      if (log_spot[0] != log_spot[0]) // as simulate(): keeps the paths alive
+        group.reduction.totals[0] = 1.0;
+    }
+    return;
+  }
+  const auto run = [&](auto is_call, auto antithetic) {
+    constexpr bool kAntithetic = decltype(antithetic)::value;
+    // discounted_payoffs' arithmetic for a European without a knock, then price_leaf's.
+    const auto pass_leaf = [&](int pass, int valid) {
+      Real log_spot[P];
+      log_spots(pass, kAntithetic ? 1 : 0, log_spot);
       double value[P];
 #pragma unroll
       for (int q = 0; q < P; ++q) {
@@ -464,13 +483,22 @@ __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<
             models::vanilla_payoff(decltype(is_call)::value, strike, static_cast<double>(spot)) *
             discount;
       }
-      fold.add(pass, price_leaf<P>(value, max(0, min(P, remaining - pass * P)), antithetic));
-    }
+      return price_leaf<P>(value, valid, kAntithetic ? 1 : 0);
+    };
+    int pass = 0;
+#pragma unroll 1
+    for (; pass < whole; ++pass)
+      fold.add(pass, pass_leaf(pass, P));
+#pragma unroll 1
+    for (; pass < passes; ++pass)
+      fold.add(pass, pass_leaf(pass, max(0, min(P, remaining - pass * P))));
   };
+  const bool antithetic = group.antithetic != 0;
   if (instrument.is_call) {
-    run(std::true_type{});
+    antithetic ? run(std::true_type{}, std::true_type{}) : run(std::true_type{}, std::false_type{});
   } else {
-    run(std::false_type{});
+    antithetic ? run(std::false_type{}, std::true_type{})
+               : run(std::false_type{}, std::false_type{});
   }
 }
 
@@ -585,7 +613,12 @@ __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
   constexpr bool kWide = Registers > 0 && !kTerminal;
   static_assert(!kTerminal || kOneStepTerminalCode, "a terminal kernel runs the lean passes");
   if (threadIdx.x < kWarpSize) {
-    const int g = find_group(p.groups, p.group_count, static_cast<int>(blockIdx.x));
+    // A book's groups have as many paths each: the group by a division, where the search's
+    // dependent loads held the block's other warps at the barrier below (ncu v31: 20% of the
+    // terminal kernel's stall samples).
+    const int b = static_cast<int>(blockIdx.x);
+    const int g = p.group_blocks > 0 ? min(b / p.group_blocks, p.group_count - 1)
+                                     : find_group(p.groups, p.group_count, b);
     stage_group(p.groups[g], group);
   }
   __syncthreads();

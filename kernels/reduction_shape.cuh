@@ -127,8 +127,10 @@ constexpr std::size_t round_sums_bytes(int rounds, int values) {
 inline constexpr std::size_t kMaxRoundSumsBytes = 16 * 1024;
 
 /// Passes of the loader's paths a thread runs per round at most (kernels/path_kernel.cuh): its
-/// pending subtrees are kept one per level below kMaxPasses (PassFold).
-inline constexpr int kMaxPasses = 8;
+/// pending subtrees are kept one per level below kMaxPasses (PassFold). 16: the book's blocks of
+/// 128 threads × 4 paths cover their tile in one round (at 8 they took two, and a block reduction
+/// each).
+inline constexpr int kMaxPasses = 16;
 
 /// The paths a thread block covers per round and in all (kernels/path_kernel.cuh): block size ×
 /// paths per thread per pass × passes per round, times the rounds; a power of two that divides

@@ -174,6 +174,22 @@ template <class Profile>
 PFMC_HD_INLINE double log(double x) {
   return log(x);
 }
+/// −2 ln x, as −2 · log<Profile>(x) computes it, bit for bit: Fast's on the device multiplies
+/// lg2.approx by −2 ln 2 (float) in one rounding, which equals log's product by ln 2 doubled
+/// (a product by −2 is exact, and rounding commutes with it away from overflow and subnormals:
+/// here |lg2 x · ln 2| ≤ 18). One multiplication fewer in each Box–Muller pair.
+template <class Profile>
+PFMC_HD_INLINE float minus_two_log(float x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (Profile::fast) {
+    float r;
+    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return __fmul_rn(r, -1.38629436492919921875f);
+  }
+#endif
+  return -2.0f * log<Profile>(x);
+}
+
 /// sqrt.approx.ftz.f32: relative error about 2^-23, sqrt(0) = 0.
 template <class Profile>
 PFMC_HD_INLINE float sqrt(float x) {

@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [prebuilt] [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [jit] [fast] [pathwise] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [build-old] [book-trace] [terminal-ab] [final] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [jit] [fast] [pathwise] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [build-old] [book-trace] [terminal-ab] [prebuilt-ab] [final] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks), for `peers` .peers (scripts/fetch-peers.sh),
 # and for `prebuilt` build-carry/prebuilt.tar.xz (scripts/carry-build.sh: the check set's
@@ -900,6 +900,53 @@ PY
     note "terminal-ab peers: $(grep -E 'MonteCarloMultiGPU run' "$LOG/ab_peers.txt" | tr -s ' ' | tr '\n' ';' | cut -c1-400)"
   fi
   note "terminal-ab: $((SECONDS - start)) s"
+fi
+
+if has prebuilt-ab && [ -f build-carry/prebuilt-old.tar.xz ] && [ -x build-device-check/pfmc_bench ]; then
+  # This tree's prebuilt binaries (build-device-check) against an older tree's, on one machine
+  # with no build: build-carry/prebuilt-old.tar.xz is scripts/carry-build.sh's tarball of that
+  # tree (kept aside before packing this one), unpacked into build-device-old with its own kernel
+  # cache. The MonteCarloMultiGPU book, `inline`, each profile of PREBUILT_AB_MATH (default fast):
+  # book_priced in turn (3 rounds, median of 5 from the loaded config), then both trees' prices
+  # and standard errors bit for bit, and against this tree's `none`.
+  start=$SECONDS
+  mkdir -p build-device-old
+  tar -C build-device-old -xJf build-carry/prebuilt-old.tar.xz
+  python3 scripts/make-mc-sample-book.py --output "$LOG/pab_book.yaml"
+  pab_dir() { [ "$1" = old ] && echo build-device-old || echo build-device-check; }
+  for math in ${PREBUILT_AB_MATH:-fast}; do
+    sed "s/backend: auto/backend: inline/; s/^simulation: {/simulation: {math: $math, /" \
+      "$LOG/pab_book.yaml" > "$LOG/pab_book_$math.yaml"
+    for round in 1 2 3; do
+      for tree in old new; do
+        dir=$(pab_dir $tree)
+        PFMC_KERNEL_CACHE=$PWD/$dir/kernel-cache limit 120 "$dir/pfmc_bench" --workloads= \
+          --end-to-end --book="$LOG/pab_book_$math.yaml" --benchmark_filter=book_priced \
+          --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+          > "$LOG/pab_${math}_${tree}_$round.txt" 2>&1
+        note "prebuilt-ab $math $tree round $round: $(grep -E 'book_priced.*median' "$LOG/pab_${math}_${tree}_$round.txt" | grep -oE 'manual_time_median +[0-9.]+ ms|kernel_ms=[0-9.]+|run_ms=[0-9.]+' | tr '\n' ' ')"
+      done
+    done
+    for run in "old inline" "new inline" "new none"; do
+      set -- $run
+      dir=$(pab_dir $1)
+      PFMC_KERNEL_CACHE=$PWD/$dir/kernel-cache limit 120 "$dir/pfmc" price \
+        "$LOG/pab_book_$math.yaml" --backend $2 --format json --quiet \
+        > "$LOG/pab_${math}_$1_$2.json" 2> "$LOG/pab_${math}_$1_$2.err"
+    done
+    note "prebuilt-ab $math bits: $(python3 - "$LOG/pab_${math}_new_inline.json" "$LOG/pab_${math}_old_inline.json" "$LOG/pab_${math}_new_none.json" <<'PY'
+import json, sys
+runs = [json.load(open(f)) for f in sys.argv[1:]]
+key = lambda r: {i["id"]: (i["price"], i["std_error"]) for i in r["instruments"]}
+a, b, c = (key(r) for r in runs)
+same = lambda x, y: sum(1 for k in x if x[k] == y.get(k))
+print("new vs old %d of %d identical; new inline vs new none %d of %d" % (same(a, b), len(a), same(a, c), len(a)))
+PY
+)"
+  done
+  cat "$LOG"/pab_*_[0-9].txt > "$LOG/prebuilt_ab_bench.txt"
+  keep prebuilt_ab_bench.txt
+  note "prebuilt-ab: $((SECONDS - start)) s"
 fi
 
 if has final; then

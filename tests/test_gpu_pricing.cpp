@@ -203,8 +203,8 @@ TEST_F(Gpu, PassesFoldedInRegistersDoNotChangeABit) {
   // Groups of one price each and short paths: `inline` threads run several passes of their
   // paths per round (engine::round_shape) once a launch has enough paths to keep 32 blocks per
   // multiprocessor. 12 groups of 1,500,002 paths (partial tiles, a partial last pass): 8 passes
-  // in float and in double with blocks of 128 threads (double: 2 rounds), 8 passes and 4 (float)
-  // or 8 (double) rounds with blocks of 32, 2 passes of 1,024 threads in double and one in float;
+  // in float and 16 in double with blocks of 128 threads, 16 passes and 2 (float) or 4 (double)
+  // rounds with blocks of 32, 2 passes of 1,024 threads in double and one in float;
   // `none` runs one pass. Every product kind, with and
   // without antithetic pairs, on the event grid (one step) and on 12 steps a year; the one-step
   // Europeans (calls and puts) take `inline`'s lean passes (one_step_terminal_passes).

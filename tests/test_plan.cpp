@@ -436,8 +436,10 @@ TEST(Rounds, LongPathsRunOnePassShortPathsFillTheDeviceThenATile) {
   // One path per thread: one pass, one round.
   EXPECT_EQ(shape(8192ull * 262144, 1, 1, 128, 2), Shape(1, 1));
   // The 8,192-option book: 2^31 paths of one step, one price per group; blocks of 128 threads ×
-  // 4 paths: 8 passes (4,096 paths a round), then rounds up to a tile.
-  EXPECT_EQ(shape(8192ull * 262144, 1, 4, 128, 2), Shape(8, 2));
+  // 4 paths: 16 passes, a tile in one round.
+  EXPECT_EQ(shape(8192ull * 262144, 1, 4, 128, 2), Shape(16, 1));
+  // Blocks of 64: 16 passes (4,096 paths a round), then rounds up to a tile.
+  EXPECT_EQ(shape(8192ull * 262144, 1, 4, 64, 2), Shape(16, 2));
   // Blocks of 1,024 threads: 2 passes fill the tile.
   EXPECT_EQ(shape(8192ull * 262144, 1, 4, 1024, 2), Shape(2, 1));
   // More values than one price (a portfolio, Greeks): no passes, rounds only.

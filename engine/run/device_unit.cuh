@@ -6,6 +6,7 @@
 // (engine/tune/kernel_bench.cu).
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "engine/core/upload_arena.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/backend_registry.cuh"
+#include "engine/run/device_workspace.hpp"
 #include "engine/run/exercise.hpp"
 #include "engine/run/ring_layout.hpp"
 #include "engine/run/terminal_groups.cuh"
@@ -85,11 +87,15 @@ public:
   /// groups: the unit's groups; max_chunk_paths: the most paths of one group in one launch;
   /// shape: every launch's shape; exercise: per group, its early-exercise pass (groups of early
   /// exercise must have one; empty: the unit has none); range_paths: the most paths of a group's
-  /// range over all its chunks (0: one chunk covers it).
+  /// range over all its chunks (0: one chunk covers it); pinned: the run's page-locked memory
+  /// (the workspace's, valid until the run ends), which the unit's uploads and launch tables are
+  /// staged in (null: copied from pageable memory, which the copy waits for: the 8,192-group
+  /// book's 2 MB launch table took its copy's time inside the launch's events).
   DeviceUnit(const std::vector<const GroupPlan*>& groups, std::uint64_t max_chunk_paths,
              const LaunchShape& shape, cudaStream_t stream,
-             const std::vector<ExerciseRun<Real>>& exercise = {}, std::uint64_t range_paths = 0)
-      : groups_(groups), shape_(shape), stream_(stream),
+             const std::vector<ExerciseRun<Real>>& exercise = {}, std::uint64_t range_paths = 0,
+             PinnedArena* pinned = nullptr)
+      : groups_(groups), shape_(shape), stream_(stream), pinned_(pinned),
         stack_capacity_(kernels::tile_stack_capacity(
             kernels::tiles_for_paths(std::max(range_paths, max_chunk_paths)))) {
     const TraceSpan span("unit's device state");
@@ -113,8 +119,14 @@ public:
     data_ = DeviceBuffer<unsigned char>(arena.size(), stream);
     set_exercise_tables(arena, exercise, tables);
     if (arena.size() > 0) {
-      PFMC_CUDA_TRY(cudaMemcpyAsync(data_.data(), arena.data(), arena.size(),
-                                    cudaMemcpyHostToDevice, stream));
+      const unsigned char* from = arena.data();
+      if (pinned_ != nullptr) {
+        auto* staged = pinned_->take<unsigned char>(arena.size());
+        std::memcpy(staged, from, arena.size());
+        from = staged;
+      }
+      PFMC_CUDA_TRY(
+          cudaMemcpyAsync(data_.data(), from, arena.size(), cudaMemcpyHostToDevice, stream));
     }
     // Reduction buffers, one allocation: per group the block partials and tile sums, then every
     // group's totals (contiguous, so that one copy brings them back), then every group's stack
@@ -208,7 +220,15 @@ public:
               const config::Padding& padding, std::uint64_t seed, bool reduce = true) {
     PFMC_EXPECTS(entry.paths_per_thread == shape_.paths_per_thread,
                  "the unit was shaped for another loader");
-    std::vector<Group> table;
+    // The launch's table, built where the copy reads it: the run's pinned memory (each launch
+    // a piece of its own, kept until the run ends), else pageable.
+    std::vector<Group> pageable;
+    Group* table = pinned_ != nullptr ? pinned_->take<Group>(chunks.size()) : nullptr;
+    if (table == nullptr) {
+      pageable.resize(chunks.size());
+      table = pageable.data();
+    }
+    std::size_t rows = 0;
     int blocks = 0;
     for (const Chunk& c : chunks) {
       PFMC_EXPECTS(c.first_path % kernels::kTilePaths == 0, "chunks start on a tile");
@@ -230,16 +250,22 @@ public:
       g.reduction.range_tile = range_tile;
       g.reduction.chunk_tile = tile;
       blocks += g.blocks;
-      table.push_back(g);
+      std::memcpy(table + rows++, &g, sizeof(Group)); // trivially copyable
     }
     // The table rides in a buffer of its own; stream-ordered, so it may go away right after.
     const TraceSpan span("launch");
-    DeviceBuffer<Group> device_table(table.size(), stream_);
-    PFMC_CUDA_TRY(cudaMemcpyAsync(device_table.data(), table.data(), table.size() * sizeof(Group),
+    DeviceBuffer<Group> device_table(rows, stream_);
+    PFMC_CUDA_TRY(cudaMemcpyAsync(device_table.data(), table, rows * sizeof(Group),
                                   cudaMemcpyHostToDevice, stream_));
     Params params{};
     params.groups = device_table.data();
-    params.group_count = static_cast<int>(table.size());
+    params.group_count = static_cast<int>(rows);
+    // Every group but the last as many blocks as the first: the kernel divides, not searches.
+    params.group_blocks = rows > 0 ? table[0].blocks : 0;
+    for (std::size_t k = 1; k + 1 < rows && params.group_blocks > 0; ++k) {
+      if (table[k].blocks != params.group_blocks)
+        params.group_blocks = 0;
+    }
     params.ring = ring_layout(padding, prefetch_distance, shape_.block_size);
     params.prefetch_distance = prefetch_distance;
     params.reduce = reduce ? 1 : 0;
@@ -357,6 +383,7 @@ private:
   LaunchShape shape_;
   kernels::KernelVariant variant_ = kernels::KernelVariant::narrow;
   cudaStream_t stream_;
+  PinnedArena* pinned_ = nullptr; ///< the run's page-locked memory, or null
   DeviceBuffer<unsigned char> data_;
   DeviceBuffer<unsigned char> reduction_;
   double* totals_ = nullptr;

@@ -208,8 +208,9 @@ private:
     }
     // A batch's groups have as many paths (engine/draws/draw_plan.hpp).
     const std::uint64_t paths = this->ranges_[static_cast<std::size_t>(g0)].count();
-    DeviceUnit<Model, Real> device(
-        groups, paths, shape_for<Model>(entry, groups, paths * groups.size()), compute_stream_);
+    DeviceUnit<Model, Real> device(groups, paths,
+                                   shape_for<Model>(entry, groups, paths * groups.size()),
+                                   compute_stream_, {}, 0, &ws_.pinned());
     device.launch(entry, chunks, s.prefetch_distance, s.padding, this->run_.seed, s.reduce);
     launched();
     collect(device, unit.groups);
@@ -225,8 +226,8 @@ private:
           device_({&runner.plan_.groups[static_cast<std::size_t>(g)]}, chunk_paths,
                   runner.template shape_for<Model>(
                       entry_, {&runner.plan_.groups[static_cast<std::size_t>(g)]}, chunk_paths),
-                  runner.compute_stream_, {}, runner.ranges_[static_cast<std::size_t>(g)].count()) {
-    }
+                  runner.compute_stream_, {}, runner.ranges_[static_cast<std::size_t>(g)].count(),
+                  &runner.ws_.pinned()) {}
     void operator()(Real* draws, std::uint64_t first, std::size_t count, bool first_chunk) {
       device_.launch(entry_, {{0, draws, first, static_cast<int>(count), first_chunk}},
                      settings_.prefetch_distance, settings_.padding, runner_.run_.seed,
@@ -269,7 +270,8 @@ private:
       const auto& entry = DeviceUnit<Model, Real>::exercise_launcher();
       const std::uint64_t chunk_paths = std::min(paths, kMaxChunkPaths);
       DeviceUnit<Model, Real> device({&group}, chunk_paths,
-                                     shape_for<Model>(entry, {&group}, chunk_paths), stream, {run});
+                                     shape_for<Model>(entry, {&group}, chunk_paths), stream, {run},
+                                     0, &ws_.pinned());
       for (std::uint64_t first = records.first; first < records.end; first += chunk_paths) {
         throw_if_stopped();
         const int count = static_cast<int>(std::min(chunk_paths, records.end - first));
@@ -339,7 +341,7 @@ private:
     const std::uint64_t chunks = (range_paths + chunk_paths - 1) / chunk_paths;
     DeviceUnit<Model, Real> device(groups, chunk_paths,
                                    shape_for<Model>(entry, groups, chunk_paths * groups.size()),
-                                   compute_stream_, exercise_runs, range_paths);
+                                   compute_stream_, exercise_runs, range_paths, &ws_.pinned());
     auto& marks = this->unit_marks(unit.groups);
     for (std::uint64_t c = 0; c < chunks; ++c) {
       throw_if_stopped(); // no new launch once asked to stop
