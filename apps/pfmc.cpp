@@ -60,7 +60,9 @@ const char* const kPriceEnvironment =
     "(CUDA_VISIBLE_DEVICES narrowed; PFMC_NARROW_DEVICES=0 keeps every one); PFMC_KERNEL_CACHE: "
     "where kernels compiled on first use are kept (PFMC_KERNEL_LINEINFO=1 compiles them with line "
     "tables, for a profiler); PFMC_TERMINAL_KERNELS=0: books of one-step Europeans in the whole "
-    "path kernel instead of its terminal one (the same bits).";
+    "path kernel instead of its terminal one (the same bits); PFMC_TERMINAL_BLOCKS_PER_CTA=N: "
+    "each thread block of a terminal kernel works through N blocks of paths (default: by the "
+    "launch's size; the same bits).";
 
 apps::Format parse_format(const std::string& name) {
   if (name == "json")

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstdlib>
 #include <iterator>
+#include <stdexcept>
+#include <string>
 
 namespace pfmc::kernels {
 
@@ -17,7 +19,42 @@ std::atomic<bool>& terminal_switch() {
   return on;
 }
 
+std::atomic<int>& terminal_blocks_switch() {
+  static std::atomic<int> blocks{0};
+  return blocks;
+}
+
+/// $PFMC_TERMINAL_BLOCKS_PER_CTA, read once: 0 where unset or empty.
+int terminal_blocks_from_environment() {
+  static const int blocks = [] {
+    const char* env = std::getenv("PFMC_TERMINAL_BLOCKS_PER_CTA");
+    if (env == nullptr || *env == '\0')
+      return 0;
+    char* end = nullptr;
+    const long value = std::strtol(env, &end, 10);
+    if (*end != '\0' || value < 1 || value > 4096) {
+      return -1; // reported at use, where an exception reaches the caller
+    }
+    return static_cast<int>(value);
+  }();
+  if (blocks < 0) {
+    throw std::invalid_argument(
+        std::string("PFMC_TERMINAL_BLOCKS_PER_CTA must be a whole number from 1 to 4096, not '") +
+        std::getenv("PFMC_TERMINAL_BLOCKS_PER_CTA") + "'");
+  }
+  return blocks;
+}
+
 } // namespace
+
+int terminal_blocks_per_cta_setting() {
+  const int set = terminal_blocks_switch().load();
+  return set > 0 ? set : terminal_blocks_from_environment();
+}
+
+void set_terminal_blocks_per_cta(int blocks) {
+  terminal_blocks_switch().store(blocks);
+}
 
 bool terminal_kernels() {
   return terminal_switch().load();

@@ -18,7 +18,8 @@
 
 namespace pfmc::kernels {
 
-/// Launches `blocks` blocks over the launch's group table (blocks = the groups' blocks summed).
+/// Launches `blocks` thread blocks over the launch's group table: the groups' blocks of paths
+/// summed (params.total_blocks), divided by params.blocks_per_cta.
 template <class Model, class Real>
 using PathKernelLauncher = void (*)(PathKernelParams<Model, Real>, int blocks, int block_size,
                                     cudaStream_t stream);

@@ -423,7 +423,24 @@ struct PathKernelParams {
   int round_values;    ///< the most values of a group of the launch (sizes the rounds' sums)
   int blocks_per_tile; ///< kTilePaths / paths per block
   std::uint64_t seed;  ///< the counter-based generator's key (inline)
+  /// The launch's blocks of paths (every group's, in order), and how many consecutive ones a
+  /// thread block works through: 1, or for the terminal instantiation more (its prologue and
+  /// barrier paid once for several: terminal_blocks_per_cta).
+  int total_blocks;
+  int blocks_per_cta;
 };
+
+/// How many consecutive blocks of paths a thread block of a terminal launch of `blocks` works
+/// through: the most (a power of two up to 8) that still leaves 32,768 thread blocks (15 waves of
+/// a 132-multiprocessor GPU at 16 blocks each), so the last wave stays short. A block of the
+/// book's terminal kernel spent about a quarter of its warps' time before its first pass (ncu
+/// v31: the group's staging, the barrier after it, the rounds' division), for 64 paths a thread.
+constexpr int terminal_blocks_per_cta(int blocks) {
+  int k = 1;
+  while (k < 8 && blocks / (2 * k) >= 32768)
+    k *= 2;
+  return k;
+}
 
 /// A round's passes of a one-step terminal group (is_one_step_terminal) into `fold`: the draws
 /// of the thread's paths from the loader, OneStepTerminal's log-spots, the European's payoffs
@@ -612,119 +629,134 @@ __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
   constexpr bool kTerminal = Registers == kTerminalRegisters;
   constexpr bool kWide = Registers > 0 && !kTerminal;
   static_assert(!kTerminal || kOneStepTerminalCode, "a terminal kernel runs the lean passes");
-  if (threadIdx.x < kWarpSize) {
-    // A book's groups have as many paths each: the group by a division, where the search's
-    // dependent loads held the block's other warps at the barrier below (ncu v31: 20% of the
-    // terminal kernel's stall samples).
-    const int b = static_cast<int>(blockIdx.x);
-    const int g = p.group_blocks > 0 ? min(b / p.group_blocks, p.group_count - 1)
-                                     : find_group(p.groups, p.group_count, b);
-    stage_group(p.groups[g], group);
-  }
-  __syncthreads();
-  const bool one_step_terminal =
-      kTerminal || (kOneStepTerminalCode && group.one_step_terminal != 0);
-  const int block = static_cast<int>(blockIdx.x) - group.first_block;
-  // Passes > 1 only where every group of the launch is one instrument's price (the engine's
-  // round shape); such a group folds its passes in registers (loaders of P > 1 only: the others
-  // keep one code path).
-  const int passes = P == 1 ? 1 : p.passes;
-  const bool single = P > 1 && group.instrument_count == 1 && !group.portfolio &&
-                      group.scenarios == 1 && group.values_per_instrument == kPriceValues;
-  const int round_paths = static_cast<int>(blockDim.x) * P * passes;
-  const int block_first = block * p.rounds * round_paths;
-  // Rounds past the end of the chunk are skipped (their sums count as +0.0); uniform. Loaders of
-  // one path per thread run one round: a loop around their step loop cost them registers
-  // (measured: scalar_batched d8 in double spilled 1.1 KB against 0.7 KB, and latency_bound ran
-  // 32% slower), and short-path groups take `inline`, whose paths per thread fill its rounds.
-  const int rounds =
-      P == 1 ? 1 : min(p.rounds, (group.chunk_paths - block_first + round_paths - 1) / round_paths);
-  const std::size_t rows = static_cast<std::size_t>(group.steps) * Model::factors;
-  double* scratch = reinterpret_cast<double*>(shared + p.scratch_offset);
-  double* round_sums = reinterpret_cast<double*>(shared + p.round_sums_offset);
-
+  // The blocks of paths this thread block works through (one but for the terminal
+  // instantiation), consecutive: a new group's parameters are staged only where it changes.
+  const int per_cta = kTerminal ? p.blocks_per_cta : 1;
+  const int first_vb = static_cast<int>(blockIdx.x) * per_cta;
+  const int end_vb = kTerminal ? min(first_vb + per_cta, p.total_blocks) : first_vb + 1;
   Loader loader(shared);
   using Value = models::ValueOf<Model, Real>; // a pathwise model's observations are Duals
   Value observed[P][models::kMaxObservations];
-  // Simulates the thread's P paths from `first` (the round's first path: round_first) into
-  // `observed`; false where the kernel only measures the step loop (reduce == 0).
-  const auto simulate = [&](int round_first, int first, int valid) {
-    LoaderInputs<Real> inputs{};
-    if (group.normals != nullptr) {
-      const int path = valid > 0 ? first : group.chunk_paths - 1;
-      inputs.path_draws = group.normals + draw_offset(static_cast<std::size_t>(path), 0, rows);
-      inputs.block_draws =
-          group.normals + draw_offset(static_cast<std::size_t>(round_first), 0, rows);
+  for (int vb = first_vb; vb < end_vb; ++vb) {
+    if (vb == first_vb || vb >= group.first_block + group.blocks) { // uniform
+      if (vb != first_vb)
+        __syncthreads(); // the block is done with the group it leaves
+      if (threadIdx.x < kWarpSize) {
+        // A book's groups have as many paths each: the group by a division, where the search's
+        // dependent loads held the block's other warps at the barrier below (ncu v31: 20% of the
+        // terminal kernel's stall samples).
+        const int g = p.group_blocks > 0 ? min(vb / p.group_blocks, p.group_count - 1)
+                                         : find_group(p.groups, p.group_count, vb);
+        stage_group(p.groups[g], group);
+      }
+      __syncthreads();
     }
-    inputs.block_paths = min(static_cast<int>(blockDim.x), group.chunk_paths - round_first);
-    inputs.steps = group.steps;
-    inputs.prefetch_distance = p.prefetch_distance;
-    inputs.ring = p.ring;
-    inputs.seed = p.seed;
-    inputs.first_call = group.first_call + static_cast<std::uint64_t>(first / P);
-    inputs.group = group.group_index;
-    inputs.antithetic = group.antithetic;
+    const bool one_step_terminal =
+        kTerminal || (kOneStepTerminalCode && group.one_step_terminal != 0);
+    const int block = vb - group.first_block;
+    // Passes > 1 only where every group of the launch is one instrument's price (the engine's
+    // round shape); such a group folds its passes in registers (loaders of P > 1 only: the others
+    // keep one code path).
+    const int passes = P == 1 ? 1 : p.passes;
+    const bool single = P > 1 && group.instrument_count == 1 && !group.portfolio &&
+                        group.scenarios == 1 && group.values_per_instrument == kPriceValues;
+    const int round_paths = static_cast<int>(blockDim.x) * P * passes;
+    const int block_first = block * p.rounds * round_paths;
+    // Rounds past the end of the chunk are skipped (their sums count as +0.0); uniform. Loaders of
+    // one path per thread run one round: a loop around their step loop cost them registers
+    // (measured: scalar_batched d8 in double spilled 1.1 KB against 0.7 KB, and latency_bound ran
+    // 32% slower), and short-path groups take `inline`, whose paths per thread fill its rounds.
+    // A block wholly inside its group (all but a group's last) runs them all without a division.
+    const int rounds =
+        P == 1 ? 1
+        : group.chunk_paths - block_first >= p.rounds * round_paths
+            ? p.rounds
+            : min(p.rounds, (group.chunk_paths - block_first + round_paths - 1) / round_paths);
+    const std::size_t rows = static_cast<std::size_t>(group.steps) * Model::factors;
+    double* scratch = reinterpret_cast<double*>(shared + p.scratch_offset);
+    double* round_sums = reinterpret_cast<double*>(shared + p.round_sums_offset);
 
-    // A wide instantiation runs launches of one wave (few warps an SM): its paths ask for the
-    // model's step data a batch ahead (models::Path).
-    models::Path<Model, Real, P, kWide> simulated(group.model, group.schedule, observed);
-    if constexpr (Exercise) {
-      models::ExerciseStepper<Model, Real, P> stepper(
-          simulated, *group.exercise, observed,
-          group.first_call * static_cast<std::uint64_t>(P) + static_cast<std::uint64_t>(first),
-          valid);
-      loader.run(inputs, stepper);
-    } else {
-      loader.run(inputs, models::PathStepper<Model, Real, P, kWide>{simulated});
-    }
-    if (!p.reduce) {
-      // Benchmark of the kernel without its reduction: a store that depends on every path keeps
-      // the path alive (never taken for a finite path).
-      if (simulated.is_nan())
-        group.reduction.totals[0] = 1.0;
-      return false;
-    }
-    simulated.finish();
-    return true;
-  };
-  if (!single && passes > 1) // the engine shapes passes only for launches of single prices
-    __trap();
-  for (int round = 0; round < rounds; ++round) {
-    const int round_first = block_first + round * round_paths;
-    const RoundPosition at{block, round, p.rounds, round_sums};
-    // The thread's passes × P consecutive paths, P at a time (one step loop in the code: a
-    // second copy for the single prices doubled the `inline` kernels' spills). A single price
-    // folds its passes in registers and reduces once per round; other groups run one pass and
-    // reduce all their values.
-    const int thread_first = round_first + static_cast<int>(threadIdx.x) * P * passes;
-    PassFold fold;
-    if (one_step_terminal) { // lean passes: the same bits as the loop below
-      if constexpr (kOneStepTerminalCode)
-        one_step_terminal_passes<Model, Loader, Real>(p, group, loader, thread_first, passes, fold);
-    } else if constexpr (!kTerminal) {
+    // Simulates the thread's P paths from `first` (the round's first path: round_first) into
+    // `observed`; false where the kernel only measures the step loop (reduce == 0).
+    const auto simulate = [&](int round_first, int first, int valid) {
+      LoaderInputs<Real> inputs{};
+      if (group.normals != nullptr) {
+        const int path = valid > 0 ? first : group.chunk_paths - 1;
+        inputs.path_draws = group.normals + draw_offset(static_cast<std::size_t>(path), 0, rows);
+        inputs.block_draws =
+            group.normals + draw_offset(static_cast<std::size_t>(round_first), 0, rows);
+      }
+      inputs.block_paths = min(static_cast<int>(blockDim.x), group.chunk_paths - round_first);
+      inputs.steps = group.steps;
+      inputs.prefetch_distance = p.prefetch_distance;
+      inputs.ring = p.ring;
+      inputs.seed = p.seed;
+      inputs.first_call = group.first_call + static_cast<std::uint64_t>(first / P);
+      inputs.group = group.group_index;
+      inputs.antithetic = group.antithetic;
+
+      // A wide instantiation runs launches of one wave (few warps an SM): its paths ask for the
+      // model's step data a batch ahead (models::Path).
+      models::Path<Model, Real, P, kWide> simulated(group.model, group.schedule, observed);
+      if constexpr (Exercise) {
+        models::ExerciseStepper<Model, Real, P> stepper(
+            simulated, *group.exercise, observed,
+            group.first_call * static_cast<std::uint64_t>(P) + static_cast<std::uint64_t>(first),
+            valid);
+        loader.run(inputs, stepper);
+      } else {
+        loader.run(inputs, models::PathStepper<Model, Real, P, kWide>{simulated});
+      }
+      if (!p.reduce) {
+        // Benchmark of the kernel without its reduction: a store that depends on every path keeps
+        // the path alive (never taken for a finite path).
+        if (simulated.is_nan())
+          group.reduction.totals[0] = 1.0;
+        return false;
+      }
+      simulated.finish();
+      return true;
+    };
+    if (!single && passes > 1) // the engine shapes passes only for launches of single prices
+      __trap();
+    for (int round = 0; round < rounds; ++round) {
+      const int round_first = block_first + round * round_paths;
+      const RoundPosition at{block, round, p.rounds, round_sums};
+      // The thread's passes × P consecutive paths, P at a time (one step loop in the code: a
+      // second copy for the single prices doubled the `inline` kernels' spills). A single price
+      // folds its passes in registers and reduces once per round; other groups run one pass and
+      // reduce all their values.
+      const int thread_first = round_first + static_cast<int>(threadIdx.x) * P * passes;
+      PassFold fold;
+      if (one_step_terminal) { // lean passes: the same bits as the loop below
+        if constexpr (kOneStepTerminalCode)
+          one_step_terminal_passes<Model, Loader, Real>(p, group, loader, thread_first, passes,
+                                                        fold);
+      } else if constexpr (!kTerminal) {
 #pragma unroll 1
-      for (int pass = 0; pass < passes; ++pass) {
-        const int first = thread_first + pass * P;
-        const int valid = max(0, min(P, group.chunk_paths - first));
-        if (!simulate(round_first, first, valid))
-          continue;
-        if (single) {
-          fold.add(pass, pay_single<GroupParams<Model, Real>, Value, P>(group, observed, valid));
-        } else {
-          pay_round<GroupParams<Model, Real>, Value, P>(group, observed, valid, at, scratch);
+        for (int pass = 0; pass < passes; ++pass) {
+          const int first = thread_first + pass * P;
+          const int valid = max(0, min(P, group.chunk_paths - first));
+          if (!simulate(round_first, first, valid))
+            continue;
+          if (single) {
+            fold.add(pass, pay_single<GroupParams<Model, Real>, Value, P>(group, observed, valid));
+          } else {
+            pay_round<GroupParams<Model, Real>, Value, P>(group, observed, valid, at, scratch);
+          }
         }
       }
+      if (single && p.reduce) {
+        const PriceLeaf sum = fold.total(passes);
+        round_partials(scratch, group.reduction, at, 0, kPriceValues,
+                       [&](int k) { return k == 0 ? sum.y : sum.y2; });
+      }
     }
-    if (single && p.reduce) {
-      const PriceLeaf sum = fold.total(passes);
-      round_partials(scratch, group.reduction, at, 0, kPriceValues,
-                     [&](int k) { return k == 0 ? sum.y : sum.y2; });
-    }
+    if (!p.reduce)
+      continue;
+    finish_block(group.reduction, block, p.rounds, rounds, round_sums);
+    finish_in_last_block(group.reduction, block, group.blocks, p.blocks_per_tile);
   }
-  if (!p.reduce)
-    return;
-  finish_block(group.reduction, block, p.rounds, rounds, round_sums);
-  finish_in_last_block(group.reduction, block, group.blocks, p.blocks_per_tile);
 }
 
 } // namespace pfmc::kernels

@@ -795,7 +795,10 @@ if has book-source; then
   # pipes' utilisation (ComputeWorkloadAnalysis). With .peers carried, NVIDIA's MonteCarloMultiGPU
   # kernel the same way (its own 8,192 options: one launch), for its instruction mix.
   start=$SECONDS
-  python3 scripts/make-mc-sample-book.py --options 512 --output "$LOG/book512.yaml"
+  # BOOK_SOURCE_OPTIONS: the book's options (default 512; 8,192 for the whole book, whose
+  # terminal launch works through several blocks of paths a thread block).
+  python3 scripts/make-mc-sample-book.py --options "${BOOK_SOURCE_OPTIONS:-512}" \
+    --output "$LOG/book512.yaml"
   # Each pipe's share of its peak (instructions issued to it, and cycles it was busy): which
   # pipe, if any, holds the issue rate.
   PIPE_METRICS='regex:^sm__inst_executed_pipe_[a-z0-9_]+\.avg\.pct_of_peak_sustained_active$,regex:^sm__pipe_[a-z0-9_]+_cycles_active\.avg\.pct_of_peak_sustained_active$,regex:^smsp__average_warps_issue_stalled_[a-z_]+_per_issue_active\.ratio$'
@@ -918,9 +921,14 @@ if has prebuilt-ab && [ -f build-carry/prebuilt-old.tar.xz ] && [ -x build-devic
     sed "s/backend: auto/backend: inline/; s/^simulation: {/simulation: {math: $math, /" \
       "$LOG/pab_book.yaml" > "$LOG/pab_book_$math.yaml"
     for round in 1 2 3; do
-      for tree in old new; do
-        dir=$(pab_dir $tree)
-        PFMC_KERNEL_CACHE=$PWD/$dir/kernel-cache limit 120 "$dir/pfmc_bench" --workloads= \
+      # PREBUILT_AB_EXTRA: more runs of this tree, each NAME:VARIABLE=VALUE (say
+      # cta1:PFMC_TERMINAL_BLOCKS_PER_CTA=1), timed in the same turns.
+      for tree in old new ${PREBUILT_AB_EXTRA:-}; do
+        dir=$(pab_dir ${tree%%:*})
+        setting=(); [ "${tree#*:}" != "$tree" ] && setting=("${tree#*:}")
+        tree=${tree%%:*}
+        env "${setting[@]}" PFMC_KERNEL_CACHE="$PWD/$dir/kernel-cache" timeout --kill-after=10 120 \
+          "$dir/pfmc_bench" --workloads= \
           --end-to-end --book="$LOG/pab_book_$math.yaml" --benchmark_filter=book_priced \
           --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
           > "$LOG/pab_${math}_${tree}_$round.txt" 2>&1

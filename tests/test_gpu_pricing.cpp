@@ -258,8 +258,10 @@ TEST_F(Gpu, TerminalKernelsKeepEveryBit) {
   // Black-Scholes float's terminal instantiation (the lean passes alone under
   // kernels::kTerminalRegisters), whose sums are the whole kernel's
   // (kernels::set_terminal_kernels(false)) and `none`'s, bit for bit, with and without
-  // antithetic pairs, partial tiles and a partial last pass, blocks of 128 (8 passes), 32 (8
-  // passes, several rounds) and 1,024 (one pass); the accurate profile, which has none, the same.
+  // antithetic pairs, partial tiles and a partial last pass, blocks of 128, 32 and 1,024, each
+  // thread block working through one block of paths or three (kernels::
+  // set_terminal_blocks_per_cta: thread blocks that cross from one group into the next, a last
+  // one short); the accurate profile, which has none, the same.
   std::string yaml = "market:\n  underlyings:\n";
   for (int u = 0; u < 10; ++u)
     yaml += "    - {name: U" + std::to_string(u) + ", spot: " + std::to_string(80 + 4 * u) + "}\n";
@@ -276,7 +278,10 @@ TEST_F(Gpu, TerminalKernelsKeepEveryBit) {
             std::to_string(u) + "}\n";
   }
   struct Restore {
-    ~Restore() { kernels::set_terminal_kernels(true); }
+    ~Restore() {
+      kernels::set_terminal_kernels(true);
+      kernels::set_terminal_blocks_per_cta(0);
+    }
   } restore;
   for (const char* math : {"accurate", "fast"}) {
     for (const char* antithetic : {"false", "true"}) {
@@ -291,11 +296,15 @@ TEST_F(Gpu, TerminalKernelsKeepEveryBit) {
         const std::string engine_yaml =
             "engine: {device: gpu, backend: inline, block_size: " + std::to_string(block) + "}\n";
         kernels::set_terminal_kernels(true);
-        const auto terminal = engine::price(load(run + engine_yaml));
+        for (int per_cta : {1, 3}) {
+          kernels::set_terminal_blocks_per_cta(per_cta);
+          const auto terminal = engine::price(load(run + engine_yaml));
+          EXPECT_EQ(bits_of(terminal), bits_of(none))
+              << math << " antithetic " << antithetic << " block " << block << " per " << per_cta;
+        }
+        kernels::set_terminal_blocks_per_cta(0);
         kernels::set_terminal_kernels(false);
         const auto whole = engine::price(load(run + engine_yaml));
-        EXPECT_EQ(bits_of(terminal), bits_of(none))
-            << math << " antithetic " << antithetic << " block " << block;
         EXPECT_EQ(bits_of(whole), bits_of(none))
             << math << " antithetic " << antithetic << " block " << block;
       }

@@ -276,7 +276,15 @@ public:
 
     params.seed = seed;
     variant_ = shape_.variant_for(entry);
-    entry.launcher(variant_)(params, blocks, shape_.block_size, stream_);
+    params.total_blocks = blocks;
+    if (variant_ == kernels::KernelVariant::terminal) {
+      const int set = kernels::terminal_blocks_per_cta_setting();
+      params.blocks_per_cta = set > 0 ? set : kernels::terminal_blocks_per_cta(blocks);
+    } else {
+      params.blocks_per_cta = 1;
+    }
+    const int ctas = (blocks + params.blocks_per_cta - 1) / params.blocks_per_cta;
+    entry.launcher(variant_)(params, ctas, shape_.block_size, stream_);
   }
   /// Whether the last launch took the entry's wide instantiation.
   [[nodiscard]] bool launched_wide() const { return variant_ == kernels::KernelVariant::wide; }
