@@ -320,6 +320,7 @@ private:
   void consumed() {}
   void mark_generation(Mark& mark) { mark.at = Clock::now(); }
   void mark_kernels(Mark& mark) { mark.at = Clock::now(); }
+  static constexpr bool marks_kernels_at_launch = false;
   void wait_for_progress() {}
   void finish() {}
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -215,9 +216,11 @@ public:
   [[nodiscard]] const LaunchShape& shape() const { return shape_; }
 
   /// Launches the path kernel over the given chunks (one per group at most) with `entry`, whose
-  /// paths per thread must be the unit's shape's.
+  /// paths per thread must be the unit's shape's. before_kernel (if any) runs right before the
+  /// kernel is enqueued, after the table's host work and copy: a timer's start.
   void launch(const Entry& entry, const std::vector<Chunk>& chunks, int prefetch_distance,
-              const config::Padding& padding, std::uint64_t seed, bool reduce = true) {
+              const config::Padding& padding, std::uint64_t seed, bool reduce = true,
+              const std::function<void()>& before_kernel = {}) {
     PFMC_EXPECTS(entry.paths_per_thread == shape_.paths_per_thread,
                  "the unit was shaped for another loader");
     // The launch's table, built where the copy reads it: the run's pinned memory (each launch
@@ -284,6 +287,8 @@ public:
       params.blocks_per_cta = 1;
     }
     const int ctas = (blocks + params.blocks_per_cta - 1) / params.blocks_per_cta;
+    if (before_kernel)
+      before_kernel();
     entry.launcher(variant_)(params, ctas, shape_.block_size, stream_);
   }
   /// Whether the last launch took the entry's wide instantiation.

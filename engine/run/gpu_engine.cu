@@ -84,6 +84,7 @@ private:
   void consumed() { ws_.draws().consumed(); }
   void mark_generation(Mark& mark) { mark.record(rng_stream_); }
   void mark_kernels(Mark& mark) { mark.record(compute_stream_); }
+  static constexpr bool marks_kernels_at_launch = true;
   void transform(Real* draws, std::size_t values, const std::vector<int>& groups,
                  const std::vector<std::size_t>& offsets, std::uint64_t tiles) {
     this->transforms_.apply(draws, values, groups, offsets, tiles, rng_stream_);
@@ -211,7 +212,8 @@ private:
     DeviceUnit<Model, Real> device(groups, paths,
                                    shape_for<Model>(entry, groups, paths * groups.size()),
                                    compute_stream_, {}, 0, &ws_.pinned());
-    device.launch(entry, chunks, s.prefetch_distance, s.padding, this->run_.seed, s.reduce);
+    device.launch(entry, chunks, s.prefetch_distance, s.padding, this->run_.seed, s.reduce,
+                  [this] { this->start_kernels(); });
     launched();
     collect(device, unit.groups);
   }
@@ -231,7 +233,7 @@ private:
     void operator()(Real* draws, std::uint64_t first, std::size_t count, bool first_chunk) {
       device_.launch(entry_, {{0, draws, first, static_cast<int>(count), first_chunk}},
                      settings_.prefetch_distance, settings_.padding, runner_.run_.seed,
-                     settings_.reduce);
+                     settings_.reduce, [this] { runner_.start_kernels(); });
       runner_.launched();
     }
     void close() { runner_.collect(device_, {g_}); }
@@ -356,7 +358,7 @@ private:
       }
       this->timed_kernels(marks, [&] {
         device.launch(entry, launch_chunks, s.prefetch_distance, s.padding, this->run_.seed,
-                      s.reduce);
+                      s.reduce, [this] { this->start_kernels(); });
         launched();
       });
     }

@@ -18,6 +18,9 @@
 //   Real* acquire(std::size_t values);  the buffer the next generation call fills
 //   void generated(); void consumed();  ordering: generation → the reads → the next generation
 //   void mark_generation(Mark&); void mark_kernels(Mark&);
+//   static constexpr bool marks_kernels_at_launch;  true: the kernels' start mark is recorded
+//                                     by start_kernels() right before the first kernel is
+//                                     enqueued (after the launch's host work and table copy)
 //   void transform(Real*, values, groups, offsets, tiles);  the run's DrawTransforms
 //   static constexpr bool buffers_philox;  Philox draws may go through a draw buffer; if so:
 //   void generate_philox(const std::vector<kernels::DrawRequest<Real>>&);
@@ -128,13 +131,29 @@ protected:
     return marks;
   }
 
-  /// Marks the kernels `launch` enqueues (or runs, on the CPU).
+  /// Marks the kernels `launch` enqueues (or runs, on the CPU). A runner that marks kernels at
+  /// launch (the GPU's) records the start in start_kernels(), called right before it enqueues
+  /// the first kernel: the launch's host work (the 8,192-group book's table: about 0.6 ms, NOTES
+  /// v31) and the table's copy do not count as the kernels' time.
   template <class F>
   void timed_kernels(UnitMarks& marks, F&& launch) {
     auto& span = marks.kernels.emplace_back();
-    runner().mark_kernels(span.first);
+    if constexpr (Runner::marks_kernels_at_launch) {
+      pending_start_ = &marks; // its last span's start
+    } else {
+      runner().mark_kernels(span.first);
+    }
     launch();
+    PFMC_EXPECTS(pending_start_ == nullptr, "a timed launch enqueued no kernel");
     runner().mark_kernels(span.second);
+  }
+
+  /// The pending start mark of timed_kernels, recorded now (once; nothing outside it).
+  void start_kernels() {
+    if (pending_start_ != nullptr) {
+      runner().mark_kernels(pending_start_->kernels.back().first);
+      pending_start_ = nullptr;
+    }
   }
 
   /// An early-exercise group's regression pass: its wall time and its paths' steps.
@@ -312,6 +331,9 @@ private:
     double ms = 0.0;
     std::uint64_t path_steps = 0;
   };
+  /// The marks whose last span's start timed_kernels left to start_kernels() (runners that mark
+  /// at launch), until it is recorded.
+  UnitMarks* pending_start_ = nullptr;
   std::optional<NormalSource> pseudo_; ///< MRG32k3a: the run's one generator
   std::vector<UnitMarks> marks_;
   std::map<int, ExerciseCost> exercise_cost_;

@@ -124,9 +124,8 @@ struct BenchImpl final : KernelBench::Impl {
       const int slot = next++ % copies;
       source = slot == 0 ? draws.data() : rotation[static_cast<std::size_t>(slot - 1)].data();
     }
-    start.record(stream.get());
     unit.launch(entry, {{0, source, 0, static_cast<int>(paths), true}}, distance, padding, run.seed,
-                reduce);
+                reduce, [&] { start.record(stream.get()); });
     stop.record(stream.get());
     stream.synchronize();
     last = &unit;
