@@ -159,14 +159,19 @@ template <class Profile>
 PFMC_HD_INLINE double exp(double x) {
   return exp(x);
 }
+#if defined(__CUDA_ARCH__)
+/// lg2.approx.ftz.f32: the fast profile's logarithm, base 2.
+__device__ __forceinline__ float lg2_approx(float x) {
+  float r;
+  asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+#endif
 template <class Profile>
 PFMC_HD_INLINE float log(float x) {
 #if defined(__CUDA_ARCH__)
-  if constexpr (Profile::fast) {
-    float r;
-    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return __fmul_rn(r, 0.693147182464599609375f);
-  }
+  if constexpr (Profile::fast)
+    return __fmul_rn(lg2_approx(x), 0.693147182464599609375f);
 #endif
   return log(x);
 }
@@ -181,11 +186,8 @@ PFMC_HD_INLINE double log(double x) {
 template <class Profile>
 PFMC_HD_INLINE float minus_two_log(float x) {
 #if defined(__CUDA_ARCH__)
-  if constexpr (Profile::fast) {
-    float r;
-    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return __fmul_rn(r, -1.38629436492919921875f);
-  }
+  if constexpr (Profile::fast)
+    return __fmul_rn(lg2_approx(x), -1.38629436492919921875f);
 #endif
   return -2.0f * log<Profile>(x);
 }

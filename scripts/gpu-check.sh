@@ -34,6 +34,22 @@ limit() {
   timeout --kill-after=10 "$seconds" "$@"
 }
 keep() { for f in "$@"; do [ -f "$LOG/$f" ] && cp "$LOG/$f" "$OUT/"; done; }
+# same_prices FIRST.json LABEL:OTHER.json ...: how many of FIRST's instruments have the same
+# price and standard error, bit for bit, in each OTHER (pfmc price --format json results).
+same_prices() {
+  python3 - "$@" <<'PY'
+import json, sys
+key = lambda f: {i["id"]: (i["price"], i["std_error"]) for i in json.load(open(f))["instruments"]}
+first = key(sys.argv[1])
+counts = []
+for arg in sys.argv[2:]:
+    label, path = arg.split(":", 1)
+    other = key(path)
+    same = sum(1 for k in first if first[k] == other.get(k))
+    counts.append("%s %d of %d identical" % (label, same, len(first)))
+print("; ".join(counts))
+PY
+}
 # check_builds STAGE "NEW TARGETS" OLD_SOURCE OLD_BUILD "OLD TARGETS": this tree's check build in
 # build-device-check (2/3 of the cores) and, where OLD_SOURCE is a folder and OLD_BUILD lacks the
 # first of its targets, the tree before's beside it (1/3); logs $LOG/STAGE_build_{new,old}.log, a
@@ -875,15 +891,8 @@ if has terminal-ab && [ -x build-device-check/pfmc_bench ]; then
       PFMC_TERMINAL_KERNELS=$1 limit 120 build-device-check/pfmc price "$LOG/ab_book_$math.yaml" \
         --backend $2 --format json --quiet > "$LOG/ab_${math}_$1_$2.json" 2> "$LOG/ab_${math}_$1_$2.err"
     done
-    note "terminal-ab $math bits: $(python3 - "$LOG/ab_${math}_1_inline.json" "$LOG/ab_${math}_0_inline.json" "$LOG/ab_${math}_1_none.json" <<'PY'
-import json, sys
-runs = [json.load(open(f)) for f in sys.argv[1:]]
-key = lambda r: {i["id"]: (i["price"], i["std_error"]) for i in r["instruments"]}
-a, b, c = (key(r) for r in runs)
-same = lambda x, y: sum(1 for k in x if x[k] == y.get(k))
-print("terminal vs whole %d of %d identical; terminal vs none %d of %d" % (same(a, b), len(a), same(a, c), len(a)))
-PY
-)"
+    note "terminal-ab $math bits: $(same_prices "$LOG/ab_${math}_1_inline.json" \
+      "terminal vs whole:$LOG/ab_${math}_0_inline.json" "terminal vs none:$LOG/ab_${math}_1_none.json")"
   done
   if command -v ncu > /dev/null; then
     python3 scripts/make-mc-sample-book.py --options 512 --output "$LOG/ab512.yaml"
@@ -942,15 +951,8 @@ if has prebuilt-ab && [ -f build-carry/prebuilt-old.tar.xz ] && [ -x build-devic
         "$LOG/pab_book_$math.yaml" --backend $2 --format json --quiet \
         > "$LOG/pab_${math}_$1_$2.json" 2> "$LOG/pab_${math}_$1_$2.err"
     done
-    note "prebuilt-ab $math bits: $(python3 - "$LOG/pab_${math}_new_inline.json" "$LOG/pab_${math}_old_inline.json" "$LOG/pab_${math}_new_none.json" <<'PY'
-import json, sys
-runs = [json.load(open(f)) for f in sys.argv[1:]]
-key = lambda r: {i["id"]: (i["price"], i["std_error"]) for i in r["instruments"]}
-a, b, c = (key(r) for r in runs)
-same = lambda x, y: sum(1 for k in x if x[k] == y.get(k))
-print("new vs old %d of %d identical; new inline vs new none %d of %d" % (same(a, b), len(a), same(a, c), len(a)))
-PY
-)"
+    note "prebuilt-ab $math bits: $(same_prices "$LOG/pab_${math}_new_inline.json" \
+      "new vs old:$LOG/pab_${math}_old_inline.json" "new inline vs new none:$LOG/pab_${math}_new_none.json")"
   done
   cat "$LOG"/pab_*_[0-9].txt > "$LOG/prebuilt_ab_bench.txt"
   keep prebuilt_ab_bench.txt
