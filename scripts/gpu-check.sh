@@ -924,10 +924,16 @@ if has prebuilt-ab && [ -f build-carry/prebuilt-old.tar.xz ] && [ -x build-devic
   start=$SECONDS
   mkdir -p build-device-old
   tar -C build-device-old -xJf build-carry/prebuilt-old.tar.xz
+  # PREBUILT_AB_CONFIG: a config to time instead of the book (as it is; labelled `config`).
   python3 scripts/make-mc-sample-book.py --output "$LOG/pab_book.yaml"
   pab_dir() { [ "$1" = old ] && echo build-device-old || echo build-device-check; }
-  for math in ${PREBUILT_AB_MATH:-fast}; do
-    sed "s/backend: auto/backend: inline/; s/^simulation: {/simulation: {math: $math, /" \
+  pab_runs=${PREBUILT_AB_MATH:-fast}
+  if [ -n "${PREBUILT_AB_CONFIG:-}" ]; then
+    cp "$PREBUILT_AB_CONFIG" "$LOG/pab_book_config.yaml"
+    pab_runs=config
+  fi
+  for math in $pab_runs; do
+    [ "$math" = config ] || sed "s/backend: auto/backend: inline/; s/^simulation: {/simulation: {math: $math, /" \
       "$LOG/pab_book.yaml" > "$LOG/pab_book_$math.yaml"
     for round in 1 2 3; do
       # PREBUILT_AB_EXTRA: more runs of this tree, each NAME:VARIABLE=VALUE (say
