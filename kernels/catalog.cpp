@@ -24,28 +24,40 @@ std::atomic<int>& terminal_blocks_switch() {
   return blocks;
 }
 
-/// $PFMC_TERMINAL_BLOCKS_PER_CTA, read once: 0 where unset or empty.
+/// $PFMC_TERMINAL_BLOCKS_PER_CTA, read once: 0 where unset or empty; a bad value is kept as its
+/// error and thrown at use, where an exception reaches the caller.
 int terminal_blocks_from_environment() {
-  static const int blocks = [] {
-    const char* env = std::getenv("PFMC_TERMINAL_BLOCKS_PER_CTA");
-    if (env == nullptr || *env == '\0')
-      return 0;
-    char* end = nullptr;
-    const long value = std::strtol(env, &end, 10);
-    if (*end != '\0' || value < 1 || value > 4096) {
-      return -1; // reported at use, where an exception reaches the caller
+  static const struct Read {
+    int blocks = 0;
+    std::string error;
+  } read = [] {
+    Read r;
+    try {
+      r.blocks = parse_terminal_blocks_per_cta(std::getenv("PFMC_TERMINAL_BLOCKS_PER_CTA"));
+    } catch (const std::invalid_argument& e) {
+      r.error = e.what();
     }
-    return static_cast<int>(value);
+    return r;
   }();
-  if (blocks < 0) {
-    throw std::invalid_argument(
-        std::string("PFMC_TERMINAL_BLOCKS_PER_CTA must be a whole number from 1 to 4096, not '") +
-        std::getenv("PFMC_TERMINAL_BLOCKS_PER_CTA") + "'");
-  }
-  return blocks;
+  if (!read.error.empty())
+    throw std::invalid_argument(read.error);
+  return read.blocks;
 }
 
 } // namespace
+
+int parse_terminal_blocks_per_cta(const char* text) {
+  if (text == nullptr || *text == '\0')
+    return 0;
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (*end != '\0' || value < 1 || value > 4096) {
+    throw std::invalid_argument(
+        std::string("PFMC_TERMINAL_BLOCKS_PER_CTA must be a whole number from 1 to 4096, not '") +
+        text + "'");
+  }
+  return static_cast<int>(value);
+}
 
 int terminal_blocks_per_cta_setting() {
   const int set = terminal_blocks_switch().load();

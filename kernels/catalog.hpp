@@ -63,6 +63,9 @@ void set_terminal_kernels(bool on);
 /// throws std::invalid_argument naming it.
 int terminal_blocks_per_cta_setting();
 void set_terminal_blocks_per_cta(int blocks);
+/// The variable's value: 0 for null or empty, else a whole number from 1 to 4096 (else
+/// std::invalid_argument naming the variable and the value).
+int parse_terminal_blocks_per_cta(const char* text);
 
 /// Every backend, in the order `pfmc backends` lists them.
 const std::vector<BackendInfo>& backend_catalog();

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "engine/core/device_info.hpp"
@@ -16,6 +17,22 @@
 
 namespace pfmc {
 namespace {
+
+TEST(Registry, TerminalBlocksPerThreadBlockTakeWholeNumbersFromOneTo4096) {
+  EXPECT_EQ(kernels::parse_terminal_blocks_per_cta(nullptr), 0);
+  EXPECT_EQ(kernels::parse_terminal_blocks_per_cta(""), 0);
+  EXPECT_EQ(kernels::parse_terminal_blocks_per_cta("1"), 1);
+  EXPECT_EQ(kernels::parse_terminal_blocks_per_cta("4096"), 4096);
+  for (const char* bad : {"0", "4097", "-3", "abc", "8x", "2.5"}) {
+    try {
+      kernels::parse_terminal_blocks_per_cta(bad);
+      ADD_FAILURE() << bad << " was taken";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("not '") + bad + "'"), std::string::npos)
+          << e.what();
+    }
+  }
+}
 
 TEST(Registry, EveryCatalogueBackendAndDistanceHasAnInstantiation) {
   // In every build: built in or compiled on first use (kernels/ahead_of_time.hpp).
