@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -210,10 +211,20 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   const ExecutionSettings settings = make_settings(config, device);
   const auto plan_start = std::chrono::steady_clock::now();
   TraceSpan plan_span("plan");
-  const SimulationPlan plan = make_plan(config);
+  // Freed at the end of the run, under a span of its own (8,192 groups of vectors: ms).
+  struct FreedPlan {
+    std::unique_ptr<const SimulationPlan> plan;
+    ~FreedPlan() {
+      const TraceSpan free_span("plan: free");
+      plan.reset();
+    }
+  } owned{std::make_unique<const SimulationPlan>(make_plan(config))};
+  const SimulationPlan& plan = *owned.plan;
   plan_span.end();
   run.plan_ms = milliseconds_since(plan_start);
+  TraceSpan check_span("check plan");
   check_plan(config, plan, settings, device.on_gpu);
+  check_span.end();
   run.notices.insert(run.notices.end(), plan.notices.begin(), plan.notices.end());
   // An MPI rank's GPU work (tuning included) waits for the lower ranks of its host on its GPUs
   // (engine/scale/communicator.hpp); run_split ends the turn.
@@ -224,15 +235,21 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   const auto backends_start = std::chrono::steady_clock::now();
   TraceSpan backends_span("backends");
   RunTuningCache tuning = open_tuning_cache(device.info, device.on_gpu, options, run);
+  TraceSpan group_backends_span("backends: groups");
   const std::vector<ExecutionSettings> group_settings =
       choose_group_backends(plan, settings, device.info, device.on_gpu, options, tuning, run);
+  group_backends_span.end();
   Placement placement{device.devices, options.processes, {}, {}};
   if (device.on_gpu) {
+    TraceSpan kinds_span("backends: kinds");
     choose_kind_backends(config, plan, device, options, tuning, placement, run);
+    kinds_span.end();
+    const TraceSpan kernels_span("backends: kernels");
     compile_group_kernels(plan, group_settings, device.info.compute_capability);
   }
   run.backends_ms = milliseconds_since(backends_start);
   backends_span.end();
+  TraceSpan batches_span("check draw batches");
   check_draw_batches(config, plan, settings, group_settings, device.on_gpu);
   for (std::size_t k = 1; k < placement.kind_settings.size(); ++k) { // under each kind's cap
     const auto kind_groups = settings_of_kind(group_settings, placement, static_cast<int>(k));
@@ -242,6 +259,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     check_draw_batches(config, plan, kind_settings, kind_groups, true);
   }
 
+  batches_span.end();
   const ReplicatePlan replicates = plan_replicates(config, settings);
   const std::vector<ReplicateSample> samples =
       run_replicates(plan, settings, group_settings, device.on_gpu, placement, replicates,
@@ -251,11 +269,15 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     return result;
   }
   const auto results_start = std::chrono::steady_clock::now();
+  TraceSpan results_span("results");
   fill_results(config, plan, replicates, samples, result);
+  results_span.end();
   run.results_ms = milliseconds_since(results_start);
   save_tuning_cache(tuning, run);
 
+  TraceSpan describe_span("describe the run");
   describe_run(config, plan, settings, device, replicates.replicates, run);
+  describe_span.end();
   const kernels::compile::CompileTotals compiles = kernels::compile::compile_totals();
   run.compile_ms = compiles.compile_ms - compiles_before.compile_ms;
   run.kernels_compiled = compiles.compiled - compiles_before.compiled;

@@ -90,8 +90,8 @@ TEST(Plan, StepDataIntegratesTheCurvesExactly) {
   ASSERT_EQ(plan.groups.size(), 1u);
   const auto& g = plan.groups[0];
   EXPECT_EQ(g.times.back(), 1.7);
-  const auto& drift = g.step_series[0];
-  const auto& diffusion = g.step_series[1];
+  const auto& drift = g.step_series(0);
+  const auto& diffusion = g.step_series(1);
   double variance = 0.0;
   for (double d : diffusion)
     variance += d * d;
@@ -246,8 +246,8 @@ TEST(Plan, EventGridGivesEuropeansOfOneMaturityOneStep) {
   EXPECT_EQ(g.steps(), 1);
   EXPECT_EQ(g.times, (std::vector<double>{0.0, 1.5}));
   // The one step carries the whole interval's moments: variance σ²T, drift (r - q - σ²/2)T.
-  EXPECT_NEAR(g.step_series[1][0] * g.step_series[1][0], 0.04 * 1.5, 1e-14);
-  EXPECT_NEAR(g.step_series[0][0], (0.05 - 0.0 - 0.5 * 0.04) * 1.5, 1e-14);
+  EXPECT_NEAR(g.step_series(1)[0] * g.step_series(1)[0], 0.04 * 1.5, 1e-14);
+  EXPECT_NEAR(g.step_series(0)[0], (0.05 - 0.0 - 0.5 * 0.04) * 1.5, 1e-14);
   ASSERT_EQ(g.observation_runs.size(), 2u); // the terminal observation at step 0, the sentinel
   EXPECT_EQ(g.observation_runs[0].first, 0);
 }

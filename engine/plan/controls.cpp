@@ -19,8 +19,8 @@ double geometric_asian_control_mean(const GroupPlan& group, const std::vector<in
   // diffusion[s] z_s, so log G = (1/n) Σ_fixings log S is normal with the mean of the cumulative
   // drifts and variance Σ_s (fixings after step s / n)² diffusion[s]².
   const int steps = group.steps();
-  const auto& drift = group.step_series[0];
-  const auto& diffusion = group.step_series[1];
+  const std::vector<double> drift = group.step_series(0);
+  const std::vector<double> diffusion = group.step_series(1);
   const double n = static_cast<double>(fixings.size());
   double mean = 0.0, variance = 0.0, cumulative = 0.0;
   std::size_t f = 0;

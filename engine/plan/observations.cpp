@@ -47,14 +47,12 @@ void renumber_instruments(const std::vector<int>& renumber, GroupPlan& group) {
 
 int ObservationSet::add(models::ObservationKind kind, int asset, std::vector<int> steps,
                         BasketLevel level) {
-  ObservationKey key{kind, asset, std::move(steps), std::move(level)};
-  const auto it = index_.find(key);
-  if (it != index_.end())
-    return it->second;
-  const int id = static_cast<int>(keys_.size());
-  index_.emplace(key, id);
-  keys_.push_back(std::move(key));
-  return id;
+  const auto [it, added] =
+      index_.try_emplace(ObservationKey{kind, asset, std::move(steps), std::move(level)},
+                         static_cast<int>(keys_.size()));
+  if (added)
+    keys_.push_back(&it->first);
+  return it->second;
 }
 
 const std::vector<int>& ObservationSet::steps(const config::Schedule& times) {
@@ -74,22 +72,26 @@ int ObservationSet::add(models::ObservationKind kind, int asset, const config::S
   return id;
 }
 
-std::vector<std::vector<int>> number_observations(const config::RunConfig& config, int model_index,
-                                                  const ObservationSet& observations,
-                                                  GroupPlan& group) {
+std::vector<const std::vector<int>*> number_observations(const config::RunConfig& config,
+                                                         int model_index,
+                                                         const ObservationSet& observations,
+                                                         GroupPlan& group) {
   // Asians that are not priced off the terminal spot leave an unused terminal observation;
   // drop observations nobody reads so the per-path state stays minimal.
-  const std::vector<int> used = used_observations(observations, group);
+  std::vector<int> used = used_observations(observations, group);
   // Number the observations in use, the most frequently observed first: they get the register
   // slots of models/path.cuh. Ties keep the order of first use.
   std::vector<std::size_t> order;
+  order.reserve(used.size());
   for (std::size_t o = 0; o < used.size(); ++o) {
     if (used[o])
       order.push_back(o);
   }
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return observations.keys()[a].steps.size() > observations.keys()[b].steps.size();
-  });
+  if (order.size() > 1) { // (a sort's buffer is an allocation)
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return observations.keys()[a]->steps.size() > observations.keys()[b]->steps.size();
+    });
+  }
   const int kept = static_cast<int>(order.size());
   if (kept > models::kMaxObservations) {
     const int S = group.scenarios;
@@ -101,13 +103,16 @@ std::vector<std::vector<int>> number_observations(const config::RunConfig& confi
             (S > 1 ? ", for each of the " + std::to_string(S) + " scenarios of the Greeks" : "") +
             "); at most " + std::to_string(models::kMaxObservations) + " are supported per model");
   }
-  std::vector<int> renumber(used.size(), -1);
+  std::vector<int>& renumber = used; // its marks are read: it becomes the new numbers
+  std::fill(renumber.begin(), renumber.end(), -1);
   for (std::size_t n = 0; n < order.size(); ++n)
     renumber[order[n]] = static_cast<int>(n);
   renumber_instruments(renumber, group);
-  std::vector<std::vector<int>> observation_steps;
+  std::vector<const std::vector<int>*> observation_steps;
+  observation_steps.reserve(order.size());
+  group.observations.reserve(order.size());
   for (std::size_t o : order) {
-    const auto& key = observations.keys()[o];
+    const auto& key = *observations.keys()[o];
     models::ObservationView view{};
     view.kind = key.kind;
     view.asset = key.asset;
@@ -117,30 +122,37 @@ std::vector<std::vector<int>> number_observations(const config::RunConfig& confi
     for (int a = 0; a < view.legs; ++a)
       view.weights[a] = key.level.weights[static_cast<std::size_t>(a)];
     group.observations.push_back(view);
-    observation_steps.push_back(key.steps);
+    observation_steps.push_back(&key.steps);
   }
   return observation_steps;
 }
 
-void plan_observation_runs(const std::vector<std::vector<int>>& observation_steps,
+void plan_observation_runs(const std::vector<const std::vector<int>*>& observation_steps,
                            GroupPlan& group) {
   const int steps = group.steps();
   // The observations at each grid index, in increasing number: grid index s holds
   // events[first[s] .. first[s + 1]) (one array, not a vector per step: a book of 1,000 groups
   // of daily steps grew 250,000 of them).
-  std::vector<std::size_t> first(static_cast<std::size_t>(steps) + 2, 0);
-  for (const auto& at : observation_steps) {
-    for (int s : at)
-      ++first[static_cast<std::size_t>(s) + 1];
+  // A counting sort in place: counts at s + 2, their prefix sums put grid index s's start at
+  // s + 1, and placing each event moves it to s, where the next grid index starts.
+  std::vector<std::size_t> first(static_cast<std::size_t>(steps) + 3, 0);
+  for (const auto* at : observation_steps) {
+    for (int s : *at)
+      ++first[static_cast<std::size_t>(s) + 2];
   }
   for (std::size_t s = 1; s < first.size(); ++s)
     first[s] += first[s - 1];
   std::vector<int> events(first.back());
-  std::vector<std::size_t> next(first.begin(), first.end() - 1);
   for (std::size_t o = 0; o < observation_steps.size(); ++o) {
-    for (int s : observation_steps[o])
-      events[next[static_cast<std::size_t>(s)]++] = static_cast<int>(o);
+    for (int s : *observation_steps[o])
+      events[first[static_cast<std::size_t>(s) + 1]++] = static_cast<int>(o);
   }
+  std::size_t observed_steps = 0;
+  for (int s = 0; s < steps; ++s)
+    observed_steps +=
+        first[static_cast<std::size_t>(s) + 1] != first[static_cast<std::size_t>(s) + 2];
+  // At most one run a step, and the sentinel (a few reserved: a long grid's runs merge).
+  group.observation_runs.reserve(std::min<std::size_t>(observed_steps, 7) + 1);
   // Kernel step s moves the path from times[s] to times[s + 1]; its observations are those at
   // grid index s + 1.
   // Consecutive steps with the same register-slot observations and none beyond the slots

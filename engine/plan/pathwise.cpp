@@ -212,7 +212,7 @@ void plan_pathwise_model_data(const config::RunConfig& config, int model_index, 
       moved[2][k] = difference(later, earlier, k, h);
   }
   const std::size_t steps = base.series[0].size();
-  group.step_series = base.series;
+  group.step_series_count = static_cast<int>(2 * N);
   group.model_data.clear();
   group.model_data.reserve(steps * 2 * N * (1 + models::kMovedInputs));
   for (std::size_t s = 0; s < steps; ++s) {

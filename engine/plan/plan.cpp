@@ -45,7 +45,7 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   plan_detail::ObservationSet observations(group.times);
   plan_detail::plan_instruments(config, model_index, scenarios, instrument_indices, quantity,
                                 observations, group);
-  const std::vector<std::vector<int>> observation_steps =
+  const std::vector<const std::vector<int>*> observation_steps =
       plan_detail::number_observations(config, model_index, observations, group);
   plan_detail::plan_observation_runs(observation_steps, group);
   const auto& first = config.instruments[static_cast<std::size_t>(instrument_indices.front())];

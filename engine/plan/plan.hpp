@@ -60,9 +60,9 @@ struct GroupPlan {
 
   std::vector<double> times; ///< [steps + 1], times[0] = 0, times.back() = horizon
 
-  // The base scenario's per-step market data (each series [steps], in the order of the model's
-  // Step) — for inspection and tests.
-  std::vector<std::vector<double>> step_series;
+  /// Series per step of the base scenario's market data: the first steps() × step_series_count
+  /// values of model_data ([step][series], in the order of the model's Step).
+  int step_series_count = 0;
   /// What the model's make_params() reads: every scenario's per-step data interleaved per step
   /// ([step][series], then any tail such as a surface's knots), scenario after scenario;
   /// converted to the run's precision when uploaded.
@@ -109,6 +109,15 @@ struct GroupPlan {
   ExercisePlan exercise;
 
   [[nodiscard]] int steps() const { return static_cast<int>(times.size()) - 1; }
+  /// The base scenario's per-step series k ([steps]), from model_data: for inspection, tests
+  /// and the control variates' means.
+  [[nodiscard]] std::vector<double> step_series(int k) const {
+    std::vector<double> series(static_cast<std::size_t>(steps()));
+    for (std::size_t s = 0; s < series.size(); ++s)
+      series[s] =
+          model_data[s * static_cast<std::size_t>(step_series_count) + static_cast<std::size_t>(k)];
+    return series;
+  }
   /// The group's Greeks are pathwise (its model the pathwise one).
   [[nodiscard]] bool pathwise() const { return !pathwise_greeks.empty(); }
   [[nodiscard]] int rows() const { return steps() * factors; } ///< normals per path

@@ -67,7 +67,7 @@ ModelData model_data(const config::RunConfig& config, const config::ModelConfig&
 /// step is not exact over any interval.
 void check_event_grid_is_exact(const config::RunConfig& config, const config::ModelConfig& model);
 
-/// group.step_series (the base scenario's), group.model_data and group.model_constants (every
+/// group.step_series_count, group.model_data and group.model_constants (every
 /// scenario's, one block each) over group.times.
 void plan_model_data(const std::vector<Scenario>& scenarios, int model_index, GroupPlan& group);
 
@@ -96,8 +96,8 @@ bool takes_pathwise(const config::RunConfig& config, int model_index,
 std::vector<Scenario> plan_pathwise(const config::RunConfig& config, int model_index,
                                     GroupPlan& group);
 
-/// group.step_series, group.model_data and group.model_constants of a pathwise group: the base
-/// steps, then each step's derivatives by the moved inputs (models::PathwiseBlackScholes).
+/// group.step_series_count, group.model_data and group.model_constants of a pathwise group: the
+/// base steps, then each step's derivatives by the moved inputs (models::PathwiseBlackScholes).
 void plan_pathwise_model_data(const config::RunConfig& config, int model_index, GroupPlan& group);
 
 /// The kernels' half-widths of an instrument's jumps (InstrumentView::payoff_smoothing and
@@ -151,12 +151,13 @@ public:
   int add(models::ObservationKind kind, int asset, const config::Schedule& times);
   /// The grid steps of a schedule's times (steps_of), once per shared schedule.
   const std::vector<int>& steps(const config::Schedule& times);
-  [[nodiscard]] const std::vector<ObservationKey>& keys() const { return keys_; }
+  /// The distinct observations, in order of first use (each the set's own key).
+  [[nodiscard]] const std::vector<const ObservationKey*>& keys() const { return keys_; }
 
 private:
   const std::vector<double>* grid_;
   std::map<ObservationKey, int> index_;
-  std::vector<ObservationKey> keys_;
+  std::vector<const ObservationKey*> keys_; // into index_ (a map's keys stay put)
   std::map<const void*, std::vector<int>> steps_;
   std::map<std::tuple<models::ObservationKind, int, const void*>, int> scheduled_;
 };
@@ -164,13 +165,14 @@ private:
 /// Keeps the observations some instrument reads, numbered the most frequently observed first
 /// (they get the register slots of models/path.cuh), renumbers the instruments' references and
 /// fills group.observations. Throws config::ConfigError past models::kMaxObservations.
-/// Returns, per kept observation (new number), its grid indices.
-std::vector<std::vector<int>> number_observations(const config::RunConfig& config, int model_index,
-                                                  const ObservationSet& observations,
-                                                  GroupPlan& group);
+/// Returns, per kept observation (new number), its grid indices (the set's own).
+std::vector<const std::vector<int>*> number_observations(const config::RunConfig& config,
+                                                         int model_index,
+                                                         const ObservationSet& observations,
+                                                         GroupPlan& group);
 
 /// group.observation_runs and the spills, from each kept observation's grid indices.
-void plan_observation_runs(const std::vector<std::vector<int>>& observation_steps,
+void plan_observation_runs(const std::vector<const std::vector<int>*>& observation_steps,
                            GroupPlan& group);
 
 // ---- instruments (instruments.cpp) ---------------------------------------------------------

@@ -46,8 +46,10 @@ ModelData black_scholes_data(const config::RunConfig& config, const config::Mode
     diffusion[s] = std::sqrt(variance);
   }
   ModelData out;
-  out.series = {std::move(drift), std::move(diffusion)};
-  out.constants = {std::log(u.spot)};
+  out.series.reserve(2);
+  out.series.push_back(std::move(drift));
+  out.series.push_back(std::move(diffusion));
+  out.constants.assign(1, std::log(u.spot));
   return out;
 }
 
@@ -203,19 +205,29 @@ void plan_model_data(const std::vector<Scenario>& scenarios, int model_index, Gr
   std::vector<double> constants;
   for (int k = 0; k < S; ++k) {
     const Scenario& sc = scenarios[static_cast<std::size_t>(k)];
-    const ModelData data =
+    ModelData data =
         model_data(sc.config(), sc.config().models[static_cast<std::size_t>(model_index)],
                    group.times, sc.time_shift);
-    if (k == 0)
-      group.step_series = data.series;
+    if (k == 0) { // every scenario's block has the base's size
+      group.step_series_count = static_cast<int>(data.series.size());
+      const std::size_t block =
+          static_cast<std::size_t>(group.steps()) * data.series.size() + data.tail.size();
+      group.model_data.reserve(block * static_cast<std::size_t>(S));
+    }
     append_interleaved(group.model_data, data);
-    constants.insert(constants.end(), data.constants.begin(), data.constants.end());
+    if (S == 1) {
+      constants = std::move(data.constants);
+    } else {
+      constants.insert(constants.end(), data.constants.begin(), data.constants.end());
+    }
   }
-  if (S > 1) {
-    const double block = static_cast<double>(group.model_data.size() / S);
-    const double per = static_cast<double>(constants.size() / S);
-    group.model_constants = {static_cast<double>(S), block, per};
+  if (S == 1) {
+    group.model_constants = std::move(constants);
+    return;
   }
+  const double block = static_cast<double>(group.model_data.size() / S);
+  const double per = static_cast<double>(constants.size() / S);
+  group.model_constants = {static_cast<double>(S), block, per};
   group.model_constants.insert(group.model_constants.end(), constants.begin(), constants.end());
 }
 

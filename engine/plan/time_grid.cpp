@@ -50,38 +50,55 @@ double total_variance(const config::TermStructure& vols, double t) {
   return interpolate(tenors, w, t);
 }
 
-std::vector<double> make_time_grid(double horizon, int steps_per_year,
-                                   const std::vector<double>& event_times) {
+namespace {
+
+/// make_time_grid on its own copy of the event times (merged in place: a group's grid is one
+/// allocation besides them).
+std::vector<double> time_grid_of(double horizon, int steps_per_year, std::vector<double> events) {
   // Events inside (0, horizon], merged when closer than the tolerance.
-  std::vector<double> events{horizon};
-  for (double t : event_times) {
-    if (t > kTimeTolerance && t <= horizon + kTimeTolerance)
-      events.push_back(std::min(t, horizon));
-  }
-  std::sort(events.begin(), events.end());
-  std::vector<double> merged;
+  std::size_t kept = 0;
   for (double t : events) {
-    if (merged.empty() || t - merged.back() > kTimeTolerance)
-      merged.push_back(t);
+    if (t > kTimeTolerance && t <= horizon + kTimeTolerance)
+      events[kept++] = std::min(t, horizon);
   }
+  events.resize(kept);
+  events.push_back(horizon);
+  std::sort(events.begin(), events.end());
+  std::size_t merged = 0;
+  for (double t : events) {
+    if (merged == 0 || t - events[merged - 1] > kTimeTolerance)
+      events[merged++] = t;
+  }
+  events.resize(merged);
   // Uniform times that are not (within tolerance) an event; none on the event grid
   // (steps_per_year 0).
-  std::vector<double> grid{0.0};
-  grid.reserve(merged.size() + static_cast<std::size_t>(horizon * steps_per_year) + 2);
   const auto uniform_steps =
       steps_per_year > 0 ? static_cast<long long>(std::floor(horizon * steps_per_year)) : 0;
+  std::vector<double> grid;
+  grid.reserve(events.size() + static_cast<std::size_t>(uniform_steps) + 1);
+  grid.push_back(0.0);
   std::size_t e = 0;
   for (long long k = 1; k <= uniform_steps; ++k) {
     const double t = static_cast<double>(k) / steps_per_year;
-    while (e < merged.size() && merged[e] < t - kTimeTolerance)
-      grid.push_back(merged[e++]);
-    if (e < merged.size() && merged[e] <= t + kTimeTolerance)
+    while (e < events.size() && events[e] < t - kTimeTolerance)
+      grid.push_back(events[e++]);
+    if (e < events.size() && events[e] <= t + kTimeTolerance)
       continue; // the event stands for it
     grid.push_back(t);
   }
-  while (e < merged.size())
-    grid.push_back(merged[e++]);
+  while (e < events.size())
+    grid.push_back(events[e++]);
   return grid;
+}
+
+} // namespace
+
+std::vector<double> make_time_grid(double horizon, int steps_per_year,
+                                   const std::vector<double>& event_times) {
+  std::vector<double> events;
+  events.reserve(event_times.size() + 1);
+  events.assign(event_times.begin(), event_times.end());
+  return time_grid_of(horizon, steps_per_year, std::move(events));
 }
 
 namespace plan_detail {
@@ -118,7 +135,10 @@ std::vector<double> group_time_grid(const config::RunConfig& config, int model_i
   // A book repeats a few schedules over many instruments (daily monitoring to 6 or 12 months):
   // each distinct one is added once, or a group of 100 instruments sorts 6,000 times.
   std::vector<const config::Schedule*> added;
+  events.reserve(instrument_indices.size() + 1); // each maturity, and the horizon
   const auto add_schedule = [&](const config::Schedule& times) {
+    if (times.empty())
+      return;
     for (const auto* seen : added) {
       if (*seen == times) // the same shared schedule at once, else its times compared
         return;
@@ -134,7 +154,8 @@ std::vector<double> group_time_grid(const config::RunConfig& config, int model_i
     add_schedule(in.monitoring_times);
     add_schedule(in.exercise_times);
   }
-  std::vector<double> times = make_time_grid(horizon, config.simulation.steps_per_year, events);
+  std::vector<double> times =
+      time_grid_of(horizon, config.simulation.steps_per_year, std::move(events));
   const int steps = static_cast<int>(times.size()) - 1;
   if (steps > kMaxGroupSteps) {
     const auto& model = config.models[static_cast<std::size_t>(model_index)];

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -394,12 +395,15 @@ std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
     using Real = typename decltype(real_tag)::type;
     TraceSpan setup("gpu run: workspace", -1);
     const WorkspaceLease workspace(slot);
-    GpuRunner<Real> runner(plan, settings, progress, share, *workspace, regression);
+    std::optional<GpuRunner<Real>> runner;
+    runner.emplace(plan, settings, progress, share, *workspace, regression);
     setup.end();
-    runner.fit_rules();
-    auto outcomes = runner.run();
+    runner->fit_rules();
+    auto outcomes = runner->run();
     if (stats != nullptr)
-      *stats = runner.stats();
+      *stats = runner->stats();
+    const TraceSpan teardown("gpu run: teardown", -1);
+    runner.reset();
     return outcomes;
   });
 }

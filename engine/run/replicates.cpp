@@ -4,6 +4,7 @@
 #include <string>
 
 #include "config/config_error.hpp"
+#include "engine/core/trace.hpp"
 #include "engine/run/cpu_engine.hpp"
 #include "engine/run/gpu_engine.hpp"
 
@@ -123,6 +124,7 @@ run_replicates(const SimulationPlan& plan, const ExecutionSettings& settings,
     add_plan_stats(stats, replicate_stats);
     if (outcomes.empty())
       continue; // an MPI rank other than 0: its sums went to rank 0
+    const TraceSpan sample_span("replicate's sample");
     samples.push_back(sample_replicate(plan, outcomes, instrument_count));
     add_outcome_costs(plan, outcomes, run);
     if (split) { // the workers ran side by side: the slowest one's kernels
