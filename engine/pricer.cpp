@@ -41,8 +41,18 @@ void compile_group_kernels(const SimulationPlan& plan,
   // Distinct by address (the launcher tables' static names): a book of 8,192 groups of one
   // model names one or two kernels; copying and sorting its 8,192-16,384 names took part of each
   // warm run's choice of backends.
+  // A group that needs what the group before it needed (same settings, same kernel shape) adds
+  // nothing: a book's 8,192 alike groups look their kernels up once.
   std::set<const std::string*> distinct;
+  const auto same_kernels = [&](std::size_t a, std::size_t b) {
+    const ExecutionSettings& sa = group_settings[a];
+    const ExecutionSettings& sb = group_settings[b];
+    return sa.precision == sb.precision && sa.prefetch_distance == sb.prefetch_distance &&
+           sa.backend == sb.backend && same_group_kernels(plan.groups[a], plan.groups[b]);
+  };
   for (std::size_t g = 0; g < plan.groups.size() && g < group_settings.size(); ++g) {
+    if (g > 0 && same_kernels(g - 1, g))
+      continue;
     for (const std::string* name :
          group_kernel_names(plan.groups[g], group_settings[g].precision, group_settings[g].backend,
                             group_settings[g].prefetch_distance))

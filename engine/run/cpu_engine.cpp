@@ -409,7 +409,7 @@ private:
       });
       ++this->stats_.kernel_launches;
     }
-    this->launches_of_[g] = chunking.chunks;
+    this->launches_of_[static_cast<std::size_t>(g)] = chunking.chunks;
   }
 
   /// Early exercise's regression pass on the CPU: the regression paths (the group's counter

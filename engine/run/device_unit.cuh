@@ -110,11 +110,24 @@ public:
           pathwise_greeks;
     };
     std::vector<Offsets> offsets;
+    offsets.reserve(groups_.size());
+    std::size_t arena_bytes = 0; // its size, reserved once (8,192 groups grew it 20 times)
     for (const GroupPlan* g : groups_) {
-      offsets.push_back(
-          {arena.add(interleaved_step_series<Real>(*g)), arena.add(g->observation_runs),
-           arena.add(g->spill_ranges), arena.add(g->spill_events), arena.add(g->observations),
-           arena.add(g->instruments), arena.add(g->greek_weights), arena.add(g->pathwise_greeks)});
+      arena_bytes += UploadArena::bytes_for<Real>(g->model_data.size()) +
+                     UploadArena::bytes_for<models::ObservationRun>(g->observation_runs.size()) +
+                     UploadArena::bytes_for<models::SpillRange>(g->spill_ranges.size()) +
+                     UploadArena::bytes_for<models::EventCode>(g->spill_events.size()) +
+                     UploadArena::bytes_for<models::ObservationView>(g->observations.size()) +
+                     UploadArena::bytes_for<models::InstrumentView>(g->instruments.size()) +
+                     UploadArena::bytes_for<double>(g->greek_weights.size()) +
+                     UploadArena::bytes_for<models::PathwiseGreek>(g->pathwise_greeks.size());
+    }
+    arena.reserve(arena_bytes);
+    for (const GroupPlan* g : groups_) {
+      offsets.push_back({arena.add_as<Real>(g->model_data), arena.add(g->observation_runs),
+                         arena.add(g->spill_ranges), arena.add(g->spill_events),
+                         arena.add(g->observations), arena.add(g->instruments),
+                         arena.add(g->greek_weights), arena.add(g->pathwise_greeks)});
     }
     const std::vector<std::size_t> tables = add_exercise_tables(arena, exercise);
     data_ = DeviceBuffer<unsigned char>(arena.size(), stream);
@@ -137,6 +150,8 @@ public:
     const std::size_t tiles = kernels::tiles_for_paths(max_chunk_paths);
     std::size_t doubles = 0;
     std::size_t tickets = 0;
+    values_.reserve(groups_.size());
+    templates_.reserve(groups_.size());
     for (const GroupPlan* g : groups_) {
       const int values = g->reduced_values();
       PFMC_EXPECTS(shape.rounds.passes == 1 || values == kernels::kPriceValues,

@@ -29,8 +29,11 @@ namespace {
 std::vector<bool> computes_draws(const SimulationPlan& plan,
                                  const std::vector<ExecutionSettings>& settings) {
   std::vector<bool> computes;
+  computes.reserve(settings.size());
+  const kernels::BackendInfo* info = nullptr;
   for (std::size_t g = 0; g < settings.size(); ++g) {
-    const kernels::BackendInfo* info = kernels::find_backend(settings[g].backend);
+    if (g == 0 || settings[g].backend != settings[g - 1].backend) // (one lookup a run of them)
+      info = kernels::find_backend(settings[g].backend);
     computes.push_back(plan.groups[g].exercise.present() ||
                        (info != nullptr && !info->reads_draws));
   }
@@ -317,6 +320,7 @@ private:
   template <class Model>
   void run_computing(const DrawUnit& unit) {
     std::vector<const GroupPlan*> groups;
+    groups.reserve(unit.groups.size());
     for (int g : unit.groups)
       groups.push_back(&this->plan_.groups[static_cast<std::size_t>(g)]);
     const bool exercise = groups.front()->exercise.present();
@@ -349,6 +353,7 @@ private:
     for (std::uint64_t c = 0; c < chunks; ++c) {
       throw_if_stopped(); // no new launch once asked to stop
       std::vector<typename DeviceUnit<Model, Real>::Chunk> launch_chunks;
+      launch_chunks.reserve(groups.size());
       for (std::size_t m = 0; m < groups.size(); ++m) {
         const PathRange& r = this->ranges_[static_cast<std::size_t>(unit.groups[m])];
         const std::uint64_t first = r.first + c * chunk_paths;
@@ -365,7 +370,7 @@ private:
     }
     collect(device, unit.groups);
     for (int g : unit.groups)
-      this->launches_of_[g] = chunks;
+      this->launches_of_[static_cast<std::size_t>(g)] = chunks;
   }
 
   const std::vector<ExecutionSettings>& settings_;
@@ -419,6 +424,13 @@ bool has_group_launcher(const GroupPlan& group, config::Precision precision,
       return find_launcher<Model, Real>(backend, prefetch_distance, tuned_only) != nullptr;
     });
   });
+}
+
+bool same_group_kernels(const GroupPlan& a, const GroupPlan& b) {
+  return a.model_type == b.model_type && a.assets == b.assets &&
+         (a.scenarios > 1) == (b.scenarios > 1) && a.fast_math == b.fast_math &&
+         a.pathwise() == b.pathwise() && a.exercise.present() == b.exercise.present() &&
+         one_step_terminal(a) == one_step_terminal(b);
 }
 
 std::vector<const std::string*> group_kernel_names(const GroupPlan& group,

@@ -38,6 +38,11 @@ bool has_launcher(const std::string& backend, int prefetch_distance);
 bool has_group_launcher(const GroupPlan& group, config::Precision precision,
                         const std::string& backend, int prefetch_distance, bool tuned_only = false);
 
+/// Whether group_kernel_names gives two groups the same names under the same settings: the same
+/// model entry (kernels/model_list.cuh) and the same kernels of it (one-step terminal or not,
+/// early exercise or not).
+bool same_group_kernels(const GroupPlan& a, const GroupPlan& b);
+
 /// The name expressions of the kernels a group launches with `backend` at `prefetch_distance`
 /// that the binary does not build in (all of them where compile::every_kernel_at_runtime()): its
 /// kernel, its wide one where it has one, its terminal one where the group is one-step terminal;

@@ -298,6 +298,10 @@ void check_draw_batches(const config::RunConfig& config, const SimulationPlan& p
   std::vector<bool> computes(plan.groups.size(),
                              !on_gpu && settings.rng == config::RngType::philox);
   for (std::size_t g = 0; on_gpu && g < plan.groups.size(); ++g) {
+    if (g > 0 && group_settings[g].backend == group_settings[g - 1].backend) {
+      computes[g] = computes[g - 1]; // (a book's groups share a backend: one lookup)
+      continue;
+    }
     const kernels::BackendInfo* info = kernels::find_backend(group_settings[g].backend);
     computes[g] = info != nullptr && !info->reads_draws;
   }

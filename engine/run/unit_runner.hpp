@@ -66,6 +66,8 @@ public:
     philox_ = run_.rng == config::RngType::philox;
     quasi_ = run_.rng == config::RngType::sobol || run_.rng == config::RngType::scrambled_sobol;
     ranges_ = share != nullptr ? share->ranges : whole_run(plan.groups.size(), run_.paths).ranges;
+    launches_of_.assign(plan.groups.size(), 0);
+    group_paths_.reserve(ranges_.size());
     for (const PathRange& r : ranges_) {
       PFMC_EXPECTS(philox_ || (r == PathRange{0, run_.paths}),
                    "only counter-based draws run a share of a group");
@@ -174,7 +176,7 @@ protected:
   std::vector<std::uint64_t> group_paths_; ///< per group: their count (0: none)
   DrawTransforms transforms_;
   PlanStats stats_;
-  std::map<int, std::uint64_t> launches_of_; ///< per group: its launches (CPU: passes)
+  std::vector<std::uint64_t> launches_of_; ///< per group: its launches (CPU: passes)
 
 private:
   Runner& runner() { return static_cast<Runner&>(*this); }
@@ -240,7 +242,7 @@ private:
     timed_kernels(marks, [&] { runner().template launch_batch<Model>(unit, draws); });
     runner().consumed();
     for (int g : unit.groups)
-      launches_of_[g] = 1;
+      launches_of_[static_cast<std::size_t>(g)] = 1;
   }
 
   /// A tiled group: chunk after chunk under the memory cap, one generation call per draw tile.
@@ -287,7 +289,7 @@ private:
       runner().consumed();
     }
     launch.close();
-    launches_of_[g] = chunking.chunks;
+    launches_of_[static_cast<std::size_t>(g)] = chunking.chunks;
   }
 
   std::vector<GroupOutcome> outcomes() {
@@ -305,8 +307,7 @@ private:
       o.path_steps = o.paths * static_cast<std::uint64_t>(group.steps());
       o.bytes_loaded =
           computes_draws_[g] ? 0.0 : static_cast<double>(o.paths) * group.rows() * sizeof(Real);
-      const auto launches = launches_of_.find(static_cast<int>(g));
-      o.chunks = launches != launches_of_.end() ? launches->second : 0;
+      o.chunks = launches_of_[g];
       if (const auto cost = exercise_cost_.find(static_cast<int>(g));
           cost != exercise_cost_.end()) {
         o.regression_ms = cost->second.ms;

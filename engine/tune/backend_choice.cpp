@@ -252,8 +252,23 @@ std::vector<ExecutionSettings> choose_group_backends(const SimulationPlan& plan,
     }
   }
   bool early_exercise = false;
+  // A group of the shape and key of the group before it takes that group's choice (its settings
+  // and its line, under its own model's name): a book's 8,192 alike groups resolve one.
+  const auto same_choice = [&](const GroupPlan& a, const GroupPlan& b, std::size_t g) {
+    return !a.exercise.present() && !b.exercise.present() && a.model_type == b.model_type &&
+           a.assets == b.assets && a.scenarios == b.scenarios && a.fast_math == b.fast_math &&
+           a.pathwise() == b.pathwise() && (!automatic_backend || keys[g - 1] == keys[g]);
+  };
+  run.group_backends.reserve(run.group_backends.size() + plan.groups.size());
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {
     const GroupPlan& group = plan.groups[g];
+    if (g > 0 && same_choice(plan.groups[g - 1], group, g)) {
+      group_settings[g] = group_settings[g - 1];
+      GroupBackend same = run.group_backends.back();
+      same.model = group.model_name;
+      run.group_backends.push_back(std::move(same));
+      continue;
+    }
     if (group.exercise.present()) {
       // Its own kernel (kernels/launcher_table.cuh), which computes its draws in the loop.
       early_exercise = true;
