@@ -5,6 +5,8 @@
 #include <climits>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "config/config_error.hpp"
@@ -389,6 +391,58 @@ TEST(DrawPlan, LargeGroupsQuasiRandomAndNoBatchesAreTiled) {
   }
   for (const auto& u : engine::plan_draw_units(plan, config::RngType::philox, 5000, 8, 0)) {
     EXPECT_FALSE(u.batched);
+  }
+}
+
+TEST(DrawPlan, UnitsThatComputeTheirDrawsHoldAtMostTheUnitGroups) {
+  // 2,500 groups of one kernel, all computing their draws: units of kComputingUnitGroups in plan
+  // order (the host stages one while the GPU runs the one before), the rest in the last.
+  const int n = 2 * engine::kComputingUnitGroups + 452;
+  std::string yaml = "market:\n  underlyings:\n";
+  for (int i = 0; i < n; ++i)
+    yaml += "    - {name: U" + std::to_string(i) + ", spot: 100}\n";
+  yaml += "  rates: {zero_rate: 0.01}\nmodels:\n";
+  for (int i = 0; i < n; ++i) {
+    yaml += "  - {name: m" + std::to_string(i) + ", type: black_scholes, underlying: U" +
+            std::to_string(i) + ", volatility: 0.2}\n";
+  }
+  yaml += "instruments:\n";
+  for (int i = 0; i < n; ++i) {
+    yaml += "  - {id: c" + std::to_string(i) +
+            ", type: european, option: call, strike: 100, maturity: 1, model: m" +
+            std::to_string(i) + "}\n";
+  }
+  yaml += "simulation: {steps_per_year: 0}\n";
+  const auto plan = engine::make_plan(testing::load(yaml));
+  ASSERT_EQ(plan.groups.size(), static_cast<std::size_t>(n));
+  const std::vector<bool> computes(plan.groups.size(), true);
+  const auto units =
+      engine::plan_draw_units(plan, config::RngType::philox, 5000, 8, 1 << 20, computes);
+  ASSERT_EQ(units.size(), 3u);
+  int next = 0;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    EXPECT_TRUE(units[u].computes_draws);
+    EXPECT_EQ(units[u].groups.size(),
+              u < 2 ? static_cast<std::size_t>(engine::kComputingUnitGroups) : 452u);
+    for (int g : units[u].groups)
+      EXPECT_EQ(g, next++);
+  }
+  EXPECT_EQ(next, n);
+}
+
+TEST(DrawPlan, UnitGroupsTakeWholeNumbersFromZeroToAMillion) {
+  EXPECT_EQ(engine::parse_unit_groups(nullptr), engine::kComputingUnitGroups);
+  EXPECT_EQ(engine::parse_unit_groups(""), engine::kComputingUnitGroups);
+  EXPECT_EQ(engine::parse_unit_groups("0"), 0);
+  EXPECT_EQ(engine::parse_unit_groups("1000000"), 1'000'000);
+  for (const char* bad : {"-1", "1000001", "abc", "8x", "2.5"}) {
+    try {
+      engine::parse_unit_groups(bad);
+      ADD_FAILURE() << bad << " was taken";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("not '") + bad + "'"), std::string::npos)
+          << e.what();
+    }
   }
 }
 

@@ -1,8 +1,30 @@
 #include "engine/draws/draw_plan.hpp"
 
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
 #include "kernels/draw_layout.hpp"
 
 namespace pfmc::engine {
+
+int parse_unit_groups(const char* text) {
+  if (text == nullptr || *text == '\0')
+    return kComputingUnitGroups;
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (*end != '\0' || value < 0 || value > 1'000'000) {
+    throw std::invalid_argument(
+        std::string("PFMC_UNIT_GROUPS must be a whole number from 0 to 1000000, not '") + text +
+        "'");
+  }
+  return static_cast<int>(value);
+}
+
+int computing_unit_groups() {
+  static const int groups = parse_unit_groups(std::getenv("PFMC_UNIT_GROUPS"));
+  return groups;
+}
 
 std::size_t group_draw_values(const GroupPlan& group, std::uint64_t paths) {
   return kernels::draw_tiles_for(paths) * static_cast<std::size_t>(group.rows()) *
@@ -27,6 +49,8 @@ std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngTyp
                                       std::uint64_t draw_batch_bytes,
                                       const std::vector<bool>& computes_draws) {
   const bool quasi = rng == config::RngType::sobol || rng == config::RngType::scrambled_sobol;
+  const std::size_t most =
+      computes_draws.empty() ? 0 : static_cast<std::size_t>(computing_unit_groups());
   std::vector<DrawUnit> units;
   for (int g = 0; g < static_cast<int>(plan.groups.size()); ++g) {
     const GroupPlan& group = plan.groups[static_cast<std::size_t>(g)];
@@ -37,6 +61,7 @@ std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngTyp
         computes_draws[static_cast<std::size_t>(g)]) {
       const bool joins =
           !units.empty() && units.back().computes_draws &&
+          (most == 0 || units.back().groups.size() < most) &&
           same_kernel(plan.groups[static_cast<std::size_t>(units.back().groups.front())], group);
       if (!joins) {
         units.push_back(DrawUnit{});

@@ -50,6 +50,18 @@ bool same_kernel(const GroupPlan& a, const GroupPlan& b);
 /// Values (normals) of one group's draw tiles for `paths` paths.
 std::size_t group_draw_values(const GroupPlan& group, std::uint64_t paths);
 
+/// The most groups one unit of groups that compute their draws launches together (0: no
+/// limit). The host builds a unit's device state and launch table while the GPU runs the unit
+/// before it: the 8,192-group book as one unit waited 3.6 ms for its kernels after 4.4 ms of
+/// such host work (NOTES v32); in units of this many the two overlap. The default,
+/// kComputingUnitGroups, or $PFMC_UNIT_GROUPS (a whole number from 0 to 1,000,000: the
+/// benchmarks' A/B); a bad value throws std::invalid_argument naming the variable.
+inline constexpr int kComputingUnitGroups = 1024;
+int computing_unit_groups();
+/// The variable's value: kComputingUnitGroups for null or empty, else a whole number from 0 to
+/// 1,000,000 (else std::invalid_argument naming the variable and the value).
+int parse_unit_groups(const char* text);
+
 /// computes_draws[g]: group g's backend computes its draws (empty: none does).
 std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngType rng,
                                       std::uint64_t paths, int real_bytes,
