@@ -63,7 +63,7 @@ const char* const kPriceEnvironment =
     "path kernel instead of its terminal one (the same bits); PFMC_TERMINAL_BLOCKS_PER_CTA=N: "
     "each thread block of a terminal kernel works through N blocks of paths (default: by the "
     "launch's size; the same bits); PFMC_UNIT_GROUPS=N: at most N groups of an inline run in "
-    "one launch, the host staging the next while the GPU runs one (default 1024, 0: all in one; "
+    "one launch, the host staging the next while the GPU runs one (default 2048, 0: all in one; "
     "the same bits).";
 
 apps::Format parse_format(const std::string& name) {

@@ -53,10 +53,12 @@ std::size_t group_draw_values(const GroupPlan& group, std::uint64_t paths);
 /// The most groups one unit of groups that compute their draws launches together (0: no
 /// limit). The host builds a unit's device state and launch table while the GPU runs the unit
 /// before it: the 8,192-group book as one unit waited 3.6 ms for its kernels after 4.4 ms of
-/// such host work (NOTES v32); in units of this many the two overlap. The default,
-/// kComputingUnitGroups, or $PFMC_UNIT_GROUPS (a whole number from 0 to 1,000,000: the
-/// benchmarks' A/B); a bad value throws std::invalid_argument naming the variable.
-inline constexpr int kComputingUnitGroups = 1024;
+/// such host work. Each launch costs its ramp and tail (NOTES v32, H200: the book's kernels
+/// 3.64 ms in one launch, 3.70 in 4, 3.81 in 8, 4.00 in 16; end to end 4 and 8 alike, both
+/// 4-5 ms faster than 1). The default, kComputingUnitGroups, or $PFMC_UNIT_GROUPS (a whole
+/// number from 0 to 1,000,000: the benchmarks' A/B); a bad value throws std::invalid_argument
+/// naming the variable.
+inline constexpr int kComputingUnitGroups = 2048;
 int computing_unit_groups();
 /// The variable's value: kComputingUnitGroups for null or empty, else a whole number from 0 to
 /// 1,000,000 (else std::invalid_argument naming the variable and the value).

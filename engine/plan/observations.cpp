@@ -135,17 +135,23 @@ void plan_observation_runs(const std::vector<const std::vector<int>*>& observati
   // of daily steps grew 250,000 of them).
   // A counting sort in place: counts at s + 2, their prefix sums put grid index s's start at
   // s + 1, and placing each event moves it to s, where the next grid index starts.
-  std::vector<std::size_t> first(static_cast<std::size_t>(steps) + 3, 0);
+  // One array: the grid's starts, then the events.
+  std::size_t total = 0;
+  for (const auto* at : observation_steps)
+    total += at->size();
+  const std::size_t starts = static_cast<std::size_t>(steps) + 3;
+  std::vector<std::size_t> buffer(starts + total, 0);
+  std::size_t* first = buffer.data();
+  std::size_t* events = first + starts;
   for (const auto* at : observation_steps) {
     for (int s : *at)
       ++first[static_cast<std::size_t>(s) + 2];
   }
-  for (std::size_t s = 1; s < first.size(); ++s)
+  for (std::size_t s = 1; s < starts; ++s)
     first[s] += first[s - 1];
-  std::vector<int> events(first.back());
   for (std::size_t o = 0; o < observation_steps.size(); ++o) {
     for (int s : *observation_steps[o])
-      events[first[static_cast<std::size_t>(s) + 1]++] = static_cast<int>(o);
+      events[first[static_cast<std::size_t>(s) + 1]++] = o;
   }
   std::size_t observed_steps = 0;
   for (int s = 0; s < steps; ++s)
@@ -164,7 +170,7 @@ void plan_observation_runs(const std::vector<const std::vector<int>*>& observati
     models::ObservationRun run{s, s, 0u, -1};
     const int spill_begin = static_cast<int>(group.spill_events.size());
     for (std::size_t e = first[grid_index]; e < first[grid_index + 1]; ++e) {
-      const int o = events[e];
+      const int o = static_cast<int>(events[e]);
       const auto& view = group.observations[static_cast<std::size_t>(o)];
       if (o < models::kRegisterObservations) {
         run.masks |= 1u << (static_cast<int>(view.kind) * models::kRegisterObservations + o);

@@ -82,9 +82,9 @@ double spot_of(const config::RunConfig& config, const config::ModelConfig& model
 /// (data(+h) - data(-h)) / 2h of series `k`, per step.
 std::vector<double> difference(const ModelData& up, const ModelData& down, std::size_t k,
                                double h) {
-  std::vector<double> d(up.series[k].size());
+  std::vector<double> d(up.steps);
   for (std::size_t s = 0; s < d.size(); ++s)
-    d[s] = (up.series[k][s] - down.series[k][s]) / (2.0 * h);
+    d[s] = (up.at(k, s) - down.at(k, s)) / (2.0 * h);
   return d;
 }
 
@@ -211,13 +211,13 @@ void plan_pathwise_model_data(const config::RunConfig& config, int model_index, 
     for (std::size_t k = 0; k < 2 * N; ++k)
       moved[2][k] = difference(later, earlier, k, h);
   }
-  const std::size_t steps = base.series[0].size();
+  const std::size_t steps = base.steps;
   group.step_series_count = static_cast<int>(2 * N);
   group.model_data.clear();
   group.model_data.reserve(steps * 2 * N * (1 + models::kMovedInputs));
   for (std::size_t s = 0; s < steps; ++s) {
     for (std::size_t k = 0; k < 2 * N; ++k)
-      group.model_data.push_back(base.series[k][s]);
+      group.model_data.push_back(base.at(k, s));
   }
   const double tangents_at = static_cast<double>(group.model_data.size());
   for (std::size_t s = 0; s < steps; ++s) {

@@ -51,12 +51,26 @@ std::vector<Scenario> plan_scenarios(const config::RunConfig& config, int model_
 
 // ---- per-step model data (step_data.cpp) ---------------------------------------------------
 
-/// A model's per-step data over a grid (shifted by a scenario), per series; its tail (a
-/// surface's knots); and its constants: what model_data_block interleaves for make_params().
+/// A model's per-step data over a grid (shifted by a scenario), interleaved per step
+/// ([step][series]) and followed by its tail (a surface's knots), and its constants: what a
+/// model's make_params() reads. One array, not one per series: a book of 8,192 one-step groups
+/// allocated each series apart.
 struct ModelData {
-  std::vector<std::vector<double>> series;
-  std::vector<double> tail;
+  ModelData() = default;
+  ModelData(int series_per_step, int step_count, std::size_t tail)
+      : series(series_per_step), steps(static_cast<std::size_t>(step_count)),
+        values(static_cast<std::size_t>(series_per_step) * steps + tail) {}
+  int series = 0;
+  std::size_t steps = 0;
+  std::vector<double> values;
   std::vector<double> constants;
+  /// Series k at step s.
+  double& at(std::size_t k, std::size_t s) {
+    return values[s * static_cast<std::size_t>(series) + k];
+  }
+  [[nodiscard]] double at(std::size_t k, std::size_t s) const {
+    return values[s * static_cast<std::size_t>(series) + k];
+  }
 };
 
 /// The model's data over `grid` under `config`'s market, valuation moved forward by `shift`.

@@ -36,19 +36,15 @@ ModelData black_scholes_data(const config::RunConfig& config, const config::Mode
                              const ScenarioTimes& times) {
   const auto& u = underlying_of(config, model.underlying_index);
   const int steps = times.steps();
-  const auto n = static_cast<std::size_t>(steps);
-  std::vector<double> drift(n), diffusion(n);
+  ModelData out(2, steps, 0);
   for (int s = 0; s < steps; ++s) {
     const double t0 = times.time(s), t1 = times.time(s + 1);
     const double variance =
         std::max(0.0, total_variance(model.volatility, t1) - total_variance(model.volatility, t0));
-    drift[s] = times.rate_integral(t0, t1) - u.dividend_yield * (t1 - t0) - 0.5 * variance;
-    diffusion[s] = std::sqrt(variance);
+    const auto at = static_cast<std::size_t>(s);
+    out.at(0, at) = times.rate_integral(t0, t1) - u.dividend_yield * (t1 - t0) - 0.5 * variance;
+    out.at(1, at) = std::sqrt(variance);
   }
-  ModelData out;
-  out.series.reserve(2);
-  out.series.push_back(std::move(drift));
-  out.series.push_back(std::move(diffusion));
   out.constants.assign(1, std::log(u.spot));
   return out;
 }
@@ -58,8 +54,7 @@ ModelData heston_data(const config::RunConfig& config, const config::ModelConfig
   const auto& u = underlying_of(config, model.underlying_index);
   const auto& h = model.heston;
   const int steps = times.steps();
-  ModelData out;
-  out.series.assign(12, std::vector<double>(static_cast<std::size_t>(steps)));
+  ModelData out(12, steps, 0);
   const double k_rho_xi = h.kappa * h.rho / h.xi - 0.5;
   for (int s = 0; s < steps; ++s) {
     const double t0 = times.time(s), t1 = times.time(s + 1), dt = t1 - t0;
@@ -79,8 +74,8 @@ ModelData heston_data(const config::RunConfig& config, const config::ModelConfig
                                k2 + 0.5 * k4,
                                dt,
                                std::sqrt(dt)};
-    for (int k = 0; k < 12; ++k)
-      out.series[static_cast<std::size_t>(k)][static_cast<std::size_t>(s)] = values[k];
+    for (std::size_t k = 0; k < 12; ++k)
+      out.at(k, static_cast<std::size_t>(s)) = values[k];
   }
   out.constants = {std::log(u.spot),
                    h.v0,
@@ -98,15 +93,14 @@ ModelData local_vol_data(const config::RunConfig& config, const config::ModelCon
   const auto& surface = model.surface;
   const std::size_t knots = surface.log_moneyness.size();
   const int steps = times.steps();
-  ModelData out;
-  out.series.assign(4 + knots, std::vector<double>(static_cast<std::size_t>(steps)));
+  ModelData out(static_cast<int>(4 + knots), steps, knots);
   for (int s = 0; s < steps; ++s) {
     const double t0 = times.time(s), t1 = times.time(s + 1), dt = t1 - t0;
-    out.series[0][static_cast<std::size_t>(s)] =
-        times.rate_integral(t0, t1) - u.dividend_yield * dt;
-    out.series[1][static_cast<std::size_t>(s)] = dt;
-    out.series[2][static_cast<std::size_t>(s)] = std::sqrt(dt);
-    out.series[3][static_cast<std::size_t>(s)] =
+    const auto at = static_cast<std::size_t>(s);
+    out.at(0, at) = times.rate_integral(t0, t1) - u.dividend_yield * dt;
+    out.at(1, at) = dt;
+    out.at(2, at) = std::sqrt(dt);
+    out.at(3, at) =
         std::log(u.spot) - u.dividend_yield * t0 - std::log(discount_factor(times.curve, t0));
     // The surface's row at t0: linear in time between its rows, flat outside.
     const auto& ts = surface.times;
@@ -119,12 +113,11 @@ ModelData local_vol_data(const config::RunConfig& config, const config::ModelCon
       lo = hi - 1;
       w = (t0 - ts[lo]) / (ts[hi] - ts[lo]);
     }
-    for (std::size_t j = 0; j < knots; ++j) {
-      out.series[4 + j][static_cast<std::size_t>(s)] =
-          surface.vols[lo][j] + w * (surface.vols[hi][j] - surface.vols[lo][j]);
-    }
+    for (std::size_t j = 0; j < knots; ++j)
+      out.at(4 + j, at) = surface.vols[lo][j] + w * (surface.vols[hi][j] - surface.vols[lo][j]);
   }
-  out.tail = surface.log_moneyness;
+  std::copy(surface.log_moneyness.begin(), surface.log_moneyness.end(),
+            out.values.end() - static_cast<std::ptrdiff_t>(knots));
   out.constants = {std::log(u.spot), static_cast<double>(knots), static_cast<double>(steps)};
   return out;
 }
@@ -133,17 +126,16 @@ ModelData multi_black_scholes_data(const config::RunConfig& config,
                                    const config::ModelConfig& model, const ScenarioTimes& times) {
   const std::size_t assets = model.underlyings.size();
   const int steps = times.steps();
-  ModelData out;
-  out.series.assign(2 * assets, std::vector<double>(static_cast<std::size_t>(steps)));
+  ModelData out(static_cast<int>(2 * assets), steps, 0);
   for (int s = 0; s < steps; ++s) {
     const double t0 = times.time(s), t1 = times.time(s + 1), dt = t1 - t0;
     const double rate = times.rate_integral(t0, t1);
     for (std::size_t a = 0; a < assets; ++a) {
       const auto& u = underlying_of(config, model.underlying_indices[a]);
       const double sigma = model.volatilities[a];
-      out.series[a][static_cast<std::size_t>(s)] =
+      out.at(a, static_cast<std::size_t>(s)) =
           rate - u.dividend_yield * dt - 0.5 * sigma * sigma * dt;
-      out.series[assets + a][static_cast<std::size_t>(s)] = sigma * std::sqrt(dt);
+      out.at(assets + a, static_cast<std::size_t>(s)) = sigma * std::sqrt(dt);
     }
   }
   for (std::size_t a = 0; a < assets; ++a)
@@ -153,16 +145,6 @@ ModelData multi_black_scholes_data(const config::RunConfig& config,
       out.constants.push_back(model.cholesky[i][j]);
   }
   return out;
-}
-
-void append_interleaved(std::vector<double>& out, const ModelData& data) {
-  const std::size_t series = data.series.size();
-  const std::size_t steps = series ? data.series[0].size() : 0;
-  for (std::size_t s = 0; s < steps; ++s) {
-    for (std::size_t k = 0; k < series; ++k)
-      out.push_back(data.series[k][s]);
-  }
-  out.insert(out.end(), data.tail.begin(), data.tail.end());
 }
 
 } // namespace
@@ -208,18 +190,17 @@ void plan_model_data(const std::vector<Scenario>& scenarios, int model_index, Gr
     ModelData data =
         model_data(sc.config(), sc.config().models[static_cast<std::size_t>(model_index)],
                    group.times, sc.time_shift);
-    if (k == 0) { // every scenario's block has the base's size
-      group.step_series_count = static_cast<int>(data.series.size());
-      const std::size_t block =
-          static_cast<std::size_t>(group.steps()) * data.series.size() + data.tail.size();
-      group.model_data.reserve(block * static_cast<std::size_t>(S));
-    }
-    append_interleaved(group.model_data, data);
-    if (S == 1) {
+    if (k == 0) // every scenario's block has the base's size
+      group.step_series_count = data.series;
+    if (S == 1) { // the block as it is
+      group.model_data = std::move(data.values);
       constants = std::move(data.constants);
-    } else {
-      constants.insert(constants.end(), data.constants.begin(), data.constants.end());
+      break;
     }
+    if (k == 0)
+      group.model_data.reserve(data.values.size() * static_cast<std::size_t>(S));
+    group.model_data.insert(group.model_data.end(), data.values.begin(), data.values.end());
+    constants.insert(constants.end(), data.constants.begin(), data.constants.end());
   }
   if (S == 1) {
     group.model_constants = std::move(constants);

@@ -52,8 +52,8 @@ double total_variance(const config::TermStructure& vols, double t) {
 
 namespace {
 
-/// make_time_grid on its own copy of the event times (merged in place: a group's grid is one
-/// allocation besides them).
+/// make_time_grid on its own copy of the event times, merged in place (the event grid is that
+/// array itself: a one-step group's grid costs one allocation).
 std::vector<double> time_grid_of(double horizon, int steps_per_year, std::vector<double> events) {
   // Events inside (0, horizon], merged when closer than the tolerance.
   std::size_t kept = 0;
@@ -70,10 +70,13 @@ std::vector<double> time_grid_of(double horizon, int steps_per_year, std::vector
       events[merged++] = t;
   }
   events.resize(merged);
+  if (steps_per_year <= 0) { // the event grid: 0, then the events (in the events' own array)
+    events.insert(events.begin(), 0.0);
+    return events;
+  }
   // Uniform times that are not (within tolerance) an event; none on the event grid
   // (steps_per_year 0).
-  const auto uniform_steps =
-      steps_per_year > 0 ? static_cast<long long>(std::floor(horizon * steps_per_year)) : 0;
+  const auto uniform_steps = static_cast<long long>(std::floor(horizon * steps_per_year));
   std::vector<double> grid;
   grid.reserve(events.size() + static_cast<std::size_t>(uniform_steps) + 1);
   grid.push_back(0.0);
@@ -96,7 +99,7 @@ std::vector<double> time_grid_of(double horizon, int steps_per_year, std::vector
 std::vector<double> make_time_grid(double horizon, int steps_per_year,
                                    const std::vector<double>& event_times) {
   std::vector<double> events;
-  events.reserve(event_times.size() + 1);
+  events.reserve(event_times.size() + 2); // and the horizon, and 0 on the event grid
   events.assign(event_times.begin(), event_times.end());
   return time_grid_of(horizon, steps_per_year, std::move(events));
 }
@@ -135,7 +138,7 @@ std::vector<double> group_time_grid(const config::RunConfig& config, int model_i
   // A book repeats a few schedules over many instruments (daily monitoring to 6 or 12 months):
   // each distinct one is added once, or a group of 100 instruments sorts 6,000 times.
   std::vector<const config::Schedule*> added;
-  events.reserve(instrument_indices.size() + 1); // each maturity, and the horizon
+  events.reserve(instrument_indices.size() + 2); // each maturity, the horizon, 0 (event grid)
   const auto add_schedule = [&](const config::Schedule& times) {
     if (times.empty())
       return;
