@@ -32,6 +32,7 @@
 //   void sums(std::size_t g, GroupOutcome&);   group g's totals (and a share's stack)
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -51,6 +52,10 @@
 #include "kernels/generate_draws.hpp"
 
 namespace pfmc::engine {
+
+/// Progress reports of a run come at most this often (and after its last unit): each waits for
+/// the device.
+inline constexpr std::chrono::milliseconds kProgressInterval{100};
 
 template <class Runner, class Real>
 class UnitRunner {
@@ -88,6 +93,7 @@ public:
     std::uint64_t paths = 0, paths_done = 0;
     for (std::uint64_t p : group_paths_)
       paths += p;
+    auto reported = std::chrono::steady_clock::now();
     for (std::size_t u = 0; u < units.size(); ++u) {
       throw_if_stopped(); // no new generation or launch once asked to stop
       const DrawUnit& unit = units[u];
@@ -106,7 +112,12 @@ public:
       ++stats_.draw_units;
       for (int g : unit.groups)
         paths_done += group_paths_[static_cast<std::size_t>(g)];
-      if (progress_) {
+      // A report waits for the device to finish the unit: at most one each kProgressInterval,
+      // and the last unit's, so that a short run of several units (the 8,192-group book: four)
+      // stages the next unit while the GPU runs this one, as it does without a progress line.
+      const auto now = std::chrono::steady_clock::now();
+      if (progress_ && (u + 1 == units.size() || now - reported >= kProgressInterval)) {
+        reported = now;
         runner().wait_for_progress();
         progress_(Progress{unit.groups.back(), static_cast<int>(plan_.groups.size()), u + 1,
                            units.size(), first.model_name, paths_done, paths});
