@@ -33,7 +33,8 @@ endfunction()
 
 # The error vocabulary, the GPU fault hook of the reliability tests, and the catalogue of backends
 # and distances (host data).
-pfmc_add_host_library(pfmc_common kernels/error.cpp kernels/catalog.cpp kernels/fault_injection.cpp)
+pfmc_add_host_library(pfmc_common kernels/error.cpp kernels/catalog.cpp kernels/fault_injection.cpp
+                      kernels/environment.cpp)
 target_include_directories(pfmc_common PUBLIC ${PFMC_SOURCE_ROOT})
 target_include_directories(pfmc_common SYSTEM PUBLIC ${RANDOM123_INCLUDE_DIR})
 

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/environment.hpp"
+
 namespace pfmc::kernels {
 
 namespace {
@@ -47,16 +49,7 @@ int terminal_blocks_from_environment() {
 } // namespace
 
 int parse_terminal_blocks_per_cta(const char* text) {
-  if (text == nullptr || *text == '\0')
-    return 0;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (*end != '\0' || value < 1 || value > 4096) {
-    throw std::invalid_argument(
-        std::string("PFMC_TERMINAL_BLOCKS_PER_CTA must be a whole number from 1 to 4096, not '") +
-        text + "'");
-  }
-  return static_cast<int>(value);
+  return parse_whole_number_variable("PFMC_TERMINAL_BLOCKS_PER_CTA", text, 1, 4096, 0);
 }
 
 int terminal_blocks_per_cta_setting() {

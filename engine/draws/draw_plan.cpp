@@ -1,24 +1,15 @@
 #include "engine/draws/draw_plan.hpp"
 
 #include <cstdlib>
-#include <stdexcept>
-#include <string>
 
 #include "kernels/draw_layout.hpp"
+#include "kernels/environment.hpp"
 
 namespace pfmc::engine {
 
 int parse_unit_groups(const char* text) {
-  if (text == nullptr || *text == '\0')
-    return kComputingUnitGroups;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (*end != '\0' || value < 0 || value > 1'000'000) {
-    throw std::invalid_argument(
-        std::string("PFMC_UNIT_GROUPS must be a whole number from 0 to 1000000, not '") + text +
-        "'");
-  }
-  return static_cast<int>(value);
+  return kernels::parse_whole_number_variable("PFMC_UNIT_GROUPS", text, 0, 1'000'000,
+                                              kComputingUnitGroups);
 }
 
 int computing_unit_groups() {
