@@ -268,7 +268,6 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
       kind_settings.memory_cap = kind_groups.front().memory_cap;
     check_draw_batches(config, plan, kind_settings, kind_groups, true);
   }
-
   batches_span.end();
   const ReplicatePlan replicates = plan_replicates(config, settings);
   const std::vector<ReplicateSample> samples =

@@ -109,26 +109,21 @@ public:
       std::size_t steps, runs, spill_ranges, spill_events, observations, instruments, greek_weights,
           pathwise_greeks;
     };
-    std::vector<Offsets> offsets;
-    offsets.reserve(groups_.size());
-    std::size_t arena_bytes = 0; // its size, reserved once (8,192 groups grew it 20 times)
-    for (const GroupPlan* g : groups_) {
-      arena_bytes += UploadArena::bytes_for<Real>(g->model_data.size()) +
-                     UploadArena::bytes_for<models::ObservationRun>(g->observation_runs.size()) +
-                     UploadArena::bytes_for<models::SpillRange>(g->spill_ranges.size()) +
-                     UploadArena::bytes_for<models::EventCode>(g->spill_events.size()) +
-                     UploadArena::bytes_for<models::ObservationView>(g->observations.size()) +
-                     UploadArena::bytes_for<models::InstrumentView>(g->instruments.size()) +
-                     UploadArena::bytes_for<double>(g->greek_weights.size()) +
-                     UploadArena::bytes_for<models::PathwiseGreek>(g->pathwise_greeks.size());
-    }
-    arena.reserve(arena_bytes);
-    for (const GroupPlan* g : groups_) {
-      offsets.push_back({arena.add_as<Real>(g->model_data), arena.add(g->observation_runs),
-                         arena.add(g->spill_ranges), arena.add(g->spill_events),
-                         arena.add(g->observations), arena.add(g->instruments),
-                         arena.add(g->greek_weights), arena.add(g->pathwise_greeks)});
-    }
+    const auto pack = [this](UploadArena& into) {
+      std::vector<Offsets> at;
+      at.reserve(groups_.size());
+      for (const GroupPlan* g : groups_) {
+        at.push_back({into.add_as<Real>(g->model_data), into.add(g->observation_runs),
+                      into.add(g->spill_ranges), into.add(g->spill_events),
+                      into.add(g->observations), into.add(g->instruments),
+                      into.add(g->greek_weights), into.add(g->pathwise_greeks)});
+      }
+      return at;
+    };
+    UploadArena measured{UploadArena::Measure{}};
+    pack(measured);
+    arena.reserve(measured.size());
+    const std::vector<Offsets> offsets = pack(arena);
     const std::vector<std::size_t> tables = add_exercise_tables(arena, exercise);
     data_ = DeviceBuffer<unsigned char>(arena.size(), stream);
     set_exercise_tables(arena, exercise, tables);
