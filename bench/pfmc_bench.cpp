@@ -2,7 +2,7 @@
 // generated once outside the timing, a warm-up launch precedes each benchmark, draws smaller
 // than 4× L2 are rotated. Counters: path-steps/s, bytes of draws read per second, and the
 // fraction of the device copy bandwidth measured at start-up. Without a GPU it prints why
-// and exits 0.
+// and exits 0, or, given --books, times the books' host stages only (load and plan).
 //
 //   pfmc_bench [--workloads=latency_bound,bandwidth_bound] [--block-sizes=128,512]
 //              [--precisions=float,double] [--path-scales=0.25,1] [--maths=accurate,fast]
@@ -206,7 +206,8 @@ void run_book_stage(benchmark::State& state, const config::RunConfig& config, St
                                         static_cast<double>(state.iterations()) / seconds;
 }
 
-void register_book(const std::string& file) {
+/// `host_only`: the stages that need no GPU (load, plan), for measuring planning anywhere.
+void register_book(const std::string& file, bool host_only) {
   static std::vector<std::unique_ptr<config::RunConfig>> books; // alive while benchmarks run
   books.push_back(std::make_unique<config::RunConfig>(config::load_run_config(file)));
   config::RunConfig& book = *books.back();
@@ -221,12 +222,24 @@ void register_book(const std::string& file) {
   };
   add("load", [&book] { benchmark::DoNotOptimize(config::load_run_config(book.file)); });
   add("plan", [&book] { benchmark::DoNotOptimize(engine::make_plan(book)); });
+  if (host_only) {
+    return;
+  }
   add("priced", [&book] { benchmark::DoNotOptimize(engine::price(book)); });
   add("end_to_end", [&book] {
     config::RunConfig loaded = config::load_run_config(book.file);
     loaded.engine.device = book.engine.device;
     benchmark::DoNotOptimize(engine::price(loaded));
   });
+}
+
+/// `books`: comma-separated YAML files.
+void register_books(const std::string& books, bool host_only) {
+  for (std::size_t at = 0; at < books.size();) {
+    const std::size_t comma = std::min(books.find(',', at), books.size());
+    register_book(books.substr(at, comma - at), host_only);
+    at = comma + 1;
+  }
 }
 
 } // namespace
@@ -267,7 +280,18 @@ int main(int argc, char** argv) {
 
   const engine::DeviceInfo device = engine::query_device();
   if (!device.available) {
-    std::printf("pfmc_bench: no GPU (%s): nothing to measure\n", device.unavailable_reason.c_str());
+    if (books.empty()) {
+      std::printf("pfmc_bench: no GPU (%s): nothing to measure\n",
+                  device.unavailable_reason.c_str());
+      return 0;
+    }
+    std::printf("pfmc_bench: no GPU (%s): the books' host stages only (load, plan)\n",
+                device.unavailable_reason.c_str());
+  }
+  if (!device.available) {
+    register_books(books, true);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
     return 0;
   }
   g_copy_gbps = engine::measure_copy_bandwidth_gbps();
@@ -374,11 +398,7 @@ int main(int argc, char** argv) {
           ->Unit(benchmark::kMillisecond);
     }
   }
-  for (std::size_t at = 0; at < books.size();) {
-    const std::size_t comma = std::min(books.find(',', at), books.size());
-    register_book(books.substr(at, comma - at));
-    at = comma + 1;
-  }
+  register_books(books, false);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -18,15 +18,23 @@ unsigned threads_for(std::size_t items, std::size_t per_thread) {
   return static_cast<unsigned>(std::max<std::size_t>(1, std::min(hardware, enough)));
 }
 
+std::size_t range_count(std::size_t items, unsigned threads) {
+  return std::max<std::size_t>(1, std::min<std::size_t>(threads, items));
+}
+
+std::size_t range_begin(std::size_t items, std::size_t ranges, std::size_t range) {
+  return items * range / ranges;
+}
+
 FirstFailure parallel_ranges(std::size_t items, unsigned threads,
                              const std::function<void(std::size_t, std::size_t)>& work) {
-  const std::size_t ranges = std::max<std::size_t>(1, std::min<std::size_t>(threads, items));
+  const std::size_t ranges = range_count(items, threads);
   std::vector<FirstFailure> failures(ranges, FirstFailure{items, nullptr});
   // A range past an earlier range's failure need not go on (its items would not be reached).
   std::atomic<std::size_t> lowest_failure{items};
   const auto run = [&](std::size_t r) {
-    const std::size_t begin = items * r / ranges;
-    const std::size_t end = items * (r + 1) / ranges;
+    const std::size_t begin = range_begin(items, ranges, r);
+    const std::size_t end = range_begin(items, ranges, r + 1);
     for (std::size_t i = begin; i < end && i < lowest_failure.load(std::memory_order_relaxed);
          ++i) {
       try {

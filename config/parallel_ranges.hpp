@@ -23,9 +23,15 @@ unsigned hardware_threads();
 /// items each (1 thread below 2 × per_thread: starting threads costs more than small work).
 unsigned threads_for(std::size_t items, std::size_t per_thread);
 
-/// Runs work(item, range) for every item in [0, items), in `threads` contiguous ranges (range
-/// r of threads, on its own thread; range 0 on this one), in order within a range. Every item
-/// below the returned index was done; items above it may or may not have been.
+/// The contiguous ranges parallel_ranges cuts `items` into on `threads`: min(threads, items),
+/// at least 1; range r is [range_begin(items, ranges, r), range_begin(items, ranges, r + 1)).
+std::size_t range_count(std::size_t items, unsigned threads);
+std::size_t range_begin(std::size_t items, std::size_t ranges, std::size_t range);
+
+/// Runs work(item, range) for every item in [0, items), in range_count(items, threads)
+/// contiguous ranges (range r on its own thread; range 0 on this one), in order within a
+/// range. Every item below the returned index was done; items above it may or may not have
+/// been.
 FirstFailure parallel_ranges(std::size_t items, unsigned threads,
                              const std::function<void(std::size_t item, std::size_t range)>& work);
 

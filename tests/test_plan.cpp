@@ -214,9 +214,48 @@ TEST(Plan, GroupsFollowModelsAndKeepConfigOrder) {
   const auto plan = engine::make_plan(testing::load(yaml));
   ASSERT_EQ(plan.groups.size(), 2u);
   EXPECT_EQ(plan.groups[0].model_name, "mb");
-  EXPECT_EQ(plan.groups[0].instrument_config_index, (std::vector<int>{0, 2}));
-  EXPECT_EQ(plan.groups[1].instrument_config_index, (std::vector<int>{1}));
+  EXPECT_EQ(plan.groups[0].instrument_config_index, (engine::PlanArray<int>{0, 2}));
+  EXPECT_EQ(plan.groups[1].instrument_config_index, (engine::PlanArray<int>{1}));
   EXPECT_DOUBLE_EQ(plan.groups[0].times.back(), 1.0);
+}
+
+// The plan's groups allocate their arrays from the plan's arenas (one malloc a chunk, one free
+// an arena: a book of 8,192 groups planned and freed ~2x faster, NOTES v33); a copy of a group
+// takes the heap, so it may outlive the plan.
+TEST(Plan, GroupsAllocateFromThePlansArenasAndCopiesFromTheHeap) {
+  const std::string yaml =
+      "market:\n  underlyings: [{name: A, spot: 100}, {name: B, spot: 50}]\n  rates: {zero_rate: "
+      "0.01}\n"
+      "models: [{name: ma, type: black_scholes, underlying: A, volatility: 0.2},"
+      " {name: mb, type: black_scholes, underlying: B, volatility: 0.3}]\n"
+      "instruments:\n"
+      "  - {id: x, type: asian, option: call, strike: 50, maturity: 1, model: mb, average: "
+      "arithmetic,"
+      " fixing_times: [0.5, 1]}\n"
+      "  - {id: y, type: european, option: call, strike: 100, maturity: 2, model: ma}\n";
+  engine::GroupPlan copy;
+  {
+    const auto plan = engine::make_plan(testing::load(yaml));
+    ASSERT_EQ(plan.groups.size(), 2u);
+    ASSERT_FALSE(plan.memory.empty());
+    const auto from_arena = [&](const std::pmr::memory_resource* r) {
+      return std::any_of(plan.memory.begin(), plan.memory.end(),
+                         [&](const auto& m) { return m.get() == r; });
+    };
+    for (const auto& g : plan.groups) {
+      EXPECT_TRUE(from_arena(g.times.get_allocator().resource()));
+      EXPECT_TRUE(from_arena(g.model_data.get_allocator().resource()));
+      EXPECT_TRUE(from_arena(g.observations.get_allocator().resource()));
+      EXPECT_TRUE(from_arena(g.observation_runs.get_allocator().resource()));
+      EXPECT_TRUE(from_arena(g.instruments.get_allocator().resource()));
+      EXPECT_TRUE(from_arena(g.instrument_config_index.get_allocator().resource()));
+    }
+    copy = plan.groups[0];
+    EXPECT_EQ(copy.times.get_allocator().resource(), std::pmr::get_default_resource());
+  } // the plan and its arenas are gone; the copy reads its own arrays (ASan: no use after free)
+  EXPECT_EQ(copy.steps(), 252); // the default steps_per_year to the maturity
+  EXPECT_DOUBLE_EQ(copy.times.back(), 1.0);
+  EXPECT_EQ(copy.instrument_config_index, (engine::PlanArray<int>{0}));
 }
 
 TEST(Plan, TooManyObservationSchedulesIsAConfigError) {
@@ -248,7 +287,7 @@ TEST(Plan, EventGridGivesEuropeansOfOneMaturityOneStep) {
   ASSERT_EQ(plan.groups.size(), 1u);
   const auto& g = plan.groups[0];
   EXPECT_EQ(g.steps(), 1);
-  EXPECT_EQ(g.times, (std::vector<double>{0.0, 1.5}));
+  EXPECT_EQ(g.times, (engine::PlanArray<double>{0.0, 1.5}));
   // The one step carries the whole interval's moments: variance σ²T, drift (r - q - σ²/2)T.
   EXPECT_NEAR(g.step_series(1)[0] * g.step_series(1)[0], 0.04 * 1.5, 1e-14);
   EXPECT_NEAR(g.step_series(0)[0], (0.05 - 0.0 - 0.5 * 0.04) * 1.5, 1e-14);
@@ -268,7 +307,7 @@ TEST(Plan, EventGridOfAnAsianIsItsFixingDates) {
   const auto& g = plan.groups[0];
   // Both schedules merged: 0.5 and 1 are in both, and the loader computes them exactly (6/12 and
   // the maturity itself), so equal values are one grid time.
-  std::vector<double> expected{0.0};
+  engine::PlanArray<double> expected{0.0};
   for (const auto& in : config.instruments)
     expected.insert(expected.end(), in.fixing_times.begin(), in.fixing_times.end());
   std::sort(expected.begin(), expected.end());

@@ -26,13 +26,13 @@ public:
       std::memcpy(bytes_.data() + offset, data, count * sizeof(T));
     return offset;
   }
-  template <class T>
-  std::size_t add(const std::vector<T>& v) {
+  template <class T, class Allocator> // std::vector and engine::PlanArray
+  std::size_t add(const std::vector<T, Allocator>& v) {
     return add(v.data(), v.size());
   }
   /// Appends the values converted to To (aligned to 16 bytes), without a converted copy.
-  template <class To, class From>
-  std::size_t add_as(const std::vector<From>& v) {
+  template <class To, class From, class Allocator>
+  std::size_t add_as(const std::vector<From, Allocator>& v) {
     if constexpr (std::is_same_v<To, From>) {
       return add(v);
     } else {

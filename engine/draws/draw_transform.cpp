@@ -198,7 +198,8 @@ BrownianBridge& DrawTransforms::bridge(int group) {
   auto& b = bridges_.at(static_cast<std::size_t>(group));
   if (!b) {
     const GroupPlan& g = plan_.groups[static_cast<std::size_t>(group)];
-    b = std::make_unique<BrownianBridge>(g.times, g.factors);
+    b = std::make_unique<BrownianBridge>(std::vector<double>(g.times.begin(), g.times.end()),
+                                         g.factors);
   }
   return *b;
 }

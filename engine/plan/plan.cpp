@@ -15,13 +15,17 @@ namespace {
 /// Groups are planned in parallel from twice this many instruments (2,000 take ~3 ms).
 constexpr std::size_t kInstrumentsPerThread = 2'000;
 
-GroupPlan plan_group(const config::RunConfig& config, int model_index,
-                     const std::vector<int>& instrument_indices,
-                     const std::vector<double>& quantity) {
+/// A group's arena starts with this many bytes a group (a one-step European's arrays take
+/// ~0.5 kB); it grows as a group needs.
+constexpr std::size_t kArenaBytesPerGroup = 1'024;
+
+/// Fills `group` (made with its arena) with the plan of model `model_index`'s instruments.
+void plan_group(const config::RunConfig& config, int model_index,
+                const std::vector<int>& instrument_indices, const std::vector<double>& quantity,
+                GroupPlan& group) {
   const auto& model = config.models[static_cast<std::size_t>(model_index)];
   plan_detail::check_event_grid_is_exact(config, model);
 
-  GroupPlan group;
   group.model_index = model_index;
   group.model_name = model.name;
   group.model_type = model.type;
@@ -31,7 +35,9 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   group.antithetic = config.simulation.antithetic;
   group.fast_math = config.simulation.math == config::MathProfile::fast;
 
-  group.times = plan_detail::group_time_grid(config, model_index, instrument_indices);
+  const std::vector<double> times =
+      plan_detail::group_time_grid(config, model_index, instrument_indices);
+  group.times.assign(times.begin(), times.end());
   // Pathwise Greeks: one scenario and the model's tangents; else the bumps' scenarios.
   const bool pathwise = plan_detail::takes_pathwise(config, model_index, instrument_indices);
   const std::vector<plan_detail::Scenario> scenarios =
@@ -51,7 +57,6 @@ GroupPlan plan_group(const config::RunConfig& config, int model_index,
   const auto& first = config.instruments[static_cast<std::size_t>(instrument_indices.front())];
   if (plan_detail::exercises_early(first)) // a group's instruments all exercise early, or none
     plan_detail::plan_exercise(config, model_index, scenarios, group);
-  return group;
 }
 
 } // namespace
@@ -84,12 +89,23 @@ SimulationPlan make_plan(const config::RunConfig& config) {
   }
   // Groups are planned on every core (each reads the config only); the error is the first
   // group's that failed, as in one loop over them.
-  plan.groups.resize(members.size());
   // Threads by instruments (the work), at most one per group (parallel_ranges caps the ranges).
   const unsigned threads = config::threads_for(config.instruments.size(), kInstrumentsPerThread);
+  // Each thread's groups allocate from an arena of their own (one thread allocates from it).
+  const std::size_t groups = members.size();
+  const std::size_t ranges = config::range_count(groups, threads);
+  plan.groups.reserve(groups);
+  for (std::size_t r = 0; r < ranges; ++r) {
+    const std::size_t begin = config::range_begin(groups, ranges, r);
+    const std::size_t end = config::range_begin(groups, ranges, r + 1);
+    plan.memory.push_back(
+        std::make_shared<std::pmr::monotonic_buffer_resource>((end - begin) * kArenaBytesPerGroup));
+    for (std::size_t g = begin; g < end; ++g)
+      plan.groups.emplace_back(plan.memory.back().get());
+  }
   const config::FirstFailure failed =
-      config::parallel_ranges(members.size(), threads, [&](std::size_t g, std::size_t) {
-        plan.groups[g] = plan_group(config, models_in_order[g], members[g], quantity);
+      config::parallel_ranges(groups, threads, [&](std::size_t g, std::size_t) {
+        plan_group(config, models_in_order[g], members[g], quantity, plan.groups[g]);
         plan.groups[g].index = static_cast<int>(g);
       });
   if (failed.error)

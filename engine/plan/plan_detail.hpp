@@ -22,9 +22,9 @@ inline constexpr double kTimeTolerance = 1e-10;
 // ---- time grid (time_grid.cpp) -------------------------------------------------------------
 
 /// Index of time t in the grid (t must be on it).
-int step_of(const std::vector<double>& grid, double t);
+int step_of(const PlanArray<double>& grid, double t);
 /// step_of of each time.
-std::vector<int> steps_of(const std::vector<double>& grid, const std::vector<double>& times);
+std::vector<int> steps_of(const PlanArray<double>& grid, const std::vector<double>& times);
 
 /// The group's grid: make_time_grid up to its last maturity, through every maturity, fixing and
 /// monitoring time of its instruments. Throws config::ConfigError past kMaxGroupSteps.
@@ -75,7 +75,7 @@ struct ModelData {
 
 /// The model's data over `grid` under `config`'s market, valuation moved forward by `shift`.
 ModelData model_data(const config::RunConfig& config, const config::ModelConfig& model,
-                     const std::vector<double>& grid, double shift);
+                     const PlanArray<double>& grid, double shift);
 
 /// Throws config::ConfigError when the event grid (steps_per_year 0) is asked of a model whose
 /// step is not exact over any interval.
@@ -158,7 +158,7 @@ struct ObservationKey {
 class ObservationSet {
 public:
   /// The observations of one group: schedules become steps on its grid.
-  explicit ObservationSet(const std::vector<double>& grid) : grid_(&grid) {}
+  explicit ObservationSet(const PlanArray<double>& grid) : grid_(&grid) {}
   int add(models::ObservationKind kind, int asset, std::vector<int> steps, BasketLevel level = {});
   /// add() of a schedule's steps on the grid: each (kind, asset, shared schedule) is worked out
   /// once (a group of 100 barriers shares two or three monitoring schedules).
@@ -169,7 +169,7 @@ public:
   [[nodiscard]] const std::vector<const ObservationKey*>& keys() const { return keys_; }
 
 private:
-  const std::vector<double>* grid_;
+  const PlanArray<double>* grid_;
   std::map<ObservationKey, int> index_;
   std::vector<const ObservationKey*> keys_; // into index_ (a map's keys stay put)
   std::map<const void*, std::vector<int>> steps_;

@@ -14,7 +14,7 @@ namespace {
 /// The scenario's times: valuation moved forward by `shift`, market curves held as functions of
 /// time from valuation.
 struct ScenarioTimes {
-  const std::vector<double>& grid;
+  const PlanArray<double>& grid;
   const config::TermStructure& curve;
   double shift;
 
@@ -150,7 +150,7 @@ ModelData multi_black_scholes_data(const config::RunConfig& config,
 } // namespace
 
 ModelData model_data(const config::RunConfig& config, const config::ModelConfig& model,
-                     const std::vector<double>& grid, double shift) {
+                     const PlanArray<double>& grid, double shift) {
   const ScenarioTimes times{grid, config.market.zero_rates, shift};
   switch (model.type) {
   case config::ModelType::black_scholes:
@@ -193,7 +193,7 @@ void plan_model_data(const std::vector<Scenario>& scenarios, int model_index, Gr
     if (k == 0) // every scenario's block has the base's size
       group.step_series_count = data.series;
     if (S == 1) { // the block as it is
-      group.model_data = std::move(data.values);
+      group.model_data.assign(data.values.begin(), data.values.end());
       constants = std::move(data.constants);
       break;
     }
@@ -203,7 +203,7 @@ void plan_model_data(const std::vector<Scenario>& scenarios, int model_index, Gr
     constants.insert(constants.end(), data.constants.begin(), data.constants.end());
   }
   if (S == 1) {
-    group.model_constants = std::move(constants);
+    group.model_constants.assign(constants.begin(), constants.end());
     return;
   }
   const double block = static_cast<double>(group.model_data.size() / S);

@@ -106,12 +106,12 @@ std::vector<double> make_time_grid(double horizon, int steps_per_year,
 
 namespace plan_detail {
 
-int step_of(const std::vector<double>& grid, double t) {
+int step_of(const PlanArray<double>& grid, double t) {
   const auto it = std::lower_bound(grid.begin(), grid.end(), t - kTimeTolerance);
   return static_cast<int>(it - grid.begin());
 }
 
-std::vector<int> steps_of(const std::vector<double>& grid, const std::vector<double>& times) {
+std::vector<int> steps_of(const PlanArray<double>& grid, const std::vector<double>& times) {
   // `times` increase: each search starts where the last one ended, a walk when the times are
   // dense on the grid (daily monitoring), a bisection when sparse (monthly fixings).
   std::vector<int> steps;
