@@ -200,6 +200,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   RunResult result;
   RunInfo& run = result.run;
 
+  TraceSpan device_span("choose device");
   RunDevice device = choose_device(config, run);
   resolve_devices(config, options.processes != nullptr, device, run);
   // A split run's devices are opened at once on their own threads while this one plans and
@@ -219,6 +220,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     }
   }
   const ExecutionSettings settings = make_settings(config, device);
+  device_span.end();
   const auto plan_start = std::chrono::steady_clock::now();
   TraceSpan plan_span("plan");
   // Freed at the end of the run, under a span of its own (8,192 groups of vectors: ms).
@@ -244,7 +246,9 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
 
   const auto backends_start = std::chrono::steady_clock::now();
   TraceSpan backends_span("backends");
+  TraceSpan tuning_span("backends: tuning cache");
   RunTuningCache tuning = open_tuning_cache(device.info, device.on_gpu, options, run);
+  tuning_span.end();
   TraceSpan group_backends_span("backends: groups");
   const std::vector<ExecutionSettings> group_settings =
       choose_group_backends(plan, settings, device.info, device.on_gpu, options, tuning, run);
@@ -269,10 +273,12 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     check_draw_batches(config, plan, kind_settings, kind_groups, true);
   }
   batches_span.end();
+  TraceSpan replicates_span("replicates");
   const ReplicatePlan replicates = plan_replicates(config, settings);
   const std::vector<ReplicateSample> samples =
       run_replicates(plan, settings, group_settings, device.on_gpu, placement, replicates,
                      config.instruments.size(), progress, run);
+  replicates_span.end();
   if (samples.empty()) { // an MPI rank other than 0: rank 0 reports
     run.total_ms = milliseconds_since(start);
     return result;
@@ -282,7 +288,9 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   fill_results(config, plan, replicates, samples, result);
   results_span.end();
   run.results_ms = milliseconds_since(results_start);
+  TraceSpan save_span("save tuning cache");
   save_tuning_cache(tuning, run);
+  save_span.end();
 
   TraceSpan describe_span("describe the run");
   describe_run(config, plan, settings, device, replicates.replicates, run);

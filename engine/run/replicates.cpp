@@ -124,9 +124,12 @@ run_replicates(const SimulationPlan& plan, const ExecutionSettings& settings,
     add_plan_stats(stats, replicate_stats);
     if (outcomes.empty())
       continue; // an MPI rank other than 0: its sums went to rank 0
-    const TraceSpan sample_span("replicate's sample");
+    TraceSpan sample_span("replicate's sample");
     samples.push_back(sample_replicate(plan, outcomes, instrument_count));
+    sample_span.end();
+    TraceSpan costs_span("replicate's costs");
     add_outcome_costs(plan, outcomes, run);
+    costs_span.end();
     if (split) { // the workers ran side by side: the slowest one's kernels
       double slowest = 0.0;
       for (const WorkerInfo& w : run.workers)

@@ -88,8 +88,10 @@ public:
       pseudo_.emplace(run_.rng, run_.seed, Runner::memory);
       runner().attach(*pseudo_);
     }
+    TraceSpan units_span("gpu run: draw units");
     const auto units = plan_draw_units(plan_, run_.rng, group_paths_, sizeof(Real),
                                        run_.draw_batch_bytes, computes_draws_);
+    units_span.end();
     std::uint64_t paths = 0, paths_done = 0;
     for (std::uint64_t p : group_paths_)
       paths += p;
@@ -124,6 +126,7 @@ public:
       }
     }
     runner().finish();
+    const TraceSpan outcomes_span("outcomes");
     return outcomes();
   }
 
