@@ -16,6 +16,10 @@ struct FirstFailure {
   std::exception_ptr error; ///< its exception (null if none)
 };
 
+/// Light work an item (a run's bookkeeping over a book's groups: ~0.1 µs an item, mostly
+/// cache misses) pays a thread from this many items: 8,192 groups take 4 threads.
+inline constexpr std::size_t kLightItemsPerThread = 2'048;
+
 /// This host's hardware threads (at least 1).
 unsigned hardware_threads();
 

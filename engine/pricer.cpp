@@ -250,7 +250,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   RunTuningCache tuning = open_tuning_cache(device.info, device.on_gpu, options, run);
   tuning_span.end();
   TraceSpan group_backends_span("backends: groups");
-  const std::vector<ExecutionSettings> group_settings =
+  std::vector<ExecutionSettings> group_settings =
       choose_group_backends(plan, settings, device.info, device.on_gpu, options, tuning, run);
   group_backends_span.end();
   Placement placement{device.devices, options.processes, {}, {}};
@@ -276,8 +276,8 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   TraceSpan replicates_span("replicates");
   const ReplicatePlan replicates = plan_replicates(config, settings);
   const std::vector<ReplicateSample> samples =
-      run_replicates(plan, settings, group_settings, device.on_gpu, placement, replicates,
-                     config.instruments.size(), progress, run);
+      run_replicates(plan, settings, std::move(group_settings), device.on_gpu, placement,
+                     replicates, config.instruments.size(), progress, run);
   replicates_span.end();
   if (samples.empty()) { // an MPI rank other than 0: rank 0 reports
     run.total_ms = milliseconds_since(start);

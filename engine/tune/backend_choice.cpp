@@ -225,9 +225,11 @@ std::vector<ExecutionSettings> choose_group_backends(const SimulationPlan& plan,
                                                      const DeviceInfo& device, bool on_gpu,
                                                      const PriceOptions& options,
                                                      RunTuningCache& tuning, RunInfo& run) {
-  std::vector<ExecutionSettings> group_settings(plan.groups.size(), settings);
   if (!on_gpu)
-    return group_settings;
+    return std::vector<ExecutionSettings>(plan.groups.size(), settings);
+  // Each group's settings made once, in order (group g's are group_settings[g] once pushed).
+  std::vector<ExecutionSettings> group_settings;
+  group_settings.reserve(plan.groups.size());
   const bool automatic_backend = settings.backend == "auto";
   AutoChoices choices;
   std::map<DistanceShape, GroupBackend> resolved_distances;
@@ -263,12 +265,12 @@ std::vector<ExecutionSettings> choose_group_backends(const SimulationPlan& plan,
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {
     const GroupPlan& group = plan.groups[g];
     if (g > 0 && same_choice(plan.groups[g - 1], group, g)) {
-      group_settings[g] = group_settings[g - 1];
-      GroupBackend same = run.group_backends.back();
-      same.model = group.model_name;
-      run.group_backends.push_back(std::move(same));
+      group_settings.push_back(group_settings.back());
+      run.group_backends.push_back(run.group_backends.back());
+      run.group_backends.back().model = group.model_name;
       continue;
     }
+    group_settings.push_back(settings);
     if (group.exercise.present()) {
       // Its own kernel (kernels/launcher_table.cuh), which computes its draws in the loop.
       early_exercise = true;
