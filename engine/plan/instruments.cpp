@@ -175,8 +175,7 @@ models::InstrumentView instrument_view(const ViewInputs& in, double quantity,
 } // namespace
 
 void plan_instruments(const config::RunConfig& config, int model_index,
-                      const std::vector<Scenario>& scenarios,
-                      const std::vector<int>& instrument_indices,
+                      const std::vector<Scenario>& scenarios, Members instrument_indices,
                       const std::vector<double>& quantity, ObservationSet& observations,
                       GroupPlan& group) {
   const auto& model = config.models[static_cast<std::size_t>(model_index)];

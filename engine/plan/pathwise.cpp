@@ -90,8 +90,7 @@ std::vector<double> difference(const ModelData& up, const ModelData& down, std::
 
 } // namespace
 
-bool takes_pathwise(const config::RunConfig& config, int model_index,
-                    const std::vector<int>& instrument_indices) {
+bool takes_pathwise(const config::RunConfig& config, int model_index, Members instrument_indices) {
   const auto method = config.simulation.greeks_method;
   if (config.simulation.greeks.empty() || method == config::GreeksMethod::bump)
     return false;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "config/parallel_ranges.hpp"
+#include "engine/core/trace.hpp"
 #include "engine/plan/plan_detail.hpp"
 
 namespace pfmc::engine {
@@ -24,7 +25,7 @@ constexpr std::size_t kArenaBytesPerGroup = 1'024;
 
 /// Fills `group` (made with its arena) with the plan of model `model_index`'s instruments.
 void plan_group(const config::RunConfig& config, int model_index,
-                const std::vector<int>& instrument_indices, const std::vector<double>& quantity,
+                plan_detail::Members instrument_indices, const std::vector<double>& quantity,
                 GroupPlan& group) {
   const auto& model = config.models[static_cast<std::size_t>(model_index)];
   plan_detail::check_event_grid_is_exact(config, model);
@@ -64,27 +65,43 @@ void plan_group(const config::RunConfig& config, int model_index,
 
 } // namespace
 
-SimulationPlan make_plan(const config::RunConfig& config) {
+SimulationPlan make_plan(const config::RunConfig& config, unsigned threads) {
   SimulationPlan plan;
   plan.paths = config.simulation.paths;
+  TraceSpan members_span("plan: members");
   // Groups in order of first use by an instrument; instruments keep their config order. A
   // model's early-exercise instruments simulate apart from its others (their groups run a
   // regression first), up to kMaxExerciseRules a group.
   std::vector<int> group_of_model(2 * config.models.size(), -1); // [model][early exercise]
-  std::vector<std::vector<int>> members;
+  std::vector<int> group_of(config.instruments.size());          // each instrument's group
+  std::vector<std::size_t> first_member{0}; // group g's members start here, counts
   std::vector<int> models_in_order;
   for (std::size_t i = 0; i < config.instruments.size(); ++i) {
     const int m = config.instruments[i].model_index;
     const bool early = plan_detail::exercises_early(config.instruments[i]);
     int& g = group_of_model[2 * static_cast<std::size_t>(m) + (early ? 1 : 0)];
-    if (g < 0 || (early && members[static_cast<std::size_t>(g)].size() >=
+    if (g < 0 || (early && first_member[static_cast<std::size_t>(g) + 1] >=
                                static_cast<std::size_t>(kMaxExerciseRules))) {
-      g = static_cast<int>(members.size());
-      members.emplace_back();
+      g = static_cast<int>(models_in_order.size());
       models_in_order.push_back(m);
+      first_member.push_back(0);
     }
-    members[static_cast<std::size_t>(g)].push_back(static_cast<int>(i));
+    group_of[i] = g;
+    ++first_member[static_cast<std::size_t>(g) + 1];
   }
+  // Every group's members in one array, each group's in config order (a counting sort).
+  for (std::size_t g = 1; g < first_member.size(); ++g)
+    first_member[g] += first_member[g - 1];
+  std::vector<int> members(config.instruments.size());
+  {
+    std::vector<std::size_t> next(first_member.begin(), first_member.end() - 1);
+    for (std::size_t i = 0; i < group_of.size(); ++i)
+      members[next[static_cast<std::size_t>(group_of[i])]++] = static_cast<int>(i);
+  }
+  const auto members_of = [&](std::size_t g) {
+    return plan_detail::Members{members.data() + first_member[g],
+                                first_member[g + 1] - first_member[g]};
+  };
   // Portfolio quantity of each instrument (0 when not held), once for all groups.
   std::vector<double> quantity(config.instruments.size(), 0.0);
   for (const auto& position : config.portfolio) {
@@ -93,10 +110,13 @@ SimulationPlan make_plan(const config::RunConfig& config) {
   // Groups are planned on every core (each reads the config only); the error is the first
   // group's that failed, as in one loop over them.
   // Threads by instruments (the work), at most one per group (parallel_ranges caps the ranges).
-  const unsigned threads = config::threads_for(config.instruments.size(), kInstrumentsPerThread);
+  if (threads == 0)
+    threads = config::threads_for(config.instruments.size(), kInstrumentsPerThread);
   // Each thread's groups allocate from an arena of their own (one thread allocates from it).
-  const std::size_t groups = members.size();
+  const std::size_t groups = models_in_order.size();
   const std::size_t ranges = config::range_count(groups, threads);
+  members_span.end();
+  TraceSpan make_span("plan: make groups");
   plan.groups.reserve(groups);
   for (std::size_t r = 0; r < ranges; ++r) {
     const std::size_t begin = config::range_begin(groups, ranges, r);
@@ -106,11 +126,14 @@ SimulationPlan make_plan(const config::RunConfig& config) {
     for (std::size_t g = begin; g < end; ++g)
       plan.groups.emplace_back(plan.memory.back().get());
   }
+  make_span.end();
+  TraceSpan parallel_span("plan: groups on threads");
   const config::FirstFailure failed =
       config::parallel_ranges(groups, threads, [&](std::size_t g, std::size_t) {
-        plan_group(config, models_in_order[g], members[g], quantity, plan.groups[g]);
+        plan_group(config, models_in_order[g], members_of(g), quantity, plan.groups[g]);
         plan.groups[g].index = static_cast<int>(g);
       });
+  parallel_span.end();
   if (failed.error)
     std::rethrow_exception(failed.error);
   return plan;

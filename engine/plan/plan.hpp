@@ -199,7 +199,9 @@ inline constexpr double kTimeBump = 1.0 / 365; ///< one day (less when the first
 
 /// Throws config::ConfigError when a group exceeds a limit (steps, observations), or asks for
 /// the event grid (steps_per_year 0) on a model that needs a discretisation (heston, local_vol).
-SimulationPlan make_plan(const config::RunConfig& config);
+/// `threads`: the planning threads (0: this host's hardware threads, at most one per 512
+/// instruments; benchmarks sweep it).
+SimulationPlan make_plan(const config::RunConfig& config, unsigned threads = 0);
 
 // --- term structures (exposed for tests and analytic references) -------------------------------
 

@@ -19,6 +19,17 @@ namespace pfmc::engine::plan_detail {
 /// Times closer than this are one time of the grid.
 inline constexpr double kTimeTolerance = 1e-10;
 
+/// A group's instruments: indices into RunConfig::instruments, increasing (a view into
+/// make_plan's one array of every group's members, not a vector a group).
+struct Members {
+  const int* first = nullptr;
+  std::size_t count = 0;
+  [[nodiscard]] const int* begin() const { return first; }
+  [[nodiscard]] const int* end() const { return first + count; }
+  [[nodiscard]] std::size_t size() const { return count; }
+  [[nodiscard]] int front() const { return *first; }
+};
+
 // ---- time grid (time_grid.cpp) -------------------------------------------------------------
 
 /// Index of time t in the grid (t must be on it).
@@ -29,7 +40,7 @@ std::vector<int> steps_of(const PlanArray<double>& grid, const std::vector<doubl
 /// The group's grid: make_time_grid up to its last maturity, through every maturity, fixing and
 /// monitoring time of its instruments. Throws config::ConfigError past kMaxGroupSteps.
 std::vector<double> group_time_grid(const config::RunConfig& config, int model_index,
-                                    const std::vector<int>& instrument_indices);
+                                    Members instrument_indices);
 
 // ---- scenarios of the Greeks (scenarios.cpp) -----------------------------------------------
 
@@ -102,8 +113,7 @@ config::RunConfig bump_rates(config::RunConfig c, double h);
 /// Whether the group's Greeks are taken pathwise: simulation.greeks_method and what its model and
 /// instruments allow (auto: pathwise where all of them do). Throws config::ConfigError for
 /// greeks_method: pathwise on a group that cannot have them, naming the instrument and why.
-bool takes_pathwise(const config::RunConfig& config, int model_index,
-                    const std::vector<int>& instrument_indices);
+bool takes_pathwise(const config::RunConfig& config, int model_index, Members instrument_indices);
 
 /// The scenarios of a pathwise group (the base alone) with group.greeks, group.greek_assets and
 /// group.pathwise_greeks.
@@ -194,8 +204,7 @@ void plan_observation_runs(const std::vector<const std::vector<int>*>& observati
 /// Every instrument's view in every scenario ([base instrument][scenario]), its observations added
 /// to `observations`; group.control_mean, group.instrument_config_index and group.portfolio.
 void plan_instruments(const config::RunConfig& config, int model_index,
-                      const std::vector<Scenario>& scenarios,
-                      const std::vector<int>& instrument_indices,
+                      const std::vector<Scenario>& scenarios, Members instrument_indices,
                       const std::vector<double>& quantity, ObservationSet& observations,
                       GroupPlan& group);
 

@@ -132,7 +132,7 @@ std::vector<int> steps_of(const PlanArray<double>& grid, const std::vector<doubl
 }
 
 std::vector<double> group_time_grid(const config::RunConfig& config, int model_index,
-                                    const std::vector<int>& instrument_indices) {
+                                    Members instrument_indices) {
   double horizon = 0.0;
   std::vector<double> events;
   // A book repeats a few schedules over many instruments (daily monitoring to 6 or 12 months):
