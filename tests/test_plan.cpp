@@ -258,6 +258,56 @@ TEST(Plan, GroupsAllocateFromThePlansArenasAndCopiesFromTheHeap) {
   EXPECT_EQ(copy.instrument_config_index, (engine::PlanArray<int>{0}));
 }
 
+// Groups are planned on threads, each range of groups in an arena of its own: the plan is the
+// same on any number of threads. A model's early-exercise instruments form groups of at most
+// kMaxExerciseRules apart from its others; every group lists its instruments in config order.
+TEST(Plan, IsTheSameOnAnyNumberOfThreadsAndCapsEarlyExerciseGroups) {
+  std::string yaml =
+      "market:\n  underlyings: [{name: A, spot: 100}, {name: B, spot: 50}]\n  rates: {zero_rate: "
+      "0.01}\n"
+      "models: [{name: ma, type: black_scholes, underlying: A, volatility: 0.2},"
+      " {name: mb, type: black_scholes, underlying: B, volatility: 0.3}]\n"
+      "simulation: {paths: 1000, steps_per_year: 12}\n"
+      "instruments:\n";
+  for (int i = 0; i < 12; ++i) { // ma: 10 American puts between 2 Europeans; mb: Europeans
+    const std::string id = std::to_string(i);
+    yaml += "  - {id: e" + id +
+            ", type: european, option: call, strike: " + std::to_string(40 + i) +
+            ", maturity: 1, model: mb}\n";
+    yaml += "  - {id: a" + id + ", type: european, option: put, strike: " + std::to_string(90 + i) +
+            ", maturity: 0.5, model: ma" + (i == 0 || i == 11 ? "}\n" : ", exercise: american}\n");
+  }
+  const config::RunConfig config = testing::load(yaml);
+  const engine::SimulationPlan one = engine::make_plan(config, 1);
+  // mb's Europeans, ma's Europeans, ma's American puts in groups of 8 and 2.
+  ASSERT_EQ(one.groups.size(), 4u);
+  EXPECT_EQ(one.groups[0].model_name, "mb");
+  EXPECT_EQ(one.groups[1].instrument_config_index, (engine::PlanArray<int>{1, 23}));
+  ASSERT_EQ(one.groups[2].instrument_config_index.size(),
+            static_cast<std::size_t>(engine::kMaxExerciseRules));
+  EXPECT_EQ(one.groups[3].instrument_config_index, (engine::PlanArray<int>{19, 21}));
+  EXPECT_TRUE(one.groups[2].exercise.present());
+  for (unsigned threads : {2u, 3u, 4u, 16u}) {
+    const engine::SimulationPlan many = engine::make_plan(config, threads);
+    ASSERT_EQ(many.groups.size(), one.groups.size()) << threads;
+    for (std::size_t g = 0; g < one.groups.size(); ++g) {
+      const auto& a = one.groups[g];
+      const auto& b = many.groups[g];
+      EXPECT_EQ(b.index, static_cast<int>(g));
+      EXPECT_EQ(a.model_index, b.model_index) << threads << " threads, group " << g;
+      EXPECT_EQ(a.instrument_config_index, b.instrument_config_index) << threads;
+      EXPECT_EQ(a.times, b.times) << threads;
+      EXPECT_EQ(a.model_data, b.model_data) << threads;
+      EXPECT_EQ(a.exercise.steps, b.exercise.steps) << threads;
+      ASSERT_EQ(a.instruments.size(), b.instruments.size()) << threads;
+      EXPECT_EQ(std::memcmp(a.instruments.data(), b.instruments.data(),
+                            a.instruments.size() * sizeof(models::InstrumentView)),
+                0)
+          << threads;
+    }
+  }
+}
+
 TEST(Plan, TooManyObservationSchedulesIsAConfigError) {
   std::string instruments;
   for (int i = 1; i <= models::kMaxObservations + 1; ++i) {
