@@ -305,6 +305,9 @@ void check_draw_batches(const config::RunConfig& config, const SimulationPlan& p
     const kernels::BackendInfo* info = kernels::find_backend(group_settings[g].backend);
     computes[g] = info != nullptr && !info->reads_draws;
   }
+  // Groups that compute their draws hold no batch (an `inline` book plans no units here).
+  if (std::all_of(computes.begin(), computes.end(), [](bool c) { return c; }))
+    return;
   for (const DrawUnit& unit : plan_draw_units(plan, settings.rng, settings.paths, real_bytes,
                                               settings.draw_batch_bytes, computes)) {
     const std::uint64_t need =
