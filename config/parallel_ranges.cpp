@@ -48,21 +48,12 @@ FirstFailure parallel_ranges(std::size_t items, unsigned threads,
       }
     }
   };
-  // Ranges [first, last) start as a tree: a thread starts the upper half's first range on a
-  // thread of its own, which does the same with its half, down to one range each; then it runs
-  // its own. 16 ranges start within 4 thread starts of the call, not 15 one after another.
-  std::function<void(std::size_t, std::size_t)> start = [&](std::size_t first, std::size_t last) {
-    std::vector<std::thread> halves;
-    while (last - first > 1) {
-      const std::size_t middle = first + (last - first) / 2;
-      halves.emplace_back(start, middle, last);
-      last = middle;
-    }
-    run(first);
-    for (auto& t : halves)
-      t.join();
-  };
-  start(0, ranges);
+  std::vector<std::thread> pool;
+  for (std::size_t r = 1; r < ranges; ++r)
+    pool.emplace_back(run, r);
+  run(0);
+  for (auto& t : pool)
+    t.join();
   for (const FirstFailure& f : failures) {
     if (f.error)
       return f; // ranges in order: the first one that failed holds the lowest item

@@ -1,6 +1,5 @@
 #include "engine/draws/draw_plan.hpp"
 
-#include <algorithm>
 #include <cstdlib>
 
 #include "kernels/draw_layout.hpp"
@@ -43,9 +42,7 @@ std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngTyp
   const bool quasi = rng == config::RngType::sobol || rng == config::RngType::scrambled_sobol;
   const std::size_t most =
       computes_draws.empty() ? 0 : static_cast<std::size_t>(computing_unit_groups());
-  const std::size_t first_most = most == 0 ? 0 : std::max<std::size_t>(1, most / kFirstUnitShare);
   std::vector<DrawUnit> units;
-  std::size_t computing_units = 0;
   for (int g = 0; g < static_cast<int>(plan.groups.size()); ++g) {
     const GroupPlan& group = plan.groups[static_cast<std::size_t>(g)];
     const std::uint64_t paths = group_paths[static_cast<std::size_t>(g)];
@@ -53,13 +50,11 @@ std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngTyp
       continue;
     if (static_cast<std::size_t>(g) < computes_draws.size() &&
         computes_draws[static_cast<std::size_t>(g)]) {
-      const std::size_t cap = computing_units == 1 ? first_most : most; // of units.back()
       const bool joins =
           !units.empty() && units.back().computes_draws &&
-          (cap == 0 || units.back().groups.size() < cap) &&
+          (most == 0 || units.back().groups.size() < most) &&
           same_kernel(plan.groups[static_cast<std::size_t>(units.back().groups.front())], group);
       if (!joins) {
-        ++computing_units;
         units.push_back(DrawUnit{});
         units.back().computes_draws = true;
       }

@@ -59,10 +59,6 @@ std::size_t group_draw_values(const GroupPlan& group, std::uint64_t paths);
 /// number from 0 to 1,000,000: the benchmarks' A/B); a bad value throws std::invalid_argument
 /// naming the variable.
 inline constexpr int kComputingUnitGroups = 2048;
-/// A run's first such unit holds at most a quarter of the others' groups: the GPU starts once
-/// 512 groups are staged, not 2,048 (the book's first unit took ~0.45 ms of staging before any
-/// kernel ran, the later ones overlap the kernels before them; NOTES v33).
-inline constexpr int kFirstUnitShare = 4;
 int computing_unit_groups();
 /// The variable's value: kComputingUnitGroups for null or empty, else a whole number from 0 to
 /// 1,000,000 (else std::invalid_argument naming the variable and the value).
