@@ -16,9 +16,11 @@
 // sample's (8,192 single-underlying European calls, 262,144 paths each, one step, float:
 // scripts/make-mc-sample-book.py writes it) from config to results and for generation + kernels.
 // --books=FILE,... times each book's stages apart — books/NAME/load (read and validate the YAML
-// and its CSV files), books/NAME/plan, books/NAME/priced (the engine on the loaded config) —
-// and books/NAME/end_to_end (all of them): `scripts/make-portfolio.py --instruments N --csv`
-// writes books of 1k, 10k and 100k instruments.
+// and its CSV files), books/NAME/plan (planning and the plan's free; plan/threads:N with N
+// planning threads, 1 to this host's in powers of 2), books/NAME/priced (the engine on the
+// loaded config; without a GPU, the CPU backend: a book of few paths then measures the host's
+// per-group work) — and books/NAME/end_to_end (all of them): `scripts/make-portfolio.py
+// --instruments N --csv` writes books of 1k, 10k and 100k instruments.
 
 #include <benchmark/benchmark.h>
 
