@@ -201,12 +201,16 @@ TEST(Plan, DailyFixingsMergeIntoOneRunAndSpillsStandAlone) {
   EXPECT_LE(g.observation_runs.size(), 1u + 2 * 4 + 1 + 1);
 }
 
+/// Two underlyings, A at 100 and B at 50, each with a Black-Scholes model of its own (ma, mb).
+const std::string kTwoModels =
+    "market:\n  underlyings: [{name: A, spot: 100}, {name: B, spot: 50}]\n  rates: {zero_rate: "
+    "0.01}\n"
+    "models: [{name: ma, type: black_scholes, underlying: A, volatility: 0.2},"
+    " {name: mb, type: black_scholes, underlying: B, volatility: 0.3}]\n";
+
 TEST(Plan, GroupsFollowModelsAndKeepConfigOrder) {
   const std::string yaml =
-      "market:\n  underlyings: [{name: A, spot: 100}, {name: B, spot: 50}]\n  rates: {zero_rate: "
-      "0.01}\n"
-      "models: [{name: ma, type: black_scholes, underlying: A, volatility: 0.2},"
-      " {name: mb, type: black_scholes, underlying: B, volatility: 0.3}]\n"
+      kTwoModels +
       "instruments:\n"
       "  - {id: x, type: european, option: call, strike: 50, maturity: 1, model: mb}\n"
       "  - {id: y, type: european, option: call, strike: 100, maturity: 2, model: ma}\n"
@@ -224,10 +228,7 @@ TEST(Plan, GroupsFollowModelsAndKeepConfigOrder) {
 // takes the heap, so it may outlive the plan.
 TEST(Plan, GroupsAllocateFromThePlansArenasAndCopiesFromTheHeap) {
   const std::string yaml =
-      "market:\n  underlyings: [{name: A, spot: 100}, {name: B, spot: 50}]\n  rates: {zero_rate: "
-      "0.01}\n"
-      "models: [{name: ma, type: black_scholes, underlying: A, volatility: 0.2},"
-      " {name: mb, type: black_scholes, underlying: B, volatility: 0.3}]\n"
+      kTwoModels +
       "instruments:\n"
       "  - {id: x, type: asian, option: call, strike: 50, maturity: 1, model: mb, average: "
       "arithmetic,"
@@ -262,13 +263,8 @@ TEST(Plan, GroupsAllocateFromThePlansArenasAndCopiesFromTheHeap) {
 // same on any number of threads. A model's early-exercise instruments form groups of at most
 // kMaxExerciseRules apart from its others; every group lists its instruments in config order.
 TEST(Plan, IsTheSameOnAnyNumberOfThreadsAndCapsEarlyExerciseGroups) {
-  std::string yaml =
-      "market:\n  underlyings: [{name: A, spot: 100}, {name: B, spot: 50}]\n  rates: {zero_rate: "
-      "0.01}\n"
-      "models: [{name: ma, type: black_scholes, underlying: A, volatility: 0.2},"
-      " {name: mb, type: black_scholes, underlying: B, volatility: 0.3}]\n"
-      "simulation: {paths: 1000, steps_per_year: 12}\n"
-      "instruments:\n";
+  std::string yaml = kTwoModels + "simulation: {paths: 1000, steps_per_year: 12}\n"
+                                  "instruments:\n";
   for (int i = 0; i < 12; ++i) { // ma: 10 American puts between 2 Europeans; mb: Europeans
     const std::string id = std::to_string(i);
     yaml += "  - {id: e" + id +
