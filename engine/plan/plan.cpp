@@ -14,9 +14,9 @@ namespace pfmc::engine {
 namespace {
 
 /// Groups are planned in parallel from twice this many instruments. With each thread's groups
-/// in an arena of their own, planning is no longer malloc-bound: the 8,192-option book's
-/// one-European groups take ~1.7 µs each on the device host's cores (NOTES v33), 512 of them
-/// ~0.9 ms, against ~0.05 ms to start a thread.
+/// in an arena of their own, planning is no longer malloc-bound: the 8,192-option book planned
+/// and freed on 1, 2, 4, 8 and 16 threads took 7.2, 4.6, 3.0, 2.5 and 2.5 ms (NOTES v33, an
+/// H200 machine's 16 host cores).
 constexpr std::size_t kInstrumentsPerThread = 512;
 
 /// A group's arena starts with this many bytes a group (a one-step European's arrays take

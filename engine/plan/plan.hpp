@@ -49,7 +49,8 @@ struct ExercisePlan {
 
 /// A group's arrays: allocated from its plan's arena (SimulationPlan::memory) when the planner
 /// makes them, so that planning a book of 8,192 groups is not ~140,000 mallocs and its free not
-/// as many frees (NOTES v33); from the heap when a GroupPlan is made or copied elsewhere.
+/// as many frees (NOTES v33); from the heap when a GroupPlan is made or copied elsewhere. A
+/// group moved out of its plan keeps the arena's arrays: copy it to outlive the plan.
 template <class T>
 using PlanArray = std::pmr::vector<T>;
 
