@@ -58,9 +58,10 @@ pfmc_add_host_library(pfmc_analytic
   engine/analytic/heston.cpp engine/analytic/two_asset.cpp)
 target_include_directories(pfmc_analytic PUBLIC ${PFMC_SOURCE_ROOT})
 
-# The planner (config → simulation groups): host C++ over the models' headers.
+# The planner (config → simulation groups): host C++ over the models' headers; with the run's
+# trace spans (engine/core/trace: PFMC_TRACE), which the planner records too.
 pfmc_add_host_library(pfmc_plan
   engine/plan/plan.cpp engine/plan/time_grid.cpp engine/plan/scenarios.cpp engine/plan/pathwise.cpp
   engine/plan/step_data.cpp engine/plan/instruments.cpp engine/plan/controls.cpp
-  engine/plan/observations.cpp engine/plan/exercise.cpp)
+  engine/plan/observations.cpp engine/plan/exercise.cpp engine/core/trace.cpp)
 target_link_libraries(pfmc_plan PUBLIC pfmc_config pfmc_analytic)
