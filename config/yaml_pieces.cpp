@@ -74,6 +74,15 @@ bool is_item(std::string_view text, const Line& line, std::size_t indent) {
   return dash + 1 == stop || text[dash + 1] == ' ';
 }
 
+/// Whether [begin, stop) holds a mapping's `:` (followed by a blank or the end).
+bool holds_key(std::string_view text, std::size_t begin, std::size_t stop) {
+  for (std::size_t i = begin; i < stop; ++i) {
+    if (text[i] == ':' && (i + 1 == stop || text[i + 1] == ' '))
+      return true;
+  }
+  return false;
+}
+
 /// The key of a line that is `key:` alone (a word of letters, digits and '_'; blanks and a
 /// comment may follow), else empty.
 std::string_view simple_key(std::string_view text, const Line& line) {
@@ -142,12 +151,21 @@ void list_extent(std::string_view text, const std::vector<Line>& lines, std::siz
   // which yaml-cpp reads one way in a piece and another in the whole text (the fuzzer's find:
   // `correlat n:[io[1.0, 0.9], [0.9, 1.0]]`, a null-valued key in a piece, a syntax error on the
   // next line of the whole).
+  // So is a list with a line in block context that neither holds a key nor starts an item (`t`
+  // under `- x:`, or a plain scalar's next line): yaml-cpp takes such a line for a key with no
+  // value or refuses it by what comes after, which differs between a piece and the whole (the
+  // fuzzer's find: `- x:` then `t` at the key's indent, and `t` after the list).
   for (std::size_t k = 0; k < cut.items.size(); ++k) {
     const std::size_t last = k + 1 < cut.items.size() ? cut.items[k + 1] : cut.end;
     long open = 0;
     bool inside_scalar = false;
     for (std::size_t l = cut.items[k]; l < last; ++l) {
       const std::size_t stop = content_end(text, lines[l].begin, lines[l].end);
+      if (l > cut.items[k] && open == 0 && lines[l].content &&
+          !is_item(text, lines[l], lines[l].indent) && !holds_key(text, lines[l].begin, stop)) {
+        cut.items.clear();
+        return;
+      }
       for (std::size_t c = lines[l].begin; c < stop; ++c) {
         const bool opens = text[c] == '{' || text[c] == '[';
         open += opens;

@@ -214,6 +214,16 @@ TEST(YamlPieces, FormsThatCouldReachAcrossItemsAreReadWhole) {
   expect_same_as_whole(book(6, {{2, "  - {id: c2, type: european,\n    option: call, strike: 40, "
                                     "maturity: 1, model: m2}"}}),
                        true);
+  // A line in block context that neither holds a key nor starts an item: yaml-cpp takes `t`
+  // under `- x:` for a key with no value at the end of a piece, and refuses it in the whole text
+  // when a `t` follows the list (found by the config fuzzer in CI). The list is read whole, and
+  // so is one whose item is a plain scalar over two lines (the book's other lists are cut).
+  expect_same_as_whole("t:\n  - .\n  - x:\n    t\nt\n", false);
+  expect_same_as_whole("t:\n  - .\n  - :\n    t\nu: 1\n", false);
+  expect_same_as_whole(book(6, {{2, "  - id: c2\n    t"}}), false);
+  const std::string two_lines = book(6, {{2, "  - a plain\n    scalar"}});
+  expect_same_as_whole(two_lines, true);
+  EXPECT_EQ(read(two_lines, kEveryItem).pieces, 3u * 5);
 }
 
 // Errors anywhere — in the skeleton, in a piece, across pieces — are the whole text's.
