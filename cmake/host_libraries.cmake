@@ -63,5 +63,6 @@ target_include_directories(pfmc_analytic PUBLIC ${PFMC_SOURCE_ROOT})
 pfmc_add_host_library(pfmc_plan
   engine/plan/plan.cpp engine/plan/time_grid.cpp engine/plan/scenarios.cpp engine/plan/pathwise.cpp
   engine/plan/step_data.cpp engine/plan/instruments.cpp engine/plan/controls.cpp
-  engine/plan/observations.cpp engine/plan/exercise.cpp engine/core/trace.cpp)
+  engine/plan/observations.cpp engine/plan/exercise.cpp engine/plan/group_plans.cpp
+  engine/core/trace.cpp)
 target_link_libraries(pfmc_plan PUBLIC pfmc_config pfmc_analytic)

@@ -694,7 +694,7 @@ void expect_transforms_bitwise_equal() {
   // device kernels and the host loops share their arithmetic (kernels/draw_transform.cuh, with
   // explicit fmas and IEEE division), so the bits must agree.
   engine::SimulationPlan plan;
-  plan.groups.resize(2);
+  plan.groups = engine::GroupPlans(2);
   plan.groups[0].times = {0.0, 0.01, 0.05, 0.3, 0.31, 0.5, 0.9, 1.7, 2.0, 2.25};
   plan.groups[0].factors = 2;
   plan.groups[1].times = {0.0, 0.25, 0.5, 0.75, 1.0, 1.25};

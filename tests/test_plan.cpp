@@ -1,6 +1,8 @@
 // Planning: time grids, term structures, per-step market data, shared observations, events.
 #include <gtest/gtest.h>
 
+#include <memory_resource>
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -302,6 +304,83 @@ TEST(Plan, IsTheSameOnAnyNumberOfThreadsAndCapsEarlyExerciseGroups) {
           << threads;
     }
   }
+}
+
+// Groups are made range by range on the planning threads (engine::GroupPlans): a plan that fails
+// in a middle group, on any number of threads, reports that group's error and frees only what
+// was made (CI's sanitized engine suite sees a free of a group never made), and a plan moved
+// onto another frees the old groups before their arenas.
+TEST(Plan, AFailedGroupOnAnyThreadIsTheFirstErrorAndFreesWhatWasMade) {
+  std::string yaml = "market:\n  underlyings: [{name: A, spot: 100}]\n  rates: {zero_rate: 0.01}\n"
+                     "models:\n";
+  std::string instruments = "instruments:\n";
+  for (int m = 0; m < 20; ++m) {
+    const std::string name = "m" + std::to_string(m);
+    yaml += "  - {name: " + name + ", type: black_scholes, underlying: A, volatility: 0.2}\n";
+    // Models 13 and 17: one schedule too many (models::kMaxObservations) — a planning error.
+    const int maturities = m == 13 || m == 17 ? models::kMaxObservations + 1 : 1;
+    for (int i = 1; i <= maturities; ++i) {
+      instruments +=
+          "  - {id: " + name + "_" + std::to_string(i) +
+          ", type: european, option: call, strike: 100, maturity: " + std::to_string(i / 100.0) +
+          ", model: " + name + "}\n";
+    }
+  }
+  const config::RunConfig config =
+      testing::load(yaml + instruments + "simulation: {paths: 1000}\nengine: {device: cpu}\n");
+  for (unsigned threads : {1u, 3u, 8u, 20u}) {
+    try {
+      (void)engine::make_plan(config, threads);
+      ADD_FAILURE() << "expected a ConfigError on " << threads << " threads";
+    } catch (const config::ConfigError& e) {
+      EXPECT_EQ(e.key_path(), "models[13]") << threads << " threads";
+    }
+  }
+  engine::SimulationPlan plan = engine::make_plan(
+      testing::load(kTwoModels + "instruments: [{id: x, type: european, option: call, strike: 50, "
+                                 "maturity: 1, model: mb}]\n"));
+  plan = engine::make_plan(
+      testing::load(kTwoModels + "instruments: [{id: y, type: european, option: put, strike: 90, "
+                                 "maturity: 2, model: ma}]\n"));
+  ASSERT_EQ(plan.groups.size(), 1u);
+  EXPECT_EQ(plan.groups.front().model_name, "ma");
+  engine::GroupPlans heap(3);
+  EXPECT_EQ(heap.size(), 3u);
+  heap[2].times = {0.0, 1.0};
+  engine::GroupPlans moved = std::move(heap);
+  EXPECT_TRUE(heap.empty());
+  EXPECT_EQ(moved.back().steps(), 1);
+}
+
+// A range of groups is freed if and only if it was made: every array of a made range goes back to
+// its arena (the counts below), and a range never made is not touched (under the sanitized
+// suite's AddressSanitizer, whose fill of fresh memory makes a free of a group never made fault).
+TEST(Plan, GroupPlansFreeEveryRangeMadeAndNoOther) {
+  struct Counting : std::pmr::memory_resource {
+    int allocations = 0, deallocations = 0;
+    void* do_allocate(std::size_t bytes, std::size_t align) override {
+      ++allocations;
+      return std::pmr::new_delete_resource()->allocate(bytes, align);
+    }
+    void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
+      ++deallocations;
+      std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+    }
+    bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
+      return this == &other;
+    }
+  } memory;
+  {
+    engine::GroupPlans groups(10, 3); // ranges [0, 3), [3, 6), [6, 10)
+    groups.make_range(0, &memory);
+    groups.make_range(2, &memory);
+    for (std::size_t g : {0u, 2u, 6u, 9u}) {
+      groups[g].times = {0.0, 0.5, 1.0};
+      groups[g].model_data.assign(64, 1.0);
+    }
+  }
+  EXPECT_EQ(memory.allocations, 8);
+  EXPECT_EQ(memory.deallocations, 8);
 }
 
 TEST(Plan, TooManyObservationSchedulesIsAConfigError) {

@@ -116,20 +116,20 @@ SimulationPlan make_plan(const config::RunConfig& config, unsigned threads) {
   const std::size_t groups = models_in_order.size();
   const std::size_t ranges = config::range_count(groups, threads);
   members_span.end();
-  TraceSpan make_span("plan: make groups");
-  plan.groups.reserve(groups);
+  TraceSpan make_span("plan: arenas");
   for (std::size_t r = 0; r < ranges; ++r) {
     const std::size_t begin = config::range_begin(groups, ranges, r);
     const std::size_t end = config::range_begin(groups, ranges, r + 1);
     plan.memory.push_back(
         std::make_shared<std::pmr::monotonic_buffer_resource>((end - begin) * kArenaBytesPerGroup));
-    for (std::size_t g = begin; g < end; ++g)
-      plan.groups.emplace_back(plan.memory.back().get());
   }
+  plan.groups = GroupPlans(groups, ranges);
   make_span.end();
   TraceSpan parallel_span("plan: groups on threads");
   const config::FirstFailure failed =
-      config::parallel_ranges(groups, threads, [&](std::size_t g, std::size_t) {
+      config::parallel_ranges(groups, threads, [&](std::size_t g, std::size_t r) {
+        if (g == config::range_begin(groups, ranges, r)) // the range's groups, made by its thread
+          plan.groups.make_range(r, plan.memory[r].get());
         plan_group(config, models_in_order[g], members_of(g), quantity, plan.groups[g]);
         plan.groups[g].index = static_cast<int>(g);
       });

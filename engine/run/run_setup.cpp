@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "config/config_error.hpp"
+#include "config/parallel_ranges.hpp"
 #include "engine/draws/draw_plan.hpp"
 #include "engine/draws/normal_source.hpp"
 #include "engine/run/exercise.hpp"
@@ -257,7 +258,10 @@ void check_plan(const config::RunConfig& config, const SimulationPlan& plan,
                 const ExecutionSettings& settings, bool on_gpu) {
   const bool quasi =
       settings.rng == config::RngType::sobol || settings.rng == config::RngType::scrambled_sobol;
-  for (const auto& group : plan.groups) {
+  // On a few threads, with the error of one loop over the groups (the 8,192-group book: 0.4 ms
+  // on one, NOTES v33).
+  const auto check = [&](std::size_t g, std::size_t) {
+    const GroupPlan& group = plan.groups[g];
     if ((group.scenarios > 1 || group.pathwise()) &&
         settings.precision == config::Precision::float32) {
       throw config::ConfigError(config.file, {}, "simulation.greeks",
@@ -288,7 +292,12 @@ void check_plan(const config::RunConfig& config, const SimulationPlan& plan,
               config::to_string(settings.rng) + " is not supported with it)");
     }
     check_group_fits(config, group, settings, on_gpu);
-  }
+  };
+  const std::size_t groups = plan.groups.size();
+  const config::FirstFailure failed = config::parallel_ranges(
+      groups, config::threads_for(groups, config::kLightItemsPerThread), check);
+  if (failed.error)
+    std::rethrow_exception(failed.error);
 }
 
 void check_draw_batches(const config::RunConfig& config, const SimulationPlan& plan,
