@@ -73,7 +73,11 @@
   X(pathwise_black_scholes_f64, black_scholes, 1, false, double, (models::PathwiseBlackScholes<double, 1>), NoPrefetchMatrix)     \
   X(pathwise_multi2_f64, multi_black_scholes, 2, false, double, (models::PathwiseBlackScholes<double, 2>), NoPrefetchMatrix)       \
   X(pathwise_multi3_f64, multi_black_scholes, 3, false, double, (models::PathwiseBlackScholes<double, 3>), NoPrefetchMatrix)       \
-  X(pathwise_multi4_f64, multi_black_scholes, 4, false, double, (models::PathwiseBlackScholes<double, 4>), NoPrefetchMatrix)
+  X(pathwise_multi4_f64, multi_black_scholes, 4, false, double, (models::PathwiseBlackScholes<double, 4>), NoPrefetchMatrix)     \
+  X(pathwise_black_scholes_f32, black_scholes, 1, false, float, (models::PathwiseBlackScholes<float, 1>), NoPrefetchMatrix)       \
+  X(pathwise_multi2_f32, multi_black_scholes, 2, false, float, (models::PathwiseBlackScholes<float, 2>), NoPrefetchMatrix)         \
+  X(pathwise_multi3_f32, multi_black_scholes, 3, false, float, (models::PathwiseBlackScholes<float, 3>), NoPrefetchMatrix)         \
+  X(pathwise_multi4_f32, multi_black_scholes, 4, false, float, (models::PathwiseBlackScholes<float, 4>), NoPrefetchMatrix)
 // clang-format on
 
 namespace pfmc::kernels {

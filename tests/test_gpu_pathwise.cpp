@@ -108,24 +108,51 @@ INSTANTIATE_TEST_SUITE_P(EveryBackend, PathwiseBackendIdentity,
                          ::testing::ValuesIn(backend_cases()),
                          [](const auto& info) { return info.param.backend; });
 
+// The float kernels (pathwise_*_f32) on two backends, one computing its draws and one reading
+// them, against `none` (every backend in double above; each float kernel is compiled on first use).
+TEST_F(GpuPathwise, InFloatTheBackendsGiveTheBitsOfNone) {
+  const std::string none = "{device: gpu, backend: none}";
+  for (const char* backend : {"inline", "scalar_batched"}) {
+    const std::string engine_yaml =
+        std::string("{device: gpu, backend: ") + backend + ", prefetch_distance: 4}";
+    for (const char* kind : kKinds) {
+      const auto got =
+          engine::price(load(pathwise_book(kind, 10000, engine_yaml, ", precision: float")));
+      const auto want = engine::price(load(pathwise_book(kind, 10000, none, ", precision: float")));
+      EXPECT_EQ(got.run.precision, "float");
+      EXPECT_EQ(bits_of(got), bits_of(want)) << kind << " " << backend;
+    }
+  }
+}
+
 TEST_F(GpuPathwise, MatchesTheCpuBackendOnTheSameDraws) {
-  for (const char* kind : kKinds) {
-    const auto gpu = engine::price(load(pathwise_book(kind, 8192, "{device: gpu}")));
-    const auto cpu = engine::price(load(pathwise_book(kind, 8192, "{device: cpu}")));
-    ASSERT_EQ(gpu.instruments.size(), cpu.instruments.size());
-    for (std::size_t i = 0; i < gpu.instruments.size(); ++i) {
-      const auto& g = gpu.instruments[i];
-      const auto& c = cpu.instruments[i];
-      EXPECT_NEAR(g.price, c.price, 1e-9 * std::fabs(g.price) + 1e-12) << kind << " " << g.id;
-      ASSERT_EQ(g.greeks.size(), c.greeks.size());
-      for (std::size_t k = 0; k < g.greeks.size(); ++k) {
-        // Gamma's slopes switch where a path's spot crosses the strike ± 1%: a last-ulp
-        // difference between the device's and the host's exp can move one path across.
-        const double tolerance = g.greeks[k].greek == config::Greek::gamma
-                                     ? g.greeks[k].std_error
-                                     : 1e-7 * std::fabs(g.greeks[k].value) + 1e-9;
-        EXPECT_NEAR(g.greeks[k].value, c.greeks[k].value, tolerance)
-            << kind << " " << g.id << " " << config::to_string(g.greeks[k].greek);
+  // In float the device's and the host's transcendentals may differ by a few ulps a call (CUDA's
+  // expf and logf: 2 and 1 ulps at most): over a path's 52 steps its values move by up to ~1e-6
+  // of themselves, so float Greeks agree to 1e-5 of their value (gamma: a standard error).
+  for (const std::string precision : {"double", "float"}) {
+    const double relative = precision == "float" ? 1e-5 : 1e-7;
+    for (const char* kind : kKinds) {
+      const std::string extra = ", precision: " + precision;
+      const auto gpu = engine::price(load(pathwise_book(kind, 8192, "{device: gpu}", extra)));
+      const auto cpu = engine::price(load(pathwise_book(kind, 8192, "{device: cpu}", extra)));
+      ASSERT_EQ(gpu.instruments.size(), cpu.instruments.size());
+      for (std::size_t i = 0; i < gpu.instruments.size(); ++i) {
+        const auto& g = gpu.instruments[i];
+        const auto& c = cpu.instruments[i];
+        EXPECT_NEAR(g.price, c.price,
+                    (precision == "float" ? 1e-5 : 1e-9) * std::fabs(g.price) + 1e-12)
+            << precision << " " << kind << " " << g.id;
+        ASSERT_EQ(g.greeks.size(), c.greeks.size());
+        for (std::size_t k = 0; k < g.greeks.size(); ++k) {
+          // Gamma's slopes switch where a path's spot crosses the strike ± 1%: a last-ulp
+          // difference between the device's and the host's exp can move one path across.
+          const double tolerance = g.greeks[k].greek == config::Greek::gamma
+                                       ? g.greeks[k].std_error
+                                       : relative * std::fabs(g.greeks[k].value) + 1e-9;
+          EXPECT_NEAR(g.greeks[k].value, c.greeks[k].value, tolerance)
+              << precision << " " << kind << " " << g.id << " "
+              << config::to_string(g.greeks[k].greek);
+        }
       }
     }
   }
@@ -165,36 +192,39 @@ TEST_F(GpuPathwise, CrossGammasMatchTheCpuBackendOnTheSameDraws) {
 }
 
 TEST_F(GpuPathwise, EuropeansMatchBlackScholesAtFullSize) {
-  const std::string yaml =
-      "market:\n  underlyings: [{name: S, spot: 100, dividend_yield: 0.01}]\n"
-      "  rates: {zero_rate: 0.04}\n"
-      "models: [{name: bs, type: black_scholes, underlying: S, volatility: 0.25}]\n"
-      "instruments:\n"
-      "  - {id: call, type: european, option: call, strike: 105, maturity: 1, model: bs}\n"
-      "  - {id: put, type: european, option: put, strike: 95, maturity: 1, model: bs}\n"
-      "simulation: {paths: 4000000, steps_per_year: 12, seed: 3, "
-      "greeks: [delta, gamma, vega, rho, theta], greeks_method: pathwise}\n"
-      "engine: {device: gpu}\n";
-  const auto r = engine::price(load(yaml));
-  for (const auto& [id, kind, strike] : {std::tuple{"call", analytic::OptionKind::call, 105.0},
-                                         std::tuple{"put", analytic::OptionKind::put, 95.0}}) {
-    const auto g = analytic::black_scholes_greeks(kind, 100, strike, 1, 0.04, 0.01, 0.25);
-    // Gamma: the pathwise delta's central difference at ±1% of the spot, whose distance from
-    // gamma comes from the closed form (tests/test_pathwise.cpp says so at length).
-    const auto up = analytic::black_scholes_greeks(kind, 101, strike, 1, 0.04, 0.01, 0.25);
-    const auto down = analytic::black_scholes_greeks(kind, 99, strike, 1, 0.04, 0.01, 0.25);
-    const double gamma_bias = std::fabs((up.delta - down.delta) / 2 - g.gamma);
-    const auto& got = find(r, id);
-    const double expected[5] = {g.delta, g.gamma, g.vega, g.rho, g.theta};
-    const double allowance[5] = {1e-9, 1.1 * gamma_bias + 1e-9, 1e-7, 1e-7, 1e-7};
-    ASSERT_EQ(got.greeks.size(), 5u);
-    for (int k = 0; k < 5; ++k) {
-      const auto& e = got.greeks[static_cast<std::size_t>(k)];
-      EXPECT_TRUE(e.pathwise);
-      EXPECT_NEAR(e.value, expected[k], kSigmas * e.std_error + allowance[k])
-          << id << " " << config::to_string(e.greek);
-      std::printf("  gpu %s %-5s %.6f ± %.6f  closed form %.6f\n", id, config::to_string(e.greek),
-                  e.value, e.std_error, expected[k]);
+  for (const std::string precision : {"double", "float"}) {
+    const std::string yaml =
+        "market:\n  underlyings: [{name: S, spot: 100, dividend_yield: 0.01}]\n"
+        "  rates: {zero_rate: 0.04}\n"
+        "models: [{name: bs, type: black_scholes, underlying: S, volatility: 0.25}]\n"
+        "instruments:\n"
+        "  - {id: call, type: european, option: call, strike: 105, maturity: 1, model: bs}\n"
+        "  - {id: put, type: european, option: put, strike: 95, maturity: 1, model: bs}\n"
+        "simulation: {paths: 4000000, steps_per_year: 12, seed: 3, "
+        "greeks: [delta, gamma, vega, rho, theta], greeks_method: pathwise, precision: " +
+        precision + "}\nengine: {device: gpu}\n";
+    const auto r = engine::price(load(yaml));
+    EXPECT_EQ(r.run.precision, precision);
+    for (const auto& [id, kind, strike] : {std::tuple{"call", analytic::OptionKind::call, 105.0},
+                                           std::tuple{"put", analytic::OptionKind::put, 95.0}}) {
+      const auto g = analytic::black_scholes_greeks(kind, 100, strike, 1, 0.04, 0.01, 0.25);
+      // Gamma: the pathwise delta's central difference at ±1% of the spot, whose distance from
+      // gamma comes from the closed form (tests/test_pathwise.cpp says so at length).
+      const auto up = analytic::black_scholes_greeks(kind, 101, strike, 1, 0.04, 0.01, 0.25);
+      const auto down = analytic::black_scholes_greeks(kind, 99, strike, 1, 0.04, 0.01, 0.25);
+      const double gamma_bias = std::fabs((up.delta - down.delta) / 2 - g.gamma);
+      const auto& got = find(r, id);
+      const double expected[5] = {g.delta, g.gamma, g.vega, g.rho, g.theta};
+      const double allowance[5] = {1e-9, 1.1 * gamma_bias + 1e-9, 1e-7, 1e-7, 1e-7};
+      ASSERT_EQ(got.greeks.size(), 5u);
+      for (int k = 0; k < 5; ++k) {
+        const auto& e = got.greeks[static_cast<std::size_t>(k)];
+        EXPECT_TRUE(e.pathwise);
+        EXPECT_NEAR(e.value, expected[k], kSigmas * e.std_error + allowance[k])
+            << id << " " << config::to_string(e.greek);
+        std::printf("  gpu %s %s %-5s %.6f ± %.6f  closed form %.6f\n", precision.c_str(), id,
+                    config::to_string(e.greek), e.value, e.std_error, expected[k]);
+      }
     }
   }
 }

@@ -91,6 +91,36 @@ TEST(PathwiseGreeks, EuropeansMatchBlackScholesWithSmallerErrorsThanTheBumps) {
   }
 }
 
+TEST(PathwiseGreeks, InFloatEuropeansMatchBlackScholes) {
+  // The float kernels' tangents and payoff derivatives are the double ones' code in float; the
+  // sums are double. Rounding (a few float ulps a path, ~1e-6 of each Greek) is far below the
+  // standard error, so the closed form's allowances are the double test's.
+  const std::string pathwise = kAllGreeks + ", greeks_method: pathwise";
+  const auto single =
+      engine::price(load(bs_yaml(kEuropeans, 200000, pathwise + ", precision: float")));
+  const auto twice = engine::price(load(bs_yaml(kEuropeans, 200000, pathwise)));
+  EXPECT_EQ(single.run.precision, "float");
+  for (const auto& [id, kind, strike] :
+       {std::tuple{"call", OptionKind::call, 105.0}, std::tuple{"put", OptionKind::put, 95.0}}) {
+    const auto g = analytic::black_scholes_greeks(kind, 100, strike, 1, 0.04, 0.01, 0.25);
+    const auto& got = find(single, id);
+    const auto& d = find(twice, id);
+    ASSERT_EQ(got.greeks.size(), 5u);
+    const double expected[5] = {g.delta, g.gamma, g.vega, g.rho, g.theta};
+    const double allowance[5] = {1e-9, gamma_allowance(kind, strike), 1e-7, 1e-7, 1e-7};
+    for (int k = 0; k < 5; ++k) {
+      const auto& e = got.greeks[static_cast<std::size_t>(k)];
+      EXPECT_TRUE(e.pathwise) << id << " " << config::to_string(e.greek);
+      EXPECT_NEAR(e.value, expected[k], kSigmas * e.std_error + allowance[k])
+          << id << " " << config::to_string(e.greek);
+      std::printf("  %s %-5s float %.6f ± %.6f  double %.6f ± %.6f  closed form %.6f\n", id,
+                  config::to_string(e.greek), e.value, e.std_error,
+                  d.greeks[static_cast<std::size_t>(k)].value,
+                  d.greeks[static_cast<std::size_t>(k)].std_error, expected[k]);
+    }
+  }
+}
+
 TEST(PathwiseGreeks, GeometricAsiansMatchTheirClosedFormOnATermStructure) {
   // Monthly fixings; the run's rates are a curve, flat here so that the closed form applies
   // (geometric_asian_discrete_greeks: theta with the schedule fixed in calendar time).
@@ -123,37 +153,44 @@ TEST(PathwiseGreeks, GeometricAsiansMatchTheirClosedFormOnATermStructure) {
 
 TEST(PathwiseGreeks, TwoAssetMaxAndMinCallsMatchStulzPerUnderlying) {
   // Stulz (1982) differentiated by central differences at 1e-4 (its O(h²) error about 1e-9):
-  // delta and vega per underlying and rho, pathwise.
-  const auto r = engine::price(load(basket_yaml(
-      "  - {id: mx, type: basket, payoff: max, option: call, strike: 100, maturity: 1, model: ab}\n"
-      "  - {id: mn, type: basket, payoff: min, option: call, strike: 95, maturity: 1, model: ab}\n",
-      200000, ", greeks: [delta, vega, rho], greeks_method: pathwise")));
-  const auto price = [](bool max, double s1, double s2, double k, double v1, double v2, double r) {
-    return max ? analytic::stulz_max_call(s1, s2, k, 1, r, 0, 0, v1, v2, 0.9)
-               : analytic::stulz_min_call(s1, s2, k, 1, r, 0, 0, v1, v2, 0.9);
-  };
-  const double h = 1e-4;
-  for (const bool max : {true, false}) {
-    const double k = max ? 100 : 95;
-    const auto f = [&](double s1, double s2, double v1, double v2, double r) {
-      return price(max, s1, s2, k, v1, v2, r);
+  // delta and vega per underlying and rho, pathwise, in double and in float.
+  for (const std::string precision : {"double", "float"}) {
+    SCOPED_TRACE(precision);
+    const auto r = engine::price(load(basket_yaml(
+        "  - {id: mx, type: basket, payoff: max, option: call, strike: 100, maturity: 1, model: "
+        "ab}\n"
+        "  - {id: mn, type: basket, payoff: min, option: call, strike: 95, maturity: 1, model: "
+        "ab}\n",
+        200000, ", greeks: [delta, vega, rho], greeks_method: pathwise, precision: " + precision)));
+    EXPECT_EQ(r.run.precision, precision);
+    const auto price = [](bool max, double s1, double s2, double k, double v1, double v2,
+                          double r) {
+      return max ? analytic::stulz_max_call(s1, s2, k, 1, r, 0, 0, v1, v2, 0.9)
+                 : analytic::stulz_min_call(s1, s2, k, 1, r, 0, 0, v1, v2, 0.9);
     };
-    const double expected[5] = {
-        (f(100 + h, 100, 0.3, 0.3, 0.05) - f(100 - h, 100, 0.3, 0.3, 0.05)) / (2 * h),
-        (f(100, 100 + h, 0.3, 0.3, 0.05) - f(100, 100 - h, 0.3, 0.3, 0.05)) / (2 * h),
-        (f(100, 100, 0.3 + h, 0.3, 0.05) - f(100, 100, 0.3 - h, 0.3, 0.05)) / (2 * h),
-        (f(100, 100, 0.3, 0.3 + h, 0.05) - f(100, 100, 0.3, 0.3 - h, 0.05)) / (2 * h),
-        (f(100, 100, 0.3, 0.3, 0.05 + h) - f(100, 100, 0.3, 0.3, 0.05 - h)) / (2 * h)};
-    const auto& basket = find(r, max ? "mx" : "mn");
-    ASSERT_EQ(basket.greeks.size(), 5u);
-    for (int i = 0; i < 5; ++i) {
-      const auto& g = basket.greeks[static_cast<std::size_t>(i)];
-      EXPECT_TRUE(g.pathwise);
-      EXPECT_NEAR(g.value, expected[i], kSigmas * g.std_error + 1e-6)
-          << basket.id << " " << config::to_string(g.greek) << "[" << g.underlying << "]";
-      std::printf("  %s %-5s[%s] pathwise %.5f ± %.5f  Stulz %.5f\n", basket.id.c_str(),
-                  config::to_string(g.greek), g.underlying.c_str(), g.value, g.std_error,
-                  expected[i]);
+    const double h = 1e-4;
+    for (const bool max : {true, false}) {
+      const double k = max ? 100 : 95;
+      const auto f = [&](double s1, double s2, double v1, double v2, double r) {
+        return price(max, s1, s2, k, v1, v2, r);
+      };
+      const double expected[5] = {
+          (f(100 + h, 100, 0.3, 0.3, 0.05) - f(100 - h, 100, 0.3, 0.3, 0.05)) / (2 * h),
+          (f(100, 100 + h, 0.3, 0.3, 0.05) - f(100, 100 - h, 0.3, 0.3, 0.05)) / (2 * h),
+          (f(100, 100, 0.3 + h, 0.3, 0.05) - f(100, 100, 0.3 - h, 0.3, 0.05)) / (2 * h),
+          (f(100, 100, 0.3, 0.3 + h, 0.05) - f(100, 100, 0.3, 0.3 - h, 0.05)) / (2 * h),
+          (f(100, 100, 0.3, 0.3, 0.05 + h) - f(100, 100, 0.3, 0.3, 0.05 - h)) / (2 * h)};
+      const auto& basket = find(r, max ? "mx" : "mn");
+      ASSERT_EQ(basket.greeks.size(), 5u);
+      for (int i = 0; i < 5; ++i) {
+        const auto& g = basket.greeks[static_cast<std::size_t>(i)];
+        EXPECT_TRUE(g.pathwise);
+        EXPECT_NEAR(g.value, expected[i], kSigmas * g.std_error + 1e-6)
+            << basket.id << " " << config::to_string(g.greek) << "[" << g.underlying << "]";
+        std::printf("  %s %s %-5s[%s] pathwise %.5f ± %.5f  Stulz %.5f\n", precision.c_str(),
+                    basket.id.c_str(), config::to_string(g.greek), g.underlying.c_str(), g.value,
+                    g.std_error, expected[i]);
+      }
     }
   }
 }

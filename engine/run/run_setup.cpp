@@ -262,11 +262,13 @@ void check_plan(const config::RunConfig& config, const SimulationPlan& plan,
   // on one, NOTES v33).
   const auto check = [&](std::size_t g, std::size_t) {
     const GroupPlan& group = plan.groups[g];
-    if ((group.scenarios > 1 || group.pathwise()) &&
-        settings.precision == config::Precision::float32) {
-      throw config::ConfigError(config.file, {}, "simulation.greeks",
-                                "Greeks need simulation.precision: double (their bumped "
-                                "scenarios and pathwise tangents are instantiated in double only)");
+    if (group.scenarios > 1 && settings.precision == config::Precision::float32) {
+      throw config::ConfigError(
+          config.file, {}, "simulation.greeks",
+          "bumped Greeks (model '" + group.model_name +
+              "') need simulation.precision: double (their scenarios are instantiated in double "
+              "only); pathwise Greeks run in float too (greeks_method: pathwise, or auto where "
+              "the payoff allows)");
     }
     if (on_gpu && group.pathwise() && settings.block_size > kMaxPathwiseBlockSize) {
       throw config::ConfigError(

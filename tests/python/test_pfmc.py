@@ -75,8 +75,9 @@ def test_overrides_are_the_flags_by_name():
     assert result.run["paths"] == 2000 and result.run["seed"] == 11
     assert result.run["control_variate"] and "delta" in result.instruments[0]["greeks"]
     assert pfmc.price(BOOK, device="cpu", paths=1000, precision="float").run["precision"] == "float"
-    with pytest.raises(pfmc.ConfigError, match="Greeks need simulation.precision: double"):
-        pfmc.price(BOOK, device="cpu", paths=1000, precision="float", greeks=["delta"])
+    with pytest.raises(pfmc.ConfigError, match="bumped Greeks .* need simulation.precision: double"):
+        pfmc.price(BOOK, device="cpu", paths=1000, precision="float", greeks=["delta"],
+                   greeks_method="bump")
     with pytest.raises(TypeError, match="unknown option 'path'"):
         pfmc.price(BOOK, path=10)
 
