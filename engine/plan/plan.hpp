@@ -185,7 +185,8 @@ std::vector<Real> interleaved_step_series(const GroupPlan& group) {
 /// The plan's groups, read like a vector. The planner makes them on its threads, each range of
 /// groups (config::range_begin's) on the thread that plans it, and they are freed on a few
 /// threads: made and freed one after another, the 8,192 groups of 576 bytes of the
-/// MonteCarloMultiGPU book took ~0.5 ms each way (NOTES v34). Moves only.
+/// MonteCarloMultiGPU book took ~0.5 ms each way (NOTES v33's trace; v34: the planner 0.4-0.9 ms
+/// faster so). Moves only.
 class GroupPlans {
 public:
   GroupPlans() = default;

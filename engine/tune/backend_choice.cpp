@@ -235,7 +235,8 @@ std::vector<ExecutionSettings> choose_group_backends(const SimulationPlan& plan,
   std::map<DistanceShape, GroupBackend> resolved_distances;
   // Each group's key: its shape's, formatted once per distinct (model, factors, scenarios,
   // steps) — a book of 8,192 groups spent 13 ms choosing backends while each group formatted
-  // its own, and ~0.5 ms copying and counting them (NOTES v34) — null for early exercise.
+  // its own — and neither copied nor looked up per group (not timed apart; NOTES v34); null for
+  // early exercise.
   using Shape = std::tuple<config::ModelType, int, int, int>;
   std::map<Shape, std::pair<std::string, int>> formatted; // the key, and its groups
   std::vector<const std::string*> keys;
