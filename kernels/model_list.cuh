@@ -17,8 +17,8 @@
 //               left out): the `_fast` entries are `simulation.math: fast`'s, compiled on first
 //               use only (kernels/ahead_of_time.hpp), the Greeks' scenario kernels accurate only;
 //               the `pathwise_` entries (scenarios false) are the pathwise Greeks' tangent
-//               models (models/pathwise.cuh), which the planner picks for a group whose Greeks
-//               it takes pathwise (engine/plan/pathwise.cpp)
+//               models (models/pathwise.cuh, models/pathwise_heston.cuh), which the planner
+//               picks for a group whose Greeks it takes pathwise (engine/plan/pathwise.cpp)
 //   distances   the prefetch matrix's distances the tuner tries and PFMC_KERNELS=all builds
 //               ahead (every distance of kernels/catalog.hpp serves a run that asks for it,
 //               compiled on first use): a DistanceSequence of kernels/catalog.hpp's lists, or
@@ -36,6 +36,7 @@
 #include "models/local_vol.cuh"
 #include "models/multi_black_scholes.cuh"
 #include "models/pathwise.cuh"
+#include "models/pathwise_heston.cuh"
 #include "models/scenarios.cuh"
 
 // clang-format off
@@ -77,7 +78,9 @@
   X(pathwise_black_scholes_f32, black_scholes, 1, false, float, (models::PathwiseBlackScholes<float, 1>), NoPrefetchMatrix)       \
   X(pathwise_multi2_f32, multi_black_scholes, 2, false, float, (models::PathwiseBlackScholes<float, 2>), NoPrefetchMatrix)         \
   X(pathwise_multi3_f32, multi_black_scholes, 3, false, float, (models::PathwiseBlackScholes<float, 3>), NoPrefetchMatrix)         \
-  X(pathwise_multi4_f32, multi_black_scholes, 4, false, float, (models::PathwiseBlackScholes<float, 4>), NoPrefetchMatrix)
+  X(pathwise_multi4_f32, multi_black_scholes, 4, false, float, (models::PathwiseBlackScholes<float, 4>), NoPrefetchMatrix)         \
+  X(pathwise_heston_f64, heston, 1, false, double, (models::PathwiseHeston<double>), NoPrefetchMatrix)                              \
+  X(pathwise_heston_f32, heston, 1, false, float, (models::PathwiseHeston<float>), NoPrefetchMatrix)
 // clang-format on
 
 namespace pfmc::kernels {

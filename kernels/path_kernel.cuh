@@ -23,6 +23,7 @@
 #include "models/exercise.cuh"
 #include "models/path.cuh"
 #include "models/pathwise.cuh"
+#include "models/pathwise_heston.cuh"
 #include "models/payoff.cuh"
 #include "models/scenarios.cuh"
 

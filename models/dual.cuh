@@ -60,11 +60,72 @@ struct Dual {
       r.d[j] = (a.d[j] - r.v * b.d[j]) / b.v;
     return r;
   }
+  PFMC_HD_INLINE friend Dual operator-(const Dual& a, const Dual& b) {
+    Dual r;
+    r.v = a.v - b.v;
+    PFMC_UNROLL
+    for (int j = 0; j < J; ++j)
+      r.d[j] = a.d[j] - b.d[j];
+    return r;
+  }
+  // With a constant on either side (a model's step written once for Real and for Duals,
+  // models/heston.cuh): the same values as with the constant made a Dual, fewer operations.
+  PFMC_HD_INLINE friend Dual operator+(const Dual& a, Real b) {
+    Dual r = a;
+    r.v = a.v + b;
+    return r;
+  }
+  PFMC_HD_INLINE friend Dual operator+(Real a, const Dual& b) { return b + a; }
+  PFMC_HD_INLINE friend Dual operator-(const Dual& a, Real b) {
+    Dual r = a;
+    r.v = a.v - b;
+    return r;
+  }
+  PFMC_HD_INLINE friend Dual operator-(Real a, const Dual& b) {
+    Dual r = -b;
+    r.v = a - b.v;
+    return r;
+  }
+  PFMC_HD_INLINE friend Dual operator*(const Dual& a, Real b) {
+    Dual r;
+    r.v = a.v * b;
+    PFMC_UNROLL
+    for (int j = 0; j < J; ++j)
+      r.d[j] = a.d[j] * b;
+    return r;
+  }
+  PFMC_HD_INLINE friend Dual operator*(Real a, const Dual& b) { return b * a; }
+  PFMC_HD_INLINE friend Dual operator/(const Dual& a, Real b) {
+    Dual r;
+    r.v = a.v / b;
+    PFMC_UNROLL
+    for (int j = 0; j < J; ++j)
+      r.d[j] = a.d[j] / b;
+    return r;
+  }
+  PFMC_HD_INLINE friend Dual operator/(Real a, const Dual& b) {
+    Dual r;
+    r.v = a / b.v;
+    PFMC_UNROLL
+    for (int j = 0; j < J; ++j)
+      r.d[j] = -r.v * b.d[j] / b.v;
+    return r;
+  }
   PFMC_HD_INLINE friend bool operator<(const Dual& a, const Dual& b) { return a.v < b.v; }
   PFMC_HD_INLINE friend bool operator<=(const Dual& a, const Dual& b) { return a.v <= b.v; }
   PFMC_HD_INLINE friend bool operator>=(const Dual& a, const Dual& b) { return a.v >= b.v; }
   PFMC_HD_INLINE friend bool operator!=(const Dual& a, const Dual& b) { return a.v != b.v; }
 };
+
+/// The value of x: x itself, or a Dual's value (what a branch of a step written for both reads).
+template <class Real>
+PFMC_HD_INLINE Real value_of(Real x) {
+  return x;
+}
+template <class Real, int J>
+PFMC_HD_INLINE Real value_of(const Dual<Real, J>& x) {
+  return x.v;
+}
 
 template <class T>
 inline constexpr bool kIsDual = false;
@@ -93,6 +154,30 @@ PFMC_HD_INLINE models::Dual<Real, J> exp(const models::Dual<Real, J>& x) {
   PFMC_UNROLL
   for (int j = 0; j < J; ++j)
     r.d[j] = r.v * x.d[j];
+  return r;
+}
+
+/// log under a profile, of a Dual: each tangent over the value.
+template <class Profile, class Real, int J>
+PFMC_HD_INLINE models::Dual<Real, J> log(const models::Dual<Real, J>& x) {
+  models::Dual<Real, J> r;
+  r.v = log<Profile>(x.v);
+  PFMC_UNROLL
+  for (int j = 0; j < J; ++j)
+    r.d[j] = x.d[j] / x.v;
+  return r;
+}
+
+/// sqrt of a Dual: each tangent over twice the root; at 0 (a variance truncated to zero, whose
+/// tangents are 0 there) the tangents are 0, not 0/0.
+template <class Real, int J>
+PFMC_HD_INLINE models::Dual<Real, J> sqrt(const models::Dual<Real, J>& x) {
+  models::Dual<Real, J> r;
+  r.v = sqrt(x.v);
+  const Real half_over = r.v > Real(0) ? Real(0.5) / r.v : Real(0);
+  PFMC_UNROLL
+  for (int j = 0; j < J; ++j)
+    r.d[j] = x.d[j] * half_over;
   return r;
 }
 

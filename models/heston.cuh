@@ -17,9 +17,61 @@
 // on the interval is per step, precomputed on the host in double (engine/plan/step_data.cpp),
 // read from global memory, where one warp's loads of a step are one broadcast.
 
+#include "models/dual.cuh"
 #include "models/math.cuh"
 
 namespace pfmc::models {
+
+/// One Heston step of the log-spot x and the variance v over a step's coefficients m (QE or full
+/// truncation, as p.full_truncation says), in T: Real (models::Heston), or a Dual of the inputs
+/// that move the path (models::PathwiseHeston: the same arithmetic on the values, so the same
+/// path, and the chain rule on the tangents). m's fields and kappa_theta are T; p's kappa, xi,
+/// rho and rho_bar are constants, as are the draws.
+template <class Math, class T, class Coefficients, class Params, class Real>
+PFMC_HD_INLINE void heston_step(T& x, T& v_now, const Coefficients& m, const T& kappa_theta,
+                                const Params& p, const Real (&z)[2]) {
+  if (p.full_truncation) {
+    const T v = math::max(v_now, T(0));
+    const T vol_dt = math::sqrt(v) * m.sqrt_dt;
+    x = x + (m.rq - Real(0.5) * v * m.dt + vol_dt * (p.rho * z[0] + p.rho_bar * z[1]));
+    v_now = v_now + ((kappa_theta - p.kappa * v) * m.dt + p.xi * vol_dt * z[0]);
+    return;
+  }
+  // QE: the next variance from a moment-matched quadratic (psi <= psi_c) or exponential
+  // mixture (psi > psi_c); both branches read z[0] and are warp-divergent only per path. The
+  // martingale correction K0* makes E[S(t + dt) | t] = S(t) e^{(r - q) dt} exactly; it
+  // replaces K0 + K1 v + K3 v / 2, so K1 and K3's v terms cancel into it. The branch and the
+  // zero of the exponential mixture are chosen on the values: a Dual's tangents are the
+  // derivative of the branch taken (the mixture is continuous at its zero; the switch at psi_c
+  // is not, and the tangents do not see it: bench/NOTES.md v35 measures what that costs).
+  const T v = v_now;
+  const T mean = m.m0 + m.e * v;
+  const T s2 = m.c1 * v + m.c2;
+  const T psi = s2 / (mean * mean);
+  T next;
+  T k0_star;
+  if (value_of(psi) <= Real(1.5)) {
+    const T two_over_psi = Real(2) / psi;
+    const T b2 =
+        two_over_psi - Real(1) + math::sqrt(two_over_psi) * math::sqrt(two_over_psi - Real(1));
+    const T a = mean / (Real(1) + b2);
+    const T bz = math::sqrt(b2) + z[0];
+    next = a * bz * bz;
+    const T one_minus = Real(1) - Real(2) * m.a * a; // > 0 for the grids pfmc builds
+    k0_star = -m.a * b2 * a / one_minus + Real(0.5) * math::log<Math>(one_minus);
+  } else {
+    const T p_zero = (psi - Real(1)) / (psi + Real(1));
+    const T beta = (Real(1) - p_zero) / mean;
+    // U = Φ(z0); 1 - U = Φ(-z0) directly, so the right tail keeps its digits.
+    const Real u = math::normcdf(z[0]);
+    const Real one_minus_u = math::normcdf(-z[0]);
+    next = u <= value_of(p_zero) ? T(0) : math::log<Math>((Real(1) - p_zero) / one_minus_u) / beta;
+    k0_star = -math::log<Math>(p_zero + beta * (Real(1) - p_zero) / (beta - m.a));
+  }
+  x = x + (m.rq + k0_star - Real(0.5) * m.k3 * v + m.k2 * next +
+           math::sqrt(m.k3 * v + m.k4 * next) * z[1]);
+  v_now = next;
+}
 
 template <class Real, class Profile = math::Accurate>
 struct Heston {
@@ -81,45 +133,7 @@ struct Heston {
 
   PFMC_HD_INLINE static void advance(State& s, const Params& p, int step,
                                      const Real (&z)[factors]) {
-    const Step& m = p.steps[step];
-    if (p.full_truncation) {
-      const Real v = math::max(s.variance, Real(0));
-      const Real vol_dt = math::sqrt(v) * m.sqrt_dt;
-      s.log_spot += m.rq - Real(0.5) * v * m.dt + vol_dt * (p.rho * z[0] + p.rho_bar * z[1]);
-      s.variance += (p.kappa_theta - p.kappa * v) * m.dt + p.xi * vol_dt * z[0];
-      return;
-    }
-    // QE: the next variance from a moment-matched quadratic (psi <= psi_c) or exponential
-    // mixture (psi > psi_c); both branches read z[0] and are warp-divergent only per path. The
-    // martingale correction K0* makes E[S(t + dt) | t] = S(t) e^{(r - q) dt} exactly; it
-    // replaces K0 + K1 v + K3 v / 2, so K1 and K3's v terms cancel into it.
-    const Real v = s.variance;
-    const Real mean = m.m0 + m.e * v;
-    const Real s2 = m.c1 * v + m.c2;
-    const Real psi = s2 / (mean * mean);
-    Real next;
-    Real k0_star;
-    if (psi <= Real(1.5)) {
-      const Real two_over_psi = Real(2) / psi;
-      const Real b2 =
-          two_over_psi - Real(1) + math::sqrt(two_over_psi) * math::sqrt(two_over_psi - Real(1));
-      const Real a = mean / (Real(1) + b2);
-      const Real bz = math::sqrt(b2) + z[0];
-      next = a * bz * bz;
-      const Real one_minus = Real(1) - Real(2) * m.a * a; // > 0 for the grids pfmc builds
-      k0_star = -m.a * b2 * a / one_minus + Real(0.5) * math::log<Math>(one_minus);
-    } else {
-      const Real p_zero = (psi - Real(1)) / (psi + Real(1));
-      const Real beta = (Real(1) - p_zero) / mean;
-      // U = Φ(z0); 1 - U = Φ(-z0) directly, so the right tail keeps its digits.
-      const Real u = math::normcdf(z[0]);
-      const Real one_minus_u = math::normcdf(-z[0]);
-      next = u <= p_zero ? Real(0) : math::log<Math>((Real(1) - p_zero) / one_minus_u) / beta;
-      k0_star = -math::log<Math>(p_zero + beta * (Real(1) - p_zero) / (beta - m.a));
-    }
-    s.log_spot += m.rq + k0_star - Real(0.5) * m.k3 * v + m.k2 * next +
-                  math::sqrt(m.k3 * v + m.k4 * next) * z[1];
-    s.variance = next;
+    heston_step<Math>(s.log_spot, s.variance, p.steps[step], p.kappa_theta, p, z);
   }
 
   PFMC_HD_INLINE static Real log_spot(const State& s, int /*asset*/) { return s.log_spot; }

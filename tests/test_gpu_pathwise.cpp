@@ -12,6 +12,7 @@
 #include "engine/core/device_info.hpp"
 #include "engine/pricer.hpp"
 #include "gpu_test_support.hpp"
+#include "heston_greeks.hpp"
 #include "kernels/catalog.hpp"
 #include "test_support.hpp"
 
@@ -26,8 +27,9 @@ using testing::load;
 class GpuPathwise : public testing::GpuTest {};
 
 /// A book every Greek of which is pathwise: Europeans and Asians on Black-Scholes with a rate
-/// curve (kind "black_scholes"), or weighted, max and min baskets of n correlated assets
-/// ("basket2" .. "basket4"), with a position.
+/// curve (kind "black_scholes") or on Heston ("heston_qe", "heston_full_truncation": with a
+/// digital and a knock too), or weighted, max and min baskets of n correlated assets ("basket2"
+/// .. "basket4"), with a position.
 std::string pathwise_book(const std::string& kind, std::uint64_t paths, const std::string& engine,
                           const std::string& extra = "") {
   const std::string market =
@@ -35,9 +37,13 @@ std::string pathwise_book(const std::string& kind, std::uint64_t paths, const st
       "{name: C, spot: 105, dividend_yield: 0.01}, {name: D, spot: 100}]\n"
       "  rates: {tenors: [0.5, 2], zero_rates: [0.01, 0.02]}\n";
   std::string model, instruments, greeks;
-  if (kind == "black_scholes") {
-    model = "{name: m, type: black_scholes, underlying: A, volatility: {tenors: [0.5, 1], "
-            "vols: [0.22, 0.25]}}";
+  const bool heston = kind.rfind("heston_", 0) == 0;
+  if (kind == "black_scholes" || heston) {
+    model = heston ? "{name: m, type: heston, underlying: A, v0: 0.04, kappa: 2, theta: 0.06, "
+                     "xi: 0.5, rho: -0.7, scheme: " +
+                         kind.substr(7) + "}"
+                   : "{name: m, type: black_scholes, underlying: A, volatility: {tenors: [0.5, "
+                     "1], vols: [0.22, 0.25]}}";
     instruments =
         "  - {id: c, type: european, option: call, strike: 100, maturity: 1, model: m}\n"
         "  - {id: p, type: european, option: put, strike: 90, maturity: 0.75, model: m}\n"
@@ -45,6 +51,12 @@ std::string pathwise_book(const std::string& kind, std::uint64_t paths, const st
         "fixings: 12, model: m}\n"
         "  - {id: g, type: asian, average: geometric, option: put, strike: 100, maturity: 1, "
         "fixings: 52, model: m}\n";
+    if (heston) {
+      instruments +=
+          "  - {id: d, type: digital, option: call, strike: 105, cash: 10, maturity: 1, model: m}\n"
+          "  - {id: k, type: barrier, option: call, strike: 100, barrier: 85, barrier_type: "
+          "down_and_out, monitoring: 52, maturity: 1, model: m}\n";
+    }
     greeks = ", greeks: [delta, gamma, vega, rho, theta]";
   } else {
     const auto basket = testing::basket_model(kind.back() - '0');
@@ -62,7 +74,8 @@ std::string pathwise_book(const std::string& kind, std::uint64_t paths, const st
          "}\nengine: " + engine + "\n";
 }
 
-const char* const kKinds[] = {"black_scholes", "basket2", "basket3", "basket4"};
+const char* const kKinds[] = {"black_scholes",          "basket2",  "basket3", "basket4",
+                              "heston_full_truncation", "heston_qe"};
 
 struct BackendCase {
   std::string backend;
@@ -129,10 +142,16 @@ TEST_F(GpuPathwise, MatchesTheCpuBackendOnTheSameDraws) {
   // In float the device's and the host's transcendentals may differ by a few ulps a call (CUDA's
   // expf and logf: 2 and 1 ulps at most): over a path's 52 steps its values move by up to ~1e-6
   // of themselves, so float Greeks agree to 1e-5 of their value (gamma: a standard error).
+  // Heston QE branches on psi and Φ(z) (tests/test_gpu_models.cpp: 1e-7 in double); in float a
+  // last-ulp difference moves a path across a branch or a jump's kernel edge often enough that
+  // one path's move (about a standard error over sqrt(paths)) is the tolerance's scale: a
+  // standard error.
   for (const std::string precision : {"double", "float"}) {
     const double relative = precision == "float" ? 1e-5 : 1e-7;       // a Greek
     const double price_relative = precision == "float" ? 1e-5 : 1e-9; // a price
-    for (const char* kind : kKinds) {
+    for (const std::string kind : kKinds) {
+      const bool heston = kind.rfind("heston_", 0) == 0;
+      const bool heston_float = heston && precision == "float";
       const std::string extra = ", precision: " + precision;
       const auto gpu = engine::price(load(pathwise_book(kind, 8192, "{device: gpu}", extra)));
       const auto cpu = engine::price(load(pathwise_book(kind, 8192, "{device: cpu}", extra)));
@@ -140,13 +159,17 @@ TEST_F(GpuPathwise, MatchesTheCpuBackendOnTheSameDraws) {
       for (std::size_t i = 0; i < gpu.instruments.size(); ++i) {
         const auto& g = gpu.instruments[i];
         const auto& c = cpu.instruments[i];
-        EXPECT_NEAR(g.price, c.price, price_relative * std::fabs(g.price) + 1e-12)
+        const bool jump = g.id == "d" || g.id == "k"; // Heston's digital and knock
+        EXPECT_NEAR(g.price, c.price,
+                    heston_float || jump
+                        ? g.std_error
+                        : (heston ? 1e-7 : price_relative) * std::fabs(g.price) + 1e-12)
             << precision << " " << kind << " " << g.id;
         ASSERT_EQ(g.greeks.size(), c.greeks.size());
         for (std::size_t k = 0; k < g.greeks.size(); ++k) {
           // Gamma's slopes switch where a path's spot crosses the strike ± 1%: a last-ulp
           // difference between the device's and the host's exp can move one path across.
-          const double tolerance = g.greeks[k].greek == config::Greek::gamma
+          const double tolerance = g.greeks[k].greek == config::Greek::gamma || heston_float || jump
                                        ? g.greeks[k].std_error
                                        : relative * std::fabs(g.greeks[k].value) + 1e-9;
           EXPECT_NEAR(g.greeks[k].value, c.greeks[k].value, tolerance)
@@ -225,6 +248,21 @@ TEST_F(GpuPathwise, EuropeansMatchBlackScholesAtFullSize) {
         std::printf("  gpu %s %s %-5s %.6f ± %.6f  closed form %.6f\n", precision.c_str(), id,
                     config::to_string(e.greek), e.value, e.std_error, expected[k]);
       }
+    }
+  }
+}
+
+TEST_F(GpuPathwise, HestonEuropeansMatchQuantLibsAnalyticDerivativesAtFullSize) {
+  // The CPU suite's check (tests/test_pathwise.cpp) at 2M paths: both schemes, double and
+  // float, every Greek of the Heston reference cases' call and put against QuantLib's
+  // derivatives within kSigmas plus the scheme's allowance (tests/heston_greeks.hpp).
+  for (const char* name : {"heston_qe", "heston_full_truncation"}) {
+    for (const char* precision : {"double", "float"}) {
+      const auto r = engine::price(load(testing::heston_case_yaml(
+          name, "{device: gpu}", std::string(", greeks_method: pathwise, precision: ") + precision,
+          2000000)));
+      EXPECT_EQ(r.run.precision, precision);
+      testing::expect_heston_greeks_match_quantlib(name, precision, r);
     }
   }
 }

@@ -6,17 +6,21 @@
 // bias, an allowance derived next to it from the closed forms, never from pfmc's output.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "config/config_error.hpp"
 #include "engine/analytic/analytic.hpp"
 #include "engine/pricer.hpp"
+#include "heston_greeks.hpp"
+#include "reference_check.hpp"
 #include "test_support.hpp"
 
 namespace pfmc {
@@ -471,6 +475,58 @@ TEST(PathwiseGreeks, SpotKnocksAgreeWithTheBumpsOnTheSameDraws) {
       std::printf("  %s %-5s pathwise %.5f ± %.5f  bump %.5f ± %.5f\n", id,
                   config::to_string(x.greek), x.value, x.std_error, y.value, y.std_error);
     }
+  }
+}
+
+// ---- Heston ------------------------------------------------------------------------------------
+
+/// The reference case's YAML on the CPU with `paths` and `extra` in its simulation mapping.
+std::string heston_case_yaml(const char* name, const std::string& extra, long paths) {
+  return testing::heston_case_yaml(name, "{device: cpu}", extra, paths);
+}
+
+TEST(PathwiseGreeks, HestonEuropeansMatchQuantLibsAnalyticDerivatives) {
+  // QE and full truncation at 52 steps a year, 200,000 paths, in double and in float: delta,
+  // vega (sqrt(v0) and sqrt(theta) shifted together), rho and theta are the derivatives of the
+  // simulated path (QE's switch of scheme aside: its cost is inside the scheme's allowance
+  // here), gamma the pathwise delta's difference at ±1% (QuantLib's mean of that estimator).
+  for (const char* name : {"heston_qe", "heston_full_truncation"}) {
+    for (const char* precision : {"double", "float"}) {
+      const auto r = engine::price(load(heston_case_yaml(
+          name, std::string(", greeks_method: pathwise, precision: ") + precision, 200000)));
+      testing::expect_heston_greeks_match_quantlib(name, precision, r);
+    }
+  }
+}
+
+TEST(PathwiseGreeks, HestonAgreesWithTheBumpsOnTheSameDraws) {
+  // Every instrument of the Heston reference cases (Europeans, a digital, Asians, barriers,
+  // knocked digital and Asian), both schemes: pathwise against the bumps' central differences on
+  // the same draws, within kSigmas of the combined standard errors plus 1% of the Greek (the
+  // bumps' O(h²) and the jump kernel's O(w²) biases, as for Black-Scholes' knocks above).
+  for (const char* name : {"heston_qe", "heston_full_truncation"}) {
+    const auto pathwise =
+        engine::price(load(heston_case_yaml(name, ", greeks_method: pathwise", 100000)));
+    const auto bumped = engine::price(load(heston_case_yaml(name, "", 100000)));
+    double worst = 0.0;
+    for (const auto& p : pathwise.instruments) {
+      const auto& b = find(bumped, p.id);
+      EXPECT_EQ(p.price, b.price) << p.id << ": the same paths price the same";
+      ASSERT_EQ(p.greeks.size(), b.greeks.size()) << p.id;
+      for (std::size_t k = 0; k < p.greeks.size(); ++k) {
+        const auto& x = p.greeks[k];
+        const auto& y = b.greeks[k];
+        EXPECT_TRUE(x.pathwise) << p.id;
+        EXPECT_EQ(x.greek, y.greek);
+        const double combined = std::hypot(x.std_error, y.std_error);
+        EXPECT_NEAR(x.value, y.value, kSigmas * combined + 0.01 * std::fabs(y.value) + 1e-9)
+            << name << " " << p.id << " " << config::to_string(x.greek);
+        worst = std::max(worst, std::fabs(x.value - y.value) / combined);
+        std::printf("  %s %-15s %-5s pathwise %.5f ± %.5f  bump %.5f ± %.5f\n", name, p.id.c_str(),
+                    config::to_string(x.greek), x.value, x.std_error, y.value, y.std_error);
+      }
+    }
+    std::printf("  %s: worst %.2f combined standard errors\n", name, worst);
   }
 }
 

@@ -1,11 +1,12 @@
 // Pathwise Greeks: which groups take them, the Greeks as derivatives of the payoff by the
-// pathwise model's inputs (models/pathwise.cuh), and the model's tangent data.
+// pathwise model's inputs (models/pathwise.cuh, models/pathwise_heston.cuh), and the model's
+// tangent data.
 //
 // A group takes its Greeks pathwise when its model has tangents (Black-Scholes, correlated
-// Black-Scholes) and none of its instruments exercises early (the exercise rule is a boundary in
-// the path). Europeans, Asians and baskets are Lipschitz in their observation: their pathwise
-// derivative is exact. A digital's payoff and a knock jump: the plain pathwise derivative would
-// miss the jump's mass, so the jump's delta function is replaced by a uniform kernel of
+// Black-Scholes, Heston) and none of its instruments exercises early (the exercise rule is a
+// boundary in the path). Europeans, Asians and baskets are Lipschitz in their observation: their
+// pathwise derivative is exact. A digital's payoff and a knock jump: the plain pathwise derivative
+// would miss the jump's mass, so the jump's delta function is replaced by a uniform kernel of
 // half-width w (kJumpSmoothing; models/payoff.cuh, pathwise_greek), a bias of O(w²) stated
 // there. Gamma is the central difference of the pathwise delta under a move of the spot
 // (kSpotBump, as the bumps'), the path moved along its own delta tangent: exact for an
@@ -16,10 +17,11 @@
 // and b is the central difference of the pathwise delta by b under the move of a (the same
 // rules; bumps have none: a basket group that cannot take them pathwise is refused).
 //
-// The tangent data are the derivatives of each step's drift and diffusion by the asset's vol, the
-// rates and valuation time, as central differences of the planner's own step data (double, steps
-// kTangentStep: the step data are smooth in each input, so the difference's error is O(h²),
-// about 1e-12 of the derivative, and its rounding about 1e-16 / h of the data).
+// The tangent data are the derivatives of each step's data (Black-Scholes' drift and diffusion,
+// Heston's coefficients) by the asset's vol, the rates and valuation time, as central differences
+// of the planner's own step data (double, steps kTangentStep: the step data are smooth in each
+// input, so the difference's error is O(h²), about 1e-12 of the derivative, and its rounding about
+// 1e-16 / h of the data).
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -44,7 +46,8 @@ constexpr double kJumpSmoothing = 0.01;
 
 bool has_tangents(const config::ModelConfig& model) {
   return model.type == config::ModelType::black_scholes ||
-         model.type == config::ModelType::multi_black_scholes;
+         model.type == config::ModelType::multi_black_scholes ||
+         model.type == config::ModelType::heston;
 }
 
 bool wants(const config::RunConfig& config, config::Greek g) {
@@ -57,7 +60,7 @@ std::string why_not_pathwise(const config::RunConfig& config, const config::Mode
                              const config::InstrumentConfig& instrument) {
   if (!has_tangents(model))
     return "its model '" + model.name + "' is " + config::to_string(model.type) +
-           " (pathwise tangents exist for black_scholes and multi_black_scholes)";
+           " (pathwise tangents exist for black_scholes, multi_black_scholes and heston)";
   if (exercises_early(instrument))
     return "it exercises early (the exercise boundary is not differentiable along a path)";
   if (!wants(config, config::Greek::gamma) && !wants(config, config::Greek::cross_gamma))
@@ -88,6 +91,20 @@ std::vector<double> difference(const ModelData& up, const ModelData& down, std::
   return d;
 }
 
+/// Whether auto keeps the bumps for a model whose pathwise Greeks it could take, for their
+/// variance: full-truncation Heston's step moves the variance by xi sqrt(max(v, 0) dt) z, whose
+/// derivative xi z sqrt(dt) / (2 sqrt(v)) is unbounded as v nears 0 (sqrt is not Lipschitz
+/// there), so the tangents by vol and by time (both through the variance) are heavy-tailed:
+/// measured on the heston_full_truncation reference case's model (100,000 paths), vega's
+/// standard error 1.3x the bumps' on a call and 11x on an arithmetic Asian, theta's 1.03x and
+/// 1.13x (bench/NOTES.md v35). QE's step has no such root of a variance near 0: its vega's 1.00x
+/// the bumps' on those payoffs, its theta's 0.96x.
+bool auto_keeps_bumps(const config::RunConfig& config, const config::ModelConfig& model) {
+  return model.type == config::ModelType::heston &&
+         model.heston.scheme == config::HestonScheme::full_truncation &&
+         (wants(config, config::Greek::vega) || wants(config, config::Greek::theta));
+}
+
 } // namespace
 
 bool takes_pathwise(const config::RunConfig& config, int model_index, Members instrument_indices) {
@@ -95,6 +112,8 @@ bool takes_pathwise(const config::RunConfig& config, int model_index, Members in
   if (config.simulation.greeks.empty() || method == config::GreeksMethod::bump)
     return false;
   const auto& model = config.models[static_cast<std::size_t>(model_index)];
+  if (method == config::GreeksMethod::automatic && auto_keeps_bumps(config, model))
+    return false;
   for (int i : instrument_indices) {
     const auto& instrument = config.instruments[static_cast<std::size_t>(i)];
     const std::string why = why_not_pathwise(config, model, instrument);
@@ -181,12 +200,16 @@ void plan_pathwise_model_data(const config::RunConfig& config, int model_index, 
   const auto& model = config.models[static_cast<std::size_t>(model_index)];
   const auto N = static_cast<std::size_t>(model.assets());
   const ModelData base = model_data(config, model, group.times, 0.0);
+  const auto series = static_cast<std::size_t>(base.series);
   const double h = kTangentStep;
-  // [moved input][series]: the derivative of each series (drift[N], diffusion[N]) by the asset's
-  // own vol, the rates and valuation time.
+  // [moved input][series]: the derivative of each series of the model's step data
+  // (Black-Scholes: drift[N], diffusion[N]; Heston: its 12 coefficients) by the asset's own vol,
+  // the rates and valuation time.
   std::vector<std::vector<std::vector<double>>> moved(models::kMovedInputs);
   for (auto& m : moved)
-    m.resize(2 * N);
+    m.resize(series);
+  // Heston: the vol also moves two constants, v0 and theta (its constants 1 and 3).
+  double v0_tangent = 0.0, theta_tangent = 0.0;
   for (std::size_t a = 0; a < N; ++a) {
     const int asset = static_cast<int>(a);
     const config::RunConfig vol_up = bump_vol(config, model_index, asset, h);
@@ -195,38 +218,56 @@ void plan_pathwise_model_data(const config::RunConfig& config, int model_index, 
         model_data(vol_up, vol_up.models[static_cast<std::size_t>(model_index)], group.times, 0.0);
     const ModelData down = model_data(
         vol_down, vol_down.models[static_cast<std::size_t>(model_index)], group.times, 0.0);
-    moved[0][a] = difference(up, down, a, h);
-    moved[0][N + a] = difference(up, down, N + a, h);
+    if (model.type == config::ModelType::heston) {
+      for (std::size_t k = 0; k < series; ++k)
+        moved[0][k] = difference(up, down, k, h);
+      v0_tangent = (up.constants[1] - down.constants[1]) / (2.0 * h);
+      theta_tangent = (up.constants[3] - down.constants[3]) / (2.0 * h);
+    } else { // asset a's own series
+      moved[0][a] = difference(up, down, a, h);
+      moved[0][N + a] = difference(up, down, N + a, h);
+    }
   }
   {
     const ModelData up = model_data(bump_rates(config, h), model, group.times, 0.0);
     const ModelData down = model_data(bump_rates(config, -h), model, group.times, 0.0);
-    for (std::size_t k = 0; k < 2 * N; ++k)
+    for (std::size_t k = 0; k < series; ++k)
       moved[1][k] = difference(up, down, k, h);
   }
   {
     const ModelData later = model_data(config, model, group.times, h);
     const ModelData earlier = model_data(config, model, group.times, -h);
-    for (std::size_t k = 0; k < 2 * N; ++k)
+    for (std::size_t k = 0; k < series; ++k)
       moved[2][k] = difference(later, earlier, k, h);
   }
   const std::size_t steps = base.steps;
-  group.step_series_count = static_cast<int>(2 * N);
+  group.step_series_count = static_cast<int>(series);
   group.model_data.clear();
-  group.model_data.reserve(steps * 2 * N * (1 + models::kMovedInputs));
+  group.model_data.reserve(steps * series * (1 + models::kMovedInputs));
   for (std::size_t s = 0; s < steps; ++s) {
-    for (std::size_t k = 0; k < 2 * N; ++k)
+    for (std::size_t k = 0; k < series; ++k)
       group.model_data.push_back(base.at(k, s));
   }
   const double tangents_at = static_cast<double>(group.model_data.size());
   for (std::size_t s = 0; s < steps; ++s) {
     for (const auto& m : moved) {
-      for (std::size_t k = 0; k < 2 * N; ++k)
+      for (std::size_t k = 0; k < series; ++k)
         group.model_data.push_back(m[k][s]);
     }
   }
-  // {values before the tangents, ln S0[N], 1 / S0[N], L row by row (one 1 for a single asset)}.
   group.model_constants = {tangents_at};
+  if (model.type == config::ModelType::heston) {
+    // models::PathwiseHeston: {.., ln S0, 1 / S0, Heston's v0 .. scheme, d v0, d theta by vol}.
+    group.model_constants.push_back(base.constants[0]);
+    group.model_constants.push_back(1.0 / spot_of(config, model, 0));
+    group.model_constants.insert(group.model_constants.end(), base.constants.begin() + 1,
+                                 base.constants.end());
+    group.model_constants.push_back(v0_tangent);
+    group.model_constants.push_back(theta_tangent);
+    return;
+  }
+  // models::PathwiseBlackScholes: {.., ln S0[N], 1 / S0[N], L row by row (one 1 for a single
+  // asset)}.
   for (std::size_t a = 0; a < N; ++a)
     group.model_constants.push_back(base.constants[a]);
   for (std::size_t a = 0; a < N; ++a)
