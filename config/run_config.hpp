@@ -152,8 +152,9 @@ enum class MathProfile { accurate, fast };
 
 /// How the Greeks are estimated: `bump` (bump-and-revalue on common random numbers, a copy of the
 /// model per bumped scenario), `pathwise` (forward tangents of the path, engine/plan/pathwise.cpp;
-/// refused where a group's payoffs jump or its model has no tangents), `auto` (pathwise where
-/// the group allows it, else bump).
+/// refused where an instrument exercises early, or where a gamma would need a level that is not
+/// linear in each spot), `auto` (pathwise where the group allows it, else bump; bumps for
+/// full-truncation Heston's vega and theta).
 enum class GreeksMethod { automatic, bump, pathwise };
 
 /// In this order in every output. cross_gamma: a basket's d²V / dS_a dS_b for each pair a < b of

@@ -17,7 +17,7 @@
 //               left out): the `_fast` entries are `simulation.math: fast`'s, compiled on first
 //               use only (kernels/ahead_of_time.hpp), the Greeks' scenario kernels accurate only;
 //               the `pathwise_` entries (scenarios false) are the pathwise Greeks' tangent
-//               models (models/pathwise.cuh, models/pathwise_heston.cuh), which the planner
+//               models (models/pathwise*.cuh), which the planner
 //               picks for a group whose Greeks it takes pathwise (engine/plan/pathwise.cpp)
 //   distances   the prefetch matrix's distances the tuner tries and PFMC_KERNELS=all builds
 //               ahead (every distance of kernels/catalog.hpp serves a run that asks for it,
@@ -37,6 +37,7 @@
 #include "models/multi_black_scholes.cuh"
 #include "models/pathwise.cuh"
 #include "models/pathwise_heston.cuh"
+#include "models/pathwise_local_vol.cuh"
 #include "models/scenarios.cuh"
 
 // clang-format off
@@ -80,7 +81,9 @@
   X(pathwise_multi3_f32, multi_black_scholes, 3, false, float, (models::PathwiseBlackScholes<float, 3>), NoPrefetchMatrix)         \
   X(pathwise_multi4_f32, multi_black_scholes, 4, false, float, (models::PathwiseBlackScholes<float, 4>), NoPrefetchMatrix)         \
   X(pathwise_heston_f64, heston, 1, false, double, (models::PathwiseHeston<double>), NoPrefetchMatrix)                              \
-  X(pathwise_heston_f32, heston, 1, false, float, (models::PathwiseHeston<float>), NoPrefetchMatrix)
+  X(pathwise_heston_f32, heston, 1, false, float, (models::PathwiseHeston<float>), NoPrefetchMatrix) \
+  X(pathwise_local_vol_f64, local_vol, 1, false, double, (models::PathwiseLocalVol<double>), NoPrefetchMatrix) \
+  X(pathwise_local_vol_f32, local_vol, 1, false, float, (models::PathwiseLocalVol<float>), NoPrefetchMatrix)
 // clang-format on
 
 namespace pfmc::kernels {

@@ -24,6 +24,7 @@
 #include "models/path.cuh"
 #include "models/pathwise.cuh"
 #include "models/pathwise_heston.cuh"
+#include "models/pathwise_local_vol.cuh"
 #include "models/payoff.cuh"
 #include "models/scenarios.cuh"
 

@@ -28,12 +28,17 @@ struct Dual {
 
   PFMC_HD_INLINE constexpr explicit operator double() const { return static_cast<double>(v); }
 
+  // Tangents are added rounded once, never fused with the product before them: a sum of two
+  // tangents that each end in a product (a quotient's, a log's, a constant's multiple) could be
+  // fused either way, and was, differently in two kernels of the pathwise Heston QE step
+  // (smem_rolling_async's steps two at a time against `none`). The values are added as a Real
+  // is, so a pathwise model's path is its plain model's.
   PFMC_HD_INLINE friend Dual operator+(const Dual& a, const Dual& b) {
     Dual r;
     r.v = a.v + b.v;
     PFMC_UNROLL
     for (int j = 0; j < J; ++j)
-      r.d[j] = a.d[j] + b.d[j];
+      r.d[j] = math::add_rn(a.d[j], b.d[j]);
     return r;
   }
   PFMC_HD_INLINE friend Dual operator-(const Dual& a) {
@@ -44,20 +49,28 @@ struct Dual {
       r.d[j] = -a.d[j];
     return r;
   }
+  /// The product rule's tangent a' b + a b' is a sum of two products, which the compiler may
+  /// fuse either way (fma(a', b, a b') or fma(a, b', a' b)) and did differently in two kernels
+  /// of one pathwise model (Heston's steps two at a time in smem_rolling_async, against
+  /// `none`); each product and the sum rounded once, never fused, are the same everywhere.
   PFMC_HD_INLINE friend Dual operator*(const Dual& a, const Dual& b) {
     Dual r;
     r.v = a.v * b.v;
     PFMC_UNROLL
     for (int j = 0; j < J; ++j)
-      r.d[j] = a.d[j] * b.v + a.v * b.d[j];
+      r.d[j] = math::add_rn(math::mul_rn(a.d[j], b.v), math::mul_rn(a.v, b.d[j]));
     return r;
   }
+  // Quotients: the value divided as a Real is; the tangents multiplied by one reciprocal (a
+  // double division is a few dozen instructions: a Heston step's Duals divided each tangent
+  // apart would pay J of them per quotient).
   PFMC_HD_INLINE friend Dual operator/(const Dual& a, const Dual& b) {
     Dual r;
     r.v = a.v / b.v;
+    const Real inverse = Real(1) / b.v;
     PFMC_UNROLL
     for (int j = 0; j < J; ++j)
-      r.d[j] = (a.d[j] - r.v * b.d[j]) / b.v;
+      r.d[j] = (a.d[j] - r.v * b.d[j]) * inverse;
     return r;
   }
   PFMC_HD_INLINE friend Dual operator-(const Dual& a, const Dual& b) {
@@ -65,7 +78,7 @@ struct Dual {
     r.v = a.v - b.v;
     PFMC_UNROLL
     for (int j = 0; j < J; ++j)
-      r.d[j] = a.d[j] - b.d[j];
+      r.d[j] = math::add_rn(a.d[j], -b.d[j]);
     return r;
   }
   // With a constant on either side (a model's step written once for Real and for Duals,
@@ -98,17 +111,19 @@ struct Dual {
   PFMC_HD_INLINE friend Dual operator/(const Dual& a, Real b) {
     Dual r;
     r.v = a.v / b;
+    const Real inverse = Real(1) / b;
     PFMC_UNROLL
     for (int j = 0; j < J; ++j)
-      r.d[j] = a.d[j] / b;
+      r.d[j] = a.d[j] * inverse;
     return r;
   }
   PFMC_HD_INLINE friend Dual operator/(Real a, const Dual& b) {
     Dual r;
     r.v = a / b.v;
+    const Real slope = -r.v / b.v; // d(a / b) / db
     PFMC_UNROLL
     for (int j = 0; j < J; ++j)
-      r.d[j] = -r.v * b.d[j] / b.v;
+      r.d[j] = slope * b.d[j];
     return r;
   }
   PFMC_HD_INLINE friend bool operator<(const Dual& a, const Dual& b) { return a.v < b.v; }
@@ -162,9 +177,10 @@ template <class Profile, class Real, int J>
 PFMC_HD_INLINE models::Dual<Real, J> log(const models::Dual<Real, J>& x) {
   models::Dual<Real, J> r;
   r.v = log<Profile>(x.v);
+  const Real inverse = Real(1) / x.v;
   PFMC_UNROLL
   for (int j = 0; j < J; ++j)
-    r.d[j] = x.d[j] / x.v;
+    r.d[j] = x.d[j] * inverse;
   return r;
 }
 

@@ -10,9 +10,45 @@
 // kernel interpolates that row linearly in k (flat outside the knots). A step's row is the same
 // for every path: one warp's loads of it are broadcasts from L1.
 
+#include "models/dual.cuh"
 #include "models/math.cuh"
 
 namespace pfmc::models {
+
+/// A row's local vol at log moneyness k, linear between the knots and flat outside, in T: Real
+/// (models::LocalVol), or a Dual of the inputs that move the path (models::PathwiseLocalVol: the
+/// same arithmetic on the values; the knot is chosen on the value, and the tangents are those
+/// of the segment's line). row(i) is the vol at knots[i], a T.
+template <class T, class Real, class Row>
+PFMC_HD_INLINE T local_vol_at(const Real* knots, int n, const Row& row, const T& k) {
+  if (value_of(k) <= knots[0])
+    return row(0);
+  if (value_of(k) >= knots[n - 1])
+    return row(n - 1);
+  int lo = 0; // knots[lo] < k < knots[hi]
+  int hi = n - 1;
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    if (knots[mid] <= value_of(k)) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  const T w = (k - knots[lo]) / (knots[hi] - knots[lo]);
+  return row(lo) + w * (row(hi) - row(lo));
+}
+
+/// One Euler step of the log-spot x over a step's data m(i) (LocalVol's layout: drift, dt,
+/// sqrt(dt), ln F(0, t), the row of vols), in T as local_vol_at.
+template <class T, class Real, class Data>
+PFMC_HD_INLINE void local_vol_step(T& x, const Real* knots, int knot_count, const Data& m,
+                                   const Real (&z)[1]) {
+  constexpr int fixed = 4; // LocalVol::fixed_series
+  const T sigma = local_vol_at(
+      knots, knot_count, [&m](int i) { return m(fixed + i); }, x - m(3));
+  x = x + (m(0) - Real(0.5) * sigma * sigma * m(1) + sigma * m(2) * z[0]);
+}
 
 template <class Real, class Profile = math::Accurate>
 struct LocalVol {
@@ -49,30 +85,15 @@ struct LocalVol {
 
   /// The local vol of a step's row at log moneyness k.
   PFMC_HD_INLINE static Real vol_at(const Params& p, const Real* row, Real k) {
-    const int n = p.knot_count;
-    if (k <= p.knots[0])
-      return row[0];
-    if (k >= p.knots[n - 1])
-      return row[n - 1];
-    int lo = 0; // knots[lo] < k < knots[hi]
-    int hi = n - 1;
-    while (hi - lo > 1) {
-      const int mid = (lo + hi) / 2;
-      if (p.knots[mid] <= k) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
-    const Real w = (k - p.knots[lo]) / (p.knots[hi] - p.knots[lo]);
-    return row[lo] + w * (row[hi] - row[lo]);
+    return local_vol_at(
+        p.knots, p.knot_count, [row](int i) { return row[i]; }, k);
   }
 
   PFMC_HD_INLINE static void advance(State& s, const Params& p, int step,
                                      const Real (&z)[factors]) {
     const Real* m = p.steps + static_cast<long long>(step) * p.stride;
-    const Real sigma = vol_at(p, m + fixed_series, s.log_spot - m[3]);
-    s.log_spot += m[0] - Real(0.5) * sigma * sigma * m[1] + sigma * m[2] * z[0];
+    local_vol_step(
+        s.log_spot, p.knots, p.knot_count, [m](int i) { return m[i]; }, z);
   }
 
   PFMC_HD_INLINE static Real log_spot(const State& s, int /*asset*/) { return s.log_spot; }

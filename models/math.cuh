@@ -224,5 +224,19 @@ PFMC_HD_INLINE double mul_rn(double a, double b) {
   return a * b;
 #endif
 }
+PFMC_HD_INLINE float add_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+PFMC_HD_INLINE float mul_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
 
 } // namespace pfmc::math

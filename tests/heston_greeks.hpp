@@ -47,8 +47,8 @@ inline const HestonGreek kHestonFullTruncation[] = {
 };
 
 /// The reference case `name`'s YAML with `engine`, `paths` and `extra` in its simulation mapping.
-inline std::string heston_case_yaml(const char* name, const std::string& engine,
-                                    const std::string& extra, long paths) {
+inline std::string reference_case_yaml_at(const char* name, const std::string& engine,
+                                          const std::string& extra, long paths) {
   std::string yaml = reference_case_yaml(reference_case(name), engine, extra);
   const std::string key = "paths: ";
   const auto at = yaml.find(key);

@@ -124,8 +124,9 @@ TEST_P(ModelBackendIdentity, EveryModelInDoubleAndFloatAndTheGreeksKernels) {
   }
   if (c.distance == 4) { // the scenario kernels are instantiated at distance 4
     for (const char* kind : {"black_scholes", "heston", "local_vol"}) {
-      const std::string greeks = ", greeks: [delta, gamma, vega, rho, theta], antithetic: true, "
-                                 "control_variate: true";
+      // Bumped: auto would take Heston's pathwise (tests/test_gpu_pathwise.cpp checks those).
+      const std::string greeks = ", greeks: [delta, gamma, vega, rho, theta], greeks_method: bump, "
+                                 "antithetic: true, control_variate: true";
       EXPECT_EQ(bits_of(engine::price(load(model_book(kind, 10000, engine_yaml, greeks)))),
                 bits_of(engine::price(load(model_book(kind, 10000, none, greeks)))))
           << kind << " greeks " << c.backend;

@@ -27,9 +27,9 @@ using testing::load;
 class GpuPathwise : public testing::GpuTest {};
 
 /// A book every Greek of which is pathwise: Europeans and Asians on Black-Scholes with a rate
-/// curve (kind "black_scholes") or on Heston ("heston_qe", "heston_full_truncation": with a
-/// digital and a knock too), or weighted, max and min baskets of n correlated assets ("basket2"
-/// .. "basket4"), with a position.
+/// curve (kind "black_scholes"), on Heston ("heston_qe", "heston_full_truncation") or on local
+/// vol ("local_vol"; these two with a digital and a knock too), or weighted, max and min
+/// baskets of n correlated assets ("basket2" .. "basket4"), with a position.
 std::string pathwise_book(const std::string& kind, std::uint64_t paths, const std::string& engine,
                           const std::string& extra = "") {
   const std::string market =
@@ -38,12 +38,19 @@ std::string pathwise_book(const std::string& kind, std::uint64_t paths, const st
       "  rates: {tenors: [0.5, 2], zero_rates: [0.01, 0.02]}\n";
   std::string model, instruments, greeks;
   const bool heston = kind.rfind("heston_", 0) == 0;
-  if (kind == "black_scholes" || heston) {
-    model = heston ? "{name: m, type: heston, underlying: A, v0: 0.04, kappa: 2, theta: 0.06, "
-                     "xi: 0.5, rho: -0.7, scheme: " +
-                         kind.substr(7) + "}"
-                   : "{name: m, type: black_scholes, underlying: A, volatility: {tenors: [0.5, "
-                     "1], vols: [0.22, 0.25]}}";
+  if (kind == "black_scholes" || kind == "local_vol" || heston) {
+    if (heston) {
+      model = "{name: m, type: heston, underlying: A, v0: 0.04, kappa: 2, theta: 0.06, xi: 0.5, "
+              "rho: -0.7, scheme: " +
+              kind.substr(7) + "}";
+    } else if (kind == "local_vol") { // skewed in moneyness and in time
+      model = "{name: m, type: local_vol, underlying: A, surface: {times: [0.25, 1, 2], "
+              "log_moneyness: [-0.3, 0, 0.3], vols: [[0.35, 0.25, 0.2], [0.3, 0.23, 0.2], "
+              "[0.28, 0.22, 0.2]]}}";
+    } else {
+      model = "{name: m, type: black_scholes, underlying: A, volatility: {tenors: [0.5, 1], "
+              "vols: [0.22, 0.25]}}";
+    }
     instruments =
         "  - {id: c, type: european, option: call, strike: 100, maturity: 1, model: m}\n"
         "  - {id: p, type: european, option: put, strike: 90, maturity: 0.75, model: m}\n"
@@ -51,7 +58,7 @@ std::string pathwise_book(const std::string& kind, std::uint64_t paths, const st
         "fixings: 12, model: m}\n"
         "  - {id: g, type: asian, average: geometric, option: put, strike: 100, maturity: 1, "
         "fixings: 52, model: m}\n";
-    if (heston) {
+    if (heston || kind == "local_vol") {
       instruments +=
           "  - {id: d, type: digital, option: call, strike: 105, cash: 10, maturity: 1, model: m}\n"
           "  - {id: k, type: barrier, option: call, strike: 100, barrier: 85, barrier_type: "
@@ -74,8 +81,9 @@ std::string pathwise_book(const std::string& kind, std::uint64_t paths, const st
          "}\nengine: " + engine + "\n";
 }
 
-const char* const kKinds[] = {"black_scholes",          "basket2",  "basket3", "basket4",
-                              "heston_full_truncation", "heston_qe"};
+const char* const kKinds[] = {
+    "black_scholes",         "basket2", "basket3", "basket4", "local_vol", "heston_qe",
+    "heston_full_truncation"};
 
 struct BackendCase {
   std::string backend;
@@ -142,7 +150,8 @@ TEST_F(GpuPathwise, MatchesTheCpuBackendOnTheSameDraws) {
   // In float the device's and the host's transcendentals may differ by a few ulps a call (CUDA's
   // expf and logf: 2 and 1 ulps at most): over a path's 52 steps its values move by up to ~1e-6
   // of themselves, so float Greeks agree to 1e-5 of their value (gamma: a standard error).
-  // Heston QE branches on psi and Φ(z) (tests/test_gpu_models.cpp: 1e-7 in double); in float a
+  // Heston QE branches on psi and Φ(z) (tests/test_gpu_models.cpp: 1e-7 in double), local vol's
+  // slope on its knots; in float a
   // last-ulp difference moves a path across a branch or a jump's kernel edge often enough that
   // one path's move (about a standard error over sqrt(paths)) is the tolerance's scale: a
   // standard error.
@@ -150,7 +159,8 @@ TEST_F(GpuPathwise, MatchesTheCpuBackendOnTheSameDraws) {
     const double relative = precision == "float" ? 1e-5 : 1e-7;       // a Greek
     const double price_relative = precision == "float" ? 1e-5 : 1e-9; // a price
     for (const std::string kind : kKinds) {
-      const bool heston = kind.rfind("heston_", 0) == 0;
+      // Heston, and local vol (whose vol's slope changes at the surface's knots).
+      const bool heston = kind.rfind("heston_", 0) == 0 || kind == "local_vol";
       const bool heston_float = heston && precision == "float";
       const std::string extra = ", precision: " + precision;
       const auto gpu = engine::price(load(pathwise_book(kind, 8192, "{device: gpu}", extra)));
@@ -258,7 +268,7 @@ TEST_F(GpuPathwise, HestonEuropeansMatchQuantLibsAnalyticDerivativesAtFullSize) 
   // derivatives within kSigmas plus the scheme's allowance (tests/heston_greeks.hpp).
   for (const char* name : {"heston_qe", "heston_full_truncation"}) {
     for (const char* precision : {"double", "float"}) {
-      const auto r = engine::price(load(testing::heston_case_yaml(
+      const auto r = engine::price(load(testing::reference_case_yaml_at(
           name, "{device: gpu}", std::string(", greeks_method: pathwise, precision: ") + precision,
           2000000)));
       EXPECT_EQ(r.run.precision, precision);

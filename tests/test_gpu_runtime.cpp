@@ -77,8 +77,8 @@ TEST_F(GpuRuntimeCompile, GivesTheBuiltInKernelsBitsOnEveryModelKind) {
       expect_same_bits(book(basket, basket_instruments, 20000, engine_yaml, precision),
                        std::string("basket ") + engine_yaml + precision);
     }
-    // The Greeks' scenario kernels (double).
-    const std::string greeks = ", greeks: [delta, vega]";
+    // The Greeks' scenario kernels (double; auto would take Heston's pathwise).
+    const std::string greeks = ", greeks: [delta, vega], greeks_method: bump";
     expect_same_bits(book(models[1], kSingle, 5000, engine_yaml, greeks),
                      std::string("heston greeks ") + engine_yaml);
     expect_same_bits(book(basket, basket_instruments, 5000, engine_yaml, greeks),

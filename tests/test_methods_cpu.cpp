@@ -237,12 +237,14 @@ TEST(Greeks, EuropeansMatchBlackScholesClosedForms) {
 }
 
 TEST(Greeks, PathwiseDeltaAgreesWithBumpAndRevalueWhereBothApply) {
-  // A digital's delta can only be bumped; a European's is pathwise. On a local-vol model (not
-  // spot-homogeneous) every delta is bumped: the flat surface gives the Black-Scholes delta.
+  // Under bumps (greeks_method: bump), a digital's delta can only be bumped; a European's is
+  // pathwise. On a local-vol model (not spot-homogeneous to the bumps' delta) every delta is
+  // bumped: the flat surface gives the Black-Scholes delta. (auto takes local vol's tangents:
+  // tests/test_pathwise.cpp.)
   const std::string flat = "{times: [0.5, 2], log_moneyness: [-1, 0, 1], "
                            "vols: [[0.2, 0.2, 0.2], [0.2, 0.2, 0.2]]}";
   std::string yaml = local_vol_yaml(flat, 100000);
-  yaml.replace(yaml.find("seed: 3}"), 8, "seed: 3, greeks: [delta]}");
+  yaml.replace(yaml.find("seed: 3}"), 8, "seed: 3, greeks: [delta], greeks_method: bump}");
   const auto r = engine::price(load(yaml));
   const auto& c = find(r, "c100");
   EXPECT_FALSE(c.greeks[0].pathwise);

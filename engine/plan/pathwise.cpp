@@ -1,14 +1,14 @@
 // Pathwise Greeks: which groups take them, the Greeks as derivatives of the payoff by the
-// pathwise model's inputs (models/pathwise.cuh, models/pathwise_heston.cuh), and the model's
-// tangent data.
+// pathwise model's inputs (models/pathwise.cuh, pathwise_heston.cuh, pathwise_local_vol.cuh),
+// and the model's tangent data.
 //
-// A group takes its Greeks pathwise when its model has tangents (Black-Scholes, correlated
-// Black-Scholes, Heston) and none of its instruments exercises early (the exercise rule is a
-// boundary in the path). Europeans, Asians and baskets are Lipschitz in their observation: their
-// pathwise derivative is exact. A digital's payoff and a knock jump: the plain pathwise derivative
-// would miss the jump's mass, so the jump's delta function is replaced by a uniform kernel of
-// half-width w (kJumpSmoothing; models/payoff.cuh, pathwise_greek), a bias of O(w²) stated
-// there. Gamma is the central difference of the pathwise delta under a move of the spot
+// A group takes its Greeks pathwise (every model has tangents: Black-Scholes, correlated
+// Black-Scholes, Heston, local vol) when none of its instruments exercises early (the exercise rule
+// is a boundary in the path). Europeans, Asians and baskets are Lipschitz in their observation:
+// their pathwise derivative is exact. A digital's payoff and a knock jump: the plain pathwise
+// derivative would miss the jump's mass, so the jump's delta function is replaced by a uniform
+// kernel of half-width w (kJumpSmoothing; models/payoff.cuh, pathwise_greek), a bias of O(w²)
+// stated there. Gamma is the central difference of the pathwise delta under a move of the spot
 // (kSpotBump, as the bumps'), the path moved along its own delta tangent: exact for an
 // observation linear in each spot (a spot, an average, a weighted basket's level) and for a spot
 // knock's log extreme; a max or min basket's level and a basket knock's extreme are not linear
@@ -44,23 +44,14 @@ constexpr double kTangentStep = 1e-6;
 /// (O(w²): w²/6 times its second derivative by the jump's position).
 constexpr double kJumpSmoothing = 0.01;
 
-bool has_tangents(const config::ModelConfig& model) {
-  return model.type == config::ModelType::black_scholes ||
-         model.type == config::ModelType::multi_black_scholes ||
-         model.type == config::ModelType::heston;
-}
-
 bool wants(const config::RunConfig& config, config::Greek g) {
   const auto& greeks = config.simulation.greeks;
   return std::find(greeks.begin(), greeks.end(), g) != greeks.end();
 }
 
 /// Why an instrument's Greeks cannot be pathwise on this run, or empty.
-std::string why_not_pathwise(const config::RunConfig& config, const config::ModelConfig& model,
+std::string why_not_pathwise(const config::RunConfig& config,
                              const config::InstrumentConfig& instrument) {
-  if (!has_tangents(model))
-    return "its model '" + model.name + "' is " + config::to_string(model.type) +
-           " (pathwise tangents exist for black_scholes, multi_black_scholes and heston)";
   if (exercises_early(instrument))
     return "it exercises early (the exercise boundary is not differentiable along a path)";
   if (!wants(config, config::Greek::gamma) && !wants(config, config::Greek::cross_gamma))
@@ -105,6 +96,46 @@ bool auto_keeps_bumps(const config::RunConfig& config, const config::ModelConfig
          (wants(config, config::Greek::vega) || wants(config, config::Greek::theta));
 }
 
+/// Local vol's model data for pathwise Greeks (models::PathwiseLocalVol): LocalVol's, then per
+/// step the derivatives of its data by the spot, the surface's parallel shift, the rates and
+/// valuation time (the spot moves each step's ln F(0, t); the shift, the row of vols).
+void plan_local_vol_pathwise_data(const config::RunConfig& config, int model_index,
+                                  GroupPlan& group) {
+  const auto& model = config.models[static_cast<std::size_t>(model_index)];
+  const ModelData base = model_data(config, model, group.times, 0.0);
+  const auto stride = static_cast<std::size_t>(base.series);
+  const double h = kTangentStep;
+  const double spot = spot_of(config, model, 0);
+  // [input, models::PathwiseInputs<1>'s order][series][step]
+  std::vector<std::vector<std::vector<double>>> moved(4, std::vector<std::vector<double>>(stride));
+  const auto take = [&](std::size_t input, const config::RunConfig& up_config,
+                        const config::RunConfig& down_config, double up_shift, double step) {
+    const auto& up_model = up_config.models[static_cast<std::size_t>(model_index)];
+    const auto& down_model = down_config.models[static_cast<std::size_t>(model_index)];
+    const ModelData up = model_data(up_config, up_model, group.times, up_shift);
+    const ModelData down = model_data(down_config, down_model, group.times, -up_shift);
+    for (std::size_t k = 0; k < stride; ++k)
+      moved[input][k] = difference(up, down, k, step);
+  };
+  take(0, bump_spot(config, model, -1, h), bump_spot(config, model, -1, -h), 0.0, h * spot);
+  take(1, bump_vol(config, model_index, 0, h), bump_vol(config, model_index, 0, -h), 0.0, h);
+  take(2, bump_rates(config, h), bump_rates(config, -h), 0.0, h);
+  take(3, config, config, h, h);
+  group.step_series_count = static_cast<int>(stride);
+  group.model_data.assign(base.values.begin(), base.values.end()); // the steps, then the knots
+  const double tangents_at = static_cast<double>(group.model_data.size());
+  group.model_data.reserve(group.model_data.size() + base.steps * stride * moved.size());
+  for (std::size_t s = 0; s < base.steps; ++s) {
+    for (const auto& input : moved) {
+      for (std::size_t k = 0; k < stride; ++k)
+        group.model_data.push_back(input[k][s]);
+    }
+  }
+  // {values before the tangents, ln S0, 1 / S0, knot count, steps}
+  group.model_constants = {tangents_at, base.constants[0], 1.0 / spot, base.constants[1],
+                           base.constants[2]};
+}
+
 } // namespace
 
 bool takes_pathwise(const config::RunConfig& config, int model_index, Members instrument_indices) {
@@ -116,7 +147,7 @@ bool takes_pathwise(const config::RunConfig& config, int model_index, Members in
     return false;
   for (int i : instrument_indices) {
     const auto& instrument = config.instruments[static_cast<std::size_t>(i)];
-    const std::string why = why_not_pathwise(config, model, instrument);
+    const std::string why = why_not_pathwise(config, instrument);
     if (why.empty())
       continue;
     if (method == config::GreeksMethod::automatic)
@@ -198,6 +229,10 @@ std::vector<Scenario> plan_pathwise(const config::RunConfig& config, int model_i
 
 void plan_pathwise_model_data(const config::RunConfig& config, int model_index, GroupPlan& group) {
   const auto& model = config.models[static_cast<std::size_t>(model_index)];
+  if (model.type == config::ModelType::local_vol) {
+    plan_local_vol_pathwise_data(config, model_index, group);
+    return;
+  }
   const auto N = static_cast<std::size_t>(model.assets());
   const ModelData base = model_data(config, model, group.times, 0.0);
   const auto series = static_cast<std::size_t>(base.series);

@@ -46,9 +46,7 @@ decltype(auto) dispatch_model(config::ModelType type, int assets, bool scenarios
   if (scenarios && fast)
     throw LogicError("the Greeks' kernels have the accurate math profile only");
   if (pathwise)
-    throw LogicError(
-        "pathwise Greeks' kernels exist for Black-Scholes and Heston models, accurate math "
-        "only");
+    throw LogicError("pathwise Greeks' kernels have the accurate math profile only");
   if (scenarios)
     throw LogicError("Greeks kernels exist for single-asset models in double only");
   throw LogicError("no kernels for this model");

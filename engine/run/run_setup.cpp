@@ -18,17 +18,20 @@
 #include "kernels/reduction_shape.cuh"
 #include "models/pathwise.cuh"
 #include "models/pathwise_heston.cuh"
+#include "models/pathwise_local_vol.cuh"
 
 namespace pfmc::engine {
 
 namespace {
 /// The largest block a pathwise Greeks' kernel launches: 65536 registers an SM over the
-/// models' register floor (models::PathwiseBlackScholes::register_floor, PathwiseHeston's the
-/// same).
+/// models' register floor (models::PathwiseBlackScholes::register_floor; the other pathwise
+/// models' the same).
 constexpr int kMaxPathwiseBlockSize =
     65536 / models::PathwiseBlackScholes<double, 1>::register_floor;
 static_assert(models::PathwiseHeston<double>::register_floor ==
-              models::PathwiseBlackScholes<double, 1>::register_floor);
+                  models::PathwiseBlackScholes<double, 1>::register_floor &&
+              models::PathwiseLocalVol<double>::register_floor ==
+                  models::PathwiseBlackScholes<double, 1>::register_floor);
 } // namespace
 
 namespace {
