@@ -59,6 +59,28 @@ double gamma_allowance(OptionKind kind, double strike) {
   return 1.1 * std::fabs((up.delta - down.delta) / (2 * h) - at.gamma) + 1e-9;
 }
 
+/// Every pathwise Greek of kEuropeans' call and put in `r` (S = 100, r = 4%, q = 1%, vol 25%,
+/// T = 1) against the closed form within kSigmas standard errors, gamma with its difference's
+/// own distance (gamma_allowance); `label` names the run in messages.
+void expect_europeans_match_black_scholes(const engine::RunResult& r, const std::string& label) {
+  for (const auto& [id, kind, strike] :
+       {std::tuple{"call", OptionKind::call, 105.0}, std::tuple{"put", OptionKind::put, 95.0}}) {
+    const auto g = analytic::black_scholes_greeks(kind, 100, strike, 1, 0.04, 0.01, 0.25);
+    const auto& got = find(r, id);
+    ASSERT_EQ(got.greeks.size(), 5u);
+    const double expected[5] = {g.delta, g.gamma, g.vega, g.rho, g.theta};
+    const double allowance[5] = {1e-9, gamma_allowance(kind, strike), 1e-7, 1e-7, 1e-7};
+    for (int k = 0; k < 5; ++k) {
+      const auto& e = got.greeks[static_cast<std::size_t>(k)];
+      EXPECT_TRUE(e.pathwise) << label << " " << id << " " << config::to_string(e.greek);
+      EXPECT_NEAR(e.value, expected[k], kSigmas * e.std_error + allowance[k])
+          << label << " " << id << " " << config::to_string(e.greek);
+      std::printf("  %s %s %-5s %.6f ± %.6f  closed form %.6f\n", label.c_str(), id,
+                  config::to_string(e.greek), e.value, e.std_error, expected[k]);
+    }
+  }
+}
+
 TEST(PathwiseGreeks, EuropeansMatchBlackScholesWithSmallerErrorsThanTheBumps) {
   // Delta, vega, rho and theta are the exact derivatives of the simulated discounted payoff
   // (the step data's tangents are differences of smooth functions at 1e-6: about 1e-10 of each
@@ -103,22 +125,7 @@ TEST(PathwiseGreeks, InFloatEuropeansMatchBlackScholes) {
   const auto single =
       engine::price(load(bs_yaml(kEuropeans, 200000, pathwise + ", precision: float")));
   EXPECT_EQ(single.run.precision, "float");
-  for (const auto& [id, kind, strike] :
-       {std::tuple{"call", OptionKind::call, 105.0}, std::tuple{"put", OptionKind::put, 95.0}}) {
-    const auto g = analytic::black_scholes_greeks(kind, 100, strike, 1, 0.04, 0.01, 0.25);
-    const auto& got = find(single, id);
-    ASSERT_EQ(got.greeks.size(), 5u);
-    const double expected[5] = {g.delta, g.gamma, g.vega, g.rho, g.theta};
-    const double allowance[5] = {1e-9, gamma_allowance(kind, strike), 1e-7, 1e-7, 1e-7};
-    for (int k = 0; k < 5; ++k) {
-      const auto& e = got.greeks[static_cast<std::size_t>(k)];
-      EXPECT_TRUE(e.pathwise) << id << " " << config::to_string(e.greek);
-      EXPECT_NEAR(e.value, expected[k], kSigmas * e.std_error + allowance[k])
-          << id << " " << config::to_string(e.greek);
-      std::printf("  %s %-5s float %.6f ± %.6f  closed form %.6f\n", id, config::to_string(e.greek),
-                  e.value, e.std_error, expected[k]);
-    }
-  }
+  expect_europeans_match_black_scholes(single, "float");
 }
 
 TEST(PathwiseGreeks, GeometricAsiansMatchTheirClosedFormOnATermStructure) {
@@ -556,22 +563,7 @@ TEST(PathwiseGreeks, LocalVolOnAFlatSurfaceMatchesBlackScholes) {
       ", greeks_method: pathwise, precision: ";
   for (const char* precision : {"double", "float"}) {
     const auto r = engine::price(load(yaml + precision + "}\nengine: {device: cpu}\n"));
-    for (const auto& [id, kind, strike] :
-         {std::tuple{"call", OptionKind::call, 105.0}, std::tuple{"put", OptionKind::put, 95.0}}) {
-      const auto g = analytic::black_scholes_greeks(kind, 100, strike, 1, 0.04, 0.01, 0.25);
-      const auto& got = find(r, id);
-      ASSERT_EQ(got.greeks.size(), 5u);
-      const double expected[5] = {g.delta, g.gamma, g.vega, g.rho, g.theta};
-      const double allowance[5] = {1e-9, gamma_allowance(kind, strike), 1e-7, 1e-7, 1e-7};
-      for (int k = 0; k < 5; ++k) {
-        const auto& e = got.greeks[static_cast<std::size_t>(k)];
-        EXPECT_TRUE(e.pathwise);
-        EXPECT_NEAR(e.value, expected[k], kSigmas * e.std_error + allowance[k])
-            << precision << " " << id << " " << config::to_string(e.greek);
-        std::printf("  local vol %s %s %-5s %.6f ± %.6f  closed form %.6f\n", precision, id,
-                    config::to_string(e.greek), e.value, e.std_error, expected[k]);
-      }
-    }
+    expect_europeans_match_black_scholes(r, std::string("local vol ") + precision);
   }
 }
 
