@@ -209,7 +209,7 @@ __device__ __noinline__ void pay_estimates(const Group& group,
           g[k] = 0.0;
         if (p < valid) {
           models::path_estimates(
-              scenarios, spec, [&](int o) { return observed[p][o]; }, y, c, g);
+              scenarios, spec, [&](int o) -> const Real& { return observed[p][o]; }, y, c, g);
           if (starts_here)
             portfolio[p] = math::add_rn(portfolio[p], math::mul_rn(y, scenarios[0].quantity));
         }
