@@ -18,7 +18,8 @@
 // rules; bumps have none: a basket group that cannot take them pathwise is refused).
 //
 // The tangent data are the derivatives of each step's data (Black-Scholes' drift and diffusion,
-// Heston's coefficients) by the asset's vol, the rates and valuation time, as central differences
+// Heston's coefficients, local vol's row and forward: by the spot too) by the asset's vol, the
+// rates and valuation time, as central differences
 // of the planner's own step data (double, steps kTangentStep: the step data are smooth in each
 // input, so the difference's error is O(h²), about 1e-12 of the derivative, and its rounding about
 // 1e-16 / h of the data).
