@@ -275,17 +275,24 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   batches_span.end();
   TraceSpan replicates_span("replicates");
   const ReplicatePlan replicates = plan_replicates(config, settings);
+  // Each group's instruments' results as soon as the replicates' estimates of it are final: a
+  // single GPU run's while the device runs the later groups.
+  result.instruments.resize(config.instruments.size());
+  const GroupEstimated estimated = [&](std::size_t g, const std::vector<ReplicateSample>& s) {
+    fill_group_results(config, plan, g, replicates, s, result);
+  };
   const std::vector<ReplicateSample> samples =
       run_replicates(plan, settings, std::move(group_settings), device.on_gpu, placement,
-                     replicates, config.instruments.size(), progress, run);
+                     replicates, config.instruments.size(), progress, estimated, run);
   replicates_span.end();
   if (samples.empty()) { // an MPI rank other than 0: rank 0 reports
+    result.instruments.clear();
     run.total_ms = milliseconds_since(start);
     return result;
   }
   const auto results_start = std::chrono::steady_clock::now();
   TraceSpan results_span("results");
-  fill_results(config, plan, replicates, samples, result);
+  fill_results(config, replicates, samples, result);
   results_span.end();
   run.results_ms = milliseconds_since(results_start);
   TraceSpan save_span("save tuning cache");

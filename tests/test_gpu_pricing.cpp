@@ -130,6 +130,43 @@ TEST_F(Gpu, TenRunsGiveTheSameBits) {
     EXPECT_EQ(bits_of(engine::price(config)), first) << run;
 }
 
+TEST_F(Gpu, GroupsFinishedWhileTheRunGoesOnGiveTheBitsOfOneUnit) {
+  // The portfolio example's groups with delta and vega, each its own unit (draw_batch_size 0:
+  // each unit's groups are sampled and made into results on the unit stream's threads while
+  // the GPU runs the next units, engine/run/unit_stream.hpp) and all in one draw batch (one
+  // unit: its groups finished after the run), then a run of scrambled Sobol replicates (each
+  // group's results after the last one): the first two give the same bits, and every
+  // instrument has its result, in the config's order.
+  config::RunConfig config =
+      config::load_run_config(std::string(PFMC_SOURCE_DIR) + "/config/examples/portfolio.yaml");
+  config.simulation.paths = 20000;
+  config.simulation.greeks = {config::Greek::delta, config::Greek::vega};
+  config.engine.device = config::DeviceChoice::gpu;
+  config.engine.backend = "scalar_batched";
+  config.engine.draw_batch_size = 0;
+  const auto streamed = engine::price(config);
+  config.engine.draw_batch_size = std::uint64_t{4} << 30;
+  const auto whole = engine::price(config);
+  EXPECT_GT(streamed.run.plan_stats.draw_units, 1u);
+  EXPECT_EQ(whole.run.plan_stats.draw_units, 1u);
+  EXPECT_EQ(bits_of(streamed), bits_of(whole));
+  ASSERT_EQ(streamed.instruments.size(), config.instruments.size());
+  for (std::size_t i = 0; i < config.instruments.size(); ++i) {
+    EXPECT_EQ(streamed.instruments[i].id, config.instruments[i].id);
+    EXPECT_EQ(streamed.instruments[i].greeks.size(), 2u) << config.instruments[i].id;
+    EXPECT_TRUE(streamed.instruments[i].has_std_error) << config.instruments[i].id;
+  }
+  EXPECT_TRUE(streamed.portfolio.present);
+  config.simulation.rng = config::RngType::scrambled_sobol;
+  config.simulation.replicates = 4;
+  config.simulation.paths = 4096;
+  config.engine.draw_batch_size = 0;
+  const auto replicated = engine::price(config);
+  ASSERT_EQ(replicated.instruments.size(), config.instruments.size());
+  for (std::size_t i = 0; i < config.instruments.size(); ++i)
+    EXPECT_EQ(replicated.instruments[i].id, config.instruments[i].id);
+}
+
 TEST_F(Gpu, ManyLaunchesResetTheTicketAndMatchOneLaunch) {
   // Two draw buffers of one 8,192-path tile of 26 steps in double (2.37 MB each) fit in 6 MiB
   // (3 MiB each), two tiles do not: 200,000 paths take 25 launches, each of which must find the

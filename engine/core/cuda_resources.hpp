@@ -171,6 +171,8 @@ private:
 class CudaEvent {
 public:
   CudaEvent() { PFMC_CUDA_TRY(cudaEventCreate(&event_)); }
+  /// With cudaEventCreateWithFlags' flags (cudaEventDisableTiming: a mark to wait for only).
+  explicit CudaEvent(unsigned flags) { PFMC_CUDA_TRY(cudaEventCreateWithFlags(&event_, flags)); }
   CudaEvent(const CudaEvent&) = delete;
   CudaEvent& operator=(const CudaEvent&) = delete;
   CudaEvent(CudaEvent&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
@@ -180,6 +182,8 @@ public:
   }
   void record(cudaStream_t stream) { PFMC_CUDA_TRY(cudaEventRecord(event_, stream)); }
   [[nodiscard]] cudaEvent_t get() const { return event_; }
+  /// Waits on this thread until the work before the event is done.
+  void synchronize() const { PFMC_CUDA_TRY(cudaEventSynchronize(event_)); }
   /// Milliseconds from `start` to this event (both must have completed).
   [[nodiscard]] float since(const CudaEvent& start) const {
     float ms = 0.0f;

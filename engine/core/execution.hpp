@@ -73,6 +73,12 @@ struct GroupOutcome {
   std::uint64_t regression_path_steps = 0;
 };
 
+/// What a run's caller does with each group's outcome as soon as its sums are final (its
+/// kernel_ms and rng_ms are not: the run's timing marks are read at its end): a GPU run calls
+/// it for a unit's groups while the device runs the later units. Called once per group, on the
+/// run's own threads, several groups at once (never one group twice).
+using OutcomeSink = std::function<void(std::size_t group, const GroupOutcome&)>;
+
 /// What a whole plan cost in calls: launches and synchronisations must not grow with the
 /// number of groups (engine/draws/draw_plan.hpp batches them).
 struct PlanStats {

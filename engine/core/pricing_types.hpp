@@ -126,7 +126,9 @@ struct RunInfo {
   double config_ms = 0.0;   ///< reading and checking the config (set by the caller that read it)
   double plan_ms = 0.0;     ///< planning the groups
   double backends_ms = 0.0; ///< choosing each group's backend (tuning cache, `auto`, tuning)
-  double results_ms = 0.0;  ///< statistics and results from the groups' sums
+  /// The results after the run: the portfolio's. Each instrument's are made within the run: as
+  /// its group's sums come, or after the last replicate of several or the workers of a split.
+  double results_ms = 0.0;
   double path_steps = 0.0;
   double path_steps_per_second = 0.0;
   double bytes_loaded = 0.0;

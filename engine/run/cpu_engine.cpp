@@ -323,6 +323,8 @@ private:
   static constexpr bool marks_kernels_at_launch = false;
   void wait_for_progress() {}
   void finish() {}
+  /// The sums are folded after the run (sums()): its outcomes are made at its end.
+  static constexpr bool streams_outcomes = false;
 
   void transform(Real* draws, std::size_t values, const std::vector<int>& groups,
                  const std::vector<std::size_t>& offsets, std::uint64_t tiles) {
@@ -456,10 +458,11 @@ private:
 std::vector<GroupOutcome> run_plan_on_cpu(const SimulationPlan& plan,
                                           const ExecutionSettings& settings,
                                           const ProgressFn& progress, PlanStats* stats,
-                                          const WorkShare* share) {
+                                          const WorkShare* share, const OutcomeSink* sink) {
   return dispatch_precision(settings.precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
     CpuRunner<Real> runner(plan, settings, progress, share);
+    runner.set_sink(sink);
     auto outcomes = runner.run();
     if (stats != nullptr)
       *stats = runner.stats();

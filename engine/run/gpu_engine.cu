@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -97,6 +98,18 @@ private:
   void wait_for_progress() {
     PFMC_CUDA_TRY(cudaStreamSynchronize(compute_stream_));
     ++this->stats_.host_syncs;
+  }
+  /// The copies of the units' totals are on the compute stream, behind their kernels: a unit's
+  /// sums are on the host once an event recorded after it has passed (waited for on the unit
+  /// stream's thread, which must make the device current first).
+  static constexpr bool streams_outcomes = true;
+  std::function<void()> sums_ready() {
+    auto event = std::make_shared<CudaEvent>(cudaEventDisableTiming);
+    event->record(compute_stream_);
+    return [event, device = ws_.device()] {
+      PFMC_CUDA_TRY(cudaSetDevice(device));
+      event->synchronize();
+    };
   }
   void finish() {
     const TraceSpan span("gpu run: wait for the device", ws_.device());
@@ -393,7 +406,7 @@ std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
                                           const std::vector<ExecutionSettings>& settings,
                                           const ProgressFn& progress, PlanStats* stats,
                                           const WorkShare* share, int slot,
-                                          RegressionShare* regression) {
+                                          RegressionShare* regression, const OutcomeSink* sink) {
   PFMC_EXPECTS(settings.size() == plan.groups.size() && !plan.groups.empty(),
                "one execution setting per simulation group");
   return dispatch_precision(settings.front().precision, [&](auto real_tag) {
@@ -402,6 +415,7 @@ std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
     const WorkspaceLease workspace(slot);
     std::optional<GpuRunner<Real>> runner;
     runner.emplace(plan, settings, progress, share, *workspace, regression);
+    runner->set_sink(sink);
     setup.end();
     runner->fit_rules();
     auto outcomes = runner->run();

@@ -22,12 +22,15 @@ namespace pfmc::engine {
 /// carrying their stacks of tile blocks for the merge. The run leases the device's workspace of
 /// `slot` (engine/run/device_workspace.hpp: the streams and buffers a warm process keeps). Early
 /// exercise's rules are fitted first, with the other workers of a split run where `regression`
-/// is given (engine/run/exercise.hpp).
+/// is given (engine/run/exercise.hpp). A sink, if given, has each group's outcome as soon as
+/// its unit's sums are on the host, while the device runs the later units (engine/run/
+/// unit_stream.hpp; a share's run hands them over at its end).
 std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
                                           const std::vector<ExecutionSettings>& settings,
                                           const ProgressFn& progress, PlanStats* stats = nullptr,
                                           const WorkShare* share = nullptr, int slot = 0,
-                                          RegressionShare* regression = nullptr);
+                                          RegressionShare* regression = nullptr,
+                                          const OutcomeSink* sink = nullptr);
 
 /// True when `backend` at `prefetch_distance` has a Black-Scholes instantiation in both
 /// precisions (the registry agrees with the catalogue).

@@ -9,6 +9,7 @@
 #include "engine/core/trace.hpp"
 #include "engine/run/cpu_engine.hpp"
 #include "engine/run/gpu_engine.hpp"
+#include "engine/run/unit_stream.hpp"
 
 namespace pfmc::engine {
 
@@ -105,9 +106,19 @@ std::vector<ReplicateSample>
 run_replicates(const SimulationPlan& plan, const ExecutionSettings& settings,
                std::vector<ExecutionSettings> group_settings, bool on_gpu,
                const Placement& placement, const ReplicatePlan& replicates,
-               std::size_t instrument_count, const ProgressFn& progress, RunInfo& run) {
+               std::size_t instrument_count, const ProgressFn& progress,
+               const GroupEstimated& estimated, RunInfo& run) {
   std::vector<ReplicateSample> samples;
   PlanStats stats;
+  // A single run on one worker: each group sampled and estimated as its outcome comes (into the
+  // one sample, made beforehand: `samples` does not move while the run's threads use it).
+  const bool streamed = replicates.replicates == 1 && !placement.split(on_gpu);
+  const OutcomeSink sink = [&](std::size_t g, const GroupOutcome& outcome) {
+    sample_group(plan, g, outcome, samples.front());
+    estimated(g, samples);
+  };
+  if (streamed)
+    samples.push_back(empty_sample(plan, instrument_count));
   for (int r = 0; r < replicates.replicates; ++r) {
     for (auto& s : group_settings) {
       s.paths = replicates.paths;
@@ -121,13 +132,18 @@ run_replicates(const SimulationPlan& plan, const ExecutionSettings& settings,
     const std::vector<GroupOutcome> outcomes =
         split    ? run_split(plan, cpu_settings, group_settings, on_gpu, placement, progress,
                              replicate_stats, run)
-        : on_gpu ? run_plan_on_gpu(plan, group_settings, progress, &replicate_stats)
-                 : run_plan_on_cpu(plan, cpu_settings, progress, &replicate_stats);
+        : on_gpu ? run_plan_on_gpu(plan, group_settings, progress, &replicate_stats, nullptr, 0,
+                                   nullptr, streamed ? &sink : nullptr)
+                 : run_plan_on_cpu(plan, cpu_settings, progress, &replicate_stats, nullptr,
+                                   streamed ? &sink : nullptr);
     add_plan_stats(stats, replicate_stats);
     if (outcomes.empty())
       continue; // an MPI rank other than 0: its sums went to rank 0
     TraceSpan sample_span("replicate's sample");
-    samples.push_back(sample_replicate(plan, outcomes, instrument_count));
+    if (streamed)
+      finish_sample(samples.front());
+    else
+      samples.push_back(sample_replicate(plan, outcomes, instrument_count));
     sample_span.end();
     TraceSpan costs_span("replicate's costs");
     add_outcome_costs(plan, outcomes, run);
@@ -140,26 +156,30 @@ run_replicates(const SimulationPlan& plan, const ExecutionSettings& settings,
     }
   }
   run.plan_stats = stats;
+  if (!streamed && !samples.empty()) {
+    // Each group's estimates apart, on a few threads.
+    const std::size_t groups = plan.groups.size();
+    const config::FirstFailure failed = config::parallel_ranges(
+        groups, config::threads_for(groups, kFinishItemsPerThread),
+        [&](std::size_t g, std::size_t) { estimated(g, samples); });
+    if (failed.error)
+      std::rethrow_exception(failed.error);
+  }
   return samples;
 }
 
-void fill_results(const config::RunConfig& config, const SimulationPlan& plan,
-                  const ReplicatePlan& replicates, const std::vector<ReplicateSample>& samples,
-                  RunResult& result) {
-  result.instruments.resize(config.instruments.size());
-  // Each group's instruments apart, on a few threads (each writes its own instruments' entries).
-  const std::size_t groups = plan.groups.size();
-  const config::FirstFailure failed = config::parallel_ranges(
-      groups, config::threads_for(groups, config::kLightItemsPerThread),
-      [&](std::size_t g, std::size_t) {
-        const GroupPlan& group = plan.groups[g];
-        for (int j = 0; j < group.base_instruments(); ++j) {
-          result.instruments[static_cast<std::size_t>(group.instrument_config_index[j])] =
-              instrument_result(config, group, j, replicates, samples);
-        }
-      });
-  if (failed.error)
-    std::rethrow_exception(failed.error);
+void fill_group_results(const config::RunConfig& config, const SimulationPlan& plan,
+                        std::size_t g, const ReplicatePlan& replicates,
+                        const std::vector<ReplicateSample>& samples, RunResult& result) {
+  const GroupPlan& group = plan.groups[g];
+  for (int j = 0; j < group.base_instruments(); ++j) {
+    result.instruments[static_cast<std::size_t>(group.instrument_config_index[j])] =
+        instrument_result(config, group, j, replicates, samples);
+  }
+}
+
+void fill_results(const config::RunConfig& config, const ReplicatePlan& replicates,
+                  const std::vector<ReplicateSample>& samples, RunResult& result) {
   if (!config.portfolio.empty()) {
     const Estimate e = combine_replicates(samples, replicates.plain_sobol,
                                           [](const ReplicateSample& s) { return s.portfolio; });

@@ -46,13 +46,22 @@ Estimate controlled_estimate(double sum_y, double sum_yy, double sum_c, double s
   return e;
 }
 
-namespace {
+ReplicateSample empty_sample(const SimulationPlan& plan, std::size_t instrument_count) {
+  ReplicateSample sample;
+  sample.price.resize(instrument_count);
+  sample.beta.resize(instrument_count);
+  sample.greeks.resize(instrument_count);
+  sample.group_value.resize(plan.groups.size());
+  sample.holds.assign(plan.groups.size(), 0);
+  return sample;
+}
 
-/// The estimates of the group's base instruments from its sums (n: the sample size) into their
-/// own entries of `sample`.
-void sample_group(const GroupPlan& group, const GroupOutcome& outcome, std::uint64_t n,
+void sample_group(const SimulationPlan& plan, std::size_t g, const GroupOutcome& outcome,
                   ReplicateSample& sample) {
   using kernels::ValueLayout;
+  const GroupPlan& group = plan.groups[g];
+  // Antithetic runs reduce pair means: their count is the sample size.
+  const std::uint64_t n = group.antithetic ? outcome.paths / 2 : outcome.paths;
   const ValueLayout layout = group.value_layout();
   for (int j = 0; j < layout.instruments; ++j) {
     const double* t = outcome.totals.data() + layout.instrument(j);
@@ -66,52 +75,29 @@ void sample_group(const GroupPlan& group, const GroupOutcome& outcome, std::uint
                               group.control_mean[static_cast<std::size_t>(j)], &sample.beta[index]);
     }
     sample.price[index] = e;
+    std::vector<Estimate>& greeks = sample.greeks[index];
+    greeks.clear();
+    greeks.reserve(static_cast<std::size_t>(layout.greeks));
     for (int k = 0; k < layout.greeks; ++k) {
       const double* greek = t + layout.greek(k);
-      sample.greeks[index].push_back(estimate(greek[0], greek[ValueLayout::kSquare], n));
+      greeks.push_back(estimate(greek[0], greek[ValueLayout::kSquare], n));
     }
+  }
+  if (group.portfolio) {
+    const double* v = outcome.totals.data() + layout.portfolio_value();
+    sample.group_value[g] = estimate(v[0], v[ValueLayout::kSquare], n);
+    sample.holds[g] = 1;
   }
 }
 
-} // namespace
-
-ReplicateSample sample_replicate(const SimulationPlan& plan,
-                                 const std::vector<GroupOutcome>& outcomes,
-                                 std::size_t instrument_count) {
-  using kernels::ValueLayout;
-  ReplicateSample sample;
-  sample.price.resize(instrument_count);
-  sample.beta.resize(instrument_count);
-  sample.greeks.resize(instrument_count);
-  // Each group's instruments apart, on a few threads (each writes its own instruments' entries,
-  // and its portfolio value's estimate); then the portfolio's sums in group order, as one loop
-  // would add them.
-  const std::size_t groups = plan.groups.size();
-  std::vector<Estimate> portfolio(groups);
-  std::vector<char> holds(groups, 0); // the group holds positions (else it adds exactly 0)
-  const config::FirstFailure failed = config::parallel_ranges(
-      groups, config::threads_for(groups, config::kLightItemsPerThread),
-      [&](std::size_t g, std::size_t) {
-        const GroupPlan& group = plan.groups[g];
-        const GroupOutcome& outcome = outcomes[g];
-        // Antithetic runs reduce pair means: their count is the sample size.
-        const std::uint64_t n = group.antithetic ? outcome.paths / 2 : outcome.paths;
-        sample_group(group, outcome, n, sample);
-        if (group.portfolio) {
-          const double* v = outcome.totals.data() + group.value_layout().portfolio_value();
-          portfolio[g] = estimate(v[0], v[ValueLayout::kSquare], n);
-          holds[g] = 1;
-        }
-      });
-  if (failed.error)
-    std::rethrow_exception(failed.error);
+void finish_sample(ReplicateSample& sample) {
   double portfolio_value = 0.0;
   double portfolio_variance_of_mean = 0.0;
   bool portfolio_has_error = true;
-  for (std::size_t g = 0; g < groups; ++g) {
-    if (holds[g] == 0)
+  for (std::size_t g = 0; g < sample.group_value.size(); ++g) {
+    if (sample.holds[g] == 0)
       continue;
-    const Estimate& e = portfolio[g];
+    const Estimate& e = sample.group_value[g];
     portfolio_value += e.mean;
     // Groups draw from independent streams.
     portfolio_variance_of_mean += e.std_error * e.std_error;
@@ -120,6 +106,21 @@ ReplicateSample sample_replicate(const SimulationPlan& plan,
   sample.portfolio.mean = portfolio_value;
   sample.portfolio.std_error = std::sqrt(portfolio_variance_of_mean);
   sample.portfolio.has_error = portfolio_has_error;
+}
+
+ReplicateSample sample_replicate(const SimulationPlan& plan,
+                                 const std::vector<GroupOutcome>& outcomes,
+                                 std::size_t instrument_count) {
+  ReplicateSample sample = empty_sample(plan, instrument_count);
+  // Each group's instruments apart, on a few threads (each writes its own instruments' entries,
+  // and its positions' value); then the portfolio's sums in group order.
+  const std::size_t groups = plan.groups.size();
+  const config::FirstFailure failed = config::parallel_ranges(
+      groups, config::threads_for(groups, config::kLightItemsPerThread),
+      [&](std::size_t g, std::size_t) { sample_group(plan, g, outcomes[g], sample); });
+  if (failed.error)
+    std::rethrow_exception(failed.error);
+  finish_sample(sample);
   return sample;
 }
 

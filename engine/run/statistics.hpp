@@ -33,9 +33,24 @@ struct ReplicateSample {
   std::vector<double> beta;
   std::vector<std::vector<Estimate>> greeks;
   Estimate portfolio;
+  /// Per group: its positions' value (kept until finish_sample adds them; has_error false and
+  /// 0 for a group without positions, which adds exactly 0).
+  std::vector<Estimate> group_value;
+  std::vector<char> holds; ///< per group: it holds positions
 };
 
-/// The estimates of one run of the plan from its groups' reduced totals.
+/// A sample of the plan's run with room for every instrument and group, estimates to come.
+ReplicateSample empty_sample(const SimulationPlan& plan, std::size_t instrument_count);
+
+/// Group g's estimates (its base instruments' entries and its positions' value) from its
+/// outcome: groups apart may be sampled at once, on any threads, in any order.
+void sample_group(const SimulationPlan& plan, std::size_t g, const GroupOutcome& outcome,
+                  ReplicateSample& sample);
+
+/// The portfolio's estimate from every group's, added in group order as one loop would.
+void finish_sample(ReplicateSample& sample);
+
+/// The estimates of one run of the plan from its groups' reduced totals (the three above).
 ReplicateSample sample_replicate(const SimulationPlan& plan,
                                  const std::vector<GroupOutcome>& outcomes,
                                  std::size_t instrument_count);

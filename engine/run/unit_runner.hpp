@@ -30,6 +30,10 @@
 //                                     first path, count, first chunk?) per chunk, then close()
 //   void wait_for_progress(); void finish();
 //   void sums(std::size_t g, GroupOutcome&);   group g's totals (and a share's stack)
+//   static constexpr bool streams_outcomes;  true: sums_ready() gives a wait for the units
+//                                     enqueued so far, after which their groups' sums() may be
+//                                     read on another thread while the run goes on (the GPU's)
+//   std::function<void()> sums_ready();
 
 #include <algorithm>
 #include <chrono>
@@ -48,6 +52,7 @@
 #include "engine/draws/normal_source.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/model_dispatch.hpp"
+#include "engine/run/unit_stream.hpp"
 #include "engine/scale/work_split.hpp"
 #include "kernels/draw_layout.hpp"
 #include "kernels/generate_draws.hpp"
@@ -83,6 +88,10 @@ public:
 
   [[nodiscard]] PlanStats stats() const { return stats_; }
 
+  /// Each group's outcome goes to `sink` as soon as its sums are final (null: none); run()
+  /// still returns them all. The sink must outlive run().
+  void set_sink(const OutcomeSink* sink) { sink_ = sink; }
+
   /// The plan's draw units in order, then the groups' outcomes.
   std::vector<GroupOutcome> run() {
     if (!quasi_ && !philox_) { // one generator for the whole run, in plan order
@@ -96,6 +105,14 @@ public:
     std::uint64_t paths = 0, paths_done = 0;
     for (std::uint64_t p : group_paths_)
       paths += p;
+    std::vector<GroupOutcome> out(plan_.groups.size());
+    // A run of several units whose sums a runner can read while it goes on hands each unit's
+    // groups to the sink as the unit ends (a share's stacks are read after the run: not then).
+    std::optional<UnitStream> stream;
+    if constexpr (Runner::streams_outcomes) {
+      if (sink_ != nullptr && !keep_stacks_ && units.size() > 1)
+        stream.emplace([this, &out](std::size_t g) { finish_group(g, out[g]); });
+    }
     auto reported = std::chrono::steady_clock::now();
     for (std::size_t u = 0; u < units.size(); ++u) {
       throw_if_stopped(); // no new generation or launch once asked to stop
@@ -113,6 +130,10 @@ public:
         }
       });
       ++stats_.draw_units;
+      if constexpr (Runner::streams_outcomes) {
+        if (stream)
+          stream->post(runner().sums_ready(), unit.groups);
+      }
       for (int g : unit.groups)
         paths_done += group_paths_[static_cast<std::size_t>(g)];
       // A report waits for the device to finish the unit: at most one each kProgressInterval,
@@ -128,7 +149,21 @@ public:
     }
     runner().finish();
     const TraceSpan outcomes_span("outcomes");
-    return outcomes();
+    if (stream) {
+      stream->close(); // every unit was posted: every group finished
+    } else {
+      // Each group's outcome (and the sink's work) apart, on a few threads.
+      const std::size_t groups = plan_.groups.size();
+      const std::size_t per_thread =
+          sink_ != nullptr ? kFinishItemsPerThread : config::kLightItemsPerThread;
+      const config::FirstFailure failed =
+          config::parallel_ranges(groups, config::threads_for(groups, per_thread),
+                                  [&](std::size_t g, std::size_t) { finish_group(g, out[g]); });
+      if (failed.error)
+        std::rethrow_exception(failed.error);
+    }
+    add_times(out);
+    return out;
   }
 
 protected:
@@ -307,8 +342,15 @@ private:
     launches_of_[static_cast<std::size_t>(g)] = chunking.chunks;
   }
 
-  /// Group g's outcome but for its share of the units' times (read-only on the runner: the
-  /// groups' outcomes are made on several threads).
+  /// Group g's outcome but for its share of the units' times, then the sink's work on it
+  /// (read-only on the runner: the groups' outcomes are made on several threads, and a stream's
+  /// while the run goes on).
+  void finish_group(std::size_t g, GroupOutcome& o) {
+    group_outcome(g, o);
+    if (sink_ != nullptr)
+      (*sink_)(g, o);
+  }
+
   void group_outcome(std::size_t g, GroupOutcome& o) {
     const GroupPlan& group = plan_.groups[g];
     o.range = ranges_[g];
@@ -328,15 +370,8 @@ private:
     }
   }
 
-  std::vector<GroupOutcome> outcomes() {
-    std::vector<GroupOutcome> out(plan_.groups.size());
-    // Each group's outcome apart, on a few threads (a book's 8,192 groups: ~1 ms on one).
-    const std::size_t groups = plan_.groups.size();
-    const config::FirstFailure failed =
-        config::parallel_ranges(groups, config::threads_for(groups, config::kLightItemsPerThread),
-                                [&](std::size_t g, std::size_t) { group_outcome(g, out[g]); });
-    if (failed.error)
-      std::rethrow_exception(failed.error);
+  /// Each group's share of its units' generation and kernel times, once the run has ended.
+  void add_times(std::vector<GroupOutcome>& out) {
     for (const UnitMarks& m : marks_) {
       double generation = 0.0, kernels = 0.0;
       for (const auto& [start, stop] : m.generation)
@@ -348,7 +383,6 @@ private:
         out[static_cast<std::size_t>(m.groups[k])].kernel_ms += kernels * m.weights[k];
       }
     }
-    return out;
   }
 
   struct ExerciseCost {
@@ -358,6 +392,7 @@ private:
   /// The marks whose last span's start timed_kernels left to start_kernels() (runners that mark
   /// at launch), until it is recorded.
   UnitMarks* pending_start_ = nullptr;
+  const OutcomeSink* sink_ = nullptr;
   std::optional<NormalSource> pseudo_; ///< MRG32k3a: the run's one generator
   std::vector<UnitMarks> marks_;
   std::map<int, ExerciseCost> exercise_cost_;
