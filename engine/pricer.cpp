@@ -43,15 +43,19 @@ void compile_group_kernels(const SimulationPlan& plan,
   // warm run's choice of backends.
   // A group that needs what the group before it needed (same settings, same kernel shape) adds
   // nothing: a book's 8,192 alike groups look their kernels up once.
+  // Each group's shape is read once (the one-step check touches three of its arrays).
   std::set<const std::string*> distinct;
-  const auto same_kernels = [&](std::size_t a, std::size_t b) {
-    const ExecutionSettings& sa = group_settings[a];
-    const ExecutionSettings& sb = group_settings[b];
-    return sa.precision == sb.precision && sa.prefetch_distance == sb.prefetch_distance &&
-           sa.backend == sb.backend && same_group_kernels(plan.groups[a], plan.groups[b]);
-  };
+  GroupKernelShape previous;
   for (std::size_t g = 0; g < plan.groups.size() && g < group_settings.size(); ++g) {
-    if (g > 0 && same_kernels(g - 1, g))
+    const GroupKernelShape shape = group_kernel_shape(plan.groups[g]);
+    const auto same_settings = [&](const ExecutionSettings& a, const ExecutionSettings& b) {
+      return a.precision == b.precision && a.prefetch_distance == b.prefetch_distance &&
+             a.backend == b.backend;
+    };
+    const bool same =
+        g > 0 && shape == previous && same_settings(group_settings[g], group_settings[g - 1]);
+    previous = shape;
+    if (same)
       continue;
     for (const std::string* name :
          group_kernel_names(plan.groups[g], group_settings[g].precision, group_settings[g].backend,

@@ -561,9 +561,34 @@ TEST(DrawPlan, LargeGroupsQuasiRandomAndNoBatchesAreTiled) {
   }
 }
 
+TEST(DrawPlan, UnitSizesRampUpAndDownOnLongRuns) {
+  using Sizes = std::vector<std::size_t>;
+  EXPECT_EQ(engine::unit_sizes(100, 0), Sizes{100});
+  EXPECT_EQ(engine::unit_sizes(2048, 2048), Sizes{2048});
+  EXPECT_EQ(engine::unit_sizes(2049, 2048), (Sizes{1025, 1024}));
+  EXPECT_EQ(engine::unit_sizes(6143, 2048), (Sizes{2048, 2048, 2047}));
+  // The 8,192-option book: 512 and 1,024 first and last, the rest as even as can be.
+  EXPECT_EQ(engine::unit_sizes(8192, 2048), (Sizes{512, 1024, 1707, 1707, 1706, 1024, 512}));
+  EXPECT_EQ(engine::unit_sizes(6144, 2048), (Sizes{512, 1024, 1536, 1536, 1024, 512}));
+  EXPECT_EQ(engine::unit_sizes(7, 2), (Sizes{2, 2, 2, 1})); // too small a limit to ramp
+  for (std::size_t n : {1u, 5u, 999u, 4096u, 6144u, 10000u, 100000u}) {
+    for (std::size_t most : {1u, 3u, 4u, 64u, 2048u}) {
+      const Sizes sizes = engine::unit_sizes(n, most);
+      std::size_t total = 0;
+      for (std::size_t s : sizes) {
+        EXPECT_GE(s, 1u) << n << " " << most;
+        EXPECT_LE(s, most) << n << " " << most;
+        total += s;
+      }
+      EXPECT_EQ(total, n) << most;
+    }
+  }
+}
+
 TEST(DrawPlan, UnitsThatComputeTheirDrawsHoldAtMostTheUnitGroups) {
-  // 2,500 groups of one kernel, all computing their draws: units of kComputingUnitGroups in plan
-  // order (the host stages one while the GPU runs the one before), the rest in the last.
+  // 4,548 groups of one kernel, all computing their draws: three units of at most
+  // kComputingUnitGroups in plan order (the host stages one while the GPU runs the one before),
+  // as even as can be.
   const int n = 2 * engine::kComputingUnitGroups + 452;
   std::string yaml = "market:\n  underlyings:\n";
   for (int i = 0; i < n; ++i)
@@ -589,8 +614,7 @@ TEST(DrawPlan, UnitsThatComputeTheirDrawsHoldAtMostTheUnitGroups) {
   int next = 0;
   for (std::size_t u = 0; u < units.size(); ++u) {
     EXPECT_TRUE(units[u].computes_draws);
-    EXPECT_EQ(units[u].groups.size(),
-              u < 2 ? static_cast<std::size_t>(engine::kComputingUnitGroups) : 452u);
+    EXPECT_EQ(units[u].groups.size(), 1516u);
     for (int g : units[u].groups)
       EXPECT_EQ(g, next++);
   }

@@ -17,6 +17,27 @@ int computing_unit_groups() {
   return groups;
 }
 
+std::vector<std::size_t> unit_sizes(std::size_t n, std::size_t most) {
+  std::vector<std::size_t> sizes;
+  const auto even = [&sizes](std::size_t groups, std::size_t limit) {
+    const std::size_t units = (groups + limit - 1) / limit;
+    for (std::size_t u = 0; u < units; ++u)
+      sizes.push_back(groups / units + (u < groups % units ? 1 : 0));
+  };
+  if (most == 0 || n <= most) {
+    sizes.push_back(n);
+  } else if (n < 3 * most || most < 4) {
+    even(n, most);
+  } else {
+    const std::size_t quarter = most / 4, half = most / 2;
+    sizes = {quarter, half};
+    even(n - 2 * (quarter + half), most);
+    sizes.push_back(half);
+    sizes.push_back(quarter);
+  }
+  return sizes;
+}
+
 std::size_t group_draw_values(const GroupPlan& group, std::uint64_t paths) {
   return kernels::draw_tiles_for(paths) * static_cast<std::size_t>(group.rows()) *
          kernels::kDrawTilePaths;
@@ -52,7 +73,6 @@ std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngTyp
         computes_draws[static_cast<std::size_t>(g)]) {
       const bool joins =
           !units.empty() && units.back().computes_draws &&
-          (most == 0 || units.back().groups.size() < most) &&
           same_kernel(plan.groups[static_cast<std::size_t>(units.back().groups.front())], group);
       if (!joins) {
         units.push_back(DrawUnit{});
@@ -80,7 +100,24 @@ std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngTyp
     unit.offsets.push_back(unit.values);
     unit.values += values;
   }
-  return units;
+  // Each run of groups that compute their draws, cut into units of at most `most`.
+  std::vector<DrawUnit> cut;
+  cut.reserve(units.size());
+  for (DrawUnit& unit : units) {
+    if (!unit.computes_draws || most == 0 || unit.groups.size() <= most) {
+      cut.push_back(std::move(unit));
+      continue;
+    }
+    std::size_t next = 0;
+    for (std::size_t size : unit_sizes(unit.groups.size(), most)) {
+      DrawUnit& part = cut.emplace_back();
+      part.computes_draws = true;
+      part.groups.assign(unit.groups.begin() + static_cast<std::ptrdiff_t>(next),
+                         unit.groups.begin() + static_cast<std::ptrdiff_t>(next + size));
+      next += size;
+    }
+  }
+  return cut;
 }
 
 } // namespace pfmc::engine

@@ -60,6 +60,12 @@ std::size_t group_draw_values(const GroupPlan& group, std::uint64_t paths);
 /// naming the variable.
 inline constexpr int kComputingUnitGroups = 2048;
 int computing_unit_groups();
+/// The units a run of n groups that share a kernel and compute their draws is cut into, at most
+/// `most` groups each (0: no limit), in order. From 3 × most groups on, the first two and the
+/// last two are a quarter and a half of `most` (the GPU waits for the first unit's staging, and
+/// the last unit's results are made after its kernels: NOTES v36), the middle ones as even as
+/// can be; below that, as even as can be.
+std::vector<std::size_t> unit_sizes(std::size_t n, std::size_t most);
 /// The variable's value: kComputingUnitGroups for null or empty, else a whole number from 0 to
 /// 1,000,000 (else std::invalid_argument naming the variable and the value).
 int parse_unit_groups(const char* text);

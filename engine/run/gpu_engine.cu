@@ -440,11 +440,16 @@ bool has_group_launcher(const GroupPlan& group, config::Precision precision,
   });
 }
 
-bool same_group_kernels(const GroupPlan& a, const GroupPlan& b) {
-  return a.model_type == b.model_type && a.assets == b.assets &&
-         (a.scenarios > 1) == (b.scenarios > 1) && a.fast_math == b.fast_math &&
-         a.pathwise() == b.pathwise() && a.exercise.present() == b.exercise.present() &&
-         one_step_terminal(a) == one_step_terminal(b);
+GroupKernelShape group_kernel_shape(const GroupPlan& group) {
+  GroupKernelShape shape;
+  shape.model_type = group.model_type;
+  shape.assets = group.assets;
+  shape.scenarios = group.scenarios > 1;
+  shape.fast_math = group.fast_math;
+  shape.pathwise = group.pathwise();
+  shape.exercise = group.exercise.present();
+  shape.terminal = one_step_terminal(group);
+  return shape;
 }
 
 std::vector<const std::string*> group_kernel_names(const GroupPlan& group,

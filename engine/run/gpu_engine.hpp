@@ -41,10 +41,24 @@ bool has_launcher(const std::string& backend, int prefetch_distance);
 bool has_group_launcher(const GroupPlan& group, config::Precision precision,
                         const std::string& backend, int prefetch_distance, bool tuned_only = false);
 
-/// Whether group_kernel_names gives two groups the same names under the same settings: the same
-/// model entry (kernels/model_list.cuh) and the same kernels of it (one-step terminal or not,
-/// early exercise or not).
-bool same_group_kernels(const GroupPlan& a, const GroupPlan& b);
+/// What of a group picks the kernels group_kernel_names gives it under given settings: its model
+/// entry (kernels/model_list.cuh) and which kernels of it (one-step terminal or not, early
+/// exercise or not). Two groups of equal shapes get the same names.
+struct GroupKernelShape {
+  config::ModelType model_type{};
+  int assets = 0;
+  bool scenarios = false;
+  bool fast_math = false;
+  bool pathwise = false;
+  bool exercise = false;
+  bool terminal = false;
+  bool operator==(const GroupKernelShape& o) const {
+    return model_type == o.model_type && assets == o.assets && scenarios == o.scenarios &&
+           fast_math == o.fast_math && pathwise == o.pathwise && exercise == o.exercise &&
+           terminal == o.terminal;
+  }
+};
+GroupKernelShape group_kernel_shape(const GroupPlan& group);
 
 /// The name expressions of the kernels a group launches with `backend` at `prefetch_distance`
 /// that the binary does not build in (all of them where compile::every_kernel_at_runtime()): its

@@ -59,9 +59,8 @@ void UnitStream::work() {
       const TraceSpan span("outcomes: a unit's groups");
       const std::size_t n = unit.groups.size();
       const config::FirstFailure failed = config::parallel_ranges(
-          n, config::threads_for(n, kFinishItemsPerThread), [&](std::size_t i, std::size_t) {
-            finish_(static_cast<std::size_t>(unit.groups[i]));
-          });
+          n, config::threads_for(n, kFinishItemsPerThread),
+          [&](std::size_t i, std::size_t) { finish_(static_cast<std::size_t>(unit.groups[i])); });
       if (failed.error)
         std::rethrow_exception(failed.error);
     } catch (...) {
