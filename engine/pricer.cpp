@@ -46,12 +46,12 @@ void compile_group_kernels(const SimulationPlan& plan,
   // Each group's shape is read once (the one-step check touches three of its arrays).
   std::set<const std::string*> distinct;
   GroupKernelShape previous;
+  const auto same_settings = [](const ExecutionSettings& a, const ExecutionSettings& b) {
+    return a.precision == b.precision && a.prefetch_distance == b.prefetch_distance &&
+           a.backend == b.backend;
+  };
   for (std::size_t g = 0; g < plan.groups.size() && g < group_settings.size(); ++g) {
     const GroupKernelShape shape = group_kernel_shape(plan.groups[g]);
-    const auto same_settings = [&](const ExecutionSettings& a, const ExecutionSettings& b) {
-      return a.precision == b.precision && a.prefetch_distance == b.prefetch_distance &&
-             a.backend == b.backend;
-    };
     const bool same =
         g > 0 && shape == previous && same_settings(group_settings[g], group_settings[g - 1]);
     previous = shape;

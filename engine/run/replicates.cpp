@@ -159,17 +159,17 @@ run_replicates(const SimulationPlan& plan, const ExecutionSettings& settings,
   if (!streamed && !samples.empty()) {
     // Each group's estimates apart, on a few threads.
     const std::size_t groups = plan.groups.size();
-    const config::FirstFailure failed = config::parallel_ranges(
-        groups, config::threads_for(groups, kFinishItemsPerThread),
-        [&](std::size_t g, std::size_t) { estimated(g, samples); });
+    const config::FirstFailure failed =
+        config::parallel_ranges(groups, config::threads_for(groups, kFinishItemsPerThread),
+                                [&](std::size_t g, std::size_t) { estimated(g, samples); });
     if (failed.error)
       std::rethrow_exception(failed.error);
   }
   return samples;
 }
 
-void fill_group_results(const config::RunConfig& config, const SimulationPlan& plan,
-                        std::size_t g, const ReplicatePlan& replicates,
+void fill_group_results(const config::RunConfig& config, const SimulationPlan& plan, std::size_t g,
+                        const ReplicatePlan& replicates,
                         const std::vector<ReplicateSample>& samples, RunResult& result) {
   const GroupPlan& group = plan.groups[g];
   for (int j = 0; j < group.base_instruments(); ++j) {

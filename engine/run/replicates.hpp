@@ -49,8 +49,8 @@ run_replicates(const SimulationPlan& plan, const ExecutionSettings& settings,
 /// Group g's instruments' prices, standard errors, controls and Greeks in result.instruments
 /// (sized for every instrument of the config), from the replicates: groups apart may be filled
 /// at once.
-void fill_group_results(const config::RunConfig& config, const SimulationPlan& plan,
-                        std::size_t g, const ReplicatePlan& replicates,
+void fill_group_results(const config::RunConfig& config, const SimulationPlan& plan, std::size_t g,
+                        const ReplicatePlan& replicates,
                         const std::vector<ReplicateSample>& samples, RunResult& result);
 
 /// The portfolio from the replicates, and the notices about the estimates' errors (each
