@@ -18,7 +18,9 @@
 //               use only (kernels/ahead_of_time.hpp), the Greeks' scenario kernels accurate only;
 //               the `pathwise_` entries (scenarios false) are the pathwise Greeks' tangent
 //               models (models/pathwise*.cuh), which the planner
-//               picks for a group whose Greeks it takes pathwise (engine/plan/pathwise.cpp)
+//               picks for a group whose Greeks it takes pathwise (engine/plan/pathwise.cpp);
+//               `pathwise_spot_vol_`: its paths carry the spots' and the vols' tangents only,
+//               for a run without rho or theta (GroupPlan::pathwise_moved_inputs)
 //   distances   the prefetch matrix's distances the tuner tries and PFMC_KERNELS=all builds
 //               ahead (every distance of kernels/catalog.hpp serves a run that asks for it,
 //               compiled on first use): a DistanceSequence of kernels/catalog.hpp's lists, or
@@ -77,6 +79,8 @@
   X(pathwise_multi3_f64, multi_black_scholes, 3, false, double, (models::PathwiseBlackScholes<double, 3>), NoPrefetchMatrix)       \
   X(pathwise_multi4_f64, multi_black_scholes, 4, false, double, (models::PathwiseBlackScholes<double, 4>), NoPrefetchMatrix)     \
   X(pathwise_black_scholes_f32, black_scholes, 1, false, float, (models::PathwiseBlackScholes<float, 1>), NoPrefetchMatrix)       \
+  X(pathwise_spot_vol_black_scholes_f64, black_scholes, 1, false, double, (models::PathwiseBlackScholes<double, 1, models::kSpotAndVolInputs>), NoPrefetchMatrix) \
+  X(pathwise_spot_vol_black_scholes_f32, black_scholes, 1, false, float, (models::PathwiseBlackScholes<float, 1, models::kSpotAndVolInputs>), NoPrefetchMatrix) \
   X(pathwise_multi2_f32, multi_black_scholes, 2, false, float, (models::PathwiseBlackScholes<float, 2>), NoPrefetchMatrix)         \
   X(pathwise_multi3_f32, multi_black_scholes, 3, false, float, (models::PathwiseBlackScholes<float, 3>), NoPrefetchMatrix)         \
   X(pathwise_multi4_f32, multi_black_scholes, 4, false, float, (models::PathwiseBlackScholes<float, 4>), NoPrefetchMatrix)         \

@@ -17,31 +17,44 @@
 //
 // Inputs, numbered as the Duals' tangents (PathwiseInputs): delta of asset a at a, vega of asset
 // a at N + a, rho at 2N, theta at 2N + 1.
+//
+// A run whose Greeks move only the spots and the vols (delta, gamma, vega, cross-gammas) takes
+// the model of Moved = 1 (kSpotAndVolInputs): its paths carry no rate or time tangent, so every
+// observation's Dual is 2N + 1 values instead of 2N + 3. The tangents it carries are computed by
+// the same operations as the full model's (each tangent of a Dual on its own), so they are the
+// same bits. Measured in ptxas (-v, sm_90, `inline` in double, N = 1, register floor 128): 1,920
+// bytes of spill stores and a 6,272-byte stack fall to 444 and 4,032 (bench/NOTES.md v37).
 
 #include "models/dual.cuh"
 #include "models/math.cuh"
 
 namespace pfmc::models {
 
-/// Where each input's tangent sits in a Dual of a model of N assets.
-template <int N>
+/// The inputs a step moves, in the order of a step's tangent data: the asset's own vol, the
+/// rates, valuation time.
+inline constexpr int kMovedInputs = 3;
+/// The first of them alone: a model of the spots' and the vols' tangents only.
+inline constexpr int kSpotAndVolInputs = 1;
+
+/// Where each input's tangent sits in a Dual of a model of N assets that carries the first
+/// `Moved` moved inputs (kMovedInputs: all; kSpotAndVolInputs: no rho, no theta).
+template <int N, int Moved = kMovedInputs>
 struct PathwiseInputs {
-  static constexpr int count = 2 * N + 2;
+  static_assert(Moved == kMovedInputs || Moved == kSpotAndVolInputs);
+  static constexpr int count = 2 * N + (Moved - 1);
   PFMC_HD_INLINE static constexpr int delta(int asset) { return asset; }
   PFMC_HD_INLINE static constexpr int vega(int asset) { return N + asset; }
   static constexpr int rho = 2 * N;
   static constexpr int theta = 2 * N + 1;
 };
 
-/// The inputs a step moves, in the order of a step's tangent data: the asset's own vol, the
-/// rates, valuation time.
-inline constexpr int kMovedInputs = 3;
-
-template <class Real, int N>
+template <class Real, int N, int Moved = kMovedInputs>
 struct PathwiseBlackScholes {
   static_assert(N >= 1 && N <= 4);
   using Math = math::Accurate; ///< the Greeks' kernels are accurate only
-  using Inputs = PathwiseInputs<N>;
+  using Inputs = PathwiseInputs<N, Moved>;
+  /// The moved inputs whose tangents the paths carry (the step data holds all kMovedInputs).
+  static constexpr int moved_inputs = Moved;
   static constexpr int factors = N;
   static constexpr int assets = N;
   static constexpr int cholesky_count = N * (N + 1) / 2;
@@ -93,8 +106,8 @@ struct PathwiseBlackScholes {
 
   struct State {
     Real log_spot[N];
-    Real delta[N];               ///< d ln S_a / d S0_a
-    Real moved[kMovedInputs][N]; ///< d ln S_a / d (own vol, rates, time)
+    Real delta[N];        ///< d ln S_a / d S0_a
+    Real moved[Moved][N]; ///< d ln S_a / d (own vol, rates, time): the first Moved of them
   };
 
   PFMC_HD_INLINE static State initial(const Params& p) {
@@ -104,7 +117,7 @@ struct PathwiseBlackScholes {
       s.log_spot[a] = p.log_spot0[a];
       s.delta[a] = p.inverse_spot0[a];
       PFMC_UNROLL
-      for (int k = 0; k < kMovedInputs; ++k)
+      for (int k = 0; k < Moved; ++k)
         s.moved[k][a] = Real(0);
     }
     return s;
@@ -127,7 +140,7 @@ struct PathwiseBlackScholes {
       }
       s.log_spot[i] += m.drift[i] + m.diffusion[i] * w;
       PFMC_UNROLL
-      for (int k = 0; k < kMovedInputs; ++k)
+      for (int k = 0; k < Moved; ++k)
         s.moved[k][i] += t.moved[k].drift[i] + t.moved[k].diffusion[i] * w;
     }
   }
@@ -139,8 +152,10 @@ struct PathwiseBlackScholes {
     x.v = s.log_spot[0];
     x.d[Inputs::delta(0)] = s.delta[0];
     x.d[Inputs::vega(0)] = s.moved[0][0];
-    x.d[Inputs::rho] = s.moved[1][0];
-    x.d[Inputs::theta] = s.moved[2][0];
+    if constexpr (Moved == kMovedInputs) {
+      x.d[Inputs::rho] = s.moved[1][0];
+      x.d[Inputs::theta] = s.moved[2][0];
+    }
     PFMC_UNROLL
     for (int a = 1; a < N; ++a) {
       const bool here = asset == a;
@@ -149,8 +164,10 @@ struct PathwiseBlackScholes {
       x.d[Inputs::delta(0)] = here ? Real(0) : x.d[Inputs::delta(0)];
       x.d[Inputs::vega(a)] = here ? s.moved[0][a] : Real(0);
       x.d[Inputs::vega(0)] = here ? Real(0) : x.d[Inputs::vega(0)];
-      x.d[Inputs::rho] = here ? s.moved[1][a] : x.d[Inputs::rho];
-      x.d[Inputs::theta] = here ? s.moved[2][a] : x.d[Inputs::theta];
+      if constexpr (Moved == kMovedInputs) {
+        x.d[Inputs::rho] = here ? s.moved[1][a] : x.d[Inputs::rho];
+        x.d[Inputs::theta] = here ? s.moved[2][a] : x.d[Inputs::theta];
+      }
     }
     return x;
   }
@@ -158,7 +175,14 @@ struct PathwiseBlackScholes {
 
 template <class Model>
 inline constexpr bool kIsPathwise = false;
-template <class Real, int N>
-inline constexpr bool kIsPathwise<PathwiseBlackScholes<Real, N>> = true;
+template <class Real, int N, int Moved>
+inline constexpr bool kIsPathwise<PathwiseBlackScholes<Real, N, Moved>> = true;
+
+/// The moved inputs whose tangents a pathwise model's paths carry (kMovedInputs, or
+/// kSpotAndVolInputs); 0 for a model that is not pathwise.
+template <class Model>
+inline constexpr int kPathwiseMovedInputs = 0;
+template <class Real, int N, int Moved>
+inline constexpr int kPathwiseMovedInputs<PathwiseBlackScholes<Real, N, Moved>> = Moved;
 
 } // namespace pfmc::models

@@ -144,5 +144,7 @@ private:
 
 template <class Real>
 inline constexpr bool kIsPathwise<PathwiseHeston<Real>> = true;
+template <class Real>
+inline constexpr int kPathwiseMovedInputs<PathwiseHeston<Real>> = kMovedInputs;
 
 } // namespace pfmc::models

@@ -96,5 +96,7 @@ struct PathwiseLocalVol {
 
 template <class Real>
 inline constexpr bool kIsPathwise<PathwiseLocalVol<Real>> = true;
+template <class Real>
+inline constexpr int kPathwiseMovedInputs<PathwiseLocalVol<Real>> = kMovedInputs;
 
 } // namespace pfmc::models

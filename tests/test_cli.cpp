@@ -470,7 +470,7 @@ TEST_F(Cli, KernelsListsWarmsAndClears) {
   r = run("kernels --json" + at);
   ASSERT_EQ(r.status, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["entries"].size(), 42u); // kernels/model_list.cuh: 18 accurate, 12 fast, 12 pathwise
+  EXPECT_EQ(j["entries"].size(), 44u); // kernels/model_list.cuh: 18 accurate, 12 fast, 14 pathwise
   // Bad targets are usage errors naming the option; without a GPU the architecture is asked for.
   r = run("kernels --warm no_such_entry --arch 90" + at);
   EXPECT_EQ(r.status, 2) << r.out;

@@ -27,7 +27,8 @@ using testing::load;
 class GpuPathwise : public testing::GpuTest {};
 
 /// A book every Greek of which is pathwise: Europeans and Asians on Black-Scholes with a rate
-/// curve (kind "black_scholes"), on Heston ("heston_qe", "heston_full_truncation") or on local
+/// curve (kind "black_scholes"; "black_scholes_spot_vol": delta, gamma and vega alone, whose paths
+/// carry the spot's and the vol's tangents only, with a digital and a knock too), on Heston ("heston_qe", "heston_full_truncation") or on local
 /// vol ("local_vol"; these two with a digital and a knock too), or weighted, max and min
 /// baskets of n correlated assets ("basket2" .. "basket4"), with a position.
 std::string pathwise_book(const std::string& kind, std::uint64_t paths, const std::string& engine,
@@ -38,7 +39,8 @@ std::string pathwise_book(const std::string& kind, std::uint64_t paths, const st
       "  rates: {tenors: [0.5, 2], zero_rates: [0.01, 0.02]}\n";
   std::string model, instruments, greeks;
   const bool heston = kind.rfind("heston_", 0) == 0;
-  if (kind == "black_scholes" || kind == "local_vol" || heston) {
+  const bool spot_vol = kind == "black_scholes_spot_vol";
+  if (kind == "black_scholes" || spot_vol || kind == "local_vol" || heston) {
     if (heston) {
       model = "{name: m, type: heston, underlying: A, v0: 0.04, kappa: 2, theta: 0.06, xi: 0.5, "
               "rho: -0.7, scheme: " +
@@ -58,13 +60,13 @@ std::string pathwise_book(const std::string& kind, std::uint64_t paths, const st
         "fixings: 12, model: m}\n"
         "  - {id: g, type: asian, average: geometric, option: put, strike: 100, maturity: 1, "
         "fixings: 52, model: m}\n";
-    if (heston || kind == "local_vol") {
+    if (heston || kind == "local_vol" || spot_vol) {
       instruments +=
           "  - {id: d, type: digital, option: call, strike: 105, cash: 10, maturity: 1, model: m}\n"
           "  - {id: k, type: barrier, option: call, strike: 100, barrier: 85, barrier_type: "
           "down_and_out, monitoring: 52, maturity: 1, model: m}\n";
     }
-    greeks = ", greeks: [delta, gamma, vega, rho, theta]";
+    greeks = spot_vol ? ", greeks: [delta, gamma, vega]" : ", greeks: [delta, gamma, vega, rho, theta]";
   } else {
     const auto basket = testing::basket_model(kind.back() - '0');
     model = basket.model;
@@ -81,9 +83,9 @@ std::string pathwise_book(const std::string& kind, std::uint64_t paths, const st
          "}\nengine: " + engine + "\n";
 }
 
-const char* const kKinds[] = {
-    "black_scholes",         "basket2", "basket3", "basket4", "local_vol", "heston_qe",
-    "heston_full_truncation"};
+const char* const kKinds[] = {"black_scholes", "black_scholes_spot_vol", "basket2",
+                              "basket3",       "basket4",                "local_vol",
+                              "heston_qe",     "heston_full_truncation"};
 
 struct BackendCase {
   std::string backend;

@@ -18,7 +18,9 @@
 
 #include "config/config_error.hpp"
 #include "engine/analytic/analytic.hpp"
+#include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
+#include "models/pathwise.cuh"
 #include "heston_greeks.hpp"
 #include "reference_check.hpp"
 #include "test_support.hpp"
@@ -481,6 +483,52 @@ TEST(PathwiseGreeks, SpotKnocksAgreeWithTheBumpsOnTheSameDraws) {
           << id << " " << config::to_string(x.greek);
       std::printf("  %s %-5s pathwise %.5f ± %.5f  bump %.5f ± %.5f\n", id,
                   config::to_string(x.greek), x.value, x.std_error, y.value, y.std_error);
+    }
+  }
+}
+
+TEST(PathwiseGreeks, WithoutRhoAndThetaThePathsCarryTheSpotAndVolTangentsAloneToTheSameBits) {
+  // A run that asks for no rho and no theta simulates the model of the spot's and the vol's
+  // tangents only (models::PathwiseBlackScholes<Real, 1, kSpotAndVolInputs>): each of its
+  // tangents is computed by the same operations as in the full model, so delta, gamma and vega
+  // and their standard errors are the full run's bits, on Europeans, an Asian, a digital and
+  // the knocks (their extremes' tangents), in double and float.
+  const std::string book =
+      kEuropeans +
+      "  - {id: asian, type: asian, average: arithmetic, option: call, strike: 100, maturity: 1, "
+      "fixings: 12, model: bs}\n"
+      "  - {id: digital, type: digital, option: put, strike: 95, maturity: 1, model: bs}\n"
+      "  - {id: do, type: barrier, option: call, strike: 100, barrier: 85, barrier_type: "
+      "down_and_out, monitoring: 12, maturity: 1, model: bs}\n"
+      "  - {id: ui, type: barrier, option: call, strike: 100, barrier: 120, barrier_type: "
+      "up_and_in, monitoring: 12, maturity: 1, model: bs}\n";
+  for (const std::string precision : {"double", "float"}) {
+    const std::string common = ", greeks_method: pathwise, precision: " + precision;
+    const auto narrow_config = load(bs_yaml(book, 20000, ", greeks: [delta, gamma, vega]" + common));
+    const auto full_config = load(bs_yaml(book, 20000, kAllGreeks + common));
+    EXPECT_EQ(engine::make_plan(narrow_config).groups.front().pathwise_moved_inputs,
+              models::kSpotAndVolInputs);
+    EXPECT_EQ(engine::make_plan(full_config).groups.front().pathwise_moved_inputs,
+              models::kMovedInputs);
+    // rho or theta alone asks for the full model.
+    EXPECT_EQ(engine::make_plan(load(bs_yaml(book, 20000, ", greeks: [vega, theta]" + common)))
+                  .groups.front()
+                  .pathwise_moved_inputs,
+              models::kMovedInputs);
+    const auto narrow = engine::price(narrow_config);
+    const auto full = engine::price(full_config);
+    for (const char* id : {"call", "put", "asian", "digital", "do", "ui"}) {
+      const auto& n = find(narrow, id);
+      const auto& f = find(full, id);
+      EXPECT_EQ(n.price, f.price) << id;
+      ASSERT_EQ(n.greeks.size(), 3u) << id;
+      for (std::size_t k = 0; k < 3; ++k) {
+        EXPECT_EQ(n.greeks[k].greek, f.greeks[k].greek) << id;
+        EXPECT_EQ(n.greeks[k].value, f.greeks[k].value)
+            << precision << " " << id << " " << config::to_string(n.greeks[k].greek);
+        EXPECT_EQ(n.greeks[k].std_error, f.greeks[k].std_error) << id;
+        EXPECT_NE(n.greeks[k].value, 0.0) << id;
+      }
     }
   }
 }

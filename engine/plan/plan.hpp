@@ -104,6 +104,10 @@ struct GroupPlan {
   /// pathwise model's tangents (models/pathwise.cuh) in one scenario, and greek_weights is
   /// empty. Empty for bumped Greeks.
   PlanArray<models::PathwiseGreek> pathwise_greeks;
+  /// The moved inputs whose tangents the group's pathwise model carries (models/pathwise.cuh):
+  /// kMovedInputs, or kSpotAndVolInputs for single-asset Black-Scholes without rho and theta
+  /// (the `pathwise_spot_vol_` kernels); 0 for bumped Greeks.
+  int pathwise_moved_inputs = 0;
   /// Per base instrument: the closed-form mean of its control variate (0 without one).
   PlanArray<double> control_mean;
   bool control_variate = false;

@@ -446,7 +446,7 @@ GroupKernelShape group_kernel_shape(const GroupPlan& group) {
   shape.assets = group.assets;
   shape.scenarios = group.scenarios > 1;
   shape.fast_math = group.fast_math;
-  shape.pathwise = group.pathwise();
+  shape.pathwise_moved_inputs = group.pathwise() ? group.pathwise_moved_inputs : 0;
   shape.exercise = group.exercise.present();
   shape.terminal = one_step_terminal(group);
   return shape;
@@ -494,7 +494,7 @@ bool has_launcher(const std::string& backend, int prefetch_distance) {
     dispatch_precision(precision, [&](auto real_tag) {
       using Real = typename decltype(real_tag)::type;
       for (auto type : {config::ModelType::black_scholes}) {
-        dispatch_model<Real>(type, 1, false, false, false, [&](auto model_tag) {
+        dispatch_model<Real>(type, 1, false, false, 0, [&](auto model_tag) {
           using Model = typename decltype(model_tag)::type;
           all = all && find_launcher<Model, Real>(backend, prefetch_distance) != nullptr;
         });

@@ -49,12 +49,13 @@ struct GroupKernelShape {
   int assets = 0;
   bool scenarios = false;
   bool fast_math = false;
-  bool pathwise = false;
+  int pathwise_moved_inputs = 0; ///< GroupPlan::pathwise_moved_inputs; 0: not pathwise
   bool exercise = false;
   bool terminal = false;
   bool operator==(const GroupKernelShape& o) const {
     return model_type == o.model_type && assets == o.assets && scenarios == o.scenarios &&
-           fast_math == o.fast_math && pathwise == o.pathwise && exercise == o.exercise &&
+           fast_math == o.fast_math && pathwise_moved_inputs == o.pathwise_moved_inputs &&
+           exercise == o.exercise &&
            terminal == o.terminal;
   }
 };

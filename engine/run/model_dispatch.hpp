@@ -27,17 +27,19 @@ decltype(auto) dispatch_precision(config::Precision precision, F&& f) {
 
 /// Calls f(TypeTag<Model>) for the entry of kernels/model_list.cuh with this model type, asset
 /// count (ignored by single-asset models), Greeks scenarios or not, precision Real, math
-/// profile (`fast`: simulation.math's) and pathwise Greeks or not: every combination reached
-/// here has kernels.
+/// profile (`fast`: simulation.math's) and pathwise Greeks or not (pathwise_moved_inputs: the
+/// moved inputs the pathwise model carries, GroupPlan::pathwise_moved_inputs; 0: not
+/// pathwise): every combination reached here has kernels.
 template <class Real, class F>
 decltype(auto) dispatch_model(config::ModelType type, int assets, bool scenarios, bool fast,
-                              bool pathwise, F&& f) {
+                              int pathwise_moved_inputs, F&& f) {
+  const bool pathwise = pathwise_moved_inputs > 0;
 #define PFMC_DISPATCH_ENTRY(NAME, TYPE, ASSETS, SCENARIOS, REAL, MODEL, DISTANCES)                 \
   if constexpr (std::is_same_v<Real, REAL>) {                                                      \
     using Entry = kernels::model_entries::NAME;                                                    \
     if (type == config::ModelType::TYPE && (ASSETS == 1 || assets == ASSETS) &&                    \
         scenarios == SCENARIOS && fast == Entry::Model::Math::fast &&                              \
-        pathwise == models::kIsPathwise<Entry::Model>) {                                           \
+        pathwise_moved_inputs == models::kPathwiseMovedInputs<Entry::Model>) {                     \
       return f(TypeTag<Entry::Model>{});                                                           \
     }                                                                                              \
   }
@@ -56,7 +58,8 @@ decltype(auto) dispatch_model(config::ModelType type, int assets, bool scenarios
 template <class Real, class F>
 decltype(auto) dispatch_model(const GroupPlan& group, F&& f) {
   return dispatch_model<Real>(group.model_type, group.assets, group.scenarios > 1, group.fast_math,
-                              group.pathwise(), std::forward<F>(f));
+                              group.pathwise() ? group.pathwise_moved_inputs : 0,
+                              std::forward<F>(f));
 }
 
 } // namespace pfmc::engine
