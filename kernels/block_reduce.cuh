@@ -49,22 +49,23 @@ __device__ __forceinline__ double warp_tree_sum(double x) {
   return x;
 }
 
-/// Reduces `count` <= kReduceBatch values of every thread of the block (value(k), k < count: the
+/// Reduces `count` <= Batch values of every thread of the block (value(k), k < count: the
 /// thread's subtree of its own paths) over the block's round and writes the round's subtree for
 /// values [first, first + count). Every thread of the block must call it (it synchronises);
-/// `count` must be the same in all.
-template <class ValueFn>
+/// `count` must be the same in all. The scratch holds kMaxReduceBatch values a warp.
+template <int Batch = kReduceBatch, class ValueFn>
 __device__ __forceinline__ void round_partials(double* scratch, const ReductionTarget& target,
                                                const RoundPosition& at, int first, int count,
                                                ValueFn value) {
+  static_assert(Batch <= kMaxReduceBatch);
   const int lane = threadIdx.x % kWarpSize;
   const int warp = threadIdx.x / kWarpSize;
 #pragma unroll
-  for (int k = 0; k < kReduceBatch; ++k) {
+  for (int k = 0; k < Batch; ++k) {
     if (k < count) { // uniform: no shuffles for values that do not exist
       const double x = warp_tree_sum(value(k));
       if (lane == 0)
-        scratch[warp * kReduceBatch + k] = x;
+        scratch[warp * Batch + k] = x;
     }
   }
   __syncthreads();
@@ -75,9 +76,9 @@ __device__ __forceinline__ void round_partials(double* scratch, const ReductionT
                       ? at.round_sums + static_cast<std::size_t>(at.round) * target.values
                       : target.block_partials + static_cast<std::size_t>(at.block) * target.values;
 #pragma unroll
-    for (int k = 0; k < kReduceBatch; ++k) {
+    for (int k = 0; k < Batch; ++k) {
       if (k < count) {
-        double x = lane < warps ? scratch[lane * kReduceBatch + k] : 0.0;
+        double x = lane < warps ? scratch[lane * Batch + k] : 0.0;
         for (int offset = 1; offset < warps; offset *= 2)
           x = math::add_rn(x, __shfl_down_sync(0xffffffffu, x, offset));
         if (lane == 0)
@@ -98,6 +99,11 @@ struct RoundSink {
   template <class ValueFn>
   __device__ __forceinline__ void operator()(int first, int count, ValueFn value) const {
     round_partials(scratch, target, at, first, count, value);
+  }
+  /// The same for up to kEstimateBatch values (the estimates' pass).
+  template <class ValueFn>
+  __device__ __forceinline__ void estimates(int first, int count, ValueFn value) const {
+    round_partials<kEstimateBatch>(scratch, target, at, first, count, value);
   }
 };
 

@@ -171,11 +171,12 @@ __device__ __noinline__ void pay_prices(const Group& group,
 
 /// Control variates and/or Greeks: per base instrument its raw estimates (payoff y, control c,
 /// Greek estimates g: models::path_estimates) and their reduced values in the ValueLayout,
-/// reduced over the block's round, kReduceBatch values at a time (an instrument of many Greeks
-/// — a basket's per-underlying ones — spans several: its estimates are computed in each, and
-/// its value counts once in the portfolio, in the window where its values start). Dynamic
-/// indices: these arrays live in local memory, once per round. Every thread of the block must
-/// call it.
+/// reduced over the block's round in passes of whole instruments, at most kEstimateBatch values
+/// a pass (the portfolio's two values join the last pass where they fit). An instrument of more
+/// values than a pass — a basket's per-underlying Greeks — spans several: its estimates are
+/// computed in each, and its value counts once in the portfolio, in the pass where its values
+/// start. Dynamic indices: these arrays live in local memory, once per round. Every thread of
+/// the block must call it.
 template <class Group, class Real, int P>
 __device__ __noinline__ void pay_estimates(const Group& group,
                                            const Real (*observed)[models::kMaxObservations],
@@ -195,9 +196,15 @@ __device__ __noinline__ void pay_estimates(const Group& group,
   double portfolio[P];
   for (int p = 0; p < P; ++p)
     portfolio[p] = 0.0;
-  for (int v0 = 0; v0 < total; v0 += kReduceBatch) {
-    const int v1 = min(total, v0 + kReduceBatch);
-    double vals[kReduceBatch][P]; // values v0 .. v1 - 1
+  const int instrument_values = layout.portfolio_value(); // the instruments' values: n K
+  // The fewest whole instruments that make kReduceBatch values or more, within kEstimateBatch.
+  const int whole = min((kReduceBatch + K - 1) / K, kEstimateBatch / max(K, 1));
+  const int per_pass = K <= kEstimateBatch ? whole * K : kEstimateBatch;
+  for (int v0 = 0, v1 = 0; v0 < total; v0 = v1) {
+    v1 = v0 < instrument_values ? min(instrument_values, v0 + per_pass) : total;
+    if (v1 == instrument_values && total - v1 <= kEstimateBatch - (v1 - v0))
+      v1 = total;                   // the portfolio's values fit in this pass
+    double vals[kEstimateBatch][P]; // values v0 .. v1 - 1
     for (int j = v0 / K; j < n && layout.instrument(j) < v1; ++j) {
       const models::InstrumentView* scenarios = group.instruments + j * S;
       const bool starts_here = layout.instrument(j) >= v0;
@@ -252,7 +259,8 @@ __device__ __noinline__ void pay_estimates(const Group& group,
           vals[v - v0][p] = b < 0 ? x[p] : math::mul_rn(x[p], x[p]);
       });
     }
-    sink(v0, v1 - v0, [&](int k) { return thread_tree_sum<P>([&](int p) { return vals[k][p]; }); });
+    sink.estimates(v0, v1 - v0,
+                   [&](int k) { return thread_tree_sum<P>([&](int p) { return vals[k][p]; }); });
   }
 }
 

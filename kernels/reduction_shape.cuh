@@ -35,6 +35,17 @@ inline constexpr int kWarpSize = 32;
 inline constexpr int kTilePaths = 8192;
 /// Values reduced per pass through shared memory (8 instruments: payoff and payoff²).
 inline constexpr int kReduceBatch = 16;
+/// The most values of one estimates' pass (control variates, Greeks; kernels/path_kernel.cuh,
+/// pay_estimates): a pass takes the fewest whole instruments that make kReduceBatch values or
+/// more, so that no instrument's estimates are computed twice (passes of 16 cut every
+/// instrument of 2 or 5 Greeks, 6 or 12 values, across two passes and computed it in both).
+/// Measured, the portfolio's pathwise kernels on an H200 (bench/NOTES.md v37): all five Greeks
+/// 18.3 -> 15.7 ms, delta and vega 8.58 -> 8.14 ms; a pass of the most whole instruments
+/// within 24 was slower with 2 or 3 Greeks (8.38-8.43 and 10.40 ms).
+inline constexpr int kEstimateBatch = 24;
+/// The largest of them: what the warps' scratch holds.
+inline constexpr int kMaxReduceBatch =
+    kEstimateBatch > kReduceBatch ? kEstimateBatch : kReduceBatch;
 
 /// leaf(0) + ... + leaf(n - 1) as the balanced pairwise tree (n a power of two, at most 2^16):
 /// each leaf merges with the finished subtrees to its left whose size it completes, as in a
@@ -118,7 +129,7 @@ PFMC_HD_INLINE double fold_blocks(At&& at, int depth) {
 /// Bytes of dynamic shared memory the reduction needs after the loader's: the warps' scratch,
 /// then the rounds' sums (none with one round).
 constexpr std::size_t reduction_scratch_bytes(int block_size) {
-  return sizeof(double) * static_cast<std::size_t>(block_size / kWarpSize) * kReduceBatch;
+  return sizeof(double) * static_cast<std::size_t>(block_size / kWarpSize) * kMaxReduceBatch;
 }
 constexpr std::size_t round_sums_bytes(int rounds, int values) {
   return rounds > 1 ? sizeof(double) * static_cast<std::size_t>(rounds) * values : 0;

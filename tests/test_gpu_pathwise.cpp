@@ -28,9 +28,10 @@ class GpuPathwise : public testing::GpuTest {};
 
 /// A book every Greek of which is pathwise: Europeans and Asians on Black-Scholes with a rate
 /// curve (kind "black_scholes"; "black_scholes_spot_vol": delta, gamma and vega alone, whose paths
-/// carry the spot's and the vol's tangents only, with a digital and a knock too), on Heston ("heston_qe", "heston_full_truncation") or on local
-/// vol ("local_vol"; these two with a digital and a knock too), or weighted, max and min
-/// baskets of n correlated assets ("basket2" .. "basket4"), with a position.
+/// carry the spot's and the vol's tangents only, with a digital and a knock too), on Heston
+/// ("heston_qe", "heston_full_truncation") or on local vol ("local_vol"; these two with a digital
+/// and a knock too), or weighted, max and min baskets of n correlated assets ("basket2" ..
+/// "basket4"), with a position.
 std::string pathwise_book(const std::string& kind, std::uint64_t paths, const std::string& engine,
                           const std::string& extra = "") {
   const std::string market =
@@ -66,7 +67,8 @@ std::string pathwise_book(const std::string& kind, std::uint64_t paths, const st
           "  - {id: k, type: barrier, option: call, strike: 100, barrier: 85, barrier_type: "
           "down_and_out, monitoring: 52, maturity: 1, model: m}\n";
     }
-    greeks = spot_vol ? ", greeks: [delta, gamma, vega]" : ", greeks: [delta, gamma, vega, rho, theta]";
+    greeks =
+        spot_vol ? ", greeks: [delta, gamma, vega]" : ", greeks: [delta, gamma, vega, rho, theta]";
   } else {
     const auto basket = testing::basket_model(kind.back() - '0');
     model = basket.model;
@@ -83,9 +85,9 @@ std::string pathwise_book(const std::string& kind, std::uint64_t paths, const st
          "}\nengine: " + engine + "\n";
 }
 
-const char* const kKinds[] = {"black_scholes", "black_scholes_spot_vol", "basket2",
-                              "basket3",       "basket4",                "local_vol",
-                              "heston_qe",     "heston_full_truncation"};
+const char* const kKinds[] = {
+    "black_scholes", "black_scholes_spot_vol", "basket2", "basket3", "basket4", "local_vol",
+    "heston_qe",     "heston_full_truncation"};
 
 struct BackendCase {
   std::string backend;

@@ -20,8 +20,8 @@
 #include "engine/analytic/analytic.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
-#include "models/pathwise.cuh"
 #include "heston_greeks.hpp"
+#include "models/pathwise.cuh"
 #include "reference_check.hpp"
 #include "test_support.hpp"
 
@@ -504,7 +504,8 @@ TEST(PathwiseGreeks, WithoutRhoAndThetaThePathsCarryTheSpotAndVolTangentsAloneTo
       "up_and_in, monitoring: 12, maturity: 1, model: bs}\n";
   for (const std::string precision : {"double", "float"}) {
     const std::string common = ", greeks_method: pathwise, precision: " + precision;
-    const auto narrow_config = load(bs_yaml(book, 20000, ", greeks: [delta, gamma, vega]" + common));
+    const auto narrow_config =
+        load(bs_yaml(book, 20000, ", greeks: [delta, gamma, vega]" + common));
     const auto full_config = load(bs_yaml(book, 20000, kAllGreeks + common));
     EXPECT_EQ(engine::make_plan(narrow_config).groups.front().pathwise_moved_inputs,
               models::kSpotAndVolInputs);

@@ -220,9 +220,9 @@ std::vector<Scenario> plan_pathwise(const config::RunConfig& config, int model_i
   // Single-asset Black-Scholes without rho or theta carries the spot's and the vol's tangents
   // only (models::PathwiseBlackScholes<Real, 1, kSpotAndVolInputs>): the same tangents, fewer
   // registers.
-  const bool spot_and_vol_only =
-      std::all_of(group.pathwise_greeks.begin(), group.pathwise_greeks.end(),
-                  [rho](const models::PathwiseGreek& p) { return p.input < rho && p.discount < 0; });
+  const bool spot_and_vol_only = std::all_of(
+      group.pathwise_greeks.begin(), group.pathwise_greeks.end(),
+      [rho](const models::PathwiseGreek& p) { return p.input < rho && p.discount < 0; });
   group.pathwise_moved_inputs = model.type == config::ModelType::black_scholes && spot_and_vol_only
                                     ? models::kSpotAndVolInputs
                                     : models::kMovedInputs;

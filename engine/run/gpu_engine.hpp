@@ -55,8 +55,7 @@ struct GroupKernelShape {
   bool operator==(const GroupKernelShape& o) const {
     return model_type == o.model_type && assets == o.assets && scenarios == o.scenarios &&
            fast_math == o.fast_math && pathwise_moved_inputs == o.pathwise_moved_inputs &&
-           exercise == o.exercise &&
-           terminal == o.terminal;
+           exercise == o.exercise && terminal == o.terminal;
   }
 };
 GroupKernelShape group_kernel_shape(const GroupPlan& group);
