@@ -151,7 +151,7 @@ def test_kernels_lists_what_is_built_in_and_cached(tmp_path):
     assert report["cache"] == str(tmp_path)
     with open(os.path.join(SOURCE, "kernels", "model_list.cuh"), encoding="utf-8") as text:
         entries = sum(line.startswith("  X(") for line in text)  # the list's lines
-    assert len(report["entries"]) == entries == 42  # 18 accurate, 12 fast math, 12 pathwise
+    assert len(report["entries"]) == entries == 44  # 18 accurate, 12 fast math, 14 pathwise
     assert report["cached"] == 0
     assert all(e["built_in"] + e["on_first_use"] > 80 for e in report["entries"])
     with pytest.raises(pfmc.ConfigError, match="neither a config file nor a model-list entry"):
