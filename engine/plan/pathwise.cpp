@@ -223,9 +223,11 @@ std::vector<Scenario> plan_pathwise(const config::RunConfig& config, int model_i
   const bool spot_and_vol_only = std::all_of(
       group.pathwise_greeks.begin(), group.pathwise_greeks.end(),
       [rho](const models::PathwiseGreek& p) { return p.input < rho && p.discount < 0; });
-  group.pathwise_moved_inputs = model.type == config::ModelType::black_scholes && spot_and_vol_only
-                                    ? models::kSpotAndVolInputs
-                                    : models::kMovedInputs;
+  group.pathwise_moved_inputs =
+      group.pathwise_greeks.empty() ? 0
+      : model.type == config::ModelType::black_scholes && spot_and_vol_only
+          ? models::kSpotAndVolInputs
+          : models::kMovedInputs;
   if (group.greeks.size() > static_cast<std::size_t>(models::kMaxGreeks)) {
     throw config::ConfigError(
         config.file, config.simulation.greeks_mark, "simulation.greeks",

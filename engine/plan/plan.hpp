@@ -106,7 +106,7 @@ struct GroupPlan {
   PlanArray<models::PathwiseGreek> pathwise_greeks;
   /// The moved inputs whose tangents the group's pathwise model carries (models/pathwise.cuh):
   /// kMovedInputs, or kSpotAndVolInputs for single-asset Black-Scholes without rho and theta
-  /// (the `pathwise_spot_vol_` kernels); 0 for bumped Greeks.
+  /// (the `pathwise_spot_vol_` kernels); 0 without pathwise Greeks (pathwise() false).
   int pathwise_moved_inputs = 0;
   /// Per base instrument: the closed-form mean of its control variate (0 without one).
   PlanArray<double> control_mean;

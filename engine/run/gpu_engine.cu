@@ -446,7 +446,7 @@ GroupKernelShape group_kernel_shape(const GroupPlan& group) {
   shape.assets = group.assets;
   shape.scenarios = group.scenarios > 1;
   shape.fast_math = group.fast_math;
-  shape.pathwise_moved_inputs = group.pathwise() ? group.pathwise_moved_inputs : 0;
+  shape.pathwise_moved_inputs = group.pathwise_moved_inputs;
   shape.exercise = group.exercise.present();
   shape.terminal = one_step_terminal(group);
   return shape;

@@ -58,8 +58,7 @@ decltype(auto) dispatch_model(config::ModelType type, int assets, bool scenarios
 template <class Real, class F>
 decltype(auto) dispatch_model(const GroupPlan& group, F&& f) {
   return dispatch_model<Real>(group.model_type, group.assets, group.scenarios > 1, group.fast_math,
-                              group.pathwise() ? group.pathwise_moved_inputs : 0,
-                              std::forward<F>(f));
+                              group.pathwise_moved_inputs, std::forward<F>(f));
 }
 
 } // namespace pfmc::engine

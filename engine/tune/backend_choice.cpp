@@ -270,7 +270,7 @@ std::vector<ExecutionSettings> choose_group_backends(const SimulationPlan& plan,
   const auto same_choice = [&](const GroupPlan& a, const GroupPlan& b, std::size_t g) {
     return !a.exercise.present() && !b.exercise.present() && a.model_type == b.model_type &&
            a.assets == b.assets && a.scenarios == b.scenarios && a.fast_math == b.fast_math &&
-           a.pathwise() == b.pathwise() && a.pathwise_moved_inputs == b.pathwise_moved_inputs &&
+           a.pathwise_moved_inputs == b.pathwise_moved_inputs &&
            (!automatic_backend || keys[g - 1] == keys[g] || *keys[g - 1] == *keys[g]);
   };
   run.group_backends.reserve(run.group_backends.size() + plan.groups.size());
