@@ -89,6 +89,76 @@ __device__ __forceinline__ void round_partials(double* scratch, const ReductionT
   __syncthreads();
 }
 
+/// One halving of warp_slot_sums over the first N of S slots, at distance S / N: a lane keeps
+/// the upper half where its bit of that distance is set, else the lower, and adds the partner's
+/// subtrees of the same slots; then the next halving. Written out per N (a template, not a loop
+/// over the distances): nvcc left that loop rolled for S = 16 and put the slots in local memory.
+template <int S, int N>
+__device__ __forceinline__ void halve_slots(double (&x)[S], int lane) {
+  if constexpr (N > 1) {
+    constexpr int distance = S / N;
+    const bool upper = (lane & distance) != 0;
+#pragma unroll
+    for (int k = 0; k < N / 2; ++k) {
+      const double send = upper ? x[k] : x[k + N / 2];
+      const double keep = upper ? x[k + N / 2] : x[k];
+      x[k] = math::add_rn(keep, __shfl_xor_sync(0xffffffffu, send, distance));
+    }
+    halve_slots<S, N / 2>(x, lane);
+  }
+}
+
+/// The warp's sums of S slots at once (S = 8 or 16; lane l's x[s] is its subtree of slot s), by
+/// recursive halving (halve_slots): at distance d = 1, 2, .., S / 2 a lane keeps half of its
+/// slots and adds the partner's (lane ^ d) subtrees of the same slots; the distances S .. 16
+/// then add whole subtrees. Every slot's sum is warp_tree_sum's tree — neighbouring lanes first,
+/// each node one rounded addition (addition commutes) — in S + log2(32 / S) - 1 shuffles instead
+/// of 5 S. Lane l returns the sum of slot warp_slot<S>(l). Every lane of the warp must call it.
+template <int S>
+__device__ __forceinline__ double warp_slot_sums(double (&x)[S]) {
+  static_assert(S == 8 || S == 16, "8 or 16 slots");
+  const int lane = threadIdx.x % kWarpSize;
+  halve_slots<S, S>(x, lane);
+#pragma unroll
+  for (int distance = S; distance < kWarpSize; distance *= 2)
+    x[0] = math::add_rn(x[0], __shfl_xor_sync(0xffffffffu, x[0], distance));
+  return x[0];
+}
+
+/// The slot whose sum lane l holds after warp_slot_sums<S>: its low log2(S) bits reversed (the
+/// first halving's kept half is its top bit).
+template <int S>
+PFMC_HD_INLINE constexpr int warp_slot(int lane) {
+  int slot = 0;
+  for (int bit = 1, top = S / 2; bit < S; bit *= 2, top /= 2)
+    slot |= (lane & bit) != 0 ? top : 0;
+  return slot;
+}
+
+/// After every warp has written its sums of the round's `count` values to warp_sums
+/// ([warp][target.values], shared memory): the block's round subtree of each, the warps'
+/// pairwise tree (round_partials' tree) folded in place, one value a thread, written where
+/// round_partials writes. Every thread of the block must call it; it synchronises before and
+/// after (the warps' sums may be written again).
+__device__ __forceinline__ void fold_warp_sums(double* warp_sums, const ReductionTarget& target,
+                                               const RoundPosition& at, int count) {
+  __syncthreads();
+  const int warps = blockDim.x / kWarpSize; // a power of two
+  const std::size_t stride = target.values;
+  double* out = at.rounds > 1
+                    ? at.round_sums + static_cast<std::size_t>(at.round) * target.values
+                    : target.block_partials + static_cast<std::size_t>(at.block) * target.values;
+  for (int v = threadIdx.x; v < count; v += blockDim.x) {
+    for (int span = 1; span < warps; span *= 2) {
+      for (int w = 0; w < warps; w += 2 * span)
+        warp_sums[w * stride + v] =
+            math::add_rn(warp_sums[w * stride + v], warp_sums[(w + span) * stride + v]);
+    }
+    out[v] = warp_sums[v];
+  }
+  __syncthreads();
+}
+
 /// Where a round's values go: the block's round subtree (round_partials), for the value passes
 /// of the payoff stage.
 struct RoundSink {

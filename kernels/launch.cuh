@@ -40,8 +40,17 @@ void launch_kernel(const void* kernel, PathKernelParams<Model, Real> params, int
   params.scratch_offset = static_cast<int>(align16(loader_bytes));
   params.round_sums_offset =
       params.scratch_offset + static_cast<int>(reduction_scratch_bytes(block_size));
+  params.warp_sums_offset = static_cast<int>(
+      align16(params.round_sums_offset + round_sums_bytes(params.rounds, params.round_values)));
+  // The warps' sums of a pathwise launch's values (pay_pathwise), where they fit.
+  const std::size_t warp_sums = warp_sums_bytes(block_size, params.round_values);
+  params.warp_sums_values =
+      models::kIsPathwise<Model> &&
+              warp_sums_bytes(kWarpSize, params.round_values) <= kMaxWarpSumsBytes
+          ? params.round_values
+          : 0;
   const std::size_t shared =
-      params.round_sums_offset + round_sums_bytes(params.rounds, params.round_values);
+      params.warp_sums_offset + (params.warp_sums_values > 0 ? warp_sums : 0);
   detail::launch_sized(kernel, &params, blocks, block_size, params.group_count, params.rounds,
                        shared, stream);
 }

@@ -264,6 +264,97 @@ __device__ __noinline__ void pay_estimates(const Group& group,
   }
 }
 
+/// A pathwise group's estimates in registers (pay_pathwise): y and up to 7 Greeks an
+/// instrument, their values [x, x²] the warp's slots (warp_slot_sums).
+inline constexpr int kPathwiseSlots = 16;
+
+/// True where pay_pathwise takes the group's estimates: a pathwise model's group (one scenario)
+/// without control variates, of at most kPathwiseSlots values an instrument, whose launch keeps
+/// the warps' sums of all its values (warp_sums not null). Uniform across the block.
+template <class Group>
+__device__ __forceinline__ bool pathwise_in_registers(const Group& group, const double* warp_sums) {
+  return warp_sums != nullptr && group.pathwise_greeks != nullptr && group.scenarios == 1 &&
+         !group.control_variate && group.values_per_instrument <= kPathwiseSlots;
+}
+
+/// pay_estimates for the groups of pathwise_in_registers, the same values to the bit: each
+/// instrument's raw estimates (models::pathwise_estimates) on the thread's P paths stay in
+/// registers (static indices: at most S / 2 of them), and its values go through the warp's
+/// slots at once (warp_slot_sums: 9 or 16 shuffles for all of them) into the warp's sums in shared
+/// memory; the block's warps are folded once, after the last instrument (fold_warp_sums). No
+/// barrier between instruments, no local arrays (ncu, bench/NOTES.md v38: pay_estimates took 68%
+/// of the portfolio's delta + vega launch, about 70 local accesses an instrument and two block
+/// barriers a pass; with this pass the launch ran 1.18 ms against 2.08).
+/// S = 8 where an instrument has at most 8 values, else 16. Every thread of the block must call
+/// it.
+template <class Group, class Real, int P, int S>
+__device__ __noinline__ void pay_pathwise(const Group& group,
+                                          const Real (*observed)[models::kMaxObservations],
+                                          int valid, RoundPosition at, double* warp_sums) {
+  constexpr int kEstimates = S / 2;
+  const int n = group.instrument_count;
+  const ValueLayout layout{n, 0, group.greek_count, group.portfolio};
+  const int estimates = layout.estimates(); // uniform, at most kEstimates
+  const int lane = threadIdx.x % kWarpSize;
+  const int slot = warp_slot<S>(lane);
+  double* sums =
+      warp_sums + static_cast<std::size_t>(threadIdx.x / kWarpSize) * group.reduction.values;
+  // The warp's sums of one item's `count` raw estimates e[k] (their [x, x²] at values first ..):
+  // pair means with antithetic paths, the thread's subtrees, then the warp's.
+  const auto reduce = [&](double(&e)[kEstimates][P], int count, int first) {
+    if (group.antithetic) {
+#pragma unroll
+      for (int k = 0; k < kEstimates; ++k) {
+        if (k < count) // uniform: pair means shuffle with one path a thread
+          pair_means<P>(e[k]);
+      }
+    }
+    double x[S];
+#pragma unroll
+    for (int s = 0; s < S; ++s) {
+      const int k = s / 2;
+      x[s] = k < count ? thread_tree_sum<P>([&](int p) {
+        const double v = e[k][p];
+        return s % 2 ? math::mul_rn(v, v) : v; // [x, x²]
+      })
+                       : 0.0;
+    }
+    const double sum = warp_slot_sums<S>(x);
+    if (lane < S && slot < 2 * count)
+      sums[first + slot] = sum;
+  };
+  double portfolio[kEstimates][P];
+#pragma unroll
+  for (int p = 0; p < P; ++p)
+    portfolio[0][p] = 0.0;
+  for (int j = 0; j < n; ++j) {
+    const models::InstrumentView& instrument = group.instruments[j];
+    double e[kEstimates][P];
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+#pragma unroll
+      for (int k = 0; k < kEstimates; ++k)
+        e[k][p] = 0.0;
+      if (p < valid) {
+        models::pathwise_estimates<kEstimates>(
+            instrument, group.pathwise_greeks, group.greek_count,
+            [&](int o) -> const Real& { return observed[p][o]; },
+            [&](int k, double x) {
+#pragma unroll
+              for (int m = 0; m < kEstimates; ++m) // static indices (k is one where unrolled)
+                e[m][p] = m == k ? x : e[m][p];
+            });
+      }
+      if (group.portfolio && p < valid)
+        portfolio[0][p] = math::add_rn(portfolio[0][p], math::mul_rn(e[0][p], instrument.quantity));
+    }
+    reduce(e, estimates, layout.instrument(j));
+  }
+  if (group.portfolio)
+    reduce(portfolio, 1, layout.portfolio_value());
+  fold_warp_sums(warp_sums, group.reduction, at, layout.size());
+}
+
 /// A pass's reduced values of a group of one instrument's price: the thread's subtrees of y and
 /// y² over its P paths (the first `valid` in range; the others are +0.0).
 struct PriceLeaf {
@@ -405,14 +496,23 @@ struct PassFold {
 /// the kernel it was held in registers across the step loop (measured: spills in
 /// scalar_batched d8 in float, 92% of the copy bandwidth against 100%).
 template <class Group, class Real, int P>
-__device__ __forceinline__ void pay_round(const Group& group,
-                                          const Real (*observed)[models::kMaxObservations],
-                                          int valid, RoundPosition at, double* scratch) {
+__device__ __forceinline__ void
+pay_round(const Group& group, const Real (*observed)[models::kMaxObservations], int valid,
+          RoundPosition at, double* scratch, double* warp_sums) {
   if (group.values_per_instrument == kPriceValues && group.scenarios == 1) {
     pay_prices<Group, Real, P>(group, observed, valid, at, scratch);
-  } else {
-    pay_estimates<Group, Real, P>(group, observed, valid, at, scratch);
+    return;
   }
+  if constexpr (models::kIsDual<Real>) {
+    if (pathwise_in_registers(group, warp_sums)) {
+      if (group.values_per_instrument <= 8)
+        pay_pathwise<Group, Real, P, 8>(group, observed, valid, at, warp_sums);
+      else
+        pay_pathwise<Group, Real, P, kPathwiseSlots>(group, observed, valid, at, warp_sums);
+      return;
+    }
+  }
+  pay_estimates<Group, Real, P>(group, observed, valid, at, scratch);
 }
 
 /// What a launch shares, by value.
@@ -427,7 +527,10 @@ struct PathKernelParams {
   int prefetch_distance; ///< for loaders that take it at run time
   int scratch_offset;    ///< bytes of dynamic shared memory before the reduction's scratch
   int round_sums_offset; ///< bytes of dynamic shared memory before the rounds' sums
-  int reduce;            ///< 0: stop after the step loop (to measure the reduction's cost)
+  int warp_sums_offset;  ///< bytes of dynamic shared memory before the warps' sums
+  /// Values of a group the warps' sums hold (pay_pathwise; 0: none, pathwise models only).
+  int warp_sums_values;
+  int reduce; ///< 0: stop after the step loop (to measure the reduction's cost)
   int passes; ///< passes of paths per thread per round (> 1: every group is one instrument's price)
   int rounds; ///< rounds of block size × passes × paths per thread paths per block
   int round_values;    ///< the most values of a group of the launch (sizes the rounds' sums)
@@ -685,6 +788,9 @@ __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
     const std::size_t rows = static_cast<std::size_t>(group.steps) * Model::factors;
     double* scratch = reinterpret_cast<double*>(shared + p.scratch_offset);
     double* round_sums = reinterpret_cast<double*>(shared + p.round_sums_offset);
+    double* warp_sums = p.warp_sums_values >= group.reduction.values
+                            ? reinterpret_cast<double*>(shared + p.warp_sums_offset)
+                            : nullptr;
 
     // Simulates the thread's P paths from `first` (the round's first path: round_first) into
     // `observed`; false where the kernel only measures the step loop (reduce == 0).
@@ -752,7 +858,8 @@ __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
           if (single) {
             fold.add(pass, pay_single<GroupParams<Model, Real>, Value, P>(group, observed, valid));
           } else {
-            pay_round<GroupParams<Model, Real>, Value, P>(group, observed, valid, at, scratch);
+            pay_round<GroupParams<Model, Real>, Value, P>(group, observed, valid, at, scratch,
+                                                          warp_sums);
           }
         }
       }

@@ -134,6 +134,14 @@ constexpr std::size_t reduction_scratch_bytes(int block_size) {
 constexpr std::size_t round_sums_bytes(int rounds, int values) {
   return rounds > 1 ? sizeof(double) * static_cast<std::size_t>(rounds) * values : 0;
 }
+/// Bytes of the warps' sums of `values` values (pay_pathwise): one row a warp.
+constexpr std::size_t warp_sums_bytes(int block_size, int values) {
+  return sizeof(double) * static_cast<std::size_t>(block_size / kWarpSize) * values;
+}
+/// The most shared memory one warp's row of sums may take (launch_kernel): a pathwise kernel's
+/// 128 registers a thread leave at most 16 warps an SM, whose rows then take at most 192 KB of
+/// its 228 KB (the 1,202 values of the portfolio's groups with all five Greeks: 9.4 KB a warp).
+inline constexpr std::size_t kMaxWarpSumsBytes = 12 * 1024;
 /// The most shared memory the rounds' sums may take (the engine picks the rounds under it).
 inline constexpr std::size_t kMaxRoundSumsBytes = 16 * 1024;
 

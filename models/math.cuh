@@ -10,9 +10,11 @@
 #if defined(__CUDACC__)
 #define PFMC_HD __host__ __device__
 #define PFMC_HD_INLINE __host__ __device__ __forceinline__
+#define PFMC_HD_NOINLINE __host__ __device__ __noinline__
 #else
 #define PFMC_HD
 #define PFMC_HD_INLINE inline
+#define PFMC_HD_NOINLINE inline
 #endif
 
 /// `#pragma unroll` for code shared with the host compiler (which has no such pragma): only in

@@ -13,7 +13,7 @@
 // derivatives of the simulated path given the per-step derivatives of the step data, which the
 // planner computes in double (engine/plan/pathwise.cpp). models::Path takes the observations in
 // Duals of the log-spots (Value<Real>); the payoff's derivative turns them into Greeks
-// (models/payoff.cuh, pathwise_greek).
+// (models/payoff.cuh, pathwise_estimates).
 //
 // Inputs, numbered as the Duals' tangents (PathwiseInputs): delta of asset a at a, vega of asset
 // a at N + a, rho at 2N, theta at 2N + 1.

@@ -301,76 +301,136 @@ PFMC_HD_INLINE double jump_kernel(double x, double w) {
   return (x > -w && x < w) ? 0.5 / w : 0.0;
 }
 
-/// d payoff / dθ of one instrument before its discount, and what it pays, on a path whose
-/// observation is s (tangent ds) and whose knock's extreme is x (tangent dx; no knock: unread).
-/// A call's or a put's slope is exact; where the payoff jumps (a digital at its strike, a knock
-/// at its level) the jump's delta function is a uniform kernel (jump_kernel): the derivative of
-/// the payoff smoothed over ±w around the jump.
-PFMC_HD_INLINE void payoff_derivative(const InstrumentView& in, double s, double ds, double x,
-                                      double dx, double& d, double& paid) {
-  double payoff, slope;
+/// What every first-order pathwise Greek of one instrument shares on one path whose observation
+/// is s and whose knock's extreme is x (no knock: unread): the payoff's slope in s, the knock's
+/// weight on the extreme's tangent, whether the path is alive and what it pays before its
+/// discount. A call's or a put's slope is exact; where the payoff jumps (a digital at its strike,
+/// a knock at its level) the jump's delta function is a uniform kernel (jump_kernel): the
+/// derivative of the payoff smoothed over ±w around the jump.
+struct PayoffSlope {
+  double slope; ///< d payoff / d s (where alive)
+  double knock; ///< d paid / d x: (payoff − rebate) · the signed kernel at the level
+  bool alive;   ///< the payoff is paid (no knock: always)
+  double paid;  ///< the payoff where alive, else the rebate
+};
+
+PFMC_HD_INLINE PayoffSlope payoff_slope(const InstrumentView& in, double s, double x) {
+  PayoffSlope out{};
+  double payoff;
   if (in.kind == PayoffKind::digital) {
     payoff = (in.is_call ? s > in.strike : s < in.strike) ? in.cash : 0.0;
     const double k = math::mul_rn(in.cash, jump_kernel(s - in.strike, in.payoff_smoothing));
-    slope = in.is_call ? k : -k;
+    out.slope = in.is_call ? k : -k;
   } else {
     payoff = vanilla_payoff(in.is_call, in.strike, s);
-    slope = vanilla_slope(in.is_call, in.strike, s);
+    out.slope = vanilla_slope(in.is_call, in.strike, s);
   }
-  d = math::mul_rn(slope, ds);
-  paid = payoff;
+  out.alive = true;
+  out.paid = payoff;
   if (in.knock_observation >= 0) {
     const bool down = in.direction == BarrierDirection::down;
     const bool crossed = down ? x <= in.knock_level : x >= in.knock_level;
-    const bool alive = in.knock_in ? crossed : !crossed;
+    out.alive = in.knock_in ? crossed : !crossed;
     // d alive / d extreme: +δ for a down-and-out; its sign flips with up and with in.
     const double sign = (down ? 1.0 : -1.0) * (in.knock_in ? -1.0 : 1.0);
     const double jump = math::mul_rn(sign, jump_kernel(x - in.knock_level, in.knock_smoothing));
-    d = math::add_rn(alive ? d : 0.0, math::mul_rn(math::mul_rn(payoff - in.rebate, jump), dx));
-    paid = alive ? payoff : in.rebate;
+    out.knock = math::mul_rn(payoff - in.rebate, jump);
+    out.paid = out.alive ? payoff : in.rebate;
   }
+  return out;
 }
 
-/// A pathwise Greek of one instrument on one path: observed(o) is a Dual (the observation and
-/// its tangents), s the instrument's spot, average or basket level, x its knock's extreme.
-///  - first order: discount · d payoff/dθ (payoff_derivative) + paid · d discount/dθ;
-///  - gamma by spot a (cross-gamma by spot b): the central difference of the pathwise delta by
-///    spot b under a move ±m of spot a, [Δ_b(+m) − Δ_b(−m)] / 2m, each Δ_b on the path moved:
-///    s ± m ds/dS0_a (exact for an observation linear in the spot: a spot, an average, a
-///    weighted basket's level), a spot knock's log extreme + log(1 ± m dx/dS0_a) (exact: a
-///    move of the spot shifts every log-spot alike); the tangents by spot b do not move. The
-///    planner allows no other observation with gamma.
-/// Rounded once per operation (math::*_rn), as the bumps' weights.
-template <class Observed>
-PFMC_HD_INLINE double pathwise_greek(const InstrumentView& in, const PathwiseGreek& g,
-                                     const Observed& observed) {
-  // References where observed(o) returns one (the GPU's estimates pass: the observations live
-  // in local memory, and a Dual copied there to be indexed by g.input cost ten local accesses
-  // where two suffice); a value returned is bound to the reference alike.
-  const auto& o = observed(in.underlying_observation);
-  const bool knocked = in.knock_observation >= 0;
-  const auto& x = observed(knocked ? in.knock_observation : in.underlying_observation);
+/// d payoff / dθ before the discount, where the observation's tangent by θ is ds and the knock's
+/// extreme's dx: slope · ds where alive, plus the knock's weight · dx.
+PFMC_HD_INLINE double slope_derivative(const InstrumentView& in, const PayoffSlope& at, double ds,
+                                       double dx) {
+  const double d = math::mul_rn(at.slope, ds);
+  if (in.knock_observation < 0)
+    return d;
+  return math::add_rn(at.alive ? d : 0.0, math::mul_rn(at.knock, dx));
+}
+
+/// A first-order pathwise Greek from its path's PayoffSlope: discount · d payoff/dθ + paid ·
+/// d discount/dθ, where ds and dx are the tangents by the Greek's input.
+PFMC_HD_INLINE double first_order_greek(const InstrumentView& in, const PathwiseGreek& g,
+                                        const PayoffSlope& at, double ds, double dx) {
+  double e = math::mul_rn(slope_derivative(in, at, ds, dx), in.discount);
+  if (g.discount >= 0)
+    e = math::add_rn(e, math::mul_rn(at.paid, in.discount_tangent[g.discount]));
+  return e;
+}
+
+/// A gamma by spot a (cross-gamma by spot b; g.moved_spot >= 0) of one instrument on one path
+/// whose observation is o and whose knock's extreme is x (Duals: the values and their tangents;
+/// no knock: x is o): the central difference of the pathwise delta by spot b under a move ±m of
+/// spot a, [Δ_b(+m) − Δ_b(−m)] / 2m, each Δ_b on the path moved: s ± m ds/dS0_a (exact for an
+/// observation linear in the spot: a spot, an average, a weighted basket's level), a spot knock's
+/// log extreme + log(1 ± m dx/dS0_a) (exact: a move of the spot shifts every log-spot alike);
+/// the tangents by spot b do not move. The planner allows no other observation with gamma.
+template <class D>
+PFMC_HD_INLINE double moved_spot_greek(const InstrumentView& in, const PathwiseGreek& g, const D& o,
+                                       const D& x) {
   const double s = static_cast<double>(o.v), ds = static_cast<double>(o.d[g.input]);
   const double xv = static_cast<double>(x.v), dx = static_cast<double>(x.d[g.input]);
-  double d, paid;
-  if (g.moved_spot >= 0) {
-    const double ms = math::mul_rn(g.move, static_cast<double>(o.d[g.moved_spot]));
-    const double mx = math::mul_rn(g.move, static_cast<double>(x.d[g.moved_spot]));
-    const bool log_extreme = knocked && in.kind != PayoffKind::basket;
-    const auto moved_extreme = [&](double sign) {
-      return log_extreme ? math::add_rn(xv, math::log(1.0 + sign * mx))
-                         : math::add_rn(xv, sign * mx);
-    };
-    double up, down;
-    payoff_derivative(in, math::add_rn(s, ms), ds, moved_extreme(1.0), dx, up, paid);
-    payoff_derivative(in, math::add_rn(s, -ms), ds, moved_extreme(-1.0), dx, down, paid);
-    return math::mul_rn(up - down, in.discount / (2.0 * g.move));
+  const double ms = math::mul_rn(g.move, static_cast<double>(o.d[g.moved_spot]));
+  const double mx = math::mul_rn(g.move, static_cast<double>(x.d[g.moved_spot]));
+  const bool log_extreme = in.knock_observation >= 0 && in.kind != PayoffKind::basket;
+  const auto moved_extreme = [&](double sign) {
+    return log_extreme ? math::add_rn(xv, math::log(1.0 + sign * mx)) : math::add_rn(xv, sign * mx);
+  };
+  const double xu = moved_extreme(1.0), xd = moved_extreme(-1.0);
+  const double up = slope_derivative(in, payoff_slope(in, math::add_rn(s, ms), xu), ds, dx);
+  const double down = slope_derivative(in, payoff_slope(in, math::add_rn(s, -ms), xd), ds, dx);
+  return math::mul_rn(up - down, in.discount / (2.0 * g.move));
+}
+
+/// moved_spot_greek out of line: where the kernels' register pass unrolls its Greeks
+/// (pathwise_estimates), one copy of it, with its logs and two payoff_slopes, serves them all.
+template <class D>
+PFMC_HD_NOINLINE double moved_spot_greek_call(const InstrumentView& in, const PathwiseGreek& g,
+                                              const D& o, const D& x) {
+  return moved_spot_greek(in, g, o, x);
+}
+
+/// The raw estimates of a pathwise group's instrument on one path: out(0, y), its discounted
+/// payoff, then out(1 + k, Greek k) for k < greek_count (at most Max − 1): the first-order
+/// Greeks from the path's one payoff_slope (first_order_greek), a gamma by moved_spot_greek;
+/// each rounded once per operation (math::*_rn), as the bumps' weights. observed(o) is a Dual
+/// (the observation and its tangents), read by reference where it returns one (the GPU's
+/// observations live in local memory: a Dual copied there to be indexed by g.input costs ten
+/// local accesses where two suffice). path_estimates and the kernels' register pass
+/// (kernels/path_kernel.cuh, pay_pathwise) both call it. In device code a Max up to 4 unrolls
+/// the Greeks, a gamma out of line (moved_spot_greek_call); a larger one keeps one rolled loop,
+/// its gamma inline (bench/NOTES.md v38, the portfolio: rolled for every Max, delta + vega ran
+/// 3.5% slower; unrolled for every Max, all five Greeks 3% slower; this split measured between
+/// the two on both).
+template <int Max, class Observed, class Out>
+PFMC_HD_INLINE void pathwise_estimates(const InstrumentView& in, const PathwiseGreek* greeks,
+                                       int greek_count, const Observed& observed, Out&& out) {
+  out(0, discounted_payoff(in, observed));
+  const auto& o = observed(in.underlying_observation);
+  const auto& x =
+      observed(in.knock_observation >= 0 ? in.knock_observation : in.underlying_observation);
+  const PayoffSlope at = payoff_slope(in, static_cast<double>(o.v), static_cast<double>(x.v));
+  constexpr bool kUnrolled = Max <= 4;
+#if defined(__CUDA_ARCH__)
+#pragma unroll(kUnrolled ? Max : 1)
+#endif
+  for (int k = 0; k + 1 < Max; ++k) {
+    if (k < greek_count) {
+      const PathwiseGreek& g = greeks[k];
+      double e;
+      if (g.moved_spot < 0) {
+        e = first_order_greek(in, g, at, static_cast<double>(o.d[g.input]),
+                              static_cast<double>(x.d[g.input]));
+      } else if constexpr (kUnrolled) {
+        e = moved_spot_greek_call(in, g, o, x);
+      } else {
+        e = moved_spot_greek(in, g, o, x);
+      }
+      out(1 + k, e);
+    }
   }
-  payoff_derivative(in, s, ds, xv, dx, d, paid);
-  double e = math::mul_rn(d, in.discount);
-  if (g.discount >= 0)
-    e = math::add_rn(e, math::mul_rn(paid, in.discount_tangent[g.discount]));
-  return e;
 }
 /// Raw estimates of one instrument on one path: y, c and the Greeks.
 inline constexpr int kMaxEstimates = 2 + kMaxGreeks;
@@ -392,7 +452,7 @@ static_assert(std::is_trivially_copyable_v<EstimateSpec>);
 /// c, its control (with spec.control_variate); greeks[0 .. spec.greek_count), each Greek as the
 /// fixed combination of the scenarios' payoffs (scenarios[0 .. spec.scenarios), the base first),
 /// or delta pathwise where the instrument allows; in a pathwise model's group (observations in
-/// Duals) every Greek pathwise (pathwise_greek). What the spec does not ask for is left as it
+/// Duals) every Greek pathwise (pathwise_estimates). What the spec does not ask for is left as it
 /// is. observed(o) is the path's finalised observation o. The GPU kernels and the CPU backend
 /// both call it: their per-path values agree bit for bit. Scalars by reference, not a returned
 /// struct: in the kernel y and c stay in registers (a struct with the Greeks' array went to
@@ -403,11 +463,10 @@ PFMC_HD_INLINE void path_estimates(const InstrumentView* scenarios, const Estima
                                    double (&greeks)[kMaxGreeks]) {
   const InstrumentView& base = scenarios[0];
   if constexpr (kIsDual<std::decay_t<decltype(observed(0))>>) { // pathwise: one scenario
-    y = discounted_payoff(base, observed);
+    pathwise_estimates<kMaxEstimates>(base, spec.pathwise, spec.greek_count, observed,
+                                      [&](int e, double v) { (e == 0 ? y : greeks[e - 1]) = v; });
     if (spec.control_variate)
       c = discounted_control(base, observed);
-    for (int k = 0; k < spec.greek_count; ++k)
-      greeks[k] = pathwise_greek(base, spec.pathwise[k], observed);
   } else {
     double v[kMaxScenarios];
     for (int sc = 0; sc < spec.scenarios; ++sc)

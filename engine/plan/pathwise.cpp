@@ -7,7 +7,7 @@
 // is a boundary in the path). Europeans, Asians and baskets are Lipschitz in their observation:
 // their pathwise derivative is exact. A digital's payoff and a knock jump: the plain pathwise
 // derivative would miss the jump's mass, so the jump's delta function is replaced by a uniform
-// kernel of half-width w (kJumpSmoothing; models/payoff.cuh, pathwise_greek), a bias of O(w²)
+// kernel of half-width w (kJumpSmoothing; models/payoff.cuh, payoff_slope), a bias of O(w²)
 // stated there. Gamma is the central difference of the pathwise delta under a move of the spot
 // (kSpotBump, as the bumps'), the path moved along its own delta tangent: exact for an
 // observation linear in each spot (a spot, an average, a weighted basket's level) and for a spot
@@ -172,7 +172,7 @@ std::vector<Scenario> plan_pathwise(const config::RunConfig& config, int model_i
   for (config::Greek g : config.simulation.greeks) {
     if (g == config::Greek::cross_gamma) {
       // Each pair a < b: the central difference of the pathwise delta by spot b under the move
-      // of spot a (models/payoff.cuh, pathwise_greek).
+      // of spot a (models/payoff.cuh, moved_spot_greek).
       for (int a = 0; a < N; ++a) {
         for (int b = a + 1; b < N; ++b) {
           group.greeks.push_back(g);
