@@ -49,6 +49,14 @@ __device__ __forceinline__ double warp_tree_sum(double x) {
   return x;
 }
 
+/// Where a block's round subtree of the values goes: its row of the rounds' sums in shared
+/// memory (rounds > 1, combined by finish_block), else the block's partials.
+__device__ __forceinline__ double* round_out(const ReductionTarget& target,
+                                             const RoundPosition& at) {
+  return at.rounds > 1 ? at.round_sums + static_cast<std::size_t>(at.round) * target.values
+                       : target.block_partials + static_cast<std::size_t>(at.block) * target.values;
+}
+
 /// Reduces `count` <= Batch values of every thread of the block (value(k), k < count: the
 /// thread's subtree of its own paths) over the block's round and writes the round's subtree for
 /// values [first, first + count). Every thread of the block must call it (it synchronises);
@@ -72,9 +80,7 @@ __device__ __forceinline__ void round_partials(double* scratch, const ReductionT
   // The warps' sums of each value, pairwise in warp order, by the first warp's shuffles.
   if (warp == 0) {
     const int warps = blockDim.x / kWarpSize;
-    double* out = at.rounds > 1
-                      ? at.round_sums + static_cast<std::size_t>(at.round) * target.values
-                      : target.block_partials + static_cast<std::size_t>(at.block) * target.values;
+    double* out = round_out(target, at);
 #pragma unroll
     for (int k = 0; k < Batch; ++k) {
       if (k < count) {
@@ -145,9 +151,7 @@ __device__ __forceinline__ void fold_warp_sums(double* warp_sums, const Reductio
   __syncthreads();
   const int warps = blockDim.x / kWarpSize; // a power of two
   const std::size_t stride = target.values;
-  double* out = at.rounds > 1
-                    ? at.round_sums + static_cast<std::size_t>(at.round) * target.values
-                    : target.block_partials + static_cast<std::size_t>(at.block) * target.values;
+  double* out = round_out(target, at);
   for (int v = threadIdx.x; v < count; v += blockDim.x) {
     for (int span = 1; span < warps; span *= 2) {
       for (int w = 0; w < warps; w += 2 * span)
