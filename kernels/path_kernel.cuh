@@ -36,6 +36,7 @@ inline constexpr int kMaxBlockSize = 1024;
 /// device memory (trivially copyable; pointers are device memory).
 template <class Model, class Real>
 struct GroupParams {
+  using PathModel = Model; ///< the model its paths follow
   typename Model::Params model;
   const Real* normals;      ///< the chunk's draw tiles (kernels/draw_layout.hpp); null: inline
   std::uint64_t first_call; ///< inline: the generator call of the chunk's first path
@@ -336,7 +337,7 @@ __device__ __noinline__ void pay_pathwise(const Group& group,
       for (int k = 0; k < kEstimates; ++k)
         e[k][p] = 0.0;
       if (p < valid) {
-        models::pathwise_estimates<kEstimates>(
+        models::pathwise_estimates<kEstimates, (Group::PathModel::assets > 1)>(
             instrument, group.pathwise_greeks, group.greek_count,
             [&](int o) -> const Real& { return observed[p][o]; },
             [&](int k, double x) {

@@ -36,6 +36,13 @@ inline constexpr int kMovedInputs = 3;
 /// The first of them alone: a model of the spots' and the vols' tangents only.
 inline constexpr int kSpotAndVolInputs = 1;
 
+/// The register floor of a Black-Scholes model that carries every moved input (rho or theta
+/// asked). ptxas -v (sm_90, `inline` in double, N = 1): 1,968 bytes of spill stores at 128, 404
+/// at 168, none at 216; 168 is the most that keeps three 128-thread blocks an SM. Measured (H200,
+/// bench/NOTES.md v39): the portfolio's five Greeks 9.14 -> 8.80 ms, basket.yaml's first-order
+/// Greeks 25.2 -> 19.8 ms; at 255 both slower than at 168 (11.6 and 22.7 ms).
+inline constexpr int kAllTangentsRegisters = 168;
+
 /// Where each input's tangent sits in a Dual of a model of N assets that carries the first
 /// `Moved` moved inputs (kMovedInputs: all; kSpotAndVolInputs: no rho, no theta).
 template <int N, int Moved = kMovedInputs>
@@ -60,8 +67,9 @@ struct PathwiseBlackScholes {
   static constexpr int cholesky_count = N * (N + 1) / 2;
   /// Registers a thread may take (kernels/path_kernel.cuh's model floor, above the loaders'
   /// budgets of 40-64): the tangents and the Duals of the observations spilled 6-45 KB of code at
-  /// 64 (ptxas -v, bench/NOTES.md v28). Blocks of at most 65536 / register_floor threads.
-  static constexpr int register_floor = 128;
+  /// 64 (ptxas -v, bench/NOTES.md v28); every moved input's, kAllTangentsRegisters. Blocks of at
+  /// most 65536 / register_floor threads.
+  static constexpr int register_floor = Moved == kMovedInputs ? kAllTangentsRegisters : 128;
   /// Observations are Duals of every input (models::Path, models::ValueOf).
   template <class R>
   using Value = Dual<R, Inputs::count>;

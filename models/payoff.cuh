@@ -10,6 +10,7 @@
 // Any payoff may carry a knock (a barrier feature): the running extreme of the spot, or of a
 // basket's level, over a monitoring schedule decides whether the payoff or the rebate is paid.
 
+#include <cstdint>
 #include <type_traits>
 
 #include "models/dual.cuh"
@@ -47,6 +48,11 @@ struct ObservationView {
   int legs;
   BasketKind basket;
   double weights[kMaxBasketAssets];
+  /// A pathwise gamma's moved level (engine/plan/instruments.cpp): leg shifted_leg's value
+  /// times leg_scale (1 ± the spot's bump: the path of the asset whose spot moved), its tangents
+  /// as they are (a spot's move scales its path, not the path's derivative by it); -1: none.
+  int shifted_leg;
+  double leg_scale;
 };
 static_assert(std::is_trivially_copyable_v<ObservationView>);
 
@@ -56,9 +62,17 @@ static_assert(std::is_trivially_copyable_v<ObservationView>);
 /// profile (models/math.cuh), as in the functions below.
 template <class Real, class Math = math::Accurate, class View, class LogSpot>
 PFMC_HD_INLINE Real basket_level(const View& o, const LogSpot& log_spot) {
-  Real b = static_cast<Real>(o.weights[0]) * math::exp<Math>(log_spot(o.asset));
+  const auto leg_at = [&](int a) {
+    Real x = static_cast<Real>(o.weights[a]) * math::exp<Math>(log_spot(o.asset + a));
+    if constexpr (kIsDual<Real>) { // a pathwise group's moved level (ObservationView)
+      if (a == o.shifted_leg)
+        x.v = x.v * static_cast<decltype(x.v)>(o.leg_scale);
+    }
+    return x;
+  };
+  Real b = leg_at(0);
   for (int a = 1; a < o.legs; ++a) {
-    const Real leg = static_cast<Real>(o.weights[a]) * math::exp<Math>(log_spot(o.asset + a));
+    const Real leg = leg_at(a);
     b = o.basket == BasketKind::weighted ? b + leg
         : o.basket == BasketKind::max    ? math::max(b, leg)
                                          : math::min(b, leg);
@@ -179,6 +193,12 @@ struct InstrumentView {
   BasketKind basket;                ///< basket instruments
   int basket_assets;                ///< number of legs
   double weights[kMaxBasketAssets]; ///< the legs' weights (its level's observation's)
+  /// A pathwise gamma of a basket whose level (max, min) or knock's extreme is not linear in
+  /// each spot: [asset a][0: a's spot moved up, 1: down], the observation of that level or
+  /// extreme on the path moved (ObservationView::shifted_leg; moved_spot_greek); -1: the move is
+  /// taken along the tangent (exact where the observation is linear in the spot).
+  std::int16_t moved_level[kMaxBasketAssets][2];
+  std::int16_t moved_knock[kMaxBasketAssets][2];
 };
 static_assert(std::is_trivially_copyable_v<InstrumentView>);
 
@@ -363,13 +383,18 @@ PFMC_HD_INLINE double first_order_greek(const InstrumentView& in, const Pathwise
 /// A gamma by spot a (cross-gamma by spot b; g.moved_spot >= 0) of one instrument on one path
 /// whose observation is o and whose knock's extreme is x (Duals: the values and their tangents;
 /// no knock: x is o): the central difference of the pathwise delta by spot b under a move ±m of
-/// spot a, [Δ_b(+m) − Δ_b(−m)] / 2m, each Δ_b on the path moved: s ± m ds/dS0_a (exact for an
-/// observation linear in the spot: a spot, an average, a weighted basket's level), a spot knock's
-/// log extreme + log(1 ± m dx/dS0_a) (exact: a move of the spot shifts every log-spot alike);
-/// the tangents by spot b do not move. The planner allows no other observation with gamma.
-template <class D>
+/// spot a, [Δ_b(+m) − Δ_b(−m)] / 2m, each Δ_b on the path moved. The observation moves to
+/// s ± m ds/dS0_a (exact for an observation linear in the spot: a spot, an average, a weighted
+/// basket's level), a spot knock's log extreme to x + log(1 ± m dx/dS0_a) (exact: a move of the
+/// spot shifts every log-spot alike), the tangents by spot b staying as they are. With Baskets (a
+/// multi-asset model's groups), a max or min basket's level and a basket knock's extreme, which
+/// are not linear in each spot (the winning leg or date changes), are read instead from the
+/// observations of the path moved, observed(in.moved_level / in.moved_knock[a][side]) (exact on
+/// a correlated Black-Scholes path, which a spot's move scales), their tangents by spot b too. A
+/// delta's input is its asset (models/pathwise.cuh), so a = g.moved_spot.
+template <bool Baskets, class D, class Observed>
 PFMC_HD_INLINE double moved_spot_greek(const InstrumentView& in, const PathwiseGreek& g, const D& o,
-                                       const D& x) {
+                                       const D& x, const Observed& observed) {
   const double s = static_cast<double>(o.v), ds = static_cast<double>(o.d[g.input]);
   const double xv = static_cast<double>(x.v), dx = static_cast<double>(x.d[g.input]);
   const double ms = math::mul_rn(g.move, static_cast<double>(o.d[g.moved_spot]));
@@ -378,18 +403,32 @@ PFMC_HD_INLINE double moved_spot_greek(const InstrumentView& in, const PathwiseG
   const auto moved_extreme = [&](double sign) {
     return log_extreme ? math::add_rn(xv, math::log(1.0 + sign * mx)) : math::add_rn(xv, sign * mx);
   };
-  const double xu = moved_extreme(1.0), xd = moved_extreme(-1.0);
-  const double up = slope_derivative(in, payoff_slope(in, math::add_rn(s, ms), xu), ds, dx);
-  const double down = slope_derivative(in, payoff_slope(in, math::add_rn(s, -ms), xd), ds, dx);
+  double su = math::add_rn(s, ms), sd = math::add_rn(s, -ms), dsu = ds, dsd = ds;
+  double xu = moved_extreme(1.0), xd = moved_extreme(-1.0), dxu = dx, dxd = dx;
+  if constexpr (Baskets) {
+    const auto moved = [&](int observation, double& value, double& tangent) {
+      if (observation >= 0) {
+        const D& m = observed(observation);
+        value = static_cast<double>(m.v);
+        tangent = static_cast<double>(m.d[g.input]);
+      }
+    };
+    moved(in.moved_level[g.moved_spot][0], su, dsu);
+    moved(in.moved_level[g.moved_spot][1], sd, dsd);
+    moved(in.moved_knock[g.moved_spot][0], xu, dxu);
+    moved(in.moved_knock[g.moved_spot][1], xd, dxd);
+  }
+  const double up = slope_derivative(in, payoff_slope(in, su, xu), dsu, dxu);
+  const double down = slope_derivative(in, payoff_slope(in, sd, xd), dsd, dxd);
   return math::mul_rn(up - down, in.discount / (2.0 * g.move));
 }
 
 /// moved_spot_greek out of line: where the kernels' register pass unrolls its Greeks
 /// (pathwise_estimates), one copy of it, with its logs and two payoff_slopes, serves them all.
-template <class D>
+template <bool Baskets, class D, class Observed>
 PFMC_HD_NOINLINE double moved_spot_greek_call(const InstrumentView& in, const PathwiseGreek& g,
-                                              const D& o, const D& x) {
-  return moved_spot_greek(in, g, o, x);
+                                              const D& o, const D& x, const Observed& observed) {
+  return moved_spot_greek<Baskets>(in, g, o, x, observed);
 }
 
 /// The raw estimates of a pathwise group's instrument on one path: out(0, y), its discounted
@@ -403,8 +442,10 @@ PFMC_HD_NOINLINE double moved_spot_greek_call(const InstrumentView& in, const Pa
 /// the Greeks, a gamma out of line (moved_spot_greek_call); a larger one keeps one rolled loop,
 /// its gamma inline (bench/NOTES.md v38, the portfolio: rolled for every Max, delta + vega ran
 /// 3.5% slower; unrolled for every Max, all five Greeks 3% slower; this split measured between
-/// the two on both).
-template <int Max, class Observed, class Out>
+/// the two on both). Baskets: the group's model may have baskets (several assets), whose gammas
+/// may read moved observations (moved_spot_greek); false leaves that code out (the portfolio's
+/// delta + gamma + vega measured 7.5% slower with it in, bench/NOTES.md v39).
+template <int Max, bool Baskets = true, class Observed, class Out>
 PFMC_HD_INLINE void pathwise_estimates(const InstrumentView& in, const PathwiseGreek* greeks,
                                        int greek_count, const Observed& observed, Out&& out) {
   out(0, discounted_payoff(in, observed));
@@ -424,9 +465,9 @@ PFMC_HD_INLINE void pathwise_estimates(const InstrumentView& in, const PathwiseG
         e = first_order_greek(in, g, at, static_cast<double>(o.d[g.input]),
                               static_cast<double>(x.d[g.input]));
       } else if constexpr (kUnrolled) {
-        e = moved_spot_greek_call(in, g, o, x);
+        e = moved_spot_greek_call<Baskets>(in, g, o, x, observed);
       } else {
-        e = moved_spot_greek(in, g, o, x);
+        e = moved_spot_greek<Baskets>(in, g, o, x, observed);
       }
       out(1 + k, e);
     }

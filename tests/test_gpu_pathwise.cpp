@@ -70,14 +70,26 @@ std::string pathwise_book(const std::string& kind, std::uint64_t paths, const st
     greeks =
         spot_vol ? ", greeks: [delta, gamma, vega]" : ", greeks: [delta, gamma, vega, rho, theta]";
   } else {
-    const auto basket = testing::basket_model(kind.back() - '0');
+    const int n = kind.back() - '0';
+    const auto basket = testing::basket_model(n);
     model = basket.model;
     const std::string& w = basket.weights;
     const std::string tail = ", strike: 100, maturity: 1, model: m}\n";
+    // The knocked call: at the money, out at 85% of the basket's start (weights of 0.25).
+    const double spots[4] = {100, 95, 105, 100};
+    double start = 0;
+    for (int a = 0; a < n; ++a)
+      start += 0.25 * spots[a];
+    // The max, the min and the knock: their gammas read the level or the extreme on the paths
+    // with each spot moved (engine/plan/instruments.cpp, add_moved_levels).
     instruments = "  - {id: c, type: basket, payoff: weighted, weights: [" + w + "], option: call" +
                   tail + "  - {id: mx, type: basket, payoff: max, option: call" + tail +
-                  "  - {id: mn, type: basket, payoff: min, option: put" + tail;
-    greeks = ", greeks: [delta, vega, rho, theta]";
+                  "  - {id: mn, type: basket, payoff: min, option: put" + tail +
+                  "  - {id: k, type: basket, payoff: weighted, weights: [" + w +
+                  "], option: call, strike: " + std::to_string(start) +
+                  ", maturity: 1, model: m, knock: {type: down_and_out, level: " +
+                  std::to_string(0.85 * start) + ", monitoring: 52}}\n";
+    greeks = ", greeks: [delta, gamma, vega, rho, theta]";
   }
   return market + "models: [" + model + "]\ninstruments:\n" + instruments +
          "portfolio: [{instrument: c, quantity: 2}]\nsimulation: {paths: " + std::to_string(paths) +
@@ -173,7 +185,7 @@ TEST_F(GpuPathwise, MatchesTheCpuBackendOnTheSameDraws) {
       for (std::size_t i = 0; i < gpu.instruments.size(); ++i) {
         const auto& g = gpu.instruments[i];
         const auto& c = cpu.instruments[i];
-        const bool jump = g.id == "d" || g.id == "k"; // Heston's digital and knock
+        const bool jump = g.id == "d" || g.id == "k"; // digitals and knocks
         EXPECT_NEAR(g.price, c.price,
                     heston_float || jump
                         ? g.std_error
@@ -209,21 +221,26 @@ TEST_F(GpuPathwise, CrossGammasMatchTheCpuBackendOnTheSameDraws) {
              "]\ninstruments:\n  - {id: c, type: basket, payoff: weighted, weights: [" +
              basket.weights +
              "], option: call, strike: 100, maturity: 1, model: m}\n"
+             "  - {id: mx, type: basket, payoff: max, option: call, strike: 100, maturity: 1, "
+             "model: m}\n"
              "simulation: {paths: 8192, steps_per_year: 52, seed: 17, greeks: [delta, "
              "cross_gamma], greeks_method: pathwise}\nengine: " +
              engine + "\n";
     };
     const auto gpu = engine::price(load(book("{device: gpu}")));
     const auto cpu = engine::price(load(book("{device: cpu}")));
-    const auto& g = gpu.instruments.at(0);
-    const auto& c = cpu.instruments.at(0);
-    ASSERT_EQ(g.greeks.size(), static_cast<std::size_t>(assets + assets * (assets - 1) / 2));
-    ASSERT_EQ(g.greeks.size(), c.greeks.size());
-    for (std::size_t k = 0; k < g.greeks.size(); ++k) {
-      EXPECT_EQ(g.greeks[k].underlying, c.greeks[k].underlying);
-      EXPECT_NEAR(g.greeks[k].value, c.greeks[k].value, g.greeks[k].std_error + 1e-9)
-          << assets << " assets " << config::to_string(g.greeks[k].greek) << "["
-          << g.greeks[k].underlying << "]";
+    ASSERT_EQ(gpu.instruments.size(), 2u); // the weighted call, and the max (its level moved)
+    for (std::size_t i = 0; i < gpu.instruments.size(); ++i) {
+      const auto& g = gpu.instruments.at(i);
+      const auto& c = cpu.instruments.at(i);
+      ASSERT_EQ(g.greeks.size(), static_cast<std::size_t>(assets + assets * (assets - 1) / 2));
+      ASSERT_EQ(g.greeks.size(), c.greeks.size());
+      for (std::size_t k = 0; k < g.greeks.size(); ++k) {
+        EXPECT_EQ(g.greeks[k].underlying, c.greeks[k].underlying);
+        EXPECT_NEAR(g.greeks[k].value, c.greeks[k].value, g.greeks[k].std_error + 1e-9)
+            << assets << " assets " << g.id << " " << config::to_string(g.greeks[k].greek) << "["
+            << g.greeks[k].underlying << "]";
+      }
     }
   }
 }

@@ -258,13 +258,13 @@ TEST(Greeks, ABasketHasDeltaGammaAndVegaPerUnderlyingMatchingStulz) {
   // its Greeks, the baskets' delta, gamma and vega per underlying. The bumped Monte Carlo
   // estimate's mean is the central difference of the true price at the same bump (common random
   // numbers, unbiased prices): against Stulz's closed form bumped alike, within kSigmas standard
-  // errors and nothing else.
+  // errors and nothing else. (The pathwise Greeks: tests/test_pathwise.cpp.)
   std::string yaml =
       basket_yaml("  - {id: mx, type: basket, payoff: max, option: call, strike: 100, "
                   "maturity: 1, model: ab}\n"
                   "  - {id: mn, type: basket, payoff: min, option: call, strike: 95, "
                   "maturity: 1, model: ab}\n",
-                  100000, ", greeks: [delta, gamma, vega, rho]");
+                  100000, ", greeks: [delta, gamma, vega, rho], greeks_method: bump");
   yaml.replace(yaml.find("instruments:\n"), 13,
                "  - {name: a_bs, type: black_scholes, underlying: A, volatility: 0.3}\n"
                "instruments:\n  - {id: c, type: european, option: call, strike: 100, "
@@ -311,12 +311,14 @@ TEST(Greeks, TheShippedFourAssetBasketsTakeEveryGreek) {
   // scenarios, and each reads one observation (its level at maturity) plus its knock's, not one
   // per leg (80 slots over the 64 a model has: refused before v14). Every price and Greek (per
   // underlying) against the reference case "shipped_basket": the same file run by an independent
-  // Monte Carlo on 16 times the paths (scripts/references/make_references.py).
+  // Monte Carlo on 16 times the paths (scripts/references/make_references.py), whose Greeks are
+  // the bumps' central differences (bumped here; the pathwise ones: tests/test_pathwise.cpp).
   const auto& c = testing::reference_case("shipped_basket");
   std::ifstream file(PFMC_SOURCE_DIR "/config/examples/basket.yaml");
   std::string yaml((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   const std::string cases = c.yaml;
-  const auto simulation = cases.substr(cases.find("simulation:"));
+  auto simulation = cases.substr(cases.find("simulation:"));
+  simulation.insert(simulation.find('}'), ", greeks_method: bump");
   yaml.replace(yaml.find("simulation:"),
                yaml.find('\n', yaml.find("simulation:")) + 1 - yaml.find("simulation:"),
                simulation);

@@ -1,9 +1,10 @@
 // Pathwise Greeks on the CPU backend (issue 37): Europeans, geometric Asians, two-asset max
-// and min calls and an exchange option's cross-gamma (Margrabe) against their closed forms, the
-// pathwise estimates against bump-and-revalue on the same draws, the groups that keep bumps (auto)
-// or are refused (pathwise), and the book whose Greeks the bumps could not take. Every Monte Carlo
-// comparison is within kSigmas standard errors (test_support.hpp) plus, where the estimator has a
-// bias, an allowance derived next to it from the closed forms, never from pfmc's output.
+// and min calls (their gammas too) and an exchange option's cross-gamma (Margrabe) against their
+// closed forms, the pathwise estimates against bump-and-revalue on the same draws, the groups
+// that keep bumps (auto) or are refused (pathwise), and the book whose Greeks the bumps could not
+// take. Every Monte Carlo comparison is within kSigmas standard errors (test_support.hpp) plus,
+// where the estimator has a bias, an allowance derived next to it from the closed forms, never
+// from pfmc's output.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <iterator>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "config/config_error.hpp"
@@ -162,7 +164,11 @@ TEST(PathwiseGreeks, GeometricAsiansMatchTheirClosedFormOnATermStructure) {
 
 TEST(PathwiseGreeks, TwoAssetMaxAndMinCallsMatchStulzPerUnderlying) {
   // Stulz (1982) differentiated by central differences at 1e-4 (its O(h²) error about 1e-9):
-  // delta and vega per underlying and rho, pathwise, in double and in float.
+  // delta, gamma and vega per underlying, rho and the cross-gamma, pathwise, in double and in
+  // float. The level of a max or a min is not linear in each spot (the winning leg changes): its
+  // gammas read the level on the paths with each spot moved by ±1% (engine/plan/instruments.cpp),
+  // so their estimator's mean is the central difference at ±1% of the true delta, and that of
+  // Stulz's delta is what they must meet.
   for (const std::string precision : {"double", "float"}) {
     SCOPED_TRACE(precision);
     const auto r = engine::price(load(basket_yaml(
@@ -170,33 +176,41 @@ TEST(PathwiseGreeks, TwoAssetMaxAndMinCallsMatchStulzPerUnderlying) {
         "ab}\n"
         "  - {id: mn, type: basket, payoff: min, option: call, strike: 95, maturity: 1, model: "
         "ab}\n",
-        200000, ", greeks: [delta, vega, rho], greeks_method: pathwise, precision: " + precision)));
+        200000,
+        ", greeks: [delta, gamma, vega, rho, cross_gamma], greeks_method: pathwise, precision: " +
+            precision)));
     EXPECT_EQ(r.run.precision, precision);
-    const auto price = [](bool max, double s1, double s2, double k, double v1, double v2,
-                          double r) {
-      return max ? analytic::stulz_max_call(s1, s2, k, 1, r, 0, 0, v1, v2, 0.9)
-                 : analytic::stulz_min_call(s1, s2, k, 1, r, 0, 0, v1, v2, 0.9);
-    };
-    const double h = 1e-4;
+    const double h = 1e-4, m = 1.0; // m: 1% of each spot
     for (const bool max : {true, false}) {
       const double k = max ? 100 : 95;
       const auto f = [&](double s1, double s2, double v1, double v2, double r) {
-        return price(max, s1, s2, k, v1, v2, r);
+        return max ? analytic::stulz_max_call(s1, s2, k, 1, r, 0, 0, v1, v2, 0.9)
+                   : analytic::stulz_min_call(s1, s2, k, 1, r, 0, 0, v1, v2, 0.9);
       };
-      const double expected[5] = {
-          (f(100 + h, 100, 0.3, 0.3, 0.05) - f(100 - h, 100, 0.3, 0.3, 0.05)) / (2 * h),
-          (f(100, 100 + h, 0.3, 0.3, 0.05) - f(100, 100 - h, 0.3, 0.3, 0.05)) / (2 * h),
+      const auto delta_a = [&](double s1, double s2) {
+        return (f(s1 + h, s2, 0.3, 0.3, 0.05) - f(s1 - h, s2, 0.3, 0.3, 0.05)) / (2 * h);
+      };
+      const auto delta_b = [&](double s1, double s2) {
+        return (f(s1, s2 + h, 0.3, 0.3, 0.05) - f(s1, s2 - h, 0.3, 0.3, 0.05)) / (2 * h);
+      };
+      const double expected[8] = {
+          delta_a(100, 100),
+          delta_b(100, 100),
+          (delta_a(100 + m, 100) - delta_a(100 - m, 100)) / (2 * m),
+          (delta_b(100, 100 + m) - delta_b(100, 100 - m)) / (2 * m),
           (f(100, 100, 0.3 + h, 0.3, 0.05) - f(100, 100, 0.3 - h, 0.3, 0.05)) / (2 * h),
           (f(100, 100, 0.3, 0.3 + h, 0.05) - f(100, 100, 0.3, 0.3 - h, 0.05)) / (2 * h),
-          (f(100, 100, 0.3, 0.3, 0.05 + h) - f(100, 100, 0.3, 0.3, 0.05 - h)) / (2 * h)};
+          (f(100, 100, 0.3, 0.3, 0.05 + h) - f(100, 100, 0.3, 0.3, 0.05 - h)) / (2 * h),
+          (delta_b(100 + m, 100) - delta_b(100 - m, 100)) / (2 * m)};
       const auto& basket = find(r, max ? "mx" : "mn");
-      ASSERT_EQ(basket.greeks.size(), 5u);
-      for (int i = 0; i < 5; ++i) {
+      ASSERT_EQ(basket.greeks.size(), 8u);
+      EXPECT_EQ(basket.greeks[7].greek, config::Greek::cross_gamma);
+      for (int i = 0; i < 8; ++i) {
         const auto& g = basket.greeks[static_cast<std::size_t>(i)];
         EXPECT_TRUE(g.pathwise);
         EXPECT_NEAR(g.value, expected[i], kSigmas * g.std_error + 1e-6)
             << basket.id << " " << config::to_string(g.greek) << "[" << g.underlying << "]";
-        std::printf("  %s %s %-5s[%s] pathwise %.5f ± %.5f  Stulz %.5f\n", precision.c_str(),
+        std::printf("  %s %s %-11s[%s] pathwise %.6f ± %.6f  Stulz %.6f\n", precision.c_str(),
                     basket.id.c_str(), config::to_string(g.greek), g.underlying.c_str(), g.value,
                     g.std_error, expected[i]);
       }
@@ -205,10 +219,13 @@ TEST(PathwiseGreeks, TwoAssetMaxAndMinCallsMatchStulzPerUnderlying) {
 }
 
 TEST(PathwiseGreeks, BasketsAndAsiansAgreeWithTheBumpsOnTheSameDraws) {
-  // Three correlated assets, a weighted call and put and a max call; the bumps' central
-  // differences (1% spot, one vol point, 10 bp, one day forward) have biases of their own, bounded
-  // here by 0.5% of each Greek's size: the two estimates of one Greek on the same paths must agree
-  // within kSigmas of their combined standard errors plus that.
+  // Three correlated assets, a weighted call and put, a max call and a knocked call; the bumps'
+  // central differences (1% spot, one vol point, 10 bp, one day forward) have biases of their
+  // own, bounded here by 0.5% of each Greek's size: the two estimates of one Greek on the same
+  // paths must agree within kSigmas of their combined standard errors plus that. Gamma: the
+  // bumps' second difference of prices at ±1% against the pathwise first difference of deltas at
+  // ±1% (the max's level and the knock's extreme read on the paths moved), the knock's jump a
+  // kernel of ±1% of its level (an O(w²) bias): bounded by 2% of the gamma.
   const std::string instruments =
       "  - {id: w, type: basket, payoff: weighted, weights: [0.3, 0.3, 0.4], option: call, "
       "strike: 95, maturity: 1, model: abc}\n"
@@ -220,7 +237,7 @@ TEST(PathwiseGreeks, BasketsAndAsiansAgreeWithTheBumpsOnTheSameDraws) {
       "  - {id: kw, type: basket, payoff: weighted, weights: [0.3, 0.3, 0.4], option: call, "
       "strike: 95, maturity: 1, model: abc, knock: {type: down_and_out, level: 80, "
       "monitoring: 12}}\n";
-  const std::string greeks = ", greeks: [delta, vega, rho, theta]";
+  const std::string greeks = ", greeks: [delta, gamma, vega, rho, theta]";
   const auto pathwise =
       engine::price(load(basket_yaml(instruments, 100000, greeks + ", greeks_method: pathwise")));
   const auto bumped =
@@ -228,8 +245,8 @@ TEST(PathwiseGreeks, BasketsAndAsiansAgreeWithTheBumpsOnTheSameDraws) {
   for (const char* id : {"w", "wp", "mx", "kw"}) {
     const auto& p = find(pathwise, id);
     const auto& b = find(bumped, id);
-    ASSERT_EQ(p.greeks.size(), 8u); // delta and vega per underlying, rho, theta
-    ASSERT_EQ(b.greeks.size(), 8u);
+    ASSERT_EQ(p.greeks.size(), 11u); // delta, gamma and vega per underlying, rho, theta
+    ASSERT_EQ(b.greeks.size(), 11u);
     for (std::size_t k = 0; k < p.greeks.size(); ++k) {
       const auto& x = p.greeks[k];
       const auto& y = b.greeks[k];
@@ -237,7 +254,8 @@ TEST(PathwiseGreeks, BasketsAndAsiansAgreeWithTheBumpsOnTheSameDraws) {
       EXPECT_EQ(x.greek, y.greek);
       EXPECT_EQ(x.underlying, y.underlying);
       const double combined = std::hypot(x.std_error, y.std_error);
-      EXPECT_NEAR(x.value, y.value, kSigmas * combined + 0.005 * std::fabs(y.value) + 1e-9)
+      const double bias = x.greek == config::Greek::gamma ? 0.02 : 0.005;
+      EXPECT_NEAR(x.value, y.value, kSigmas * combined + bias * std::fabs(y.value) + 1e-9)
           << id << " " << config::to_string(x.greek) << "[" << x.underlying << "]";
     }
   }
@@ -346,39 +364,57 @@ TEST(PathwiseGreeks, CrossGammaOfAnExchangeOptionMatchesMargrabe) {
               kSigmas * x.greeks[1].std_error + 1e-9);
 }
 
-TEST(PathwiseGreeks, CrossGammasNameTheirPairAndAreTheDeltaMovedByTheOtherSpot) {
-  // A three-asset weighted call: a cross-gamma for each pair, in the model's order, each the
-  // pathwise delta by b on paths whose spot a moved ±1%. The same seed priced with a's spot moved
-  // ±1% in the config gives those paths' deltas by b (the path from a moved spot is the path
-  // moved): their central difference must be the cross-gamma up to rounding (a kink the rounding
-  // moves a path across: within half a standard error).
-  const std::string w = "  - {id: w, type: basket, payoff: weighted, weights: [0.3, 0.3, 0.4], "
-                        "option: call, strike: 95, maturity: 1, model: abc}\n";
+TEST(PathwiseGreeks, GammasAndCrossGammasAreTheDeltasOfPathsWithTheSpotMoved) {
+  // Three assets: a weighted call, a knocked weighted call and a max call, a gamma per asset and
+  // a cross-gamma for each pair, in the model's order. Those by A are pathwise deltas on the paths
+  // with A's spot moved ±1% (the knock's extreme and the max's level read on the paths moved,
+  // engine/plan/instruments.cpp). The same seed priced with A's spot moved ±1% in the config gives
+  // those paths' deltas (the path from a moved spot is the path moved): their central difference
+  // must be the gamma up to rounding (a path's last bits: a thousandth of a standard error). The
+  // bumps' gamma cannot check the knock's part (its standard error is 8x the pathwise one's);
+  // this does: the knock's extreme moved along its tangent instead (exact but where the moved
+  // path's lowest date changes) measured 0.01 standard errors off.
+  const std::string instruments =
+      "  - {id: w, type: basket, payoff: weighted, weights: [0.3, 0.3, 0.4], option: call, "
+      "strike: 95, maturity: 1, model: abc}\n"
+      "  - {id: kw, type: basket, payoff: weighted, weights: [0.3, 0.3, 0.4], option: call, "
+      "strike: 95, maturity: 1, model: abc, knock: {type: down_and_out, level: 85, "
+      "monitoring: 12}}\n"
+      "  - {id: mx, type: basket, payoff: max, option: call, strike: 100, maturity: 1, "
+      "model: abc}\n";
   const std::string method = ", greeks_method: pathwise";
-  const auto r =
-      engine::price(load(basket_yaml(w, 50000, ", greeks: [delta, cross_gamma]" + method)));
-  const auto& in = find(r, "w");
-  ASSERT_EQ(in.greeks.size(), 6u);
-  const char* pairs[] = {"A,B", "A,C", "B,C"};
-  for (int k = 0; k < 3; ++k) {
-    EXPECT_EQ(in.greeks[3 + k].greek, config::Greek::cross_gamma);
-    EXPECT_EQ(in.greeks[3 + k].underlying, pairs[k]);
-  }
+  const auto r = engine::price(
+      load(basket_yaml(instruments, 50000, ", greeks: [delta, gamma, cross_gamma]" + method)));
   // A's spot 100 → 101 and 99 in the market (A is the first underlying of basket_yaml).
   const auto moved = [&](const char* spot) {
-    std::string yaml = basket_yaml(w, 50000, ", greeks: [delta]" + method);
+    std::string yaml = basket_yaml(instruments, 50000, ", greeks: [delta]" + method);
     yaml.replace(yaml.find("{name: A, spot: 100}"), 20,
                  std::string("{name: A, spot: ") + spot + "}");
     return engine::price(load(yaml));
   };
   const auto up = moved("101");
   const auto down = moved("99");
-  for (int b = 1; b < 3; ++b) { // the pairs (A, B) and (A, C)
-    const double difference =
-        (find(up, "w").greeks[b].value - find(down, "w").greeks[b].value) / (2 * 1.0);
-    const auto& cross = in.greeks[3 + (b - 1)];
-    EXPECT_NEAR(cross.value, difference, 0.5 * cross.std_error + 1e-9 * std::fabs(difference))
-        << cross.underlying;
+  const char* pairs[] = {"A,B", "A,C", "B,C"};
+  for (const char* id : {"w", "kw", "mx"}) {
+    const auto& in = find(r, id);
+    ASSERT_EQ(in.greeks.size(), 9u); // delta and gamma per underlying, 3 cross-gammas
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ(in.greeks[static_cast<std::size_t>(6 + k)].greek, config::Greek::cross_gamma);
+      EXPECT_EQ(in.greeks[static_cast<std::size_t>(6 + k)].underlying, pairs[k]);
+    }
+    // gamma[A] (greek 3) and cross_gamma[A,B], [A,C] (greeks 6, 7): deltas by A, B, C moved.
+    const std::pair<int, int> checks[] = {{3, 0}, {6, 1}, {7, 2}};
+    for (const auto& [greek, delta] : checks) {
+      const auto& g = in.greeks[static_cast<std::size_t>(greek)];
+      const double difference = (find(up, id).greeks[static_cast<std::size_t>(delta)].value -
+                                 find(down, id).greeks[static_cast<std::size_t>(delta)].value) /
+                                (2 * 1.0);
+      EXPECT_NEAR(g.value, difference, 1e-3 * g.std_error + 1e-9 * std::fabs(difference))
+          << id << " " << config::to_string(g.greek) << "[" << g.underlying << "]";
+      std::printf("  %s %-11s[%s] %.9f ± %.6f, the moved paths' deltas' difference %.9f\n", id,
+                  config::to_string(g.greek), g.underlying.c_str(), g.value, g.std_error,
+                  difference);
+    }
   }
 }
 
@@ -392,10 +428,11 @@ TEST(PathwiseGreeks, CrossGammasAreRefusedWhereBumpsWouldTakeThemOrTooManyAreAsk
   EXPECT_TRUE(at != std::string::npos && std::isdigit(bumped[at + 10])) << bumped; // its line
   EXPECT_NE(bumped.find("simulation.greeks"), std::string::npos) << bumped;
   EXPECT_NE(bumped.find("cross_gamma is taken pathwise only"), std::string::npos) << bumped;
-  // A max basket under auto takes bumps (its gamma is not pathwise): refused likewise.
+  // A basket that exercises early takes bumps under auto (its rule is a boundary): refused
+  // likewise.
   EXPECT_THROW(engine::price(load(
                    basket_yaml("  - {id: mx, type: basket, payoff: max, option: call, strike: 100, "
-                               "maturity: 1, model: ab}\n",
+                               "maturity: 1, model: ab, exercise: american}\n",
                                1000, ", greeks: [cross_gamma]"))),
                config::ConfigError);
   // One underlying: no pair, no cross-gamma (and no error).
@@ -424,18 +461,18 @@ TEST(PathwiseGreeks, CrossGammasAreRefusedWhereBumpsWouldTakeThemOrTooManyAreAsk
 }
 
 TEST(PathwiseGreeks, GroupsThatCannotHaveThemKeepTheBumpsOrAreRefused) {
-  // A max basket's gamma (its level is not linear in each spot): auto keeps the bumps for the
-  // group, pathwise is refused naming the instrument and why.
+  // A basket that exercises early (its rule is a boundary in the path): auto keeps the bumps for
+  // its group, pathwise is refused naming the instrument and why.
   const std::string mx =
       "  - {id: mx, type: basket, payoff: max, option: call, strike: 100, maturity: 1, "
-      "model: ab}\n";
+      "model: ab, exercise: bermudan, exercise_dates: 4}\n";
   const auto r = engine::price(load(basket_yaml(mx, 2000, ", greeks: [delta, gamma]")));
   for (const auto& g : find(r, "mx").greeks)
     EXPECT_FALSE(g.pathwise);
   const std::string what =
       config_error_of(basket_yaml(mx, 2000, ", greeks: [delta, gamma], greeks_method: pathwise"));
   EXPECT_NE(what.find("'mx'"), std::string::npos) << what;
-  EXPECT_NE(what.find("max or min basket"), std::string::npos) << what;
+  EXPECT_NE(what.find("exercises early"), std::string::npos) << what;
   EXPECT_NE(what.find("greeks_method"), std::string::npos) << what;
   // Early exercise: its rule is a boundary in the path.
   EXPECT_THROW(engine::price(load(

@@ -1,6 +1,7 @@
 // The group's instruments as the payoffs read them (models/payoff.cuh): one view per instrument and
 // scenario, with the observations each reads and, with control variates, its control.
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "engine/plan/plan_detail.hpp"
@@ -40,6 +41,12 @@ models::InstrumentView common_view(const ViewInputs& in, double quantity) {
   view.knock_observation = -1;
   view.control = models::ControlKind::none;
   view.control_observation = -1;
+  for (int a = 0; a < models::kMaxBasketAssets; ++a) {
+    for (int side = 0; side < 2; ++side) {
+      view.moved_level[a][side] = -1;
+      view.moved_knock[a][side] = -1;
+    }
+  }
   view.pathwise_delta = 0.0;
   if (in.group.pathwise())
     pathwise_discount_tangents(in.config, instrument.maturity, view.discount_tangent);
@@ -85,6 +92,29 @@ void set_asian(const ViewInputs& in, ObservationSet& observations, models::Instr
   }
 }
 
+/// A pathwise gamma's observations of a basket's level (as `kind` over `steps` takes it) on the
+/// paths with a moved spot, into moved[a][side]: for each asset a that a gamma or cross-gamma of
+/// the group moves (its PathwiseGreek::moved_spot: a delta's input is its asset), a's leg scaled
+/// by 1 + kSpotBump (side 0) and 1 - kSpotBump (side 1), the spot's move (PathwiseGreek::move is
+/// kSpotBump of it). For a level that is not linear in each spot (max, min) or its extreme over
+/// dates (a knock): models::moved_spot_greek reads them.
+void add_moved_levels(const ViewInputs& in, ObservationSet& observations,
+                      models::ObservationKind kind, const std::vector<int>& steps,
+                      const BasketLevel& level,
+                      std::int16_t (&moved)[models::kMaxBasketAssets][2]) {
+  for (const models::PathwiseGreek& g : in.group.pathwise_greeks) {
+    if (g.moved_spot < 0 || moved[g.moved_spot][0] >= 0)
+      continue;
+    for (int side = 0; side < 2; ++side) {
+      BasketLevel shifted = level;
+      shifted.shifted_leg = g.moved_spot;
+      shifted.leg_scale = side == 0 ? 1.0 + kSpotBump : 1.0 - kSpotBump;
+      moved[g.moved_spot][side] =
+          static_cast<std::int16_t>(observations.add(kind, in.first_asset, steps, shifted));
+    }
+  }
+}
+
 /// The knock of a knocked instrument: the running extreme of the spot (log space) or of the
 /// basket's level (as its payoff combines the legs) over the monitoring dates.
 void set_knock(const ViewInputs& in, ObservationSet& observations, models::InstrumentView& view) {
@@ -97,11 +127,13 @@ void set_knock(const ViewInputs& in, ObservationSet& observations, models::Instr
   view.rebate = instrument.rebate;
   if (view.kind == models::PayoffKind::basket) {
     view.knock_level = instrument.barrier;
-    view.knock_observation = observations.add(
-        down ? models::ObservationKind::basket_min : models::ObservationKind::basket_max,
-        in.first_asset, observations.steps(instrument.monitoring_times),
-        BasketLevel{view.basket,
-                    std::vector<double>(view.weights, view.weights + view.basket_assets)});
+    const auto kind =
+        down ? models::ObservationKind::basket_min : models::ObservationKind::basket_max;
+    const std::vector<int>& steps = observations.steps(instrument.monitoring_times);
+    const BasketLevel level{view.basket,
+                            std::vector<double>(view.weights, view.weights + view.basket_assets)};
+    view.knock_observation = observations.add(kind, in.first_asset, steps, level);
+    add_moved_levels(in, observations, kind, steps, level, view.moved_knock);
   } else {
     view.knock_level = std::log(instrument.barrier);
     view.knock_observation = observations.add(down ? models::ObservationKind::running_min
@@ -124,9 +156,13 @@ void set_basket(const ViewInputs& in, ObservationSet& observations, models::Inst
   for (int a = 0; a < A; ++a)
     view.weights[a] = instrument.weights[static_cast<std::size_t>(a)];
   // The maximum of the level over the one date of maturity is the level there.
-  view.underlying_observation = observations.add(
-      models::ObservationKind::basket_max, in.first_asset, std::vector<int>{in.maturity_step},
-      BasketLevel{view.basket, std::vector<double>(view.weights, view.weights + A)});
+  const std::vector<int> maturity{in.maturity_step};
+  const BasketLevel level{view.basket, std::vector<double>(view.weights, view.weights + A)};
+  view.underlying_observation =
+      observations.add(models::ObservationKind::basket_max, in.first_asset, maturity, level);
+  if (view.basket != models::BasketKind::weighted)
+    add_moved_levels(in, observations, models::ObservationKind::basket_max, maturity, level,
+                     view.moved_level);
 }
 
 /// One instrument's view in one scenario, its observations added to `observations`; on a

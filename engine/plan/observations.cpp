@@ -2,6 +2,7 @@
 // first), and the runs of steps that observe the same ones.
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,20 @@
 namespace pfmc::engine::plan_detail {
 
 namespace {
+
+/// f(o) for each of a view's moved observations (models::InstrumentView::moved_level and
+/// moved_knock) that it reads.
+template <class View, class F>
+void for_each_moved(View& v, F&& f) {
+  for (auto* moved : {&v.moved_level, &v.moved_knock}) {
+    for (auto& sides : *moved) {
+      for (auto& o : sides) {
+        if (o >= 0)
+          f(o);
+      }
+    }
+  }
+}
 
 /// Which observations some instrument reads.
 std::vector<int> used_observations(const ObservationSet& observations, const GroupPlan& group) {
@@ -24,6 +39,7 @@ std::vector<int> used_observations(const ObservationSet& observations, const Gro
       used[static_cast<std::size_t>(v.knock_observation)] = 1;
     if (v.control_observation >= 0)
       used[static_cast<std::size_t>(v.control_observation)] = 1;
+    for_each_moved(v, [&](std::int16_t o) { used[static_cast<std::size_t>(o)] = 1; });
   }
   return used;
 }
@@ -40,6 +56,9 @@ void renumber_instruments(const std::vector<int>& renumber, GroupPlan& group) {
     if (v.control_observation >= 0) {
       v.control_observation = renumber[static_cast<std::size_t>(v.control_observation)];
     }
+    for_each_moved(v, [&](std::int16_t& o) {
+      o = static_cast<std::int16_t>(renumber[static_cast<std::size_t>(o)]);
+    });
   }
 }
 
@@ -121,6 +140,8 @@ std::vector<const std::vector<int>*> number_observations(const config::RunConfig
     view.basket = key.level.basket;
     for (int a = 0; a < view.legs; ++a)
       view.weights[a] = key.level.weights[static_cast<std::size_t>(a)];
+    view.shifted_leg = key.level.shifted_leg;
+    view.leg_scale = key.level.leg_scale;
     group.observations.push_back(view);
     observation_steps.push_back(&key.steps);
   }

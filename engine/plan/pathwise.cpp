@@ -11,11 +11,13 @@
 // stated there. Gamma is the central difference of the pathwise delta under a move of the spot
 // (kSpotBump, as the bumps'), the path moved along its own delta tangent: exact for an
 // observation linear in each spot (a spot, an average, a weighted basket's level) and for a spot
-// knock's log extreme; a max or min basket's level and a basket knock's extreme are not linear
-// in each spot (the winner changes), so their groups' gammas keep bump-and-revalue
-// (greeks_method: auto) or are refused (pathwise). A basket's cross-gamma by its underlyings a
-// and b is the central difference of the pathwise delta by b under the move of a (the same
-// rules; bumps have none: a basket group that cannot take them pathwise is refused).
+// knock's log extreme. A max or min basket's level and a basket knock's extreme are not linear
+// in each spot (the winning leg or date changes): the paths carry them moved too, each asset's
+// leg scaled by 1 ± kSpotBump (engine/plan/instruments.cpp, add_moved_levels), exact on
+// correlated Black-Scholes paths (the only model with baskets), which a spot's move scales. A
+// basket's cross-gamma by its underlyings a and b is the central difference of the pathwise
+// delta by b under the move of a (bumps have none: a basket group that cannot take them pathwise
+// is refused).
 //
 // The tangent data are the derivatives of each step's data (Black-Scholes' drift and diffusion,
 // Heston's coefficients, local vol's row and forward: by the spot too) by the asset's vol, the
@@ -50,20 +52,11 @@ bool wants(const config::RunConfig& config, config::Greek g) {
   return std::find(greeks.begin(), greeks.end(), g) != greeks.end();
 }
 
-/// Why an instrument's Greeks cannot be pathwise on this run, or empty.
-std::string why_not_pathwise(const config::RunConfig& config,
-                             const config::InstrumentConfig& instrument) {
+/// Why an instrument's Greeks cannot be pathwise, or empty.
+std::string why_not_pathwise(const config::InstrumentConfig& instrument) {
   if (exercises_early(instrument))
     return "it exercises early (the exercise boundary is not differentiable along a path)";
-  if (!wants(config, config::Greek::gamma) && !wants(config, config::Greek::cross_gamma))
-    return {}; // first order: every payoff, a jump's delta function smoothed (set_smoothing)
-  const bool basket = instrument.type == config::InstrumentType::basket;
-  if (basket && instrument.basket != config::BasketPayoff::weighted)
-    return "a max or min basket's level is not linear in each spot (its gamma needs bumps)";
-  if (basket && instrument.knock)
-    return "the extreme of a basket's level is not linear in each spot (its knock's gamma needs "
-           "bumps)";
-  return {};
+  return {}; // every other payoff, a jump's delta function smoothed (set_smoothing)
 }
 
 /// Spot of the model's asset a.
@@ -148,7 +141,7 @@ bool takes_pathwise(const config::RunConfig& config, int model_index, Members in
     return false;
   for (int i : instrument_indices) {
     const auto& instrument = config.instruments[static_cast<std::size_t>(i)];
-    const std::string why = why_not_pathwise(config, instrument);
+    const std::string why = why_not_pathwise(instrument);
     if (why.empty())
       continue;
     if (method == config::GreeksMethod::automatic)

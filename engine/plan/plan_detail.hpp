@@ -149,8 +149,11 @@ double geometric_asian_control_mean(const GroupPlan& group, const std::vector<in
 struct BasketLevel {
   models::BasketKind basket = models::BasketKind::weighted;
   std::vector<double> weights; ///< one per leg, from the observation's asset on
+  int shifted_leg = -1;        ///< a pathwise gamma's moved level (models::ObservationView)
+  double leg_scale = 1.0;
   bool operator<(const BasketLevel& o) const {
-    return std::tie(basket, weights) < std::tie(o.basket, o.weights);
+    return std::tie(basket, weights, shifted_leg, leg_scale) <
+           std::tie(o.basket, o.weights, o.shifted_leg, o.leg_scale);
   }
 };
 

@@ -23,15 +23,21 @@
 namespace pfmc::engine {
 
 namespace {
-/// The largest block a pathwise Greeks' kernel launches: 65536 registers an SM over the
-/// models' register floor (models::PathwiseBlackScholes::register_floor; the other pathwise
-/// models' the same).
-constexpr int kMaxPathwiseBlockSize =
-    65536 / models::PathwiseBlackScholes<double, 1>::register_floor;
-static_assert(models::PathwiseHeston<double>::register_floor ==
-                  models::PathwiseBlackScholes<double, 1>::register_floor &&
-              models::PathwiseLocalVol<double>::register_floor ==
-                  models::PathwiseBlackScholes<double, 1>::register_floor);
+/// The most registers a pathwise Greeks' kernel takes a thread: its models' register floors
+/// (models::PathwiseBlackScholes::register_floor, the other pathwise models' alike).
+constexpr int kMaxPathwiseRegisters =
+    std::max({models::PathwiseBlackScholes<double, 1>::register_floor,
+              models::PathwiseBlackScholes<double, 1, models::kSpotAndVolInputs>::register_floor,
+              models::PathwiseHeston<double>::register_floor,
+              models::PathwiseLocalVol<double>::register_floor});
+/// The largest block (a power of two, as engine.block_size) whose threads' registers fit an
+/// SM's 65536 at kMaxPathwiseRegisters.
+constexpr int kMaxPathwiseBlockSize = [] {
+  int size = 1;
+  while (2 * size * kMaxPathwiseRegisters <= 65536)
+    size *= 2;
+  return size;
+}();
 } // namespace
 
 namespace {
@@ -282,7 +288,7 @@ void check_plan(const config::RunConfig& config, const SimulationPlan& plan,
           config.file, {}, "engine.block_size",
           "pathwise Greeks (model '" + group.model_name + "') run blocks of at most " +
               std::to_string(kMaxPathwiseBlockSize) + " threads (their kernels take up to " +
-              std::to_string(65536 / kMaxPathwiseBlockSize) +
+              std::to_string(kMaxPathwiseRegisters) +
               " registers a thread); lower it, or use simulation.greeks_method: bump");
     }
     if (quasi && group.rows() > kMaxSobolDimensions) {
