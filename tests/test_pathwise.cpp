@@ -460,6 +460,28 @@ TEST(PathwiseGreeks, CrossGammasAreRefusedWhereBumpsWouldTakeThemOrTooManyAreAsk
   EXPECT_EQ(find(fits, "b4").greeks.size(), 10u); // 4 deltas and 6 cross-gammas
 }
 
+TEST(PathwiseGreeks, TooManyMovedBasketLevelsAreRefusedSayingWhy) {
+  // Knocked 3-asset baskets of different monitoring schedules with gamma: each knock is observed
+  // on its own and on the paths with each of 3 spots moved up and down (7 schedules each), their
+  // level at maturity shared: nine make 64 (the most a model has), ten 71, refused saying why.
+  const auto knocked = [](int count) {
+    std::string instruments;
+    for (int i = 0; i < count; ++i) {
+      instruments += "  - {id: k" + std::to_string(i) +
+                     ", type: basket, payoff: weighted, weights: [0.3, 0.3, 0.4], option: call, "
+                     "strike: 95, maturity: 1, model: abc, knock: {type: down_and_out, level: "
+                     "80, monitoring: " +
+                     std::to_string(10 + i) + "}}\n";
+    }
+    return basket_yaml(instruments, 1000, ", greeks: [delta, gamma], greeks_method: pathwise");
+  };
+  EXPECT_EQ(config_error_of(knocked(9)), "no error");
+  const std::string what = config_error_of(knocked(10));
+  EXPECT_NE(what.find("at most 64"), std::string::npos) << what;
+  EXPECT_NE(what.find("gammas of max, min and knocked baskets"), std::string::npos) << what;
+  EXPECT_NE(what.find("ask for no gamma"), std::string::npos) << what;
+}
+
 TEST(PathwiseGreeks, GroupsThatCannotHaveThemKeepTheBumpsOrAreRefused) {
   // A basket that exercises early (its rule is a boundary in the path): auto keeps the bumps for
   // its group, pathwise is refused naming the instrument and why.

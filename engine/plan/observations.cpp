@@ -114,13 +114,20 @@ std::vector<const std::vector<int>*> number_observations(const config::RunConfig
   const int kept = static_cast<int>(order.size());
   if (kept > models::kMaxObservations) {
     const int S = group.scenarios;
+    int moved = 0; // a max, min or knocked basket's gamma observes its level on moved paths too
+    for (const auto& v : group.instruments)
+      for_each_moved(v, [&](std::int16_t) { ++moved; });
     throw config::ConfigError(
         config.file, config.models[static_cast<std::size_t>(model_index)].mark,
         "models[" + std::to_string(model_index) + "]",
         "its instruments need " + std::to_string(kept) +
             " distinct observation schedules (maturities, fixing and monitoring schedules" +
             (S > 1 ? ", for each of the " + std::to_string(S) + " scenarios of the Greeks" : "") +
-            "); at most " + std::to_string(models::kMaxObservations) + " are supported per model");
+            (moved > 0 ? ", and for the gammas of max, min and knocked baskets each schedule "
+                         "again with each underlying's spot moved up and down"
+                       : "") +
+            "); at most " + std::to_string(models::kMaxObservations) + " are supported per model" +
+            (moved > 0 ? ": ask for no gamma, or split the baskets over more models" : ""));
   }
   std::vector<int>& renumber = used; // its marks are read: it becomes the new numbers
   std::fill(renumber.begin(), renumber.end(), -1);
