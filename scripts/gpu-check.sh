@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [prebuilt] [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [jit] [fast] [pathwise] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [build-old] [book-trace] [terminal-ab] [prebuilt-ab] [final] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [cli] [quick] [e2e] [jit] [fast] [pathwise] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [build-old] [book-trace] [terminal-ab] [prebuilt-ab] [final] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [ncu-greeks] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks), for `peers` .peers (scripts/fetch-peers.sh),
 # and for `prebuilt` build-carry/prebuilt.tar.xz (scripts/carry-build.sh: the check set's
@@ -748,6 +748,38 @@ if has loaders-ab; then
     keep lab_sass_loops.txt
   fi
   note "loaders-ab: $((SECONDS - start)) s"
+fi
+
+if has ncu-greeks && command -v ncu > /dev/null; then
+  # Issue 37: where basket.yaml's pathwise Greeks spend the 4-asset model's kernel, first order
+  # against all five (bench/NOTES.md v40: the five's 36.6 ms over the first order is not the
+  # moved levels' arithmetic). The check set's pfmc (built here where missing), `inline`, 200,000
+  # paths, the first launch of the 4-asset model of every tangent: ncu's stall reasons,
+  # instructions, local-memory sectors and hit rates, then the kernel split by function
+  # (scripts/ncu-split.py: the step loop against the payoff passes, each one's local accesses).
+  start=$SECONDS
+  [ -x build-device-check/pfmc ] || check_builds ncu-greeks "pfmc" none none none
+  : > "$LOG/ng_ncu.txt"
+  stalls=regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio
+  for greeks in delta,vega,rho,theta delta,gamma,vega,rho,theta; do
+    rep="$LOG/ng_$(echo "$greeks" | tr -cd 'a-z')"
+    echo "######## ncu basket.yaml --greeks $greeks" >> "$LOG/ng_ncu.txt"
+    limit 300 ncu --clock-control none --kernel-name-base demangled \
+      -k "regex:path_kernel<.*PathwiseBlackScholes<double, 4" -c 1 \
+      --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
+      --section SourceCounters --section MemoryWorkloadAnalysis_Tables --section LaunchStats \
+      --metrics "smsp__inst_executed.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,$stalls" \
+      -f -o "$rep" ./build-device-check/pfmc price config/examples/basket.yaml --greeks "$greeks" \
+      --greeks-method pathwise --backend inline --paths 200000 --quiet > "$rep.run.txt" 2>&1
+    rc=$?
+    [ -f "$rep.ncu-rep" ] || tail -30 "$rep.run.txt" >> "$LOG/ng_ncu.txt"
+    ncu -i "$rep.ncu-rep" --print-details all >> "$LOG/ng_ncu.txt" 2>&1
+    ncu -i "$rep.ncu-rep" --page source --csv --print-source sass > "$rep.source.csv" 2>&1
+    { echo "---- by function"; python3 scripts/ncu-split.py "$rep.source.csv"; } >> "$LOG/ng_ncu.txt" 2>&1
+    note "ncu-greeks $greeks: rc=$rc $(ncu -i "$rep.ncu-rep" --page details --csv 2>/dev/null | grep -E '"(Duration|smsp__inst_executed.sum|l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum|l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum)"' | awk -F'","' '{print $(NF-2)"="$NF}' | tr -d '"' | tr '\n' ' ')"
+  done
+  keep ng_ncu.txt
+  note "ncu-greeks: $((SECONDS - start)) s"
 fi
 
 if has ncu-loaders && command -v ncu > /dev/null; then
