@@ -765,7 +765,7 @@ if has ncu-greeks && command -v ncu > /dev/null; then
     rep="$LOG/ng_$(echo "$greeks" | tr -cd 'a-z')"
     echo "######## ncu basket.yaml --greeks $greeks" >> "$LOG/ng_ncu.txt"
     limit 300 ncu --clock-control none --kernel-name-base demangled \
-      -k "regex:path_kernel<.*PathwiseBlackScholes<double, 4" -c 1 \
+      -k "regex:path_kernel<.*PathwiseBlackScholes<double, .int.4" -c 1 \
       --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
       --section SourceCounters --section MemoryWorkloadAnalysis_Tables --section LaunchStats \
       --metrics "smsp__inst_executed.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,$stalls" \
