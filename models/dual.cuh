@@ -18,6 +18,7 @@ namespace pfmc::models {
 template <class Real, int J>
 struct Dual {
   static_assert(J >= 1);
+  static constexpr int tangents = J;
   Real v;    ///< the value
   Real d[J]; ///< d value / d input j
 
@@ -142,6 +143,18 @@ PFMC_HD_INLINE Real value_of(const Dual<Real, J>& x) {
   return x.v;
 }
 
+/// x's value and its first K tangents (those by inputs 0 .. K - 1).
+template <int K, class Real, int J>
+PFMC_HD_INLINE Dual<Real, K> leading(const Dual<Real, J>& x) {
+  static_assert(K <= J);
+  Dual<Real, K> r;
+  r.v = x.v;
+  PFMC_UNROLL
+  for (int j = 0; j < K; ++j)
+    r.d[j] = x.d[j];
+  return r;
+}
+
 template <class T>
 inline constexpr bool kIsDual = false;
 template <class Real, int J>
@@ -213,5 +226,19 @@ struct ObservationValue<Model, Real, std::void_t<typename Model::template Value<
 };
 template <class Model, class Real>
 using ValueOf = typename ObservationValue<Model, Real>::type;
+
+/// What models::Path computes of a pathwise gamma's moved observation (ObservationView::
+/// shifted_leg >= 0), for draws in Real: the model's `MovedValue<Real>` where it names one (a
+/// Dual of the observation's leading tangents), else void (the model has none).
+template <class Model, class Real, class = void>
+struct MovedObservationValue {
+  using type = void;
+};
+template <class Model, class Real>
+struct MovedObservationValue<Model, Real, std::void_t<typename Model::template MovedValue<Real>>> {
+  using type = typename Model::template MovedValue<Real>;
+};
+template <class Model, class Real>
+using MovedValueOf = typename MovedObservationValue<Model, Real>::type;
 
 } // namespace pfmc::models

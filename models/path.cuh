@@ -25,6 +25,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "models/dual.cuh"
 #include "models/math.cuh"
 #include "models/payoff.cuh"
 
@@ -84,6 +85,9 @@ public:
   /// What the observations are kept in: Real, or a pathwise model's Dual (models/dual.cuh); the
   /// draws stay Real.
   using Value = ValueOf<Model, Real>;
+  /// A pathwise gamma's moved observation (ObservationView::shifted_leg >= 0): what of it the
+  /// path computes, the leading entries of its Value (MovedValueOf; void: the model has none).
+  using MovedValue = MovedValueOf<Model, Real>;
 
   /// `observed` (P arrays of kMaxObservations values, the caller's) holds the observations
   /// beyond the register slots while the paths run, and every observation after finish(). The
@@ -244,6 +248,13 @@ private:
         const ObservationView& o = schedule_.observations[k];
         PFMC_UNROLL
         for (int p = 0; p < P; ++p) {
+          if constexpr (takes_moved(Kind)) {
+            if (o.shifted_leg >= 0) {
+              take_moved<D>(
+                  Kind, o, registers_[p][k], [&](int d) -> const auto& { return states[d][p]; });
+              continue;
+            }
+          }
           Value inputs[D];
           PFMC_UNROLL
           for (int d = 0; d < D; ++d) {
@@ -255,6 +266,43 @@ private:
           }
         }
       }
+    }
+  }
+
+  /// Whether observations of `kind` may be a pathwise gamma's moved ones: basket levels of a
+  /// model that names a MovedValue.
+  static constexpr bool takes_moved(ObservationKind kind) {
+    return !std::is_void_v<MovedValue> && Model::assets > 1 && is_basket_observation(kind);
+  }
+
+  /// A moved observation (o, of kind basket_min or basket_max) after the dates of D states
+  /// (state(d): the d-th, in step order). moved_spot_greek reads its value and its tangents by
+  /// the spots alone, so only those, MovedValue, are computed and combined, each as the whole
+  /// Value's would be (a Dual's tangents are computed each on its own: the same bits), and
+  /// written back to the slot's leading entries; its other tangents stay as they started.
+  /// basket.yaml's knocked basket with gamma keeps 8 moved knocks of 52 dates: 5 of each one's
+  /// 11 entries are computed, read and written a date, and its five Greeks ran 56.8 -> 44.6 ms
+  /// (H200, bench/NOTES.md v41). Moved observations take register slots as the planner numbers
+  /// them: kept out of the slots, the five measured 49.8 ms.
+  template <int D, class StateAt>
+  PFMC_HD_INLINE static void take_moved(ObservationKind kind, const ObservationView& o, Value& slot,
+                                        const StateAt& state) {
+    if constexpr (!std::is_void_v<MovedValue>) {
+      constexpr int K = MovedValue::tangents;
+      MovedValue inputs[D];
+      PFMC_UNROLL
+      for (int d = 0; d < D; ++d) {
+        inputs[d] = basket_level<MovedValue, typename Model::Math>(
+            o, [&](int asset) { return leading<K>(Model::log_spot(state(d), asset)); });
+      }
+      MovedValue m = leading<K>(slot);
+      PFMC_UNROLL
+      for (int d = 0; d < D; ++d)
+        m = observation_combine(kind, m, inputs[d]);
+      slot.v = m.v;
+      PFMC_UNROLL
+      for (int j = 0; j < K; ++j)
+        slot.d[j] = m.d[j];
     }
   }
 
@@ -292,8 +340,16 @@ private:
       for (int p = 0; p < P; ++p) {
         Value x;
         if (Model::assets > 1 && is_basket_observation(kind)) {
-          x = input<ObservationKind::basket_min>(state_[p],
-                                                 schedule_.observations[event.observation]);
+          const ObservationView& o = schedule_.observations[event.observation];
+          if constexpr (takes_moved(ObservationKind::basket_min)) {
+            if (o.shifted_leg >= 0) {
+              take_moved<1>(
+                  kind, o,
+                  observed_[p][event.observation], [&](int) -> const auto& { return state_[p]; });
+              continue;
+            }
+          }
+          x = input<ObservationKind::basket_min>(state_[p], o);
         } else {
           x = observation_input<typename Model::Math>(kind,
                                                       Model::log_spot(state_[p], event.asset));

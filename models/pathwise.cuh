@@ -73,6 +73,13 @@ struct PathwiseBlackScholes {
   /// Observations are Duals of every input (models::Path, models::ValueOf).
   template <class R>
   using Value = Dual<R, Inputs::count>;
+  /// A pathwise gamma's moved observation (a basket's level or knock on the path with one spot
+  /// moved): its value and its tangents by the spots, which Inputs numbers first, all that
+  /// moved_spot_greek reads of it (a gamma's input is a spot's delta, engine/plan/pathwise.cpp).
+  /// models::Path computes and keeps only these, in the observation's leading entries.
+  template <class R>
+  using MovedValue = Dual<R, N>;
+  static_assert(Inputs::delta(N - 1) == N - 1, "the spots' tangents lead a Dual");
 
   /// One step: per asset the drift and the diffusion (Black-Scholes' and MultiBlackScholes'
   /// layout: drift[N] then diffusion[N]).
