@@ -28,8 +28,9 @@ void add_override_options(CLI::App* app, RunOptions& o) {
                   "how Greeks are estimated: auto (default: pathwise where every instrument of a "
                   "model's group allows it, else bump; bump for a full-truncation Heston model's "
                   "vega and theta), bump (bump-and-revalue on common random numbers), pathwise "
-                  "(forward tangents on every model, a digital's or a knock's jump smoothed; "
-                  "refused where an instrument exercises early)");
+                  "(forward tangents on every model, a digital's or a knock's jump smoothed, "
+                  "early exercise's rule held fixed; refused where an instrument that exercises "
+                  "early is asked for gamma)");
   app->add_option("--block-size", o.block_size, "threads per block: a power of two in 32..1024");
   app->add_option("--max-device-memory", o.max_device_memory,
                   "cap on device memory for draws and partial sums, e.g. 4GiB");

@@ -152,8 +152,8 @@ enum class MathProfile { accurate, fast };
 
 /// How the Greeks are estimated: `bump` (bump-and-revalue on common random numbers, a copy of the
 /// model per bumped scenario), `pathwise` (forward tangents of the path, engine/plan/pathwise.cpp;
-/// refused where an instrument exercises early, or where a gamma would need a level that is not
-/// linear in each spot), `auto` (pathwise where the group allows it, else bump; bumps for
+/// early exercise's with its rule held fixed; refused where an instrument exercising early is
+/// asked for gamma), `auto` (pathwise where the group allows it, else bump; bumps for
 /// full-truncation Heston's vega and theta).
 enum class GreeksMethod { automatic, bump, pathwise };
 

@@ -263,11 +263,12 @@ LauncherTable<Model, Real> make_async_table() {
 
 /// Early exercise's kernel (kernels/path_kernel.cuh's Exercise): `inline` draws, one step at a
 /// time, a module of its own so that runs without early exercise never load it. Built ahead in
-/// `all` and `check`, and in `ahead` for the single-asset models (kernels/ahead_of_time.hpp).
+/// `all` and `check`, and in `ahead` for the single-asset models (kernels/ahead_of_time.hpp);
+/// the pathwise Greeks' (early exercise with its rule held fixed) compiled on first use only.
 template <class Model, class Real, KernelSet Set>
 constexpr bool exercise_built_ahead() {
-  if constexpr (model_traits<Model>().fast)
-    return false; // the fast profile's: compiled on first use (kernels/ahead_of_time.hpp)
+  if constexpr (model_traits<Model>().fast || models::kIsPathwise<Model>)
+    return false; // compiled on first use (kernels/ahead_of_time.hpp)
   else if constexpr (Set == KernelSet::ahead)
     return !model_traits<Model>().basket;
   else
@@ -275,7 +276,7 @@ constexpr bool exercise_built_ahead() {
 }
 
 template <class Model, class Real, KernelSet Set>
-LauncherTable<Model, Real> make_exercise_entry() {
+LauncherTable<Model, Real> make_exercise_table() {
   using Loader =
       typename InlineLoaders<typename Model::Math>::template Step<Real, Model::factors, 0>;
   constexpr bool kAhead = exercise_built_ahead<Model, Real, Set>();
@@ -296,15 +297,6 @@ LauncherTable<Model, Real> make_exercise_entry() {
     entry.load = entry.load_runtime;
   }
   return {entry};
-}
-
-template <class Model, class Real, KernelSet Set>
-LauncherTable<Model, Real> make_exercise_table() {
-  if constexpr (models::kIsPathwise<Model>) {
-    return {}; // early exercise takes its Greeks by bumps (engine/plan/pathwise.cpp)
-  } else {
-    return make_exercise_entry<Model, Real, Set>();
-  }
 }
 
 /// Defined, one model-list entry per file, in the build folder's generated

@@ -18,6 +18,17 @@
 // While a path of the pricing pass runs, each early-exercise instrument keeps its discounted cash
 // flow in an observation slot of its own, negative while the option is alive; the payoff stage
 // reads it as the instrument's value (PayoffKind::exercised).
+//
+// Pathwise Greeks (a pathwise model's paths, engine/plan/pathwise.cpp): the rule is held fixed,
+// as the bumps hold it. A path decides on its values alone, and its cash flow is a Dual: the
+// payoff's slope times the level's tangents, times the date's discount, plus the payoff times
+// the discount's own tangents by the rate and valuation time (ExerciseTable::discount_tangents).
+// This is the derivative of the path's cash flow with its exercise date fixed. A move of an input
+// also moves paths across the exercise boundary. The cash flow jumps there by the exercise value
+// less what the path's continuation would pay, whose mean near the boundary is the exercise
+// value less the fitted continuation value: zero where the fit is the conditional mean. So the
+// pathwise Greek leaves out only what the fit's error puts at the boundary (measured against
+// the bumps and the independent reference: tests/test_exercise.cpp).
 
 #include <climits>
 #include <cstdint>
@@ -26,6 +37,7 @@
 
 #include "models/math.cuh"
 #include "models/path.cuh"
+#include "models/pathwise.cuh"
 #include "models/payoff.cuh"
 
 namespace pfmc::models {
@@ -118,6 +130,10 @@ struct ExerciseView {
   int variance_asset; ///< two-variable basis: the asset whose variance it reads (its scenario's)
   int discounts;      ///< ExerciseTable::discounts[discounts + date]: to today, in its scenario
   int maturity_date;  ///< its last date, where the payoff is taken if it is still alive
+  /// Read by basket_level (models/payoff.cuh) of a pathwise model's Duals: an exercise level is
+  /// never a pathwise gamma's moved copy (-1 and 1).
+  int shifted_leg;
+  double leg_scale;
 };
 static_assert(std::is_trivially_copyable_v<ExerciseView>);
 
@@ -132,6 +148,9 @@ struct ExerciseTable {
   int scenarios;
   const unsigned char* allowed; ///< [rule][date]: 1 where the rule's instrument may exercise
   const double* discounts;
+  /// Pathwise Greeks' groups: [discounts + date][2], d discount / d rate (a parallel zero-rate
+  /// shift) and d discount / d valuation time; null otherwise.
+  const double* discount_tangents;
   /// The pricing pass's rule: [rule][date][basis] continuation coefficients; a NaN first
   /// coefficient: no exercise at that date (too few paths in the money to fit).
   const double* coefficients;
@@ -196,17 +215,57 @@ PFMC_HD_INLINE bool regression_basis_at(const RegressionBasis& basis, const Exer
   return vanilla_payoff(e.is_call, e.strike, level) > 0.0;
 }
 
+/// The cash flow of exercising `e` at a level (a Dual of a pathwise model: its tangents by the
+/// model's inputs) that pays `value` (exercise_decision's: the payoff discounted to today by
+/// `discount`), as the path's observation slot keeps it: the value alone, or its Dual with the
+/// exercise date held fixed, d value = slope · d level · discount + payoff · d discount, where
+/// tangents (non-null) are the discount's by the rate and valuation time, which the model's
+/// Inputs number rho and theta where its paths carry them (kPathwiseMovedInputs).
+template <class Model, class Value, class Level>
+PFMC_HD_INLINE Value exercised_cash_flow(const ExerciseView& e, const Level& level, double value,
+                                         double discount, const double* tangents) {
+  using Real = typename ScalarOf<Value>::type;
+  if constexpr (!kIsDual<Value>) {
+    (void)e;
+    (void)level;
+    (void)discount;
+    (void)tangents;
+    return static_cast<Value>(value);
+  } else {
+    Value r;
+    r.v = static_cast<Real>(value);
+    const double s = static_cast<double>(level.v);
+    const double slope = math::mul_rn(vanilla_slope(e.is_call, e.strike, s), discount);
+    PFMC_UNROLL
+    for (int j = 0; j < Value::tangents; ++j)
+      r.d[j] = static_cast<Real>(math::mul_rn(slope, static_cast<double>(level.d[j])));
+    if constexpr (kPathwiseMovedInputs<Model> == kMovedInputs) {
+      using Inputs = typename Model::Inputs;
+      if (tangents != nullptr) {
+        const double payoff = vanilla_payoff(e.is_call, e.strike, s);
+        r.d[Inputs::rho] = static_cast<Real>(
+            math::add_rn(static_cast<double>(r.d[Inputs::rho]), math::mul_rn(payoff, tangents[0])));
+        r.d[Inputs::theta] = static_cast<Real>(math::add_rn(static_cast<double>(r.d[Inputs::theta]),
+                                                            math::mul_rn(payoff, tangents[1])));
+      }
+    }
+    return r;
+  }
+}
+
 /// Drives the paths of a loader's body (models::PathStepper's interface) and exercises (or
-/// records) after the steps that end on an exercise date.
+/// records) after the steps that end on an exercise date. A pathwise model's observations are
+/// Duals (ValueOf): its cash flows carry their tangents (exercised_cash_flow).
 template <class Model, class Real, int P = 1>
 class ExerciseStepper {
 public:
   static constexpr int factors = Model::factors;
+  using Value = ValueOf<Model, Real>;
 
   /// first_path: the index of the thread's first path in its pass (the regression pass records
   /// at it); valid: how many of the P paths are in range.
   PFMC_HD_INLINE ExerciseStepper(Path<Model, Real, P>& path, const ExerciseTable<Real>& table,
-                                 Real (*observed)[kMaxObservations], std::uint64_t first_path,
+                                 Value (*observed)[kMaxObservations], std::uint64_t first_path,
                                  int valid)
       : path_(path), table_(table), observed_(observed), first_path_(first_path), valid_(valid),
         next_step_(table.dates > 0 ? table.steps[0] - 1 : INT_MAX) {
@@ -215,7 +274,7 @@ public:
         const int slot = table.views[v].slot;
         PFMC_UNROLL
         for (int p = 0; p < P; ++p)
-          observed_[p][slot] = Real(-1); // alive
+          observed_[p][slot] = Value(-1); // alive
       }
     }
   }
@@ -246,17 +305,17 @@ public:
   }
 
 private:
-  /// The level a view's payoff reads in path p's state.
-  PFMC_HD_INLINE Real level_of(const ExerciseView& e, int p) const {
+  /// The level a view's payoff reads in path p's state (with its tangents: a pathwise model's).
+  PFMC_HD_INLINE Value level_of(const ExerciseView& e, int p) const {
     const auto& state = path_.state(p);
     if (e.legs == 1)
       return math::exp<typename Model::Math>(Model::log_spot(state, e.asset));
-    return basket_level<Real, typename Model::Math>(
+    return basket_level<Value, typename Model::Math>(
         e, [&](int asset) { return Model::log_spot(state, asset); });
   }
   PFMC_HD_INLINE Real variance_of(const ExerciseView& e, int p) const {
     if constexpr (has_variance<Model>(0)) {
-      return Model::variance(path_.state(p), e.variance_asset);
+      return value_of(Model::variance(path_.state(p), e.variance_asset));
     } else {
       (void)e;
       (void)p;
@@ -278,22 +337,28 @@ private:
         continue;
       }
       const double discount = table_.discounts[e.discounts + date];
+      const double* discount_tangents = table_.discount_tangents != nullptr
+                                            ? table_.discount_tangents + 2 * (e.discounts + date)
+                                            : nullptr;
       const double* coefficients =
           table_.coefficients +
           (static_cast<std::size_t>(e.rule) * table_.dates + date) * table_.basis.size();
       PFMC_UNROLL
       for (int p = 0; p < P; ++p) {
-        Real& cash_flow = observed_[p][e.slot];
-        if (!(cash_flow < Real(0)))
+        Value& cash_flow = observed_[p][e.slot];
+        if (!(value_of(cash_flow) < Real(0)))
           continue; // exercised before
         const double y = table_.basis.two_variables
                              ? static_cast<double>(variance_of(e, p)) / table_.variance_scale
                              : 0.0;
+        const Value level = level_of(e, p);
         const double value =
             exercise_decision(table_.basis, coefficients, e, discount,
-                              static_cast<double>(level_of(e, p)), y, date == e.maturity_date);
-        if (value >= 0.0)
-          cash_flow = static_cast<Real>(value);
+                              static_cast<double>(value_of(level)), y, date == e.maturity_date);
+        if (value >= 0.0) {
+          cash_flow =
+              exercised_cash_flow<Model, Value>(e, level, value, discount, discount_tangents);
+        }
       }
     }
   }
@@ -306,7 +371,7 @@ private:
       const std::uint64_t path = first_path_ + static_cast<std::uint64_t>(p) - table_.record_first;
       table_.levels[(static_cast<std::uint64_t>(e.level) * table_.dates + date) *
                         table_.record_paths +
-                    path] = level_of(e, p);
+                    path] = value_of(level_of(e, p));
       if (table_.variances != nullptr)
         table_.variances[static_cast<std::uint64_t>(date) * table_.record_paths + path] =
             variance_of(e, p);
@@ -315,7 +380,7 @@ private:
 
   Path<Model, Real, P>& path_;
   const ExerciseTable<Real>& table_;
-  Real (*observed_)[kMaxObservations];
+  Value (*observed_)[kMaxObservations];
   std::uint64_t first_path_;
   int valid_;
   int next_ = 0;

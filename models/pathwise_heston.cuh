@@ -131,6 +131,10 @@ struct PathwiseHeston {
     return x;
   }
 
+  /// The instantaneous variance's value (early exercise regresses on it, models/exercise.cuh, as
+  /// on Heston's own paths).
+  PFMC_HD_INLINE static Real variance(const State& s, int /*asset*/) { return s.variance.v; }
+
 private:
   /// A coefficient's value and its tangents from the step's data.
   PFMC_HD_INLINE static void take(Moving& out, Real value, const StepTangents& t,

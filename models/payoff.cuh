@@ -148,7 +148,9 @@ PFMC_HD_INLINE Real observation_finish(Real value, ObservationKind kind, int cou
 
 /// The payoff before any knock: `barrier` instruments are Europeans with a knock. `exercised`:
 /// an early-exercise instrument, whose discounted cash flow the path kept in the observation
-/// slot `underlying_observation` (models/exercise.cuh; its discount is 1).
+/// slot `underlying_observation` (models/exercise.cuh; its discount is 1). Its view is a call
+/// struck at 0 on that cash flow (engine/plan/instruments.cpp), so that payoff_slope reads a
+/// pathwise group's cash flow's tangents as its Greeks.
 enum class PayoffKind : int { european, digital, asian, basket, exercised };
 /// What an instrument's control variate is (simulation.control_variate).
 enum class ControlKind : int {

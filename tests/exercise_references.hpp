@@ -60,6 +60,16 @@ inline constexpr Measured kPutGreeks[] = {
     {-0.801798, 0.078629, 0.121404, 0.366032},   // theta
 };
 
+/// Its delta, vega, rho and theta pathwise with the rule held fixed (pfmc's
+/// greeks_method: pathwise; reflsm.pathwise_with_rule): what that estimator gives away
+/// against the converged Greeks above, measured apart.
+inline constexpr Measured kPutPathwiseGreeks[] = {
+    {-0.404423, 0.003778, 0.000729, 0.003542},  // delta
+    {14.747415, -0.046065, 0.011657, 0.000000}, // vega
+    {-11.298116, 0.073960, 0.024200, 0.118174}, // rho
+    {-0.801798, 0.005919, 0.018077, 0.025391},  // theta
+};
+
 /// The Heston put (S = K = 100, r = 5%, v0 = theta = 0.04, kappa = 2, xi = 0.3,
 /// rho = -0.7, T = 1; QuantLib's FdHestonVanillaEngine, Bermudan every 5 days);
 /// regression on x and v / theta at degree 2.
@@ -76,5 +86,18 @@ inline constexpr Measured kLocalVolBermudanPut = {9.407287, -0.006318, 0.010537,
 /// allowance. pfmc's basis: a cubic in max(S1, S2) / K.
 inline constexpr double kMaxCallHalfInterval = 0.021;
 inline constexpr Measured kMaxCall = {13.913000, -0.251117, 0.015986, 0.049643};
+
+/// The max-call's delta and vega per underlying, rho and theta pathwise with the rule
+/// held fixed: no converged Greeks are published, so `converged` is the estimator's
+/// mean at pfmc's sizes (its bias 0), with that mean's standard error and the rule's
+/// noise.
+inline constexpr Measured kMaxCallPathwiseGreeks[] = {
+    {0.319764, 0.000000, 0.000558, 0.001753},  // delta[0]
+    {0.318089, 0.000000, 0.000572, 0.001897},  // delta[1]
+    {47.632347, 0.000000, 0.072927, 0.000000}, // vega[0]
+    {47.443103, 0.000000, 0.088069, 0.262198}, // vega[1]
+    {90.423179, 0.000000, 0.094738, 0.224848}, // rho
+    {-1.133132, 0.000000, 0.015327, 0.045259}, // theta
+};
 
 } // namespace pfmc::testing::exercise

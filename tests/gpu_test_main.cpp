@@ -5,7 +5,9 @@
 // host's cores, the kernels the suites launch that the binary does not build in (every model's
 // listed distances: kernels/model_list.cuh), so that the tests find them in the kernel cache
 // instead of compiling them one after another (PFMC_TEST_WARM=0 leaves them to first use;
-// PFMC_TEST_WARM_ARCH=90 only compiles them, for sm_90, GPU or not, and exits).
+// PFMC_TEST_WARM_ARCH=90 only compiles them, for sm_90, GPU or not, and exits;
+// PFMC_TEST_WARM_ENTRIES=pathwise_ only those of the model list's entries whose names contain
+// it, for a run of those suites alone).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -23,7 +25,10 @@ namespace {
 /// when a kernel did not compile (each failure printed).
 bool warm_the_suites_kernels(int arch) {
   std::vector<pfmc::engine::KernelInfo> wanted;
+  const char* entries = std::getenv("PFMC_TEST_WARM_ENTRIES");
   for (const auto& k : pfmc::engine::kernel_inventory()) {
+    if (entries != nullptr && k.entry.find(entries) == std::string::npos)
+      continue;
     // The fast math profile's kernels (models/math.cuh) are left to first use: its suite
     // (test_gpu_fast_math.cpp) launches a few of the hundreds its entries list.
     if (k.tuned && k.name.find("math::Fast") == std::string::npos)

@@ -1,7 +1,8 @@
 // Early exercise on the GPU (skipped without a device): the device's regression and pricing
-// passes against the CPU backend's on the same draws, the bits kept by chunks, block sizes and
-// named backends, and Longstaff and Schwartz's puts at full size against QuantLib's finite
-// differences (tests/test_exercise.cpp has the CPU side and the references' script).
+// passes against the CPU backend's on the same draws (prices, bumped and pathwise Greeks), the bits
+// kept by chunks, block sizes and named backends, and Longstaff and Schwartz's puts at full size
+// against QuantLib's finite differences (tests/test_exercise.cpp has the CPU side and the
+// references' script).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -51,8 +52,10 @@ simulation: {paths: )" +
 }
 
 TEST_F(GpuExercise, MatchesTheCpuBackendOnTheSameDraws) {
-  for (const char* extra :
-       {"", ", antithetic: true", ", greeks: [delta, gamma, vega, rho, theta]"}) {
+  // The Greeks bumped, and pathwise (first order, the rule held fixed: every model's pathwise
+  // early-exercise kernel, the baskets' per underlying).
+  for (const char* extra : {"", ", antithetic: true", ", greeks: [delta, gamma, vega, rho, theta]",
+                            ", greeks: [delta, vega, rho, theta], greeks_method: pathwise"}) {
     const auto gpu = engine::price(load(exercise_book("{device: gpu}", extra)));
     const auto cpu = engine::price(load(exercise_book("{device: cpu}", extra)));
     ASSERT_EQ(gpu.instruments.size(), cpu.instruments.size());
@@ -64,7 +67,9 @@ TEST_F(GpuExercise, MatchesTheCpuBackendOnTheSameDraws) {
       // other way. Measured on the H100: see bench/NOTES.md v14.
       EXPECT_NEAR(g.price, c.price, 1e-6 * std::fabs(c.price) + 1e-3 * c.std_error)
           << extra << " " << g.id;
+      ASSERT_EQ(g.greeks.size(), c.greeks.size()) << extra << " " << g.id;
       for (std::size_t k = 0; k < g.greeks.size(); ++k) {
+        EXPECT_EQ(g.greeks[k].pathwise, c.greeks[k].pathwise) << extra << " " << g.id;
         EXPECT_NEAR(g.greeks[k].value, c.greeks[k].value, c.greeks[k].std_error)
             << extra << " " << g.id << " greek " << k;
       }

@@ -117,12 +117,18 @@ void plan_exercise(const config::RunConfig& config, int model_index,
       view.variance_asset = s * A;
       view.discounts = v * dates;
       view.maturity_date = date_of(step_of(group.times, in.maturity));
+      view.shifted_leg = -1;
+      view.leg_scale = 1.0;
       plan.views.push_back(view);
       const Scenario& scenario = scenarios[static_cast<std::size_t>(s)];
       for (int step : plan.steps) {
-        plan.discounts.push_back(
-            discount_factor(scenario.config().market.zero_rates,
-                            group.times[static_cast<std::size_t>(step)] - scenario.time_shift));
+        const double t = group.times[static_cast<std::size_t>(step)] - scenario.time_shift;
+        plan.discounts.push_back(discount_factor(scenario.config().market.zero_rates, t));
+        if (group.pathwise()) { // one scenario: the rule held fixed, its cash flows' tangents
+          double tangents[2];
+          pathwise_discount_tangents(config, t, tangents);
+          plan.discount_tangents.insert(plan.discount_tangents.end(), tangents, tangents + 2);
+        }
       }
       group.instruments[static_cast<std::size_t>(v)].underlying_observation = view.slot;
     }

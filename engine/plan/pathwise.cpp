@@ -3,8 +3,12 @@
 // and the model's tangent data.
 //
 // A group takes its Greeks pathwise (every model has tangents: Black-Scholes, correlated
-// Black-Scholes, Heston, local vol) when none of its instruments exercises early (the exercise rule
-// is a boundary in the path). Europeans, Asians and baskets are Lipschitz in their observation:
+// Black-Scholes, Heston, local vol) when each of its instruments allows them (why_not_pathwise).
+// Early exercise takes its first-order Greeks with the rule held fixed, as the bumps hold it
+// (models/exercise.cuh: each path's cash flow differentiated at its exercise date); its gamma
+// would be a pathwise delta's difference across the exercise boundary, which a path's move
+// crosses, so a run that asks for gamma or cross-gamma keeps the bumps for early exercise.
+// Europeans, Asians and baskets are Lipschitz in their observation:
 // their pathwise derivative is exact. A digital's payoff and a knock jump: the plain pathwise
 // derivative would miss the jump's mass, so the jump's delta function is replaced by a uniform
 // kernel of half-width w (kJumpSmoothing; models/payoff.cuh, payoff_slope), a bias of O(w²)
@@ -53,9 +57,14 @@ bool wants(const config::RunConfig& config, config::Greek g) {
 }
 
 /// Why an instrument's Greeks cannot be pathwise, or empty.
-std::string why_not_pathwise(const config::InstrumentConfig& instrument) {
-  if (exercises_early(instrument))
-    return "it exercises early (the exercise boundary is not differentiable along a path)";
+std::string why_not_pathwise(const config::RunConfig& config,
+                             const config::InstrumentConfig& instrument) {
+  if (exercises_early(instrument) &&
+      (wants(config, config::Greek::gamma) || wants(config, config::Greek::cross_gamma))) {
+    return "it exercises early, and its gamma would difference a pathwise delta across the "
+           "exercise boundary (its delta, vega, rho and theta can be pathwise, the rule held "
+           "fixed: ask for those alone)";
+  }
   return {}; // every other payoff, a jump's delta function smoothed (set_smoothing)
 }
 
@@ -141,7 +150,7 @@ bool takes_pathwise(const config::RunConfig& config, int model_index, Members in
     return false;
   for (int i : instrument_indices) {
     const auto& instrument = config.instruments[static_cast<std::size_t>(i)];
-    const std::string why = why_not_pathwise(instrument);
+    const std::string why = why_not_pathwise(config, instrument);
     if (why.empty())
       continue;
     if (method == config::GreeksMethod::automatic)

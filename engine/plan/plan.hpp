@@ -31,6 +31,9 @@ struct ExercisePlan {
   std::vector<models::ExerciseView> views; ///< [rule][scenario]
   std::vector<unsigned char> allowed;      ///< [rule][date]
   std::vector<double> discounts;           ///< [view][date]: to today, in the view's scenario
+  /// Pathwise Greeks' groups: [view][date][2], each discount's tangents by the rate and valuation
+  /// time (models::ExerciseTable::discount_tangents); empty otherwise.
+  std::vector<double> discount_tangents;
   models::RegressionBasis basis{3, 0};
   double variance_scale = 1.0; ///< Heston: the long-run variance
   int rules = 0;               ///< the group's base instruments
@@ -40,6 +43,9 @@ struct ExercisePlan {
 
   [[nodiscard]] bool present() const { return !views.empty(); }
   [[nodiscard]] int dates() const { return static_cast<int>(steps.size()); }
+  [[nodiscard]] const double* discount_tangents_or_null() const {
+    return discount_tangents.empty() ? nullptr : discount_tangents.data();
+  }
   /// Values of the regression pass's records: levels, then variances (two-variable basis).
   [[nodiscard]] std::uint64_t record_values() const {
     return (static_cast<std::uint64_t>(levels) + (basis.two_variables ? 1 : 0)) *

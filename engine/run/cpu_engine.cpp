@@ -113,14 +113,12 @@ void simulate_block(const typename Model::Params& params, const models::PathSche
   for (int t = 0; t < count; ++t) {
     auto* slots = reinterpret_cast<Value(*)[models::kMaxObservations]>(observed[t].data());
     paths.emplace_back(params, schedule, slots);
-    if constexpr (!models::kIsPathwise<Model>) // a pathwise group never exercises early
-      if (role.exercise != nullptr)
-        steppers.emplace_back(paths.back(), *role.exercise, slots, block_first + t, 1);
+    if (role.exercise != nullptr)
+      steppers.emplace_back(paths.back(), *role.exercise, slots, block_first + t, 1);
   }
   const auto advance = [&](int t, int step, const Real(&z)[F]) {
-    if constexpr (!models::kIsPathwise<Model>)
-      if (role.exercise != nullptr)
-        return steppers[static_cast<std::size_t>(t)](step, z);
+    if (role.exercise != nullptr)
+      return steppers[static_cast<std::size_t>(t)](step, z);
     paths[static_cast<std::size_t>(t)].advance(step, z);
   };
   if (source.normals != nullptr) {
@@ -397,7 +395,8 @@ private:
       const ExercisePlan& ex = group.exercise;
       coefficients = fit_rule<Model>(g, source);
       table = exercise_table<Real>(ex, ex.steps.data(), ex.views.data(), ex.allowed.data(),
-                                   ex.discounts.data(), coefficients.data(), nullptr, nullptr);
+                                   ex.discounts.data(), ex.discount_tangents_or_null(),
+                                   coefficients.data(), nullptr, nullptr);
       role.exercise = &table;
     }
     auto& marks = this->unit_marks({g});
@@ -426,9 +425,10 @@ private:
         static_cast<std::uint64_t>(plan.dates()) * plan.regression_paths;
     std::vector<Real> levels(static_cast<std::size_t>(plan.levels) * per_level);
     std::vector<Real> variances(plan.basis.two_variables ? per_level : 0);
-    const models::ExerciseTable<Real> table = exercise_table<Real>(
-        plan, plan.steps.data(), plan.views.data(), plan.allowed.data(), plan.discounts.data(),
-        nullptr, levels.data(), variances.empty() ? nullptr : variances.data());
+    const models::ExerciseTable<Real> table =
+        exercise_table<Real>(plan, plan.steps.data(), plan.views.data(), plan.allowed.data(),
+                             plan.discounts.data(), plan.discount_tangents_or_null(), nullptr,
+                             levels.data(), variances.empty() ? nullptr : variances.data());
     source.draw_group = static_cast<std::uint32_t>(group.index) | kRegressionDrawGroup;
     source.chunk_first = 0;
     simulate_chunk<Model, Real>(group, source, BlockRole<Real>{&table, false},

@@ -358,7 +358,7 @@ private:
   static constexpr std::size_t kNoTable = ~std::size_t(0);
   /// Where each exercise array of each group lies in the upload, and its table.
   struct ExerciseOffsets {
-    std::size_t steps, views, allowed, discounts, coefficients;
+    std::size_t steps, views, allowed, discounts, discount_tangents, coefficients;
   };
 
   /// Adds each early-exercise group's arrays and a place for its ExerciseTable; returns the
@@ -372,8 +372,14 @@ private:
         continue;
       PFMC_EXPECTS(m < exercise.size(), "an early-exercise group needs its pass's data");
       const ExerciseRun<Real>& run = exercise[m];
-      ExerciseOffsets o{arena.add(plan.steps), arena.add(plan.views), arena.add(plan.allowed),
-                        arena.add(plan.discounts), kNoTable};
+      ExerciseOffsets o{arena.add(plan.steps),
+                        arena.add(plan.views),
+                        arena.add(plan.allowed),
+                        arena.add(plan.discounts),
+                        kNoTable,
+                        kNoTable};
+      if (!plan.discount_tangents.empty())
+        o.discount_tangents = arena.add(plan.discount_tangents);
       if (run.coefficients != nullptr)
         o.coefficients = arena.add(*run.coefficients);
       exercise_offsets_.push_back(o);
@@ -395,6 +401,7 @@ private:
                 exercise_table<Real>(
                     groups_[m]->exercise, at<int>(o.steps), at<models::ExerciseView>(o.views),
                     at<unsigned char>(o.allowed), at<double>(o.discounts),
+                    o.discount_tangents == kNoTable ? nullptr : at<double>(o.discount_tangents),
                     o.coefficients == kNoTable ? nullptr : at<double>(o.coefficients), run.levels,
                     run.variances, run.records.empty() ? nullptr : &run.records));
     }

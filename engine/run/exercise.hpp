@@ -68,8 +68,9 @@ std::uint64_t regression_bytes(const GroupPlan& group, int real_bytes);
 template <class Real>
 models::ExerciseTable<Real>
 exercise_table(const ExercisePlan& plan, const int* steps, const models::ExerciseView* views,
-               const unsigned char* allowed, const double* discounts, const double* coefficients,
-               Real* levels, Real* variances, const PathRange* records = nullptr) {
+               const unsigned char* allowed, const double* discounts,
+               const double* discount_tangents, const double* coefficients, Real* levels,
+               Real* variances, const PathRange* records = nullptr) {
   models::ExerciseTable<Real> t{};
   t.steps = steps;
   t.dates = plan.dates();
@@ -78,6 +79,7 @@ exercise_table(const ExercisePlan& plan, const int* steps, const models::Exercis
   t.scenarios = plan.scenarios;
   t.allowed = allowed;
   t.discounts = discounts;
+  t.discount_tangents = discount_tangents;
   t.coefficients = coefficients;
   t.basis = plan.basis;
   t.variance_scale = plan.variance_scale;

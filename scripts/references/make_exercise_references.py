@@ -31,6 +31,7 @@ import reflsm  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUTPUT = os.path.join(ROOT, "tests", "exercise_references.hpp")
 GREEKS = ["delta", "gamma", "vega", "rho", "theta"]
+PATHWISE_GREEKS = ["delta", "vega", "rho", "theta"]
 
 
 def put_case(spot, volatility, years, paths=40000):
@@ -42,16 +43,27 @@ def put_case(spot, volatility, years, paths=40000):
                 simulation=dict(paths=paths, steps_per_year=73))
 
 
-def measure(case, replicates, seed, degree=3, greeks=()):
+def measure(case, replicates, seed, degree=3, greeks=(), pathwise=False):
     ins = case["instruments"][0]
     paths = case["simulation"]["paths"]
-    return reflsm.replicate(case, ins, paths, paths, replicates, seed, degree, greeks)
+    return reflsm.replicate(case, ins, paths, paths, replicates, seed, degree, greeks, pathwise)
 
 
 def allowance(stats, name, converged):
     mean, mean_se, spread, reported = stats[name]
     noise = math.sqrt(max(0.0, spread * spread - reported * reported))
     return mean - converged, mean_se, noise
+
+
+def greek_rows(label, stats, names, converged):
+    """The Measured initializers of the Greeks `names` against converged[name] (printed)."""
+    rows = []
+    for g in names:
+        bias, bias_se, noise = allowance(stats, g, converged[g])
+        print("%s %-5s FD %.6f, LSM %.6f (bias %+.5f +- %.5f, noise %.5f)" % (
+            label, g, converged[g], stats[g][0], bias, bias_se, noise), flush=True)
+        rows.append("    {%.6f, %.6f, %.6f, %.6f}, // %s" % (converged[g], bias, bias_se, noise, g))
+    return rows
 
 
 def measured(label, case, converged, replicates, seed, degree=3, converged_name="converged"):
@@ -145,12 +157,16 @@ def main():
             "/// bumps (QuantLib's Bermudan every 5 days); the LSM's Greeks with its rule held",
             "/// fixed, on common random numbers.",
             "inline constexpr Measured kPutGreeks[] = {"]
-    for g in GREEKS:
-        bias, bias_se, noise = allowance(stats, g, fd[g])
-        print("greek %-5s FD %.6f, LSM %.6f (bias %+.5f +- %.5f, noise %.5f)" % (
-            g, fd[g], stats[g][0], bias, bias_se, noise), flush=True)
-        out.append("    {%.6f, %.6f, %.6f, %.6f}, // %s" % (fd[g], bias, bias_se, noise, g))
-    out += ["};", ""]
+    out += greek_rows("greek", stats, GREEKS, fd) + ["};", ""]
+    # The same put's first-order Greeks pathwise, the rule held fixed: another estimator, whose
+    # bias against the converged Greeks differs from the bumps' (it leaves out what a move does
+    # at the exercise boundary, the bumps keep it).
+    stats = measure(put_case(40.0, 0.2, 1), R, 78, pathwise=True)
+    out += ["/// Its delta, vega, rho and theta pathwise with the rule held fixed (pfmc's",
+            "/// greeks_method: pathwise; reflsm.pathwise_with_rule): what that estimator gives away",
+            "/// against the converged Greeks above, measured apart.",
+            "inline constexpr Measured kPutPathwiseGreeks[] = {"]
+    out += greek_rows("pathwise", stats, PATHWISE_GREEKS, fd) + ["};", ""]
     # Heston put: regression on x and v / theta at degree 2.
     h = qa.HESTON
     heston = dict(market=dict(underlyings=[dict(name="S", spot=h["spot"])],
@@ -201,8 +217,18 @@ def main():
             "/// allowance. pfmc's basis: a cubic in max(S1, S2) / K.",
             "inline constexpr double kMaxCallHalfInterval = %.3f;" % (0.5 * (high - low)),
             "inline constexpr Measured kMaxCall = %s;" % measured(
-                "max-call", ab, 0.5 * (low + high), R, 5, converged_name="bounds' middle"), "",
-            "} // namespace pfmc::testing::exercise", ""]
+                "max-call", ab, 0.5 * (low + high), R, 5, converged_name="bounds' middle"), ""]
+    # Its first-order Greeks pathwise, the rule held fixed: no converged Greeks are published,
+    # so the reference is the estimator's own mean at pfmc's sizes.
+    stats = measure(ab, R, 6, pathwise=True)
+    out += ["/// The max-call's delta and vega per underlying, rho and theta pathwise with the rule",
+            "/// held fixed: no converged Greeks are published, so `converged` is the estimator's",
+            "/// mean at pfmc's sizes (its bias 0), with that mean's standard error and the rule's",
+            "/// noise.",
+            "inline constexpr Measured kMaxCallPathwiseGreeks[] = {"]
+    names = ["delta[0]", "delta[1]", "vega[0]", "vega[1]", "rho", "theta"]
+    out += greek_rows("max-call pathwise", stats, names, {g: stats[g][0] for g in names})
+    out += ["};", "", "} // namespace pfmc::testing::exercise", ""]
     with open(OUTPUT, "w") as f:
         f.write("\n".join(out))
     if shutil.which("clang-format"):

@@ -11,7 +11,8 @@ every monomial of total degree <= d in x = level / strike (and y = v / theta); a
 than twice as many such paths as functions is not exercised at; a path exercises where its
 discounted payoff is at least the fitted value. A pricing pass over fresh paths exercises at the
 first date where the payoff is positive and, discounted, at least the fitted value. Greeks: each
-scenario (refcore.scenarios) is priced with the base market's rule on the same draws.
+scenario (refcore.scenarios) is priced with the base market's rule on the same draws; or
+pathwise (pathwise_with_rule), each path's cash flow differentiated at its own exercise date.
 """
 import math
 
@@ -132,7 +133,87 @@ def price_with_rule(case, instrument, rule, paths, rng, greeks=()):
     return out
 
 
-def replicate(case, instrument, regression_paths, paths, replicates, seed, degree=3, greeks=()):
+def pathwise_with_rule(case, instrument, rule, paths, rng):
+    """The pricing pass with pathwise Greeks, the rule held fixed (what pfmc's greeks_method:
+    pathwise estimates for early exercise): each path's cash flow payoff(L_tau) D(tau),
+    differentiated at its own exercise date tau, where L is the spot or a basket's level, on
+    Black-Scholes or correlated Black-Scholes with a flat rate, dividend yields and vols:
+    log S_a(t_k) = log S0_a + mu_a t_k + sigma_a W_a(t_k), mu_a = r - q_a - sigma_a^2 / 2,
+    W_a(t_k) = sum_{i<k} sqrt(dt_i) (C z_i)_a (C the correlation's Cholesky factor),
+    D = exp(-r t). dL = sum_a leg_a d log S_a (leg_a = w_a S_a where it counts: every leg of a
+    weighted basket, the winner of a max or min), and d log S_a is 1/S0_a by asset a's spot,
+    W_a - sigma_a t by its vol, t by the rate (a parallel shift) and, by valuation time h (the
+    dates fixed: the first step t_1 - h long, every t_k h shorter), -mu_a - sigma_a (C z_0)_a /
+    (2 sqrt t_1); the discount adds -t payoff D to rho and r payoff D to theta. Returns {name:
+    (mean, std error)}: the price, delta and vega (per asset, "delta[a]", of a basket), rho and
+    theta."""
+    model = next(m for m in case["models"] if m["name"] == instrument["model"])
+    rates = case["market"]["rates"]
+    us = rc.underlyings_of(case, model)
+    n = len(us)
+    assert model["type"] in ("black_scholes", "multi_black_scholes") and "zero_rate" in rates
+    sigmas = [model["volatility"]] if n == 1 else list(model["volatilities"])
+    assert not any(isinstance(v, dict) for v in sigmas)
+    r = rates["zero_rate"]
+    mus = [r - u.get("dividend_yield", 0.0) - 0.5 * v * v for u, v in zip(us, sigmas)]
+    chol = (np.linalg.cholesky(np.array(model["correlation"], dtype=float)) if n > 1
+            else np.ones((1, 1)))
+    dates, grid = _dates_and_grid(case, instrument)
+    steps = [rc.step_of(grid, t) for t in dates]
+    z = rng.standard_normal((len(grid) - 1, n, paths))
+    sc = rc.Scenario(case, model["name"])
+    xs, _, times = _simulate(case, model, sc, grid, z)
+    cz = np.einsum("ab,kbp->kap", chol, z)  # the correlated draws
+    w = np.concatenate([np.zeros((1, n, paths)),
+                        np.cumsum(np.sqrt(np.diff(times))[:, None, None] * cz, axis=0)])
+    K = instrument["strike"]
+    levels = _levels(instrument, xs, steps)
+    at = np.full(paths, -1)  # each path's exercise date (an index into steps)
+    for j, k in enumerate(steps):
+        open_ = at < 0
+        if j == len(steps) - 1:
+            at[open_] = j
+            break
+        beta = rule.coefficients[j]
+        if beta is None:
+            continue
+        value = _payoff(instrument, levels[j]) * rc.discount(rates, times[k])
+        cont = _basis(levels[j] / K, None, rule.degree) @ beta
+        at[open_ & (value > 0) & (value >= cont)] = j
+    idx = np.arange(paths)
+    k = np.array(steps)[at]
+    t = times[k]
+    level = np.stack(levels)[at, idx]
+    spots = [np.exp(x[k, idx]) for x in xs]
+    if instrument["type"] == "basket":
+        kind = instrument.get("payoff", "weighted")
+        wts = instrument.get("weights", [1.0 / n] * n if kind == "weighted" else [1.0] * n)
+        legs = [wts[a] * spots[a] for a in range(n)]
+        if kind != "weighted":
+            winner = (np.argmax if kind == "max" else np.argmin)(np.stack(legs), axis=0)
+            legs = [np.where(winner == a, legs[a], 0.0) for a in range(n)]
+    else:
+        legs = spots
+    d = np.exp(-r * t)
+    payoff = _payoff(instrument, level)
+    call = instrument["option"] == "call"
+    slope = (level > K).astype(float) if call else -(level < K).astype(float)
+    estimates = {"price": payoff * d}
+    name = (lambda g, a: g) if n == 1 else (lambda g, a: "%s[%d]" % (g, a))
+    for a in range(n):
+        estimates[name("delta", a)] = slope * legs[a] / us[a]["spot"] * d
+    for a in range(n):
+        estimates[name("vega", a)] = slope * legs[a] * (w[k, a, idx] - sigmas[a] * t) * d
+    estimates["rho"] = slope * sum(legs) * t * d - t * payoff * d
+    theta_log = [-mus[a] - sigmas[a] * cz[0, a] / (2 * math.sqrt(times[1])) for a in range(n)]
+    estimates["theta"] = (slope * sum(legs[a] * theta_log[a] for a in range(n)) * d
+                          + r * payoff * d)
+    return {g: (float(np.mean(e)), float(np.std(e, ddof=1) / math.sqrt(paths)))
+            for g, e in estimates.items()}
+
+
+def replicate(case, instrument, regression_paths, paths, replicates, seed, degree=3, greeks=(),
+              pathwise=False):
     """The LSM estimator's distribution at these sizes over independent replicates (a fresh
     regression and pricing pass each): {name: (mean over replicates, standard error of that mean,
     spread of one replicate, its mean reported standard error)}; the spread beyond the reported
@@ -141,7 +222,8 @@ def replicate(case, instrument, regression_paths, paths, replicates, seed, degre
     runs = []
     for _ in range(replicates):
         rule = fit_rule(case, instrument, regression_paths, rng, degree)
-        runs.append(price_with_rule(case, instrument, rule, paths, rng, greeks))
+        runs.append(pathwise_with_rule(case, instrument, rule, paths, rng) if pathwise
+                    else price_with_rule(case, instrument, rule, paths, rng, greeks))
     out = {}
     for name in runs[0]:
         means = np.array([r[name][0] for r in runs])
