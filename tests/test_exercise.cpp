@@ -239,33 +239,8 @@ TEST(Exercise, TheRegressionPathsAreTheirOwn) {
   EXPECT_EQ(find(fewer, "am").regression_paths, 5000u);
 }
 
-TEST(Exercise, AmericanPutGreeksAgreeWithQuantLibs) {
-  // S = 40, K = 40, sigma = 0.2, r = 6%, T = 1 (kPuts[4]); QuantLib's FD Bermudan (every 5
-  // days), every Greek bumped as pfmc bumps (scripts/references/quantlib_american.py's
-  // bermudan_put_greeks), and what the method with its rule held fixed gives away on each,
-  // measured apart (tests/exercise_references.hpp).
-  const std::string yaml = R"(market:
-  underlyings: [{name: S, spot: 40}]
-  rates: {zero_rate: 0.06}
-models:
-  - {name: bs, type: black_scholes, underlying: S, volatility: 0.2}
-instruments:
-  - {id: put, type: european, option: put, strike: 40, maturity: 1, model: bs, exercise: american}
-simulation: {paths: 40000, steps_per_year: 73, seed: 13, greeks: [delta, gamma, vega, rho, theta]}
-engine: {device: cpu}
-)";
-  const auto r = engine::price(load(yaml));
-  const auto& put = find(r, "put");
-  ASSERT_EQ(put.greeks.size(), 5u);
-  for (std::size_t k = 0; k < 5; ++k) {
-    const auto& g = put.greeks[k];
-    expect_measured(g.value, g.std_error, testing::exercise::kPutGreeks[k],
-                    config::to_string(g.greek));
-  }
-}
-
-/// The American put of AmericanPutGreeksAgreeWithQuantLibs (S = K = 40) asked for `greeks` by
-/// `method`.
+/// The American put of AmericanPutGreeksAgreeWithQuantLibs (S = K = 40, kPuts[4]) asked for
+/// `greeks` by `method`.
 std::string american_put_yaml(std::uint64_t paths, const std::string& greeks,
                               const std::string& method) {
   return R"(market:
@@ -281,6 +256,31 @@ simulation: {paths: )" +
          "}\nengine: {device: cpu}\n";
 }
 
+/// Each Greek of `in`, in order, against its row of `rows` (expect_measured), each taken
+/// pathwise or bumped as `pathwise` says.
+template <std::size_t N>
+void expect_greeks_measured(const engine::InstrumentResult& in,
+                            const testing::exercise::Measured (&rows)[N], bool pathwise) {
+  ASSERT_EQ(in.greeks.size(), N) << in.id;
+  for (std::size_t k = 0; k < N; ++k) {
+    const auto& g = in.greeks[k];
+    EXPECT_EQ(g.pathwise, pathwise) << in.id;
+    expect_measured(g.value, g.std_error, rows[k],
+                    in.id + " " + config::to_string(g.greek) +
+                        (g.underlying.empty() ? "" : "[" + g.underlying + "]"));
+  }
+}
+
+TEST(Exercise, AmericanPutGreeksAgreeWithQuantLibs) {
+  // S = 40, K = 40, sigma = 0.2, r = 6%, T = 1 (kPuts[4]); QuantLib's FD Bermudan (every 5
+  // days), every Greek bumped as pfmc bumps (scripts/references/quantlib_american.py's
+  // bermudan_put_greeks), and what the method with its rule held fixed gives away on each,
+  // measured apart (tests/exercise_references.hpp).
+  const auto r =
+      engine::price(load(american_put_yaml(40000, "delta, gamma, vega, rho, theta", "auto")));
+  expect_greeks_measured(find(r, "put"), testing::exercise::kPutGreeks, false);
+}
+
 TEST(Exercise, PathwiseGreeksWithTheRuleHeldFixedAgreeWithTheIndependentReference) {
   // Delta, vega, rho and theta pathwise (models/exercise.cuh: each path's cash flow
   // differentiated at its own exercise date, the rule fitted once on the base market). Another
@@ -290,13 +290,8 @@ TEST(Exercise, PathwiseGreeksWithTheRuleHeldFixedAgreeWithTheIndependentReferenc
   const auto pathwise =
       engine::price(load(american_put_yaml(40000, "delta, vega, rho, theta", "pathwise")));
   const auto& put = find(pathwise, "put");
+  expect_greeks_measured(put, testing::exercise::kPutPathwiseGreeks, true);
   ASSERT_EQ(put.greeks.size(), 4u);
-  for (std::size_t k = 0; k < 4; ++k) {
-    EXPECT_TRUE(put.greeks[k].pathwise);
-    expect_measured(put.greeks[k].value, put.greeks[k].std_error,
-                    testing::exercise::kPutPathwiseGreeks[k],
-                    config::to_string(put.greeks[k].greek));
-  }
   // Against pfmc's bumps on the same draws (the same rule: one regression on the same paths):
   // the two estimators differ by their two measured biases, within kSigmas of every error the
   // reference measured (both runs' standard errors, both biases' and both rules' noise).
@@ -334,13 +329,7 @@ TEST(Exercise, PathwiseGreeksOfABasketAndOfHestonAgreeWithTheirReferences) {
   const auto priced = [](const std::string& yaml) { return engine::price(load(yaml)); };
   const std::string greeks = ", greeks: [delta, vega, rho, theta], greeks_method: ";
   const auto call = find(priced(max_call_yaml(greeks + "pathwise")), "maxcall");
-  ASSERT_EQ(call.greeks.size(), 6u);
-  for (std::size_t k = 0; k < 6; ++k) {
-    const auto& g = call.greeks[k];
-    EXPECT_TRUE(g.pathwise);
-    expect_measured(g.value, g.std_error, testing::exercise::kMaxCallPathwiseGreeks[k],
-                    std::string(config::to_string(g.greek)) + "[" + g.underlying + "]");
-  }
+  expect_greeks_measured(call, testing::exercise::kMaxCallPathwiseGreeks, true);
   EXPECT_EQ(call.price, find(priced(max_call_yaml()), "maxcall").price);
   // The Heston put (its rule regresses on the spot and the variance: the pathwise model's
   // values), against its bumps on the same draws. No reference measures this estimator on
