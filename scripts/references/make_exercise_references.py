@@ -55,6 +55,12 @@ def allowance(stats, name, converged):
     return mean - converged, mean_se, noise
 
 
+def table(name, comment, rows):
+    """A C++ table of Measured initializers, after its comment's lines."""
+    return ["/// " + line for line in comment] + [
+        "inline constexpr Measured %s[] = {" % name] + rows + ["};", ""]
+
+
 def greek_rows(label, stats, names, converged):
     """The Measured initializers of the Greeks `names` against converged[name] (printed)."""
     rows = []
@@ -153,20 +159,19 @@ def main():
     # Greeks of the S = 40, vol = 0.2, T = 1 put.
     fd = qa.bermudan_put_greeks(40.0, 0.2, 1)
     stats = measure(put_case(40.0, 0.2, 1), R, 77, greeks=GREEKS)
-    out += ["/// Every Greek of the S = K = 40, vol = 0.2, T = 1 put (kPuts[4]), bumped as pfmc",
-            "/// bumps (QuantLib's Bermudan every 5 days); the LSM's Greeks with its rule held",
-            "/// fixed, on common random numbers.",
-            "inline constexpr Measured kPutGreeks[] = {"]
-    out += greek_rows("greek", stats, GREEKS, fd) + ["};", ""]
+    out += table("kPutGreeks", [
+        "Every Greek of the S = K = 40, vol = 0.2, T = 1 put (kPuts[4]), bumped as pfmc",
+        "bumps (QuantLib's Bermudan every 5 days); the LSM's Greeks with its rule held",
+        "fixed, on common random numbers."], greek_rows("greek", stats, GREEKS, fd))
     # The same put's first-order Greeks pathwise, the rule held fixed: another estimator, whose
     # bias against the converged Greeks differs from the bumps' (it leaves out what a move does
     # at the exercise boundary, the bumps keep it).
     stats = measure(put_case(40.0, 0.2, 1), R, 78, pathwise=True)
-    out += ["/// Its delta, vega, rho and theta pathwise with the rule held fixed (pfmc's",
-            "/// greeks_method: pathwise; reflsm.pathwise_with_rule): what that estimator gives away",
-            "/// against the converged Greeks above, measured apart.",
-            "inline constexpr Measured kPutPathwiseGreeks[] = {"]
-    out += greek_rows("pathwise", stats, PATHWISE_GREEKS, fd) + ["};", ""]
+    out += table("kPutPathwiseGreeks", [
+        "Its delta, vega, rho and theta pathwise with the rule held fixed (pfmc's",
+        "greeks_method: pathwise; reflsm.pathwise_with_rule): what that estimator gives away",
+        "against the converged Greeks above, measured apart."],
+        greek_rows("pathwise", stats, PATHWISE_GREEKS, fd))
     # Heston put: regression on x and v / theta at degree 2.
     h = qa.HESTON
     heston = dict(market=dict(underlyings=[dict(name="S", spot=h["spot"])],
@@ -221,14 +226,13 @@ def main():
     # Its first-order Greeks pathwise, the rule held fixed: no converged Greeks are published,
     # so the reference is the estimator's own mean at pfmc's sizes.
     stats = measure(ab, R, 6, pathwise=True)
-    out += ["/// The max-call's delta and vega per underlying, rho and theta pathwise with the rule",
-            "/// held fixed: no converged Greeks are published, so `converged` is the estimator's",
-            "/// mean at pfmc's sizes (its bias 0), with that mean's standard error and the rule's",
-            "/// noise.",
-            "inline constexpr Measured kMaxCallPathwiseGreeks[] = {"]
     names = ["delta[0]", "delta[1]", "vega[0]", "vega[1]", "rho", "theta"]
-    out += greek_rows("max-call pathwise", stats, names, {g: stats[g][0] for g in names})
-    out += ["};", "", "} // namespace pfmc::testing::exercise", ""]
+    out += table("kMaxCallPathwiseGreeks", [
+        "The max-call's delta and vega per underlying, rho and theta pathwise with the rule",
+        "held fixed: no converged Greeks are published, so `converged` is the estimator's",
+        "mean at pfmc's sizes (its bias 0), with that mean's standard error and the rule's",
+        "noise."], greek_rows("max-call pathwise", stats, names, {g: stats[g][0] for g in names}))
+    out += ["} // namespace pfmc::testing::exercise", ""]
     with open(OUTPUT, "w") as f:
         f.write("\n".join(out))
     if shutil.which("clang-format"):
