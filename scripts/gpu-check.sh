@@ -152,30 +152,44 @@ if has build; then
 fi
 
 if has test; then
+  # The whole default suite in one device call (issue 59): the kernels it launches that the
+  # binary lacks (tests/gpu_coverage.cpp's list) compiled on every core, the longest first; then
+  # test_gpu in 4 gtest shards sharing the GPU, beside the other suites under ctest; then the
+  # fault suite alone (its hog process holds the GPU's memory). Each part's time is in its line.
   start=$SECONDS
-  # The GPU suite's kernels that are not built in, compiled into the cache on every core first
-  # (tests/gpu_test_main.cpp), and timed: the cold cache's cost; the suites then find them there.
   limit 400 "./$B/test_gpu" --gtest_filter=-* > "$LOG/test_gpu_warm.log" 2>&1
-  note "kernel cache warmed: rc=$? $(grep -m1 'kernels not built in' "$LOG/test_gpu_warm.log") in $((SECONDS - start)) s"
-  start=$SECONDS
-  # The fault suite runs after the others, alone (its hog process holds the GPU's memory).
-  limit ${PFMC_TEST_SECONDS:-240} ctest --preset device -j 4 --timeout 200 --output-on-failure \
-    -E test_gpu_faults > "$LOG/ctest.log" 2>&1
   rc=$?
-  limit 200 "./$B/test_gpu" --gtest_brief=1 > "$LOG/test_gpu.log" 2>&1
-  note "tests: rc=$rc in $((SECONDS - start)) s: $(grep -E 'tests passed|tests failed' "$LOG/ctest.log" | tail -1); test_gpu: $(grep -E '^\[  PASSED' "$LOG/test_gpu.log" | head -1) $(grep -E '^\[  FAILED  \] [0-9]+ tests?,' "$LOG/test_gpu.log")"
-  # A suite that failed under ctest (they share the GPU and the cores there): its name and
-  # its failures, into the summary.
+  note "kernel cache warmed: rc=$rc $(grep -m1 'kernels not built in' "$LOG/test_gpu_warm.log") in $((SECONDS - start)) s"
+  grep -m5 'test_gpu: .*NVRTC\|could not compile' "$LOG/test_gpu_warm.log"
+  start=$SECONDS
+  shards=${PFMC_TEST_SHARDS:-4}
+  for ((i = 0; i < shards; ++i)); do
+    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i PFMC_TEST_WARM=0 \
+      limit ${PFMC_TEST_SECONDS:-330} "./$B/test_gpu" --gtest_brief=1 > "$LOG/test_gpu_$i.log" 2>&1 &
+  done
+  limit ${PFMC_TEST_SECONDS:-330} ctest --preset device -j 4 --timeout 300 --output-on-failure \
+    -E '^test_gpu(_faults)?$' > "$LOG/ctest.log" 2>&1
+  rc=$?
+  wait
+  cat "$LOG"/test_gpu_[0-9]*.log > "$LOG/test_gpu.log"
+  failed=$(grep -hE '^\[  FAILED  \] [A-Za-z]' "$LOG/test_gpu.log" | awk '{print $4}' | sort -u | tr '\n' ' ')
+  late=$(grep -h 'compiled on first use during the tests' "$LOG/test_gpu.log" | awk '{s += $2} END {print s + 0}')
+  note "test_gpu ($shards shards) in $((SECONDS - start)) s: $(grep -c '^\[  PASSED  \]' "$LOG/test_gpu.log") of $shards shards passed, $(grep -hoE '^\[  PASSED  \] [0-9]+' "$LOG/test_gpu.log" | awk '{s += $4} END {print s + 0}') tests passed, $(grep -hoE '^\[  FAILED  \] [0-9]+ tests?,' "$LOG/test_gpu.log" | awk '{s += $3} END {print s + 0}') failed${failed:+: $failed}; $late kernels compiled during the tests"
+  [ "$late" = 0 ] || grep -h 'pfmc: compiled .* (first use' "$LOG/test_gpu.log" | sort -u | head -20
+  note "ctest (the other suites, beside test_gpu): rc=$rc $(grep -E 'tests passed|tests failed' "$LOG/ctest.log" | tail -1)"
+  # A suite that failed under ctest: its name and its failures, into the summary.
   failed_suites=$(grep -E '^[[:space:]]*[0-9]+ - [a-z_]+ \(' "$LOG/ctest.log" | awk '{print $3}' | tr '\n' ' ')
   [ -z "$failed_suites" ] || note "ctest failed: $failed_suites"
-  # The whole log of a failed ctest comes back: a failure's message follows its values.
   [ -z "$failed_suites" ] || keep ctest.log
+  [ -z "$failed" ] || keep test_gpu.log
   grep -E '^\[  FAILED  \]|Failure$' -A6 "$LOG/ctest.log" | head -60 | tee "$LOG/ctest_failures.txt"
-  grep -E "FAILED|Failure" -A6 "$LOG/test_gpu.log" | head -60
+  grep -E "Failure" -A6 "$LOG/test_gpu.log" | head -60
   grep -E "^  [a-z_]+ +mc " "$LOG/test_gpu.log"
   # Issue 14's GPU faults: every case's line comes back.
+  start=$SECONDS
   limit 240 bash tests/gpu_faults.sh "./$B/pfmc" "./$B/pfmc_gpu_hog" "$PWD" > "$LOG/gpu_faults.txt" 2>&1
-  note "gpu faults: rc=$? $(grep -c '^ok:' "$LOG/gpu_faults.txt") ok, $(grep -c '^FAIL:' "$LOG/gpu_faults.txt") failed; $(grep '^8 processes' "$LOG/gpu_faults.txt")"
+  rc=$?
+  note "gpu faults in $((SECONDS - start)) s: rc=$rc $(grep -c '^ok:' "$LOG/gpu_faults.txt") ok, $(grep -c '^FAIL:' "$LOG/gpu_faults.txt") failed; $(grep '^8 processes' "$LOG/gpu_faults.txt")"
   cat "$LOG/gpu_faults.txt"
   keep gpu_faults.txt
 fi

@@ -2,9 +2,10 @@
 // tests that skipped, and exits 77 (CTest's SKIP_RETURN_CODE for test_gpu), so that a machine
 // without a GPU (CI) reports the suite as skipped instead of passed. The GPU suites run on a GPU
 // machine only: scripts/gpu-check.sh test. With a GPU it first compiles, in parallel on the
-// host's cores, the kernels the suites launch that the binary does not build in (every model's
-// listed distances: kernels/model_list.cuh), so that the tests find them in the kernel cache
-// instead of compiling them one after another (PFMC_TEST_WARM=0 leaves them to first use;
+// host's cores, the kernels the suites launch that the binary does not build in
+// (tests/gpu_coverage.cpp), so that the tests find them in the kernel cache instead of compiling
+// them one after another, and says afterwards how many the tests still compiled themselves
+// (PFMC_TEST_WARM=0 leaves them to first use;
 // PFMC_TEST_WARM_ARCH=90 only compiles them, for sm_90, GPU or not, and exits;
 // PFMC_TEST_WARM_ENTRIES=pathwise_ only those of the model list's entries whose names contain
 // it, for a run of those suites alone).
@@ -16,29 +17,30 @@
 
 #include "engine/core/device_info.hpp"
 #include "engine/run/kernel_inventory.hpp"
+#include "gpu_coverage.hpp"
 #include "kernels/compile/compiled_kernels.hpp"
 
 namespace {
 
 /// Compiles the suites' kernels into the cache for `arch` (the GPU's, or $PFMC_TEST_WARM_ARCH's
-/// on a host without one: scripts/carry-build.sh prepares the GPU machine's cache so). False
-/// when a kernel did not compile (each failure printed).
+/// on a host without one: scripts/carry-build.sh prepares the GPU machine's cache so), the
+/// longest first (tests/gpu_coverage.cpp). False when a kernel did not compile (each failure
+/// printed).
 bool warm_the_suites_kernels(int arch) {
   std::vector<pfmc::engine::KernelInfo> wanted;
   const char* entries = std::getenv("PFMC_TEST_WARM_ENTRIES");
-  for (const auto& k : pfmc::engine::kernel_inventory()) {
-    if (entries != nullptr && k.entry.find(entries) == std::string::npos)
-      continue;
-    // The fast math profile's kernels (models/math.cuh) are left to first use: its suite
-    // (test_gpu_fast_math.cpp) launches a few of the hundreds its entries list.
-    if (k.tuned && k.name.find("math::Fast") == std::string::npos)
+  for (const auto& k : pfmc::testing::coverage::suite_kernels()) {
+    if (entries == nullptr || k.entry.find(entries) != std::string::npos)
       wanted.push_back(k);
   }
   const auto warmed = pfmc::engine::warm_kernels(wanted, arch, 0, /*progress=*/false);
   std::printf("test_gpu: %zu kernels not built in, ready in %.1f s (%zu compiled, %zu from the "
-              "cache %s)\n",
+              "cache %s; the %s tier)\n",
               warmed.kernels, warmed.seconds, warmed.compiled, warmed.kernels - warmed.compiled,
-              pfmc::kernels::compile::cache_dir().c_str());
+              pfmc::kernels::compile::cache_dir().c_str(),
+              pfmc::testing::coverage::tier() == pfmc::testing::coverage::Tier::standard
+                  ? "standard"
+                  : "exhaustive");
   for (const auto& failure : warmed.failures)
     std::printf("test_gpu: %s\n", failure.c_str());
   std::fflush(stdout);
@@ -58,7 +60,16 @@ int main(int argc, char** argv) {
   if (device.available && (warm == nullptr || std::string(warm) != "0") &&
       !GTEST_FLAG_GET(list_tests))
     warm_the_suites_kernels(device.compute_capability);
+  const auto before = pfmc::kernels::compile::compile_totals();
   const int status = RUN_ALL_TESTS();
+  // A kernel the tests compiled themselves is one the warm list lacks: each such compile made a
+  // test wait (its name is on standard error: "pfmc: compiled ... (first use").
+  const auto after = pfmc::kernels::compile::compile_totals();
+  if (after.compiled > before.compiled) {
+    std::printf("test_gpu: %d kernels compiled on first use during the tests (%.1f s of NVRTC), "
+                "not in tests/gpu_coverage.cpp's list\n",
+                after.compiled - before.compiled, (after.compile_ms - before.compile_ms) / 1000.0);
+  }
   const auto* unit = ::testing::UnitTest::GetInstance();
   const int skipped = unit->skipped_test_count();
   const int ran = unit->test_to_run_count();

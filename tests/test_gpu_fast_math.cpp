@@ -14,6 +14,7 @@
 #include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
 #include "engine/tune/kernel_bench.hpp"
+#include "gpu_coverage.hpp"
 #include "gpu_test_support.hpp"
 #include "kernels/catalog.hpp"
 #include "pricing_book.hpp"
@@ -70,46 +71,37 @@ INSTANTIATE_TEST_SUITE_P(AllModels, GpuFastMathReferences,
                          ::testing::ValuesIn(testing::references::reference_cases()),
                          [](const auto& info) { return std::string(info.param.name); });
 
-/// Every backend a run may name but `none`.
-std::vector<std::string> other_backends() {
-  std::vector<std::string> names;
-  for (const auto& b : kernels::backend_catalog()) {
-    if (std::string(b.name) != "none" && !b.bench_only)
-      names.emplace_back(b.name);
-  }
-  return names;
-}
-
 class GpuFastMathBackends : public GpuFastMath,
-                            public ::testing::WithParamInterface<std::string> {};
+                            public ::testing::WithParamInterface<testing::coverage::LoaderCase> {};
 
 TEST_P(GpuFastMathBackends, GiveNonesBits) {
   // Each backend at distance 4, in float (the profile's target), and `inline` and
-  // scalar_batched in double too: the profile's draws are the same pure function of (seed,
-  // group, path, step, factor) whoever computes them.
-  const auto* info = kernels::find_backend(GetParam());
+  // scalar_batched in double too (tests/gpu_coverage.cpp): the profile's draws are the same pure
+  // function of (seed, group, path, step, factor) whoever computes them.
+  const auto& c = GetParam();
+  const auto* info = kernels::find_backend(c.backend);
   ASSERT_NE(info, nullptr);
   const auto device = engine::query_device();
   if (!kernels::why_backend_cannot_run(*info, device.compute_capability, device.name).empty())
-    GTEST_SKIP() << GetParam() << " does not run on " << device.name;
+    GTEST_SKIP() << c.backend << " does not run on " << device.name;
   const auto book = standard_book(26);
-  std::vector<std::string> precisions{", precision: float"};
-  if (GetParam() == "inline" || GetParam() == "scalar_batched")
-    precisions.emplace_back("");
-  for (const auto& precision : precisions) {
-    const auto reference = testing::bits_of(engine::price(
-        load(book_yaml(book, 20000, 52, "{device: gpu, backend: none}", kFast + precision))));
-    const std::string engine_yaml =
-        "{device: gpu, backend: " + GetParam() + ", prefetch_distance: 4}";
-    EXPECT_EQ(testing::bits_of(
-                  engine::price(load(book_yaml(book, 20000, 52, engine_yaml, kFast + precision)))),
-              reference)
-        << GetParam() << precision;
-  }
+  const std::string precision = testing::coverage::is_float(c.entry) ? ", precision: float" : "";
+  const auto reference = testing::bits_of(engine::price(
+      load(book_yaml(book, 20000, 52, "{device: gpu, backend: none}", kFast + precision))));
+  const std::string engine_yaml = "{device: gpu, backend: " + c.backend +
+                                  ", prefetch_distance: " + std::to_string(c.distance) + "}";
+  EXPECT_EQ(testing::bits_of(
+                engine::price(load(book_yaml(book, 20000, 52, engine_yaml, kFast + precision)))),
+            reference)
+      << c.entry << " " << c.backend;
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryBackend, GpuFastMathBackends, ::testing::ValuesIn(other_backends()),
-                         [](const auto& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(
+    EveryBackend, GpuFastMathBackends,
+    ::testing::ValuesIn(testing::coverage::loader_cases([](const std::string& e) {
+      return e.rfind("black_scholes_", 0) == 0 && e.find("_fast") != std::string::npos;
+    })),
+    [](const auto& info) { return info.param.entry + "_" + info.param.backend; });
 
 TEST_F(GpuFastMath, MatchesTheCpuWithinTheApproximationsErrorAndIsNotTheAccurateProfile) {
   // The CPU backend computes the same Philox4x32-7 words with the host's accurate functions: in

@@ -12,6 +12,7 @@
 #include "engine/analytic/analytic.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/pricer.hpp"
+#include "gpu_coverage.hpp"
 #include "gpu_test_support.hpp"
 #include "kernels/catalog.hpp"
 #include "test_support.hpp"
@@ -79,32 +80,23 @@ std::string model_book(const std::string& kind, std::uint64_t paths, const std::
          "}\nengine: " + engine + "\n";
 }
 
-// --- every new model (and the Greeks' kernels) on every backend gives the bits of `none` ------
+// --- every new model (and the Greeks' kernels) on the backends gives the bits of `none` --------
 
-struct ModelBackendCase {
-  std::string backend;
-  int distance;
-};
-
-std::vector<ModelBackendCase> model_backend_cases() {
-  std::vector<ModelBackendCase> cases;
-  for (const auto& b : kernels::backend_catalog()) {
-    if (std::string(b.name) == "none" || b.bench_only) // `ideal`'s draws are not the run's
-      continue;
-    if (!b.uses_prefetch_distance) {
-      cases.push_back({b.name, 4});
-      continue;
-    }
-    for (int d : kernels::reduced_prefetch_distances())
-      cases.push_back({b.name, d});
-  }
-  return cases;
+/// The cases of the plain models beyond Black-Scholes and of the Greeks' scenario kernels
+/// (tests/gpu_coverage.cpp says which loaders and distances, and why those are enough).
+std::vector<testing::coverage::LoaderCase> model_backend_cases() {
+  return testing::coverage::loader_cases([](const std::string& e) {
+    const bool plain =
+        e.rfind("heston_", 0) == 0 || e.rfind("local_vol_", 0) == 0 || e.rfind("multi", 0) == 0;
+    const bool greeks = e.rfind("greeks_", 0) == 0;
+    return (plain || greeks) && e.find("_fast") == std::string::npos;
+  });
 }
 
 class ModelBackendIdentity : public GpuModels,
-                             public ::testing::WithParamInterface<ModelBackendCase> {};
+                             public ::testing::WithParamInterface<testing::coverage::LoaderCase> {};
 
-TEST_P(ModelBackendIdentity, EveryModelInDoubleAndFloatAndTheGreeksKernels) {
+TEST_P(ModelBackendIdentity, GivesTheBitsOfNone) {
   const auto& c = GetParam();
   const auto* info = kernels::find_backend(c.backend);
   ASSERT_NE(info, nullptr);
@@ -114,29 +106,29 @@ TEST_P(ModelBackendIdentity, EveryModelInDoubleAndFloatAndTheGreeksKernels) {
   const std::string engine_yaml = "{device: gpu, backend: " + c.backend +
                                   ", prefetch_distance: " + std::to_string(c.distance) + "}";
   const std::string none = "{device: gpu, backend: none}";
-  // 10,000 paths: a partial last block; 52 steps: not a multiple of 8.
-  for (const char* kind : {"heston", "heston_ft", "local_vol", "basket2", "basket3", "basket4"}) {
-    for (const char* precision : {"", ", precision: float"}) {
-      EXPECT_EQ(bits_of(engine::price(load(model_book(kind, 10000, engine_yaml, precision)))),
-                bits_of(engine::price(load(model_book(kind, 10000, none, precision)))))
-          << kind << precision << " " << c.backend << " d" << c.distance;
-    }
+  const std::string kind = testing::coverage::model_kind(c.entry);
+  std::string extra = testing::coverage::is_float(c.entry) ? ", precision: float" : "";
+  if (c.entry.rfind("greeks_", 0) == 0) {
+    // Bumped: auto would take Heston's pathwise (tests/test_gpu_pathwise.cpp checks those).
+    extra = ", greeks: [delta, gamma, vega, rho, theta], greeks_method: bump, "
+            "antithetic: true, control_variate: true";
   }
-  if (c.distance == 4) { // the scenario kernels are instantiated at distance 4
-    for (const char* kind : {"black_scholes", "heston", "local_vol"}) {
-      // Bumped: auto would take Heston's pathwise (tests/test_gpu_pathwise.cpp checks those).
-      const std::string greeks = ", greeks: [delta, gamma, vega, rho, theta], greeks_method: bump, "
-                                 "antithetic: true, control_variate: true";
-      EXPECT_EQ(bits_of(engine::price(load(model_book(kind, 10000, engine_yaml, greeks)))),
-                bits_of(engine::price(load(model_book(kind, 10000, none, greeks)))))
-          << kind << " greeks " << c.backend;
-    }
+  // Heston's two schemes share its kernel; 10,000 paths: a partial last block; 52 steps: not a
+  // multiple of 8.
+  std::vector<std::string> kinds{kind};
+  if (kind == "heston" && c.entry.rfind("greeks_", 0) != 0)
+    kinds.emplace_back("heston_ft");
+  for (const auto& k : kinds) {
+    EXPECT_EQ(bits_of(engine::price(load(model_book(k, 10000, engine_yaml, extra)))),
+              bits_of(engine::price(load(model_book(k, 10000, none, extra)))))
+        << c.entry << " " << k << " " << c.backend << " d" << c.distance;
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryBackend, ModelBackendIdentity,
                          ::testing::ValuesIn(model_backend_cases()), [](const auto& info) {
-                           return info.param.backend + "_d" + std::to_string(info.param.distance);
+                           return info.param.entry + "_" + info.param.backend + "_d" +
+                                  std::to_string(info.param.distance);
                          });
 
 TEST_F(GpuModels, ADistanceAModelDoesNotListIsCompiledOnFirstUseAndTaken) {

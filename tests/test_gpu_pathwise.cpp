@@ -11,6 +11,7 @@
 #include "engine/analytic/analytic.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/pricer.hpp"
+#include "gpu_coverage.hpp"
 #include "gpu_test_support.hpp"
 #include "heston_greeks.hpp"
 #include "kernels/catalog.hpp"
@@ -101,25 +102,39 @@ const char* const kKinds[] = {
     "black_scholes", "black_scholes_spot_vol", "basket2", "basket3", "basket4", "local_vol",
     "heston_qe",     "heston_full_truncation"};
 
-struct BackendCase {
-  std::string backend;
-  int distance;
-};
-
-std::vector<BackendCase> backend_cases() {
-  std::vector<BackendCase> cases;
-  for (const auto& b : kernels::backend_catalog()) {
-    if (std::string(b.name) == "none" || b.bench_only)
-      continue;
-    cases.push_back({b.name, 4});
-  }
-  return cases;
+/// The pathwise entries' cases in both precisions (tests/gpu_coverage.cpp says which loaders).
+std::vector<testing::coverage::LoaderCase> backend_cases() {
+  return testing::coverage::loader_cases(
+      [](const std::string& e) { return e.rfind("pathwise_", 0) == 0; });
 }
 
-class PathwiseBackendIdentity : public GpuPathwise,
-                                public ::testing::WithParamInterface<BackendCase> {};
+/// The pathwise books of an entry: its kind's (Heston's two schemes share a kernel).
+std::vector<std::string> kinds_of(const std::string& entry) {
+  if (entry.rfind("pathwise_spot_vol_", 0) == 0)
+    return {"black_scholes_spot_vol"};
+  const std::string kind = testing::coverage::model_kind(entry);
+  if (kind == "heston")
+    return {"heston_qe", "heston_full_truncation"};
+  return {kind};
+}
 
-TEST_P(PathwiseBackendIdentity, EveryPathwiseModelGivesTheBitsOfNone) {
+/// The model list's pathwise entry of a book kind.
+std::string pathwise_entry(const std::string& kind, const std::string& precision) {
+  const std::string suffix = precision == "float" ? "_f32" : "_f64";
+  if (kind == "black_scholes_spot_vol")
+    return "pathwise_spot_vol_black_scholes" + suffix;
+  if (kind.rfind("heston_", 0) == 0)
+    return "pathwise_heston" + suffix;
+  if (kind.rfind("basket", 0) == 0)
+    return "pathwise_multi" + kind.substr(6) + suffix;
+  return "pathwise_" + kind + suffix;
+}
+
+class PathwiseBackendIdentity
+    : public GpuPathwise,
+      public ::testing::WithParamInterface<testing::coverage::LoaderCase> {};
+
+TEST_P(PathwiseBackendIdentity, GivesTheBitsOfNone) {
   const auto& c = GetParam();
   const auto* info = kernels::find_backend(c.backend);
   ASSERT_NE(info, nullptr);
@@ -129,38 +144,28 @@ TEST_P(PathwiseBackendIdentity, EveryPathwiseModelGivesTheBitsOfNone) {
   const std::string engine_yaml = "{device: gpu, backend: " + c.backend +
                                   ", prefetch_distance: " + std::to_string(c.distance) + "}";
   const std::string none = "{device: gpu, backend: none}";
+  const bool f32 = testing::coverage::is_float(c.entry);
   // 10,000 paths: a partial last block; 52 steps: not a multiple of 8.
-  for (const char* kind : kKinds) {
-    for (const char* extra : {"", ", antithetic: true, control_variate: true"}) {
-      const auto got = engine::price(load(pathwise_book(kind, 10000, engine_yaml, extra)));
-      const auto want = engine::price(load(pathwise_book(kind, 10000, none, extra)));
-      EXPECT_EQ(bits_of(got), bits_of(want)) << kind << extra << " " << c.backend;
+  for (const auto& kind : kinds_of(c.entry)) {
+    for (const std::string extra : {"", ", antithetic: true, control_variate: true"}) {
+      const std::string precision = f32 ? ", precision: float" : "";
+      const auto got =
+          engine::price(load(pathwise_book(kind, 10000, engine_yaml, extra + precision)));
+      const auto want = engine::price(load(pathwise_book(kind, 10000, none, extra + precision)));
+      EXPECT_EQ(got.run.precision, f32 ? "float" : "double");
+      EXPECT_EQ(bits_of(got), bits_of(want)) << c.entry << " " << kind << extra << " " << c.backend;
       ASSERT_FALSE(got.instruments.empty());
       EXPECT_TRUE(got.instruments[0].greeks.at(0).pathwise) << kind;
+      if (f32) // the float kernels' controls: one book is enough
+        break;
     }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryBackend, PathwiseBackendIdentity,
-                         ::testing::ValuesIn(backend_cases()),
-                         [](const auto& info) { return info.param.backend; });
-
-// The float kernels (pathwise_*_f32) on two backends, one computing its draws and one reading
-// them, against `none` (every backend in double above; each float kernel is compiled on first use).
-TEST_F(GpuPathwise, InFloatTheBackendsGiveTheBitsOfNone) {
-  const std::string none = "{device: gpu, backend: none}";
-  for (const char* backend : {"inline", "scalar_batched"}) {
-    const std::string engine_yaml =
-        std::string("{device: gpu, backend: ") + backend + ", prefetch_distance: 4}";
-    for (const char* kind : kKinds) {
-      const auto got =
-          engine::price(load(pathwise_book(kind, 10000, engine_yaml, ", precision: float")));
-      const auto want = engine::price(load(pathwise_book(kind, 10000, none, ", precision: float")));
-      EXPECT_EQ(got.run.precision, "float");
-      EXPECT_EQ(bits_of(got), bits_of(want)) << kind << " " << backend;
-    }
-  }
-}
+                         ::testing::ValuesIn(backend_cases()), [](const auto& info) {
+                           return info.param.entry + "_" + info.param.backend;
+                         });
 
 TEST_F(GpuPathwise, MatchesTheCpuBackendOnTheSameDraws) {
   // In float the device's and the host's transcendentals may differ by a few ulps a call (CUDA's
@@ -179,7 +184,9 @@ TEST_F(GpuPathwise, MatchesTheCpuBackendOnTheSameDraws) {
       const bool heston = kind.rfind("heston_", 0) == 0 || kind == "local_vol";
       const bool heston_float = heston && precision == "float";
       const std::string extra = ", precision: " + precision;
-      const auto gpu = engine::price(load(pathwise_book(kind, 8192, "{device: gpu}", extra)));
+      // `auto` where the suite compiles the entry's default kernel (tests/gpu_coverage.hpp).
+      const auto gpu = engine::price(load(pathwise_book(
+          kind, 8192, testing::coverage::gpu_engine(pathwise_entry(kind, precision)), extra)));
       const auto cpu = engine::price(load(pathwise_book(kind, 8192, "{device: cpu}", extra)));
       ASSERT_EQ(gpu.instruments.size(), cpu.instruments.size());
       for (std::size_t i = 0; i < gpu.instruments.size(); ++i) {

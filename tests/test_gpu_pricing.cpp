@@ -24,6 +24,7 @@
 #include "engine/pricer.hpp"
 #include "engine/tune/kernel_bench.hpp"
 #include "engine/tune/tuning.hpp"
+#include "gpu_coverage.hpp"
 #include "gpu_test_support.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/draw_layout.hpp"
@@ -601,53 +602,41 @@ TEST_F(Gpu, WideKernelsKeepEveryBit) {
   engine::KernelBench narrow(plan.groups[0], narrow_settings);
   const auto device = engine::query_device();
   int compared = 0;
-  for (const auto& b : kernels::backend_catalog()) {
+  // Every loader at 4, some at 6 and 8 (tests/gpu_coverage.cpp says which and why).
+  for (const auto& c : testing::coverage::wide_cases()) {
+    const auto& b = *kernels::find_backend(c.backend);
     if (!kernels::why_backend_cannot_run(b, device.compute_capability, device.name).empty())
       continue;
-    for (int d : b.uses_prefetch_distance ? std::vector<int>{4, 6, 8} : std::vector<int>{4}) {
-      for (const char* padding : {"auto", "none"}) {
-        if (!b.uses_padding && std::string(padding) == "none")
-          continue;
-        const auto pad = *config::parse_padding(padding);
-        wide.time_launch_ms(b.name, d, pad);
-        narrow.time_launch_ms(b.name, d, pad);
-        EXPECT_TRUE(wide.launched_wide()) << b.name << " d" << d;
-        EXPECT_FALSE(narrow.launched_wide()) << b.name << " d" << d;
-        EXPECT_EQ(wide.totals(), narrow.totals()) << b.name << " d" << d << " padding " << padding;
-        ++compared;
-      }
+    const int d = c.distance;
+    for (const char* padding : {"auto", "none"}) {
+      if (!b.uses_padding && std::string(padding) == "none")
+        continue;
+      const auto pad = *config::parse_padding(padding);
+      wide.time_launch_ms(b.name, d, pad);
+      narrow.time_launch_ms(b.name, d, pad);
+      EXPECT_TRUE(wide.launched_wide()) << b.name << " d" << d;
+      EXPECT_FALSE(narrow.launched_wide()) << b.name << " d" << d;
+      EXPECT_EQ(wide.totals(), narrow.totals()) << b.name << " d" << d << " padding " << padding;
+      ++compared;
     }
   }
-  EXPECT_GT(compared, 30);
+  EXPECT_GT(compared, 20);
 }
 
 // --- every backend gives the bits of `none` ---------------------------------------------------
 
-struct BackendCase {
-  std::string backend;
-  int distance;
-};
-
-std::vector<BackendCase> all_backend_cases() {
-  std::vector<BackendCase> cases;
-  for (const auto& b : kernels::backend_catalog()) {
-    if (std::string(b.name) == "none" || b.bench_only) // `ideal`'s draws are not the run's
-      continue;
-    if (!b.uses_prefetch_distance) {
-      cases.push_back({b.name, 4});
-      continue;
-    }
-    for (int d : kernels::prefetch_distances())
-      cases.push_back({b.name, d});
-  }
-  return cases;
+// Black-Scholes in double and float: every loader at every distance (tests/gpu_coverage.cpp).
+std::vector<testing::coverage::LoaderCase> black_scholes_cases() {
+  return testing::coverage::loader_cases(
+      [](const std::string& e) { return e == "black_scholes_f64" || e == "black_scholes_f32"; });
 }
 
-class BackendIdentity : public Gpu, public ::testing::WithParamInterface<BackendCase> {};
+class BackendIdentity : public Gpu,
+                        public ::testing::WithParamInterface<testing::coverage::LoaderCase> {};
 
 /// Runs `yaml_of(engine mapping)` with `none` and with the case's backend at every padding it
 /// takes; every price, standard error and the portfolio must be the same bits.
-void expect_same_bits_as_none(const BackendCase& c,
+void expect_same_bits_as_none(const testing::coverage::LoaderCase& c,
                               const std::function<std::string(const std::string&)>& yaml_of) {
   const auto* info = kernels::find_backend(c.backend);
   ASSERT_NE(info, nullptr);
@@ -664,40 +653,44 @@ void expect_same_bits_as_none(const BackendCase& c,
                                     ", prefetch_distance: " + std::to_string(c.distance) +
                                     ", padding: " + padding + "}";
     EXPECT_EQ(bits_of(engine::price(load(yaml_of(engine_yaml)))), reference)
-        << c.backend << " distance " << c.distance << " padding " << padding;
+        << c.entry << " " << c.backend << " distance " << c.distance << " padding " << padding;
   }
 }
 
-TEST_P(BackendIdentity, BookInDoubleAndFloat) {
+std::string precision_of(const testing::coverage::LoaderCase& c) {
+  return testing::coverage::is_float(c.entry) ? ", precision: float" : "";
+}
+
+TEST_P(BackendIdentity, Book) {
   // 20,000 paths: a partial last block; 52 steps: not a multiple of 3, 6, 8, 12 or 16.
   const auto book = standard_book(26);
-  for (const char* precision : {"", ", precision: float"}) {
-    expect_same_bits_as_none(GetParam(), [&](const std::string& engine_yaml) {
-      return book_yaml(book, 20000, 52, engine_yaml, precision);
-    });
-  }
+  expect_same_bits_as_none(GetParam(), [&](const std::string& engine_yaml) {
+    return book_yaml(book, 20000, 52, engine_yaml, precision_of(GetParam()));
+  });
 }
 
 TEST_P(BackendIdentity, FewerStepsThanTheDistanceOnePathAndManyChunks) {
   const auto book = standard_book(2);
+  const std::string precision = precision_of(GetParam());
   // 4 steps: fewer than distances 6..16.
-  expect_same_bits_as_none(GetParam(),
-                           [&](const std::string& e) { return book_yaml(book, 5000, 4, e); });
-  expect_same_bits_as_none(GetParam(),
-                           [&](const std::string& e) { return book_yaml(book, 1, 4, e); });
+  expect_same_bits_as_none(
+      GetParam(), [&](const std::string& e) { return book_yaml(book, 5000, 4, e, precision); });
+  expect_same_bits_as_none(
+      GetParam(), [&](const std::string& e) { return book_yaml(book, 1, 4, e, precision); });
   // 6 MiB: two draw buffers of one 8,192-path tile of 26 steps in double (2.4 MB each), not two:
   // 5 chunks, the last partial; 64-thread blocks. draw_batch_size 0: the group is tiled.
   expect_same_bits_as_none(GetParam(), [&](const std::string& e) {
     std::string capped = e;
     capped.insert(capped.size() - 1,
                   ", max_device_memory: 6MiB, block_size: 64, draw_batch_size: 0");
-    return book_yaml(standard_book(26), 36000, 26, capped);
+    return book_yaml(standard_book(26), 36000, 26, capped, precision);
   });
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryBackendAndDistance, BackendIdentity,
-                         ::testing::ValuesIn(all_backend_cases()), [](const auto& info) {
-                           return info.param.backend + "_d" + std::to_string(info.param.distance);
+                         ::testing::ValuesIn(black_scholes_cases()), [](const auto& info) {
+                           return info.param.entry + "_" + info.param.backend + "_d" +
+                                  std::to_string(info.param.distance);
                          });
 
 // --- draw transforms: device against host ---------------------------------------------------

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu_coverage.hpp"
 #include "kernels/compile/compiled_kernels.hpp"
 #include "kernels/compile/kernel_cache.hpp"
 #include "kernels/compile/runtime_compiler.hpp"
@@ -143,6 +144,38 @@ TEST(RuntimeCompiler, ReportsWhatDoesNotCompile) {
 
 KernelKey key_of(const std::string& name) {
   return KernelKey{name, 90};
+}
+
+TEST(GpuSuiteCoverage, NamesKernelsThatExistTheLongestFirstAndEveryLoaderInEachRole) {
+  // tests/gpu_coverage.cpp, checked where CI runs (no GPU): every case names a kernel of the
+  // inventory (suite_kernels throws otherwise), no kernel twice, the compile order's weights
+  // falling, and every loader crossed with every distance and both precisions on Black-Scholes,
+  // and with 2, 3 and 4 factors a step.
+  const auto kernels = testing::coverage::suite_kernels();
+  std::set<std::string> names;
+  for (const auto& k : kernels)
+    EXPECT_TRUE(names.insert(k.name).second) << k.name;
+  EXPECT_GT(kernels.size(), 300u);
+  EXPECT_LT(kernels.size(), 600u); // the standard tier fits a device call (scripts/gpu-check.sh)
+  std::map<std::string, std::set<std::string>> roles; // backend -> "entry d"
+  for (const auto& c : testing::coverage::loader_cases([](const std::string&) { return true; })) {
+    // Each case once: its name is a parameterised test's (test_gpu aborts on a duplicate).
+    EXPECT_TRUE(roles[c.backend].insert(c.entry + " d" + std::to_string(c.distance)).second)
+        << c.entry << " " << c.backend << " d" << c.distance;
+  }
+  for (const auto& b : backend_catalog()) {
+    if (std::string(b.name) == "none" || b.bench_only)
+      continue;
+    const auto& r = roles[b.name];
+    for (const char* entry : {"black_scholes_f64", "black_scholes_f32"}) {
+      for (int d : kPrefetchDistances) {
+        const int asked = b.uses_prefetch_distance ? d : 4;
+        EXPECT_TRUE(r.count(std::string(entry) + " d" + std::to_string(asked))) << b.name << d;
+      }
+    }
+    for (const char* two_three_four : {"heston_f32 d4", "multi3_f64 d4", "multi4_f32 d4"})
+      EXPECT_TRUE(r.count(two_three_four)) << b.name << " " << two_three_four;
+  }
 }
 
 TEST(KernelCache, KeepsAnEntryUnderItsKeyAlone) {

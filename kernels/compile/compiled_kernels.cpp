@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "kernels/compile/kernel_cache.hpp"
@@ -180,9 +181,14 @@ bool loaded_in_process(const std::string& name_expression, int arch) {
 } // namespace
 
 CompileBatch compile_all(const std::vector<std::string>& names, int arch, int jobs, bool progress) {
-  std::vector<std::string> targets = names;
-  std::sort(targets.begin(), targets.end());
-  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  // In the caller's order (a caller that knows the long ones puts them first: a batch waits for
+  // its last compile), each name once.
+  std::vector<std::string> targets;
+  std::set<std::string> seen;
+  for (const auto& name : names) {
+    if (seen.insert(name).second)
+      targets.push_back(name);
+  }
   targets.erase(
       std::remove_if(targets.begin(), targets.end(),
                      [&](const std::string& name) { return loaded_in_process(name, arch); }),

@@ -35,7 +35,7 @@ struct CompileBatch {
 };
 
 /// compile_to_cache for each of `names` (duplicates once; none this process has loaded already),
-/// on `jobs` threads (0: the host's);
+/// started in the order given, on `jobs` threads (0: the host's);
 /// where `progress`, a progress line on standard error if it is a terminal and one notice of
 /// what was compiled; afterwards a run finds them in the cache. What a run, the tuner and `pfmc
 /// kernels --warm` compile with.

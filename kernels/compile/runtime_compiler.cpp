@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 
 #include "kernels/compile/embedded_sources.hpp"
@@ -76,12 +77,36 @@ const std::vector<std::string>& compile_options() {
   return options;
 }
 
+const std::vector<SourceFile>& source_files() {
+  static const std::vector<SourceFile> files = [] {
+    const char* tree = std::getenv("PFMC_KERNEL_SOURCES");
+    std::vector<SourceFile> out;
+    for (std::size_t i = 0; i < kEmbeddedFileCount; ++i) {
+      SourceFile file{kEmbeddedFiles[i].include_name, kEmbeddedFiles[i].text};
+      const bool ours =
+          file.include_name.rfind("kernels/", 0) == 0 || file.include_name.rfind("models/", 0) == 0;
+      if (tree != nullptr && *tree != '\0' && ours) {
+        const std::string path = std::string(tree) + "/" + file.include_name;
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+          throw RuntimeError("PFMC_KERNEL_SOURCES: cannot read " + path);
+        std::ostringstream text;
+        text << in.rdbuf();
+        file.text = text.str();
+      }
+      out.push_back(std::move(file));
+    }
+    return out;
+  }();
+  return files;
+}
+
 const std::string& source_digest() {
   static const std::string digest = [] {
     Fingerprint fingerprint;
-    for (std::size_t i = 0; i < kEmbeddedFileCount; ++i) {
-      fingerprint.add(kEmbeddedFiles[i].include_name);
-      fingerprint.add(kEmbeddedFiles[i].text);
+    for (const SourceFile& file : source_files()) {
+      fingerprint.add(file.include_name);
+      fingerprint.add(file.text);
     }
     for (const std::string& option : compile_options())
       fingerprint.add(option);
@@ -99,9 +124,9 @@ std::string compiler_version() {
 Cubin compile_kernel(const std::string& name_expression, int arch) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<const char*> names, texts;
-  for (std::size_t i = 0; i < kEmbeddedFileCount; ++i) {
-    names.push_back(kEmbeddedFiles[i].include_name);
-    texts.push_back(kEmbeddedFiles[i].text);
+  for (const SourceFile& file : source_files()) {
+    names.push_back(file.include_name.c_str());
+    texts.push_back(file.text.c_str());
   }
   Program program;
   check(nvrtcCreateProgram(&program.handle, kSource, "pfmc_path_kernel.cu",

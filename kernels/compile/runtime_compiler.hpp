@@ -21,8 +21,21 @@ struct Cubin {
 /// embedded headers' and the toolkit's include folders. The architecture is added per call.
 const std::vector<std::string>& compile_options();
 
-/// A digest of every embedded source file (names and contents) and of the build's options:
-/// what changes the code besides the name expression, the architecture and the compiler.
+/// One file NVRTC compiles from: the name an #include asks for, and its text.
+struct SourceFile {
+  std::string include_name;
+  std::string text;
+};
+
+/// What NVRTC compiles from: the files embedded in the binary, or, where $PFMC_KERNEL_SOURCES
+/// names a source tree (read once), that tree's kernels/ and models/ files in place of the
+/// embedded copies (the mutation check's device tier plants a bug there without a rebuild;
+/// the built-in kernels are the binary's: set $PFMC_COMPILE_AT_RUNTIME=1 beside it). A file the
+/// tree lacks throws pfmc::RuntimeError naming it.
+const std::vector<SourceFile>& source_files();
+
+/// A digest of every source file (names and contents) and of the build's options: what changes
+/// the code besides the name expression, the architecture and the compiler.
 const std::string& source_digest();
 
 /// NVRTC's version, "13.0".
