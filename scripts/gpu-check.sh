@@ -3,7 +3,7 @@
 #   build (Ninja, all cores, ptxas resource report) → test suites → compute-sanitizer
 #   (memcheck, racecheck, synccheck) on small runs → SASS checks → benchmark → summary.
 # Stages can be chosen: scripts/gpu-check.sh [prebuilt] [build] [test] [sanitize] [sass] [prefetch] [bench]
-# [stress] [cli] [quick] [e2e] [jit] [fast] [pathwise] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [build-old] [book-trace] [terminal-ab] [prebuilt-ab] [final] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [ncu-greeks] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
+# [stress] [exhaustive] [cli] [quick] [e2e] [jit] [fast] [pathwise] [fresh] [books] [pyoverhead] [pysegv] [pybuild] [pysegv-gdb] [peers] [fsi] [split] [scale] [exercise] [ncu] [book-source] [build-old] [book-trace] [terminal-ab] [prebuilt-ab] [final] [book-ab] [regcap] [loaders-ab] [ncu-loaders] [ncu-greeks] [extra] (default: build test sanitize sass bench). Logs go to $OUT (or
 # /tmp/pfmc-gpu-check); the summary is printed last. Carry .deps/root (scripts/carry-deps.sh:
 # Random123 and SLEEF, which the GPU machine lacks), for `peers` .peers (scripts/fetch-peers.sh),
 # and for `prebuilt` build-carry/prebuilt.tar.xz (scripts/carry-build.sh: the check set's
@@ -192,6 +192,21 @@ if has test; then
   note "gpu faults in $((SECONDS - start)) s: rc=$rc $(grep -c '^ok:' "$LOG/gpu_faults.txt") ok, $(grep -c '^FAIL:' "$LOG/gpu_faults.txt") failed; $(grep '^8 processes' "$LOG/gpu_faults.txt")"
   cat "$LOG/gpu_faults.txt"
   keep gpu_faults.txt
+fi
+
+if has exhaustive; then
+  # The release tier (tests/gpu_coverage.hpp): every loader at every listed distance of every
+  # entry, which no one call compiles. A call takes the entries $PFMC_EXHAUSTIVE_ENTRIES names
+  # (model-list names, e.g. "heston_f32 multi4_f64"; the calls together take all of them): each
+  # entry's kernels warmed on every core, then its identity cases, the entry's name in theirs.
+  for entry in ${PFMC_EXHAUSTIVE_ENTRIES:?"names the model-list entries this call takes"}; do
+    start=$SECONDS
+    PFMC_GPU_SUITE=exhaustive PFMC_TEST_WARM_ENTRIES=$entry limit 500 "./$B/test_gpu" \
+      --gtest_brief=1 --gtest_filter="*/${entry}_*" > "$LOG/exhaustive_$entry.log" 2>&1
+    rc=$?
+    note "exhaustive $entry: rc=$rc in $((SECONDS - start)) s: $(grep -m1 'kernels not built in' "$LOG/exhaustive_$entry.log" | cut -c1-80); $(grep -E '^\[  (PASSED|FAILED)  \] [0-9]' "$LOG/exhaustive_$entry.log" | tr '\n' ' ')"
+    grep -E "Failure" -A6 "$LOG/exhaustive_$entry.log" | head -30
+  done
 fi
 
 if has stress; then
