@@ -2409,6 +2409,574 @@ inline const std::vector<ReferenceCase>& reference_cases() {
               "(independent Monte Carlo) + 3 se"}},
             {}},
        }},
+      {"curved_curves",
+       "market:\n"
+       "  underlyings:\n"
+       "    - {name: S, spot: 100.0, dividend_yield: 0.01}\n"
+       "    - {name: A, spot: 100.0}\n"
+       "    - {name: B, spot: 90.0, dividend_yield: 0.02}\n"
+       "  rates: {tenors: [0.25, 1.0, 3.0], zero_rates: [0.01, 0.03, 0.045]}\n"
+       "models:\n"
+       "  - {name: bs, type: black_scholes, underlying: S, volatility: {tenors: [0.25, 1.0, 2.0], "
+       "vols: [0.3, 0.24, 0.21]}}\n"
+       "  - {name: h, type: heston, underlying: S, v0: 0.04, kappa: 2.0, theta: 0.06, xi: 0.5, "
+       "rho: -0.7, scheme: qe}\n"
+       "  - {name: lv, type: local_vol, underlying: S, surface: {times: [0.1, 0.25, 0.5], "
+       "log_moneyness: [-0.4, -0.1, 0.1, 0.4], vols: [[0.5, 0.4, 0.34, 0.3], [0.36, 0.28, 0.24, "
+       "0.22], [0.28, 0.2, 0.17, 0.16]]}}\n"
+       "  - {name: ab, type: multi_black_scholes, underlyings: [A, B], volatilities: [0.2, 0.3], "
+       "correlation: [[1.0, 0.5], [0.5, 1.0]]}\n"
+       "instruments:\n"
+       "  - {id: bs_call, type: european, option: call, strike: 100.0, maturity: 1.5, model: bs}\n"
+       "  - {id: bs_put, type: european, option: put, strike: 95.0, maturity: 0.75, model: bs}\n"
+       "  - {id: bs_forward, type: european, option: call, strike: 0.01, maturity: 1.5, model: "
+       "bs}\n"
+       "  - {id: h_call, type: european, option: call, strike: 100.0, maturity: 1.0, model: h}\n"
+       "  - {id: h_put, type: european, option: put, strike: 90.0, maturity: 1.0, model: h}\n"
+       "  - {id: h_forward, type: european, option: call, strike: 0.01, maturity: 1.0, model: h}\n"
+       "  - {id: lv_call, type: european, option: call, strike: 100.0, maturity: 1.0, model: lv}\n"
+       "  - {id: lv_put, type: european, option: put, strike: 90.0, maturity: 1.0, model: lv}\n"
+       "  - {id: lv_forward, type: european, option: call, strike: 0.01, maturity: 1.0, model: "
+       "lv}\n"
+       "  - {id: lv_down_out, type: barrier, option: call, strike: 100.0, barrier: 85.0, "
+       "barrier_type: down_and_out, monitoring: 12, maturity: 1.0, model: lv}\n"
+       "  - {id: ab_leg, type: basket, payoff: weighted, weights: [0.0, 1.0], option: call, "
+       "strike: 90.0, maturity: 1.0, model: ab}\n"
+       "  - {id: ab_call, type: basket, payoff: weighted, weights: [0.6, 0.4], option: call, "
+       "strike: 95.0, maturity: 1.0, model: ab}\n"
+       "  - {id: ab_forward, type: basket, payoff: weighted, weights: [0.6, 0.4], option: call, "
+       "strike: 0.01, maturity: 1.0, model: ab}\n"
+       "simulation: {paths: 100000, steps_per_year: 24, seed: 13, greeks: [delta, gamma, vega, "
+       "rho, theta]}\n"
+       "",
+       100000,
+       {
+           {"bs_call",
+            {{12.20743894, 0, 0, "Black-Scholes"}},
+            {
+                {"delta",
+                 "",
+                 {0.5961865782, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 Reference{0.5962331176, 0, 1e-06, "Black-Scholes, dV/dS0"}},
+                {"gamma",
+                 "",
+                 {0.01404526628, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 std::nullopt},
+                {"vega",
+                 "",
+                 {46.35106815, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 std::nullopt},
+                {"rho",
+                 "",
+                 {71.12367946, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 std::nullopt},
+                {"theta",
+                 "",
+                 {-3.68634088, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 std::nullopt},
+            }},
+           {"bs_put",
+            {{5.597406786, 0, 0, "Black-Scholes"}},
+            {
+                {"delta",
+                 "",
+                 {-0.3445681505, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 Reference{-0.3444873462, 0, 1e-06, "Black-Scholes, dV/dS0"}},
+                {"gamma",
+                 "",
+                 {0.0171053632, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 std::nullopt},
+                {"vega",
+                 "",
+                 {31.64549751, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 std::nullopt},
+                {"rho",
+                 "",
+                 {-30.03464237, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 std::nullopt},
+                {"theta",
+                 "",
+                 {-2.618124361, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 std::nullopt},
+            }},
+           {"bs_forward",
+            {{98.50168761, 0, 0, "Black-Scholes"},
+             {98.50644078, 0, 0.00475318,
+              "discounted forward less the strike (any model with deterministic rates); allowance: "
+              "half the put part's range [0, K DF]"}},
+            {
+                {"delta",
+                 "",
+                 {0.9851119396, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 Reference{0.9851119396, 0, 1e-06, "Black-Scholes, dV/dS0"}},
+                {"gamma",
+                 "",
+                 {1.421085472e-14, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 std::nullopt},
+                {"vega", "", {0, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"}, std::nullopt},
+                {"rho",
+                 "",
+                 {0.01425953173, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 std::nullopt},
+                {"theta",
+                 "",
+                 {0.9846978176, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 std::nullopt},
+            }},
+           {"h_call",
+            {{9.308877427, 0.00930489, 0, "independent Monte Carlo (numpy, 1600000 paths)"},
+             {9.319864376, 0, 0.0389016,
+              "QuantLib AnalyticHestonEngine; allowance: the scheme's bias at this grid "
+              "(independent Monte Carlo) + 3 se"}},
+            {
+                {"delta",
+                 "",
+                 {0.6508174849, 0.000443821, 9.31766e-12,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 Reference{0.6509900266, 0.000447785, 0,
+                           "independent Monte Carlo, pathwise dV/dS0"}},
+                {"gamma",
+                 "",
+                 {0.01755713176, 8.3059e-05, 3.72531e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"vega",
+                 "",
+                 {38.39988229, 0.0588539, 9.30881e-10,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"rho",
+                 "",
+                 {55.79032356, 0.0378808, 9.30894e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"theta",
+                 "",
+                 {-6.931420896, 0.0303029, 6.78855e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+            }},
+           {"h_put",
+            {{4.047580375, 0.00738797, 0, "independent Monte Carlo (numpy, 1600000 paths)"},
+             {4.043825159, 0, 0.0259191,
+              "QuantLib AnalyticHestonEngine; allowance: the scheme's bias at this grid "
+              "(independent Monte Carlo) + 3 se"}},
+            {
+                {"delta",
+                 "",
+                 {-0.1918730727, 0.000253377, 4.05287e-12,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 Reference{-0.1917669756, 0.000257069, 0,
+                           "independent Monte Carlo, pathwise dV/dS0"}},
+                {"gamma",
+                 "",
+                 {0.01057181891, 6.13867e-05, 1.62009e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"vega",
+                 "",
+                 {29.3043113, 0.0405746, 4.04983e-10,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"rho",
+                 "",
+                 {-23.22433391, 0.0304755, 4.04764e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"theta",
+                 "",
+                 {-2.519843399, 0.0243333, 2.95221e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+            }},
+           {"h_forward",
+            {{99.00013115, 0, 0.00485223,
+              "discounted forward less the strike (any model with deterministic rates); allowance: "
+              "half the put part's range [0, K DF]"},
+             {98.99527892, 0, 0.0640792,
+              "QuantLib AnalyticHestonEngine; allowance: the scheme's bias at this grid "
+              "(independent Monte Carlo) + 3 se"}},
+            {
+                {"delta",
+                 "",
+                 {0.9899027574, 0.000164572, 9.89806e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 Reference{0.9899027574, 0.000164572, 0,
+                           "independent Monte Carlo, pathwise dV/dS0"}},
+                {"gamma",
+                 "",
+                 {-7.669749169e-14, 9.76596e-17, 3.95922e-10,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"vega",
+                 "",
+                 {-0.1351084213, 0.0840543, 9.89806e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"rho",
+                 "",
+                 {0.009704457031, 2.53564e-14, 9.89806e-08,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"theta",
+                 "",
+                 {1.035994497, 0.0429158, 7.22569e-08,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+            }},
+           {"lv_call",
+            {{10.72888294, 0, 4.22343e-06, "local-vol Euler chain: transition-density recursion"},
+             {10.55814888, 0, 0.170755,
+              "Crank-Nicolson PDE (continuous time); allowance: the Euler chain's bias at this "
+              "grid, chain 10.728883"}},
+            {
+                {"delta",
+                 "",
+                 {0.6124507619, 0.000471086, 1.07524e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"gamma",
+                 "",
+                 {0.01598053657, 7.93962e-05, 4.29937e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"vega",
+                 "",
+                 {37.90905598, 0.060033, 1.07451e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"rho",
+                 "",
+                 {50.50812705, 0.0382859, 1.07445e-08,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"theta",
+                 "",
+                 {-4.665871554, 0.0598068, 7.83876e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+            }},
+           {"lv_put",
+            {{4.894492401, 0, 1e-06, "local-vol Euler chain: transition-density recursion"},
+             {4.763697295, 0, 0.130805,
+              "Crank-Nicolson PDE (continuous time); allowance: the Euler chain's bias at this "
+              "grid, chain 4.894492"}},
+            {
+                {"delta",
+                 "",
+                 {-0.2307756978, 0.000267141, 4.88506e-12,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"gamma",
+                 "",
+                 {0.01164228226, 6.44077e-05, 1.95286e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"vega",
+                 "",
+                 {31.75054387, 0.0393613, 4.8811e-10,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"rho",
+                 "",
+                 {-27.94533708, 0.0321759, 4.87931e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"theta",
+                 "",
+                 {-0.7463295422, 0.0397367, 3.5611e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+            }},
+           {"lv_forward",
+            {{98.99527892, 0, 1e-06, "local-vol Euler chain: transition-density recursion"},
+             {98.99528441, 0, 1.54953e-05,
+              "Crank-Nicolson PDE (continuous time); allowance: the Euler chain's bias at this "
+              "grid, chain 98.995279"},
+             {99.00013115, 0, 0.00485223,
+              "discounted forward less the strike (any model with deterministic rates); allowance: "
+              "half the put part's range [0, K DF]"}},
+            {
+                {"delta",
+                 "",
+                 {0.9904189681, 0.00019556, 9.90322e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"gamma",
+                 "",
+                 {-7.662412926e-14, 6.75102e-17, 3.96129e-10,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"vega",
+                 "",
+                 {0.1333027312, 0.0831489, 9.90322e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"rho",
+                 "",
+                 {0.009704456988, 2.74768e-14, 9.90322e-08,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"theta",
+                 "",
+                 {0.9741616774, 0.0773791, 7.22945e-08,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+            }},
+           {"lv_down_out",
+            {{10.11891527, 0, 1e-06, "local-vol Euler chain: transition-density recursion"}},
+            {
+                {"delta",
+                 "",
+                 {0.643471242, 0.000928477, 1.01431e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"gamma",
+                 "",
+                 {0.01538361007, 0.00159824, 4.05568e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"vega",
+                 "",
+                 {29.14101847, 0.0817097, 1.01334e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"rho",
+                 "",
+                 {46.68974398, 0.114517, 1.01354e-08,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"theta",
+                 "",
+                 {-4.209609933, 0.214905, 7.39461e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+            }},
+           {"ab_leg",
+            {{10.91102342, 0, 0, "Black-Scholes on the basket's one leg"}},
+            {
+                {"delta",
+                 "A",
+                 {0, 0, 1.08932e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"delta",
+                 "B",
+                 {0.5612867756, 0.00050063, 1.21099e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"gamma",
+                 "A",
+                 {0, 0, 4.35727e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"gamma",
+                 "B",
+                 {0.0142143486, 7.91636e-05, 5.38076e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"vega",
+                 "A",
+                 {0, 0, 1.08932e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"vega",
+                 "B",
+                 {34.52292802, 0.0585836, 1.0893e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"rho",
+                 "",
+                 {39.62587569, 0.0343451, 1.08932e-08,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"theta",
+                 "",
+                 {-6.417474065, 0.0451384, 7.9456e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+            }},
+           {"ab_call",
+            {{9.316863139, 0.0110486, 0, "independent Monte Carlo (numpy, 1600000 paths)"}},
+            {
+                {"delta",
+                 "A",
+                 {0.3553761345, 0.000273274, 9.32051e-12,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"delta",
+                 "B",
+                 {0.2435357965, 0.000194111, 1.03534e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"gamma",
+                 "A",
+                 {0.007285419166, 4.20997e-05, 3.72747e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"gamma",
+                 "B",
+                 {0.002995886145, 2.31478e-05, 4.60122e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"vega",
+                 "A",
+                 {20.75309415, 0.0370609, 9.31748e-10,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"vega",
+                 "B",
+                 {11.34488657, 0.0247596, 9.31709e-10,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"rho",
+                 "",
+                 {48.13867259, 0.0363598, 9.31693e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"theta",
+                 "",
+                 {-6.054465732, 0.0327714, 6.79526e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+            }},
+           {"ab_forward",
+            {{95.28230001, 0, 0.00485223,
+              "discounted forward less the strike (any model with deterministic rates); allowance: "
+              "half the put part's range [0, K DF]"}},
+            {
+                {"delta",
+                 "A",
+                 {0.6001762945, 9.57956e-05, 9.52912e-11,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"delta",
+                 "B",
+                 {0.3920362722, 9.49773e-05, 1.05879e-10,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"gamma",
+                 "A",
+                 {-4.639708173e-14, 3.56646e-17, 3.81165e-10,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"gamma",
+                 "B",
+                 {4.59526639e-15, 2.50156e-17, 4.70574e-10,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"vega",
+                 "A",
+                 {0.08173994789, 0.0493372, 9.52912e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"vega",
+                 "B",
+                 {-0.02735787476, 0.0304091, 9.52912e-09,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"rho",
+                 "",
+                 {0.009704456986, 1.02152e-14, 9.52912e-08,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+                {"theta",
+                 "",
+                 {0.7281606606, 0.0395863, 6.95633e-08,
+                  "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                  "allowance: rounding, 1e-12 of the bumped values"},
+                 std::nullopt},
+            }},
+       }},
+      {"fine_steps",
+       "market:\n"
+       "  underlyings:\n"
+       "    - {name: S, spot: 100.0, dividend_yield: 0.01}\n"
+       "  rates: {tenors: [0.25, 1.0, 3.0], zero_rates: [0.01, 0.03, 0.045]}\n"
+       "models:\n"
+       "  - {name: bs, type: black_scholes, underlying: S, volatility: 0.2}\n"
+       "instruments:\n"
+       "  - {id: call, type: european, option: call, strike: 100.0, maturity: 0.05, model: bs}\n"
+       "  - {id: put, type: european, option: put, strike: 98.0, maturity: 0.05, model: bs}\n"
+       "simulation: {paths: 200000, steps_per_year: 1000, seed: 17, greeks: [theta]}\n"
+       "",
+       200000,
+       {
+           {"call",
+            {{1.783083686, 0, 0, "Black-Scholes"}},
+            {
+                {"theta",
+                 "",
+                 {-17.85494, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 std::nullopt},
+            }},
+           {"put",
+            {{0.9428356078, 0, 0, "Black-Scholes"}},
+            {
+                {"theta",
+                 "",
+                 {-15.95919366, 0, 1e-06, "Black-Scholes, bumped as pfmc bumps"},
+                 std::nullopt},
+            }},
+       }},
   };
   return cases;
 }

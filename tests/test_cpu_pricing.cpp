@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -405,6 +408,114 @@ TEST(Reduction, PairwiseSumIsTheBalancedTreeOfNeighbours) {
       kernels::pairwise_sum(4, [&](int q) { return tree(x.data() + 16 * q, 16); });
   EXPECT_EQ(kernels::pairwise_sum(64, [&](int i) { return x[i]; }), quarters);
 }
+
+/// The standard book's call (quantity 10) and put (-5), the put on a copy of the call's model:
+/// two simulation groups, drawing from independent streams. Their references are the reference
+/// case "black_scholes"'s Black-Scholes values (pricing_book.hpp); the event grid steps each
+/// exactly.
+std::vector<testing::BookEntry> call_and_put() {
+  std::vector<testing::BookEntry> book;
+  for (const auto& e : standard_book(kMonitoring)) {
+    if (e.id == "call" || e.id == "put")
+      book.push_back(e);
+  }
+  return book;
+}
+
+std::string two_group_yaml(std::uint64_t paths, const std::string& extra_simulation) {
+  std::string yaml = book_yaml(call_and_put(), paths, 0, "{device: cpu}", extra_simulation);
+  const auto model = yaml.find("  - {name: bs,");
+  const auto end = yaml.find('\n', model) + 1;
+  std::string copy = yaml.substr(model, end - model);
+  copy.replace(copy.find("name: bs,"), 9, "name: bs2,");
+  yaml.insert(end, copy);
+  const auto on = yaml.find("model: bs}", yaml.find("{id: put,"));
+  yaml.replace(on, 10, "model: bs2}");
+  return yaml;
+}
+
+TEST(Statistics, PortfolioErrorOfIndependentGroupsIsTheQuadratureSumOfTheirs) {
+  // Each group holds one position and the groups' draws are independent: the portfolio's
+  // variance of the mean is the sum of (quantity x standard error)^2 over the positions, to
+  // rounding. (10 x 0.28 and 5 x 0.23 here: summed, not squared, they would give 2.0, not 3.0.)
+  const auto result = engine::price(load(two_group_yaml(4000, "")));
+  ASSERT_EQ(result.run.groups, 2);
+  ASSERT_TRUE(result.portfolio.has_std_error);
+  const auto book = call_and_put();
+  double variance = 0.0;
+  for (const auto& e : book)
+    variance += std::pow(e.quantity * find(result, e.id).std_error, 2);
+  EXPECT_NEAR(result.portfolio.std_error, std::sqrt(variance), 1e-10 * std::sqrt(variance));
+}
+
+/// A run's reported standard errors against the spread of kRuns independent runs (seeds apart)
+/// of the same book: no formula of pfmc's in the reference, only the runs' values.
+class ReplicatedRuns : public ::testing::TestWithParam<bool> {}; // antithetic
+
+TEST_P(ReplicatedRuns, ReportedStandardErrorsMatchTheSpreadOfIndependentRuns) {
+  // Each run's value is a mean of 1000 paths (500 antithetic pairs): close to N(mu, sigma^2),
+  // so (K - 1) s^2 / sigma^2 ~ chi^2 with K - 1 degrees of freedom, s^2 the sample variance of
+  // the K runs' values. sigma^2 is taken as the mean of the K reported variances (their own
+  // relative error sqrt((2 + kurtosis) / 1000 / K) < 0.5% here, against s^2's sqrt(2 / 999) =
+  // 4.5%). Band for a false-failure rate of 1e-6 per check (5e-7 each side), K = 1000:
+  //   scipy.stats.chi2.ppf([5e-7, 1 - 5e-7], 999) / 999 = [0.7962, 1.2344].
+  // Measured at K = 4000 (seeds 1000..4999): 1.00 to 1.04. The mean of the K runs (1,000,000
+  // paths) must match Black-Scholes within kSigmas of s / sqrt(K).
+  // What it catches: an error that counts antithetic pairs as paths halves the mean and puts its
+  // square into the variance; a portfolio error summed from the groups' errors, not their
+  // squares, is sqrt(5.5 + 2.3) where the runs spread by sqrt(5.5^2 + 2.3^2).
+  constexpr int kRuns = 1000;
+  constexpr double kLow = 0.7962, kHigh = 1.2344;
+  const bool antithetic = GetParam();
+  auto config =
+      load(two_group_yaml(1000, antithetic ? ", antithetic: true" : ", antithetic: false"));
+  const auto book = call_and_put();
+  struct Spread {
+    std::string what;
+    double reference;
+    std::vector<double> values;
+    double reported_variance = 0.0; ///< summed over the runs
+  };
+  std::vector<Spread> spreads;
+  double portfolio_reference = 0.0;
+  for (const auto& e : book) {
+    ASSERT_TRUE(e.reference.has_value()) << e.id;
+    EXPECT_EQ(e.allowance, 0.0) << e.id; // closed forms
+    spreads.push_back({e.id, *e.reference, {}});
+    portfolio_reference += e.quantity * *e.reference;
+  }
+  spreads.push_back({"portfolio", portfolio_reference, {}});
+  for (int k = 0; k < kRuns; ++k) {
+    config.simulation.seed = 1000 + static_cast<std::uint64_t>(k);
+    const auto result = engine::price(config);
+    for (std::size_t i = 0; i < book.size(); ++i) {
+      const auto& got = find(result, book[i].id);
+      ASSERT_TRUE(got.has_std_error);
+      spreads[i].values.push_back(got.price);
+      spreads[i].reported_variance += got.std_error * got.std_error;
+    }
+    ASSERT_TRUE(result.portfolio.has_std_error);
+    spreads.back().values.push_back(result.portfolio.value);
+    spreads.back().reported_variance += result.portfolio.std_error * result.portfolio.std_error;
+  }
+  for (const auto& s : spreads) {
+    double mean = 0.0;
+    for (double v : s.values)
+      mean += v / kRuns;
+    double variance = 0.0;
+    for (double v : s.values)
+      variance += (v - mean) * (v - mean) / (kRuns - 1);
+    const double ratio = variance / (s.reported_variance / kRuns);
+    EXPECT_GE(ratio, kLow) << s.what << ": the runs spread less than their errors say";
+    EXPECT_LE(ratio, kHigh) << s.what << ": the runs spread more than their errors say";
+    EXPECT_NEAR(mean, s.reference, testing::kSigmas * std::sqrt(variance / kRuns)) << s.what;
+    std::printf("  %-9s antithetic %d: spread^2 / reported se^2 = %.3f, mean %.4f (ref %.4f)\n",
+                s.what.c_str(), antithetic, ratio, mean, s.reference);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(PlainAndAntithetic, ReplicatedRuns, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "antithetic" : "plain"; });
 
 TEST(Statistics, EstimateFromSums) {
   // Values 1, 2, 3, 4: mean 2.5, sample variance 5/3, SE sqrt(5/12).

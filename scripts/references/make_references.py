@@ -4,12 +4,15 @@ it prices) and, for every instrument and every Greek, references computed by cod
 nothing with the engine (this folder: refcore, refclosed, reflattice, refmc; QuantLib 1.29):
 
   - closed forms: Europeans and digitals on Black-Scholes with term structures, discretely fixed
-    geometric Asians (refclosed);
+    geometric Asians, a basket of one leg (a European on that leg), and a call struck near zero
+    on any model, whose price is the discounted forward less the strike (refclosed);
   - discretely monitored barriers and knocks on Europeans and digitals, on Black-Scholes and on
     the local-vol Euler chain: a transition-density recursion, Richardson-extrapolated, accurate
     to ~1e-7 (reflattice);
   - local vol in continuous time: Crank-Nicolson (reflattice), whose difference from the Euler
     chain is the scheme's discretisation bias at the case's grid (the allowance of that check);
+  - Heston Europeans in continuous time: QuantLib's AnalyticHestonEngine (a zero curve as the
+    flat rate of the same discount factor), the scheme's bias at the grid its allowance;
   - arithmetic Asians on Black-Scholes: QuantLib's FdBlackScholesAsianEngine (Richardson over
     two grids);
   - everything else (knocked Asians, baskets, Heston, local-vol Asians, and the Greeks that have
@@ -44,6 +47,13 @@ import refmc  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUTPUT = os.path.join(ROOT, "tests", "reference_cases.hpp")
 MC_FACTOR = 16  # the reference's paths over the test's: its standard error is a quarter of pfmc's
+# A Monte Carlo Greek whose estimator takes (nearly) the same value on every path -- the rho of a
+# call struck near zero is K T DF(T) on each -- has a standard error of rounding alone, and pfmc
+# and the reference then differ by their floating-point rounding: each scenario's mean payoff is
+# exact to some tens of ulps (a few exp/log and one addition a step: 2^-52 (steps + 10) < 2e-14
+# of itself up to 80 steps); the allowance takes 1e-12 of it, amplified by the Greek's weights:
+# 1e-12 sum_k |w_k| |V_k|. Measured: 5e-11 at most (curved_curves' rhos, where it is 1e-7).
+ROUNDING = 1e-12
 ALL_GREEKS = ["delta", "gamma", "vega", "rho", "theta"]
 
 
@@ -249,9 +259,87 @@ def heston_lewis():
         simulation=dict(paths=100000, steps_per_year=52, seed=11))
 
 
+# The curved market of issue 59: zero rates rising from 1% to 4.5% (flat outside their tenors),
+# so that the integrated rate of a step, ln(DF(t0) / DF(t1)), differs from any average of the
+# zero rates at its ends; every model's drift integrates it.
+CURVE = dict(tenors=[0.25, 1.0, 3.0], zero_rates=[0.01, 0.03, 0.045])
+
+# A local-vol surface whose last time (0.5) comes before the maturities (1.0): past it the surface
+# is flat in time (its last row), and its first row is far from its last.
+SHORT_SURFACE = dict(times=[0.1, 0.25, 0.5], log_moneyness=[-0.4, -0.1, 0.1, 0.4],
+                     vols=[[0.50, 0.40, 0.34, 0.30], [0.36, 0.28, 0.24, 0.22],
+                           [0.28, 0.20, 0.17, 0.16]])
+
+# A call struck at a ten-thousandth of the spot: the discounted forward less the strike, exact in
+# expectation on every model and scheme, within K DF / 2 (refclosed.discounted_forward_call).
+TINY_STRIKE = 0.01
+
+
+def curved_curves():
+    """Every model under CURVE, Black-Scholes under a vol term structure, local vol priced past
+    its surface's last time; maturities on whole days (QuantLib's Heston)."""
+    on = lambda model, T=1.0: dict(maturity=T, model=model)
+    return dict(
+        name="curved_curves",
+        market=dict(underlyings=[dict(name="S", spot=100.0, dividend_yield=0.01),
+                                 dict(name="A", spot=100.0),
+                                 dict(name="B", spot=90.0, dividend_yield=0.02)],
+                    rates=CURVE),
+        models=[dict(name="bs", type="black_scholes", underlying="S",
+                     volatility=dict(tenors=[0.25, 1.0, 2.0], vols=[0.30, 0.24, 0.21])),
+                dict(name="h", type="heston", underlying="S", v0=0.04, kappa=2.0, theta=0.06,
+                     xi=0.5, rho=-0.7, scheme="qe"),
+                dict(name="lv", type="local_vol", underlying="S", surface=SHORT_SURFACE),
+                dict(name="ab", type="multi_black_scholes", underlyings=["A", "B"],
+                     volatilities=[0.2, 0.3], correlation=[[1.0, 0.5], [0.5, 1.0]])],
+        instruments=[
+            dict(id="bs_call", type="european", option="call", strike=100.0, **on("bs", 1.5)),
+            dict(id="bs_put", type="european", option="put", strike=95.0, **on("bs", 0.75)),
+            dict(id="bs_forward", type="european", option="call", strike=TINY_STRIKE,
+                 **on("bs", 1.5)),
+            dict(id="h_call", type="european", option="call", strike=100.0, **on("h")),
+            dict(id="h_put", type="european", option="put", strike=90.0, **on("h")),
+            dict(id="h_forward", type="european", option="call", strike=TINY_STRIKE, **on("h")),
+            dict(id="lv_call", type="european", option="call", strike=100.0, **on("lv")),
+            dict(id="lv_put", type="european", option="put", strike=90.0, **on("lv")),
+            dict(id="lv_forward", type="european", option="call", strike=TINY_STRIKE, **on("lv")),
+            dict(id="lv_down_out", type="barrier", option="call", strike=100.0, barrier=85.0,
+                 barrier_type="down_and_out", monitoring=12, **on("lv")),
+            dict(id="ab_leg", type="basket", payoff="weighted", weights=[0.0, 1.0],
+                 option="call", strike=90.0, **on("ab")),
+            dict(id="ab_call", type="basket", payoff="weighted", weights=[0.6, 0.4],
+                 option="call", strike=95.0, **on("ab")),
+            dict(id="ab_forward", type="basket", payoff="weighted", weights=[0.6, 0.4],
+                 option="call", strike=TINY_STRIKE, **on("ab")),
+        ],
+        simulation=dict(paths=100000, steps_per_year=24, seed=13, greeks=ALL_GREEKS))
+
+
+def fine_steps():
+    """Theta on a grid finer than a day (1000 steps a year): the valuation moves by half the
+    first step (0.0005 of a year), not by a day. A day would move it past the first step's end:
+    that step's interval turns negative, Black-Scholes clips its variance to zero, and the
+    shifted scenario keeps sigma^2 (T - 0.001) of variance where sigma^2 (T - 1/365) is due
+    (theta's variance part 0.37 of itself: about 11 a year off here). The bumped theta's noise
+    grows as the first step shrinks (that step's draw changes its weight by a fraction of itself
+    on every path: ~260 a path at 0.001, a standard error of ~0.6 at 200,000 paths), so the
+    maturity is short, where theta is large (-18 a year at the money)."""
+    on = dict(maturity=0.05, model="bs")
+    return dict(
+        name="fine_steps",
+        market=dict(underlyings=[dict(name="S", spot=100.0, dividend_yield=0.01)], rates=CURVE),
+        models=[dict(name="bs", type="black_scholes", underlying="S", volatility=0.2)],
+        instruments=[dict(id="call", type="european", option="call", strike=100.0, **on),
+                     dict(id="put", type="european", option="put", strike=98.0, **on)],
+        simulation=dict(paths=200000, steps_per_year=1000, seed=17, greeks=["theta"]))
+
+
 def quantlib_heston(case, model, instrument):
-    """QuantLib's AnalyticHestonEngine (continuous time), flat rate and yield, T in years of an
-    Actual/365 day count with the maturity on a whole day."""
+    """QuantLib's AnalyticHestonEngine (continuous time), flat yield, T in years of an Actual/365
+    day count with the maturity on a whole day. A zero curve at tenors enters as the flat rate
+    of the same discount factor at T, -ln DF(T) / T: with deterministic rates the log-spot at T
+    depends on the rates only through their integral to T, and the payoff is discounted by
+    DF(T), so a European's price is the same."""
     import QuantLib as ql
     (u,) = rc.underlyings_of(case, model)
     ev = ql.Date(2, ql.January, 2025)
@@ -260,7 +348,9 @@ def quantlib_heston(case, model, instrument):
     days = instrument["maturity"] * 365
     assert abs(days - round(days)) < 1e-9
     flat = lambda x: ql.YieldTermStructureHandle(ql.FlatForward(ev, x, dc, ql.Continuous))
-    process = ql.HestonProcess(flat(case["market"]["rates"]["zero_rate"]),
+    rate = -math.log(rc.discount(case["market"]["rates"], instrument["maturity"])) / \
+        instrument["maturity"]
+    process = ql.HestonProcess(flat(rate),
                                flat(u.get("dividend_yield", 0.0)),
                                ql.QuoteHandle(ql.SimpleQuote(u["spot"])), model["v0"],
                                model["kappa"], model["theta"], model["xi"], model["rho"])
@@ -310,7 +400,8 @@ def shipped_basket():
 
 
 CASES = [bs_flat, bs_term, lambda: heston("qe"), lambda: heston("full_truncation"), local_vol,
-         baskets, shipped_basket, knocked_control, controlled_asian, heston_lewis]
+         baskets, shipped_basket, knocked_control, controlled_asian, heston_lewis, curved_curves,
+         fine_steps]
 
 
 # --- deterministic references ---------------------------------------------------------------
@@ -345,10 +436,38 @@ def quantlib_arithmetic_asian(case, model, instrument):
     return value, abs(value - values[1]) / 3
 
 
+def is_forward_call(case, model, instrument):
+    """A call (on the spot, or on a weighted basket of weights >= 0) struck at most a thousandth
+    of its underlying's spot value: refclosed.discounted_forward_call prices it on any model."""
+    if instrument["option"] != "call" or rc.knock_of(instrument):
+        return False
+    if instrument["type"] == "basket":
+        if instrument.get("payoff", "weighted") != "weighted" or "weights" not in instrument:
+            return False
+        weights = instrument["weights"]
+    elif instrument["type"] == "european":
+        weights = [1.0]
+    else:
+        return False
+    if any(w < 0.0 for w in weights):
+        return False
+    level = sum(w * u["spot"] for w, u in zip(weights, rc.underlyings_of(case, model)))
+    return instrument["strike"] <= 1e-3 * level
+
+
 def deterministic(case, model, instrument, grid, cheap_only):
     """[(value, allowance, origin)] for the price; the first is the one the Greeks bump.
     cheap_only: leave out what is too slow to run for every bumped scenario (QuantLib's Asian
     FD, the PDE)."""
+    out = _deterministic(case, model, instrument, grid, cheap_only)
+    if is_forward_call(case, model, instrument):
+        v, allowance = refclosed.discounted_forward_call(case, model, instrument)
+        out.append((v, allowance, "discounted forward less the strike (any model with "
+                    "deterministic rates); allowance: half the put part's range [0, K DF]"))
+    return out
+
+
+def _deterministic(case, model, instrument, grid, cheap_only):
     t, knock = instrument["type"], rc.knock_of(instrument)
     if model["type"] == "black_scholes":
         if t == "european" and not knock:
@@ -375,6 +494,12 @@ def deterministic(case, model, instrument, grid, cheap_only):
                         "Crank-Nicolson PDE (continuous time); allowance: the Euler chain's "
                         "bias at this grid, chain %.6f" % v))
         return out
+    if (model["type"] == "multi_black_scholes" and t == "basket" and not knock and
+            instrument.get("payoff", "weighted") == "weighted" and "weights" in instrument and
+            sum(1 for w in instrument["weights"] if w != 0.0) == 1 and
+            max(instrument["weights"]) > 0.0):
+        return [(refclosed.basket_leg(case, model, instrument), 0.0,
+                 "Black-Scholes on the basket's one leg")]
     return []
 
 
@@ -459,7 +584,7 @@ def build_case(case, quick, log):
                                                        p.mean(), p.std_error()))
             det = deterministic_greeks(case, name, ins, grid) if est["greeks"] else None
             greeks = []
-            for g, a, moments in est["greeks"]:
+            for k, (g, a, moments) in enumerate(est["greeks"]):
                 under = underlying_names[name][a] if a is not None else ""
                 if det is not None:
                     bumped, derivative = det[(g, a)]
@@ -471,8 +596,11 @@ def build_case(case, quick, log):
                     d = (derivative, 0.0, 1e-6, refs[0][2] + ", dV/dS0") \
                         if derivative is not None else None
                 else:
-                    b = (moments.mean(), moments.std_error(), 0.0,
-                         "independent Monte Carlo, common random numbers, bumped as pfmc bumps")
+                    rounding = ROUNDING * sum(abs(w) * abs(v.mean()) for w, v in
+                                              zip(est["weights"][k], est["scenarios"]) if w)
+                    b = (moments.mean(), moments.std_error(), rounding,
+                         "independent Monte Carlo, common random numbers, bumped as pfmc bumps; "
+                         "allowance: rounding, 1e-12 of the bumped values")
                     d = None
                     pw = est["pathwise_delta"]
                     if g == "delta" and pw is not None:

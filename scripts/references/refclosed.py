@@ -60,3 +60,40 @@ def geometric_asian(case, model, instrument):
     # E[G] = exp(mean + var / 2): the lognormal's forward.
     return _lognormal_call_put(instrument["option"], math.exp(mean + 0.5 * var),
                                instrument["strike"], var, df)
+
+
+def basket_leg(case, model, instrument):
+    """A weighted basket call or put with one non-zero weight w > 0 on a correlated
+    Black-Scholes model is w times a European on that leg at strike K / w: the leg is lognormal
+    with its own flat vol, whatever the correlation."""
+    legs = [(a, w) for a, w in enumerate(instrument["weights"]) if w != 0.0]
+    (a, w), = legs
+    assert w > 0.0
+    u = rc.underlyings_of(case, model)[a]
+    T = instrument["maturity"]
+    df = rc.discount(case["market"]["rates"], T)
+    forward = u["spot"] * math.exp(-u.get("dividend_yield", 0.0) * T) / df
+    variance = model["volatilities"][a] ** 2 * T
+    return w * _lognormal_call_put(instrument["option"], forward, instrument["strike"] / w,
+                                   variance, df)
+
+
+def discounted_forward_call(case, model, instrument):
+    """A call struck at a tiny K on any model with deterministic rates, whose discounted spot is
+    a martingale (every scheme pfmc steps is one in expectation, step by step):
+    df E[(X - K)+] = df (E[X] - K) + df E[(K - X)+], X the terminal spot or weighted basket
+    (weights >= 0), E[X] = sum w S0 e^{-qT} / df. The put part lies in [0, K] (X >= 0): the
+    reference takes its middle, K df / 2, and allows the other half. Returns (value,
+    allowance)."""
+    T, K = instrument["maturity"], instrument["strike"]
+    df = rc.discount(case["market"]["rates"], T)
+    us = rc.underlyings_of(case, model)
+    if instrument["type"] == "basket":
+        assert instrument.get("payoff", "weighted") == "weighted"
+        weights = instrument["weights"]
+    else:
+        weights = [1.0]
+    assert all(w >= 0.0 for w in weights)
+    forward_value = sum(w * u["spot"] * math.exp(-u.get("dividend_yield", 0.0) * T)
+                        for w, u in zip(weights, us))
+    return forward_value - K * df + 0.5 * K * df, 0.5 * K * df

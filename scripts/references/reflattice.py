@@ -219,8 +219,10 @@ def knocked_price(case, model, instrument, grid=None, h=None):
 # --- the local-vol PDE ----------------------------------------------------------------------
 
 def local_vol_pde(case, model, instrument, space_points=4001, time_steps=1000):
-    """Continuous-time price of a European or digital on the local-vol model (flat rate and
-    yield), or of a Bermudan call or put (`exercise: bermudan`, exercise_dates N: the time steps
+    """Continuous-time price of a European or digital on the local-vol model (a flat yield; the
+    zero curve flat or at tenors: over each time step the short rate is its average there,
+    ln(DF(t0) / DF(t1)) / (t1 - t0), exact for the step's discounting and drift), or of a
+    Bermudan call or put (`exercise: bermudan`, exercise_dates N: the time steps
     land on its dates, where the value becomes max(value, payoff) and the next step restarts
     with two implicit half steps): Crank-Nicolson in x = ln S with Rannacher's start; Richardson
     in the time step and then in the space step (both errors O(h^2)); and the change of the last
@@ -234,7 +236,7 @@ def local_vol_pde(case, model, instrument, space_points=4001, time_steps=1000):
 
     def solve(n_t, space_points):
         (u,) = rc.underlyings_of(case, model)
-        r = case["market"]["rates"]["zero_rate"]
+        rates = case["market"]["rates"]
         q = u.get("dividend_yield", 0.0)
         T, K = instrument["maturity"], instrument["strike"]
         x0 = math.log(u["spot"])
@@ -252,9 +254,12 @@ def local_vol_pde(case, model, instrument, space_points=4001, time_steps=1000):
                 np.maximum(K - np.exp(x), 0)
         dt = T / n_t
         surface = model["surface"]
-        lf = lambda t: x0 + (r - q) * t
+        lf = lambda t: x0 - q * t - math.log(rc.discount(rates, t))
 
-        def operator(t):
+        def operator(t, span):
+            """The generator at t (the vol's time), the short rate averaged over [t - span/2,
+            t + span/2]."""
+            r = rc.rate_integral(rates, t - 0.5 * span, t + 0.5 * span) / span
             s2 = refmc.local_vol_at(surface, t, x - lf(t)) ** 2
             drift = r - q - 0.5 * s2
             lower = 0.5 * s2 / h ** 2 - drift / (2 * h)
@@ -270,7 +275,8 @@ def local_vol_pde(case, model, instrument, space_points=4001, time_steps=1000):
 
         def boundary(tau):
             """Dirichlet values at the grid's ends, tau = T - t before the maturity."""
-            df, fq = math.exp(-r * tau), math.exp(-q * tau)
+            df = rc.discount(rates, T) / rc.discount(rates, T - tau)
+            fq = math.exp(-q * tau)
             lo, hi = math.exp(x[0]), math.exp(x[-1])
             if instrument["type"] == "digital":
                 cash = instrument["cash"] * df
@@ -298,7 +304,7 @@ def local_vol_pde(case, model, instrument, space_points=4001, time_steps=1000):
             parts = [(0.5 * dt, 1.0)] * 2 if restart > 0 else [(dt, 0.5)]
             restart = max(0, restart - 1)
             for span, theta in parts:
-                lower, diag, upper = operator(t - 0.5 * span)
+                lower, diag, upper = operator(t - 0.5 * span, span)
                 rhs = v + (1 - theta) * span * apply(lower, diag, upper, v)
                 t -= span
                 edges = boundary(T - t)

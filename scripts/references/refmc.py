@@ -271,7 +271,9 @@ class Moments:
 
 def price_case(case, paths, seed, batch=100000, greeks=None):
     """Reference estimates of every instrument of the case over `paths` paths of its own draws:
-    {id: {"price": Moments, "greeks": [(name, asset, Moments)], "pathwise_delta": Moments}}."""
+    {id: {"price": Moments, "greeks": [(name, asset, Moments)], "pathwise_delta": Moments,
+          "weights": [each Greek's weights over the scenarios], "scenarios": [Moments of each
+          scenario's payoff]}}."""
     greeks = list(greeks if greeks is not None else case["simulation"].get("greeks", []))
     steps_per_year = case["simulation"].get("steps_per_year", 252)
     rng = np.random.Generator(np.random.PCG64(seed))
@@ -282,7 +284,8 @@ def price_case(case, paths, seed, batch=100000, greeks=None):
         spot0 = rc.underlyings_of(case, model)[0]["spot"]
         stats = {i["id"]: {"price": Moments(), "greeks": [(g, a, Moments()) for g, a, _ in weights],
                            "pathwise_delta": Moments() if pathwise_delta_applies(model, i)
-                           else None} for i in instruments}
+                           else None, "weights": [w for _, _, w in weights],
+                           "scenarios": [Moments() for _ in scs]} for i in instruments}
         done = 0
         while done < paths:
             n = min(batch, paths - done)
@@ -301,6 +304,8 @@ def price_case(case, paths, seed, batch=100000, greeks=None):
                 v = values[i["id"]]
                 s = stats[i["id"]]
                 s["price"].add(v[0])
+                for m, vk in zip(s["scenarios"], v):
+                    m.add(vk)
                 for (gname, a, m), (_, _, w) in zip(s["greeks"], weights):
                     m.add(sum(wk * vk for wk, vk in zip(w, v) if wk != 0.0))
                 if s["pathwise_delta"] is not None:
