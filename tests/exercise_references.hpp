@@ -46,8 +46,10 @@ inline constexpr PutCase kPutsAtFullSize[] = {
 };
 
 /// An American call without dividends (S = K = 100, r = 5%, vol = 0.2, T = 1, 50
-/// steps a year, 40,000 and 40,000 paths): worth the European (Black-Scholes).
-inline constexpr Measured kAmericanCall = {10.450584, 0.006428, 0.014947, 0.042173};
+/// steps a year, 40,000 regression and 400,000 priced paths): worth the European
+/// (Black-Scholes). Measured on common random numbers (reflsm.replicate_paired: 32
+/// replicates of two rules priced on one set of 400,000 paths each).
+inline constexpr Measured kAmericanCall = {10.450584, -0.008711, 0.005596, 0.012429};
 
 /// Every Greek of the S = K = 40, vol = 0.2, T = 1 put (kPuts[4]), bumped as pfmc
 /// bumps (QuantLib's Bermudan every 5 days); the LSM's Greeks with its rule held
@@ -98,6 +100,46 @@ inline constexpr Measured kMaxCallPathwiseGreeks[] = {
     {47.443103, 0.000000, 0.088069, 0.262198}, // vega[1]
     {90.423179, 0.000000, 0.094738, 0.224848}, // rho
     {-1.133132, 0.000000, 0.015327, 0.045259}, // theta
+};
+
+/// kPutGreeks' gamma and theta at 40,000 regression and 800,000 priced paths: the bias
+/// and the rule's noise on common random numbers (reflsm.replicate_paired: 32 replicates
+/// of two rules priced on one set of 400,000 paths each).
+inline constexpr Measured kPutGammaTheta[] = {
+    {0.059688, -0.001403, 0.001256, 0.000000}, // gamma
+    {-0.801798, 0.033308, 0.026050, 0.091931}, // theta
+};
+
+/// kPutGreeks at the GPU suite's size: 1,000,000 regression paths (and 4,000,000 priced
+/// paths, gamma 32,000,000): 16 replicates of two rules priced on one set of 1,000,000
+/// paths each (gamma: 4,000,000) (reflsm.replicate_paired).
+inline constexpr Measured kPutGreeksAtFullSize[] = {
+    {-0.404423, -0.000618, 0.000294, 0.000000},  // delta
+    {0.059688, 0.000577, 0.000471, 0.000000},    // gamma
+    {14.747415, 0.152619, 0.013712, 0.028728},   // vega
+    {-11.298116, -0.367373, 0.042929, 0.000000}, // rho
+    {-0.801798, -0.000509, 0.030684, 0.000000},  // theta
+};
+
+/// kPutPathwiseGreeks at the GPU suite's size (1,000,000 regression, 4,000,000 priced
+/// paths): 16 replicates of two rules priced on one set of 1,000,000 paths each.
+inline constexpr Measured kPutPathwiseGreeksAtFullSize[] = {
+    {-0.404423, 0.005195, 0.000159, 0.000591},  // delta
+    {14.747415, -0.047303, 0.004580, 0.006238}, // vega
+    {-11.298116, 0.062145, 0.004530, 0.024119}, // rho
+    {-0.801798, -0.022309, 0.005298, 0.007399}, // theta
+};
+
+/// The Heston put's delta, vega, rho and theta pathwise with the rule held fixed (20,000
+/// regression and priced paths, 24 steps a year, degree 2): `converged` is the
+/// estimator's mean (its bias 0; reflsm.frozen_date_paths: each path's cash flow
+/// differentiated at its exercise date by central differences), with that mean's
+/// standard error and the rule's noise on common random numbers (32 replicates).
+inline constexpr Measured kHestonPutPathwiseGreeks[] = {
+    {-0.344284, 0.000000, 0.000697, 0.003370},  // delta
+    {36.394909, 0.000000, 0.060616, 0.069834},  // vega
+    {-25.884161, 0.000000, 0.061017, 0.302591}, // rho
+    {-2.428037, 0.000000, 0.047712, 0.086019},  // theta
 };
 
 } // namespace pfmc::testing::exercise

@@ -12,7 +12,15 @@ grid, basis, regression and pricing paths), measures over independent replicates
     pass's error), i.e. how far another regression's rule moves the result.
 A test then expects |pfmc - (converged + bias)| <= kSigmas sqrt(se^2 + bias_se^2 + noise^2).
 
-Usage: scripts/references/make_exercise_references.py [--replicates N]
+The tables measured since issue 59 (kAmericanCall, kPutGammaTheta, the GPU suite's full-size
+Greeks, the Heston put's pathwise Greeks) take the rule's noise on common random numbers
+instead (reflsm.replicate_paired: two rules priced on the same paths, their paired difference),
+which needs no pricing error subtracted from a spread of about the same size: the older tables'
+noise is at best that of their 32 replicates' spreads (12% of the spread), e.g. the bumped
+theta's 0.37 measured 0.09 so.
+
+Usage: /usr/bin/python3 scripts/references/make_exercise_references.py [--replicates N]
+(the header: --replicates 32; about an hour on one core)
 """
 import argparse
 import math
@@ -70,6 +78,29 @@ def greek_rows(label, stats, names, converged):
             label, g, converged[g], stats[g][0], bias, bias_se, noise), flush=True)
         rows.append("    {%.6f, %.6f, %.6f, %.6f}, // %s" % (converged[g], bias, bias_se, noise, g))
     return rows
+
+
+def paired_rows(label, stats, names, converged):
+    """Measured initializers of reflsm.replicate_paired's statistics against converged[name]
+    (printed)."""
+    rows = []
+    for g in names:
+        mean, mean_se, noise, reported = stats[g]
+        bias = mean - converged[g]
+        print("%s %-8s converged %.6f, LSM %.6f (bias %+.5f +- %.5f, noise %.5f, a pass's se "
+              "%.5f)" % (label, g, converged[g], mean, bias, mean_se, noise, reported), flush=True)
+        rows.append("    {%.6f, %.6f, %.6f, %.6f}, // %s" % (converged[g], bias, mean_se, noise, g))
+    return rows
+
+
+def paired(case, regression_paths, paths, replicates, seed, degree=3, greeks=(),
+           estimator="bumps"):
+    """reflsm.replicate_paired on the case's instrument."""
+    stats, switched = reflsm.replicate_paired(case, case["instruments"][0], regression_paths, paths,
+                                              replicates, seed, degree, greeks, estimator)
+    if switched:
+        print("QE paths switched under a step: %d" % switched, flush=True)
+    return stats
 
 
 def measured(label, case, converged, replicates, seed, degree=3, converged_name="converged"):
@@ -152,10 +183,14 @@ def main():
                                   maturity=1.0, model="bs", exercise="american")],
                 simulation=dict(paths=40000, steps_per_year=50))
     european = qa.black_scholes_call(100.0, 100.0, 0.05, 0.2, 1.0)
+    stats = paired(call, 40000, 400000, R, 4242)
+    row = paired_rows("american call", stats, ["price"], {"price": european})[0]
     out += ["/// An American call without dividends (S = K = 100, r = 5%, vol = 0.2, T = 1, 50",
-            "/// steps a year, 40,000 and 40,000 paths): worth the European (Black-Scholes).",
-            "inline constexpr Measured kAmericanCall = %s;" % measured(
-                "american call", call, european, R, 4242, converged_name="European"), ""]
+            "/// steps a year, 40,000 regression and 400,000 priced paths): worth the European",
+            "/// (Black-Scholes). Measured on common random numbers (reflsm.replicate_paired: %d" % R,
+            "/// replicates of two rules priced on one set of 400,000 paths each).",
+            "inline constexpr Measured kAmericanCall = %s;" % row.strip().split(" //")[0].rstrip(
+                ","), ""]
     # Greeks of the S = 40, vol = 0.2, T = 1 put.
     fd = qa.bermudan_put_greeks(40.0, 0.2, 1)
     stats = measure(put_case(40.0, 0.2, 1), R, 77, greeks=GREEKS)
@@ -232,6 +267,45 @@ def main():
         "held fixed: no converged Greeks are published, so `converged` is the estimator's",
         "mean at pfmc's sizes (its bias 0), with that mean's standard error and the rule's",
         "noise."], greek_rows("max-call pathwise", stats, names, {g: stats[g][0] for g in names}))
+    # The S = 40 put's gamma and theta bumped at 800,000 priced paths (40,000 regression paths):
+    # the CPU test's second run, where their bands are narrower than what they guard.
+    put = put_case(40.0, 0.2, 1)
+    stats = paired(put, 40000, 400000, R, 79, greeks=["gamma", "theta"])
+    out += table("kPutGammaTheta", [
+        "kPutGreeks' gamma and theta at 40,000 regression and 800,000 priced paths: the bias",
+        "and the rule's noise on common random numbers (reflsm.replicate_paired: %d replicates" % R,
+        "of two rules priced on one set of 400,000 paths each)."],
+        paired_rows("gamma/theta", stats, ["gamma", "theta"], fd))
+    # The GPU suite's sizes: 10^6 regression paths; 4 * 10^6 priced paths for delta, vega, rho and
+    # theta, bumped and pathwise, and 3.2 * 10^7 for gamma (its band then within 10% of it).
+    gpu_reps = max(4, R // 2)
+    stats = paired(put, 1000000, 1000000, gpu_reps, 80, greeks=GREEKS)
+    gamma = paired(put, 1000000, 4000000, gpu_reps, 81, greeks=["gamma"])
+    stats["gamma"] = gamma["gamma"]
+    out += table("kPutGreeksAtFullSize", [
+        "kPutGreeks at the GPU suite's size: 1,000,000 regression paths (and 4,000,000 priced",
+        "paths, gamma 32,000,000): %d replicates of two rules priced on one set of 1,000,000" %
+        gpu_reps, "paths each (gamma: 4,000,000) (reflsm.replicate_paired)."],
+        paired_rows("full-size greek", stats, GREEKS, fd))
+    stats = paired(put, 1000000, 1000000, gpu_reps, 82, estimator="pathwise")
+    out += table("kPutPathwiseGreeksAtFullSize", [
+        "kPutPathwiseGreeks at the GPU suite's size (1,000,000 regression, 4,000,000 priced",
+        "paths): %d replicates of two rules priced on one set of 1,000,000 paths each." % gpu_reps],
+        paired_rows("full-size pathwise", stats, PATHWISE_GREEKS, fd))
+    # The Heston put's first-order Greeks pathwise, the rule held fixed (greeks_method:
+    # pathwise), at the CPU test's sizes (an American on 24 steps a year): no converged Greeks of this estimator are published, so
+    # `converged` is its mean (its bias 0), each path's cash flow differentiated at its own
+    # exercise date by central differences (reflsm.frozen_date_paths: no tangent of pfmc's).
+    heston_pathwise = dict(heston, simulation=dict(paths=20000, steps_per_year=24))
+    stats = paired(heston_pathwise, 20000, 20000, R, 92, degree=2, estimator="frozen")
+    names = PATHWISE_GREEKS
+    out += table("kHestonPutPathwiseGreeks", [
+        "The Heston put's delta, vega, rho and theta pathwise with the rule held fixed (20,000",
+        "regression and priced paths, 24 steps a year, degree 2): `converged` is the",
+        "estimator's mean (its bias 0; reflsm.frozen_date_paths: each path's cash flow",
+        "differentiated at its exercise date by central differences), with that mean's",
+        "standard error and the rule's noise on common random numbers (%d replicates)." % R],
+        paired_rows("heston pathwise", stats, names, {g: stats[g][0] for g in names}))
     out += ["} // namespace pfmc::testing::exercise", ""]
     with open(OUTPUT, "w") as f:
         f.write("\n".join(out))

@@ -12,7 +12,10 @@ than twice as many such paths as functions is not exercised at; a path exercises
 discounted payoff is at least the fitted value. A pricing pass over fresh paths exercises at the
 first date where the payoff is positive and, discounted, at least the fitted value. Greeks: each
 scenario (refcore.scenarios) is priced with the base market's rule on the same draws; or
-pathwise (pathwise_with_rule), each path's cash flow differentiated at its own exercise date.
+pathwise (pathwise_with_rule), each path's cash flow differentiated at its own exercise date, on
+Black-Scholes by its formula, on any model by central differences with that date held
+(frozen_date_paths). The rule's noise is measured over independent replicates (replicate) or,
+more sharply, on common random numbers (replicate_paired: two rules priced on the same paths).
 """
 import math
 
@@ -100,37 +103,113 @@ def price_with_rule(case, instrument, rule, paths, rng, greeks=()):
     """The pricing pass: the price's per-path values and, per Greek, the per-path combination of
     the scenarios' values (the rule held fixed). Returns {name: (mean, std error)}."""
     model = next(m for m in case["models"] if m["name"] == instrument["model"])
-    dates, grid = _dates_and_grid(case, instrument)
-    steps = [rc.step_of(grid, t) for t in dates]
+    _, grid = _dates_and_grid(case, instrument)
     z = rng.standard_normal((len(grid) - 1, refmc.factors_of(model), paths))
-    scs, weights = rc.scenarios(case, model["name"], list(greeks), grid[1])
+    return _moments(priced_paths(case, instrument, rule, z, greeks))
+
+
+def _moments(estimates):
+    return {g: (float(np.mean(e)), float(np.std(e, ddof=1) / math.sqrt(len(e))))
+            for g, e in estimates.items()}
+
+
+def _exercised(case, instrument, rule, sc, grid, z):
+    """The rule's exercise on the scenario `sc`'s paths from the draws z: each path's exercise
+    date (an index into the dates), its discounted cash flow there, and the paths' spots, times
+    and (Heston) variances."""
+    model = next(m for m in case["models"] if m["name"] == instrument["model"])
+    dates, _ = _dates_and_grid(case, instrument)
+    steps = [rc.step_of(grid, t) for t in dates]
     K = instrument["strike"]
-    values = []
-    for sc in scs:
-        xs, variances, times = _simulate(sc.case, model, sc, grid, z)
-        rates = sc.case["market"]["rates"]
-        levels = _levels(instrument, xs, steps)
-        paid = np.full(paths, np.nan)
-        for j, k in enumerate(steps):
-            value = _payoff(instrument, levels[j]) * rc.discount(rates, times[k])
-            open_ = np.isnan(paid)
-            if j == len(steps) - 1:
-                paid[open_] = value[open_]
-                break
-            beta = rule.coefficients[j]
-            if beta is None:
-                continue
-            y = variances[k] / rule.variance_scale if rule.variance_scale else None
-            cont = _basis(levels[j] / K, y, rule.degree) @ beta
-            take = open_ & (value > 0) & (value >= cont)
-            paid[take] = value[take]
-        values.append(paid)
-    out = {"price": (float(np.mean(values[0])), float(np.std(values[0], ddof=1) / math.sqrt(paths)))}
+    xs, variances, times = _simulate(sc.case, model, sc, grid, z)
+    rates = sc.case["market"]["rates"]
+    levels = _levels(instrument, xs, steps)
+    paths = z.shape[2]
+    paid = np.full(paths, np.nan)
+    at = np.full(paths, len(steps) - 1)
+    for j, k in enumerate(steps):
+        value = _payoff(instrument, levels[j]) * rc.discount(rates, times[k])
+        open_ = np.isnan(paid)
+        if j == len(steps) - 1:
+            paid[open_] = value[open_]
+            break
+        beta = rule.coefficients[j]
+        if beta is None:
+            continue
+        y = variances[k] / rule.variance_scale if rule.variance_scale else None
+        cont = _basis(levels[j] / K, y, rule.degree) @ beta
+        take = open_ & (value > 0) & (value >= cont)
+        paid[take] = value[take]
+        at[take] = j
+    return dict(paid=paid, at=at, levels=levels, steps=steps, times=times, rates=rates,
+                variances=variances)
+
+
+def priced_paths(case, instrument, rule, z, greeks=()):
+    """The pricing pass on the draws z: {name: per-path values}, the price's and, per Greek, the
+    per-path combination of the scenarios' values (the rule held fixed)."""
+    model = next(m for m in case["models"] if m["name"] == instrument["model"])
+    _, grid = _dates_and_grid(case, instrument)
+    scs, weights = rc.scenarios(case, model["name"], list(greeks), grid[1])
+    values = [_exercised(case, instrument, rule, sc, grid, z)["paid"] for sc in scs]
+    out = {"price": values[0]}
     for g, a, w in weights:
-        est = sum(wk * vk for wk, vk in zip(w, values) if wk != 0.0)
-        out[g if a is None else "%s[%d]" % (g, a)] = (float(np.mean(est)),
-                                                      float(np.std(est, ddof=1) / math.sqrt(paths)))
+        out[g if a is None else "%s[%d]" % (g, a)] = sum(
+            wk * vk for wk, vk in zip(w, values) if wk != 0.0)
     return out
+
+
+# The frozen-date differences' steps (refpathwise.STEPS: relative for the spot, absolute for a
+# vol, the rates and valuation time).
+FROZEN_STEPS = {"delta": 1e-4, "vega": 1e-4, "rho": 1e-5, "theta": 1e-5}
+
+
+def frozen_date_paths(case, instrument, rule, z, greeks=("delta", "vega", "rho", "theta")):
+    """What pfmc's greeks_method: pathwise estimates for early exercise, on any model, by central
+    differences instead of tangents: each path's exercise date is the rule's on the unmoved
+    market, and its cash flow there, payoff(L_tau) D(tau), is differentiated by each input at
+    small steps with that date held (the paths moved on the same draws; theta: valuation later,
+    the dates held). The cash flow is Lipschitz in each input, so the difference's mean is the
+    derivative's. Under Heston QE, a path whose scheme branches differ between the +h and -h
+    paths takes the one-sided difference on the side of the unmoved path's branches (the
+    tangents do not see the switch). Returns {name: per-path values} and the paths switched."""
+    import refpathwise as rp
+    model = next(m for m in case["models"] if m["name"] == instrument["model"])
+    _, grid = _dates_and_grid(case, instrument)
+    base = _exercised(case, instrument, rule, rc.Scenario(case, model["name"]), grid, z)
+    at = base["at"]
+    idx = np.arange(z.shape[2])
+    qe = model["type"] == "heston" and model.get("scheme", "qe") == "qe"
+
+    def cash_flow(sc):
+        model_ = sc.model
+        xs, variances, times = _simulate(sc.case, model_, sc, grid, z)
+        steps = base["steps"]
+        levels = np.stack(_levels(instrument, xs, steps))[at, idx]
+        rates = sc.case["market"]["rates"]
+        discount = np.array([rc.discount(rates, times[k]) for k in steps])[at]
+        branches = (rp._qe_branches(model_, times, variances) if qe else None)
+        return _payoff(instrument, levels) * discount, branches
+
+    out = {"price": base["paid"]}
+    switched = 0
+    base_flow, base_branches = cash_flow(rc.Scenario(case, model["name"]))
+    spot = rc.underlyings_of(case, model)[0]["spot"]
+    for g in greeks:
+        h = FROZEN_STEPS[g]
+        up, up_b = cash_flow(rp._bumped(case, model["name"], g, 0, h))
+        down, down_b = cash_flow(rp._bumped(case, model["name"], g, 0, -h))
+        width = 2 * h * (spot if g == "delta" else 1.0)
+        estimate = (up - down) / width
+        if qe:
+            moved = np.any(up_b != down_b, axis=0)
+            same_up = np.all(up_b == base_branches, axis=0)
+            one_sided = np.where(same_up, (up - base_flow) / (0.5 * width),
+                                 (base_flow - down) / (0.5 * width))
+            estimate = np.where(moved, one_sided, estimate)
+            switched += int(moved.sum())
+        out[g] = estimate
+    return out, switched
 
 
 def pathwise_with_rule(case, instrument, rule, paths, rng):
@@ -154,13 +233,25 @@ def pathwise_with_rule(case, instrument, rule, paths, rng):
     assert model["type"] in ("black_scholes", "multi_black_scholes") and "zero_rate" in rates
     sigmas = [model["volatility"]] if n == 1 else list(model["volatilities"])
     assert not any(isinstance(v, dict) for v in sigmas)
+    _, grid = _dates_and_grid(case, instrument)
+    z = rng.standard_normal((len(grid) - 1, n, paths))
+    return _moments(pathwise_paths(case, instrument, rule, z))
+
+
+def pathwise_paths(case, instrument, rule, z):
+    """pathwise_with_rule's per-path estimates on the draws z: {name: per-path values}."""
+    model = next(m for m in case["models"] if m["name"] == instrument["model"])
+    rates = case["market"]["rates"]
+    us = rc.underlyings_of(case, model)
+    n = len(us)
+    sigmas = [model["volatility"]] if n == 1 else list(model["volatilities"])
     r = rates["zero_rate"]
     mus = [r - u.get("dividend_yield", 0.0) - 0.5 * v * v for u, v in zip(us, sigmas)]
     chol = (np.linalg.cholesky(np.array(model["correlation"], dtype=float)) if n > 1
             else np.ones((1, 1)))
     dates, grid = _dates_and_grid(case, instrument)
     steps = [rc.step_of(grid, t) for t in dates]
-    z = rng.standard_normal((len(grid) - 1, n, paths))
+    paths = z.shape[2]
     sc = rc.Scenario(case, model["name"])
     xs, _, times = _simulate(case, model, sc, grid, z)
     cz = np.einsum("ab,kbp->kap", chol, z)  # the correlated draws
@@ -208,8 +299,7 @@ def pathwise_with_rule(case, instrument, rule, paths, rng):
     theta_log = [-mus[a] - sigmas[a] * cz[0, a] / (2 * math.sqrt(times[1])) for a in range(n)]
     estimates["theta"] = (slope * sum(legs[a] * theta_log[a] for a in range(n)) * d
                           + r * payoff * d)
-    return {g: (float(np.mean(e)), float(np.std(e, ddof=1) / math.sqrt(paths)))
-            for g, e in estimates.items()}
+    return estimates
 
 
 def replicate(case, instrument, regression_paths, paths, replicates, seed, degree=3, greeks=(),
@@ -231,3 +321,57 @@ def replicate(case, instrument, regression_paths, paths, replicates, seed, degre
         spread = float(np.std(means, ddof=1))
         out[name] = (float(np.mean(means)), spread / math.sqrt(replicates), spread, reported)
     return out
+
+
+def replicate_paired(case, instrument, regression_paths, paths, replicates, seed, degree=3,
+                     greeks=(), estimator="bumps", chunk=500000):
+    """The LSM estimator's distribution at these sizes, its rule's noise measured on common
+    random numbers: each replicate fits two rules A and B on independent regression paths and
+    prices both on one set of `paths` fresh paths (in chunks). The replicate's value is their
+    mean; the rules' noise (the spread, over rules, of the value a rule gives) comes from their
+    paired difference: E[(m_A - m_B)²] = 2 noise² + se_d², se_d the standard error of the
+    per-path difference on those paths, so noise² is the mean over replicates of ((m_A - m_B)² -
+    se_d²) / 2, with no larger pricing error to subtract (unlike the spread of independent
+    replicates, replicate()). Estimators: "bumps" (priced_paths: the rule held fixed over the
+    Greeks' scenarios), "pathwise" (pathwise_paths, Black-Scholes), "frozen" (frozen_date_paths,
+    any model). Returns {name: (mean over replicates, its standard error, the rules' noise, a
+    pricing pass's mean standard error)} and the QE paths switched (frozen)."""
+    model = next(m for m in case["models"] if m["name"] == instrument["model"])
+    _, grid = _dates_and_grid(case, instrument)
+    rng = np.random.Generator(np.random.PCG64(seed))
+    values, noise2, reported = {}, {}, {}
+    switched = 0
+    for _ in range(replicates):
+        rules = [fit_rule(case, instrument, regression_paths, rng, degree) for _ in range(2)]
+        sums = {}
+        done = 0
+        while done < paths:
+            n = min(chunk, paths - done)
+            z = rng.standard_normal((len(grid) - 1, refmc.factors_of(model), n))
+            per_rule = []
+            for rule in rules:
+                if estimator == "bumps":
+                    per_rule.append(priced_paths(case, instrument, rule, z, greeks))
+                elif estimator == "frozen":
+                    v, s = frozen_date_paths(case, instrument, rule, z)
+                    per_rule.append(v)
+                    switched += s
+                else:
+                    per_rule.append(pathwise_paths(case, instrument, rule, z))
+            for name in per_rule[0]:
+                a, b = per_rule[0][name], per_rule[1][name]
+                acc = sums.setdefault(name, [refmc.Moments(), refmc.Moments(), refmc.Moments()])
+                for m, v in zip(acc, (a, b, a - b)):
+                    m.add(v)
+            done += n
+        for name, (a, b, d) in sums.items():
+            values.setdefault(name, []).append(0.5 * (a.mean() + b.mean()))
+            noise2.setdefault(name, []).append(0.5 * (d.mean() ** 2 - d.std_error() ** 2))
+            reported.setdefault(name, []).append(0.5 * (a.std_error() + b.std_error()))
+    out = {}
+    for name, v in values.items():
+        v = np.array(v)
+        out[name] = (float(np.mean(v)), float(np.std(v, ddof=1)) / math.sqrt(replicates),
+                     math.sqrt(max(0.0, float(np.mean(noise2[name])))),
+                     float(np.mean(reported[name])))
+    return out, switched
