@@ -24,14 +24,15 @@
 #include "apps/report.hpp"
 #include "apps/sweep_plot.hpp"
 #include "apps/sweep_report.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
+#include "base/trace.hpp"
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
 #include "config/setting_rules.hpp"
-#include "engine/core/atomic_file.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/core/interrupt.hpp"
-#include "engine/core/trace.hpp"
 #include "engine/core/visible_devices.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
@@ -40,7 +41,6 @@
 #include "engine/scale/mpi_communicator.hpp"
 #include "engine/tune/tuning.hpp"
 #include "kernels/catalog.hpp"
-#include "kernels/error.hpp"
 
 #ifndef PFMC_VERSION
 #define PFMC_VERSION "0.0.0"
@@ -144,7 +144,7 @@ int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* proce
   if (o.device != "cpu") {
     device_start = std::thread([&device_ms] {
       const auto start = std::chrono::steady_clock::now();
-      const engine::TraceSpan span("CUDA start: device 0's context");
+      const base::TraceSpan span("CUDA start: device 0's context");
       if (engine::query_device().available) {
         try {
           engine::open_device_here(0); // its workspace too, before the run asks for it
@@ -164,7 +164,7 @@ int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* proce
   config::RunConfig config;
   const auto load_start = std::chrono::steady_clock::now();
   try {
-    const engine::TraceSpan span("config");
+    const base::TraceSpan span("config");
     config = config::load_run_config(o.config_file);
     config::apply_overrides(config, overrides_from(app, o));
   } catch (...) {
@@ -194,7 +194,7 @@ int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* proce
   // Standard output goes through the same writer as a file, so that a failed write (a full
   // disk behind `>`) is an error rather than a silent exit status 0.
   const bool to_standard_output = o.output.empty() || o.output == "-";
-  engine::write_file_atomically(to_standard_output ? "-" : o.output, text);
+  base::write_file_atomically(to_standard_output ? "-" : o.output, text);
   if (!to_standard_output) {
     for (const auto& notice : result.run.notices)
       std::cerr << "note: " << notice << '\n';
@@ -405,7 +405,7 @@ int main(int argc, char** argv) {
   try {
     int status = 0;
     {
-      const engine::TraceSpan span("main");
+      const base::TraceSpan span("main");
       status = run(argc, argv);
     }
     return status;

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/environment.hpp"
+#include "base/environment.hpp"
 
 namespace pfmc::kernels {
 
@@ -49,7 +49,7 @@ int terminal_blocks_from_environment() {
 } // namespace
 
 int parse_terminal_blocks_per_cta(const char* text) {
-  return parse_whole_number_variable("PFMC_TERMINAL_BLOCKS_PER_CTA", text, 1, 4096, 0);
+  return base::parse_whole_number_variable("PFMC_TERMINAL_BLOCKS_PER_CTA", text, 1, 4096, 0);
 }
 
 int terminal_blocks_per_cta_setting() {

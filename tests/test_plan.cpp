@@ -622,7 +622,7 @@ TEST(DrawPlan, UnitsThatComputeTheirDrawsHoldAtMostTheUnitGroups) {
 }
 
 TEST(DrawPlan, UnitGroupsTakeWholeNumbersFromZeroToAMillion) {
-  // The parse itself (bad text, its error) is kernels::parse_whole_number_variable's, tested in
+  // The parse itself (bad text, its error) is base::parse_whole_number_variable's, tested in
   // test_registry.cpp; here the variable's name, range and default.
   EXPECT_EQ(engine::parse_unit_groups(nullptr), engine::kComputingUnitGroups);
   EXPECT_EQ(engine::parse_unit_groups(""), engine::kComputingUnitGroups);

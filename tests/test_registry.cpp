@@ -6,12 +6,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/environment.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/run/gpu_engine.hpp"
 #include "engine/run/kernel_inventory.hpp"
 #include "engine/run/ring_layout.hpp"
 #include "kernels/catalog.hpp"
-#include "kernels/environment.hpp"
 #include "models/black_scholes.cuh"
 #include "models/heston.cuh"
 #include "models/path.cuh"
@@ -21,12 +21,12 @@ namespace {
 
 TEST(Registry, EnvironmentWholeNumbersRefuseAnythingElseNamingTheVariable) {
   // The one parse of the launch knobs (PFMC_TERMINAL_BLOCKS_PER_CTA, PFMC_UNIT_GROUPS).
-  EXPECT_EQ(kernels::parse_whole_number_variable("X", nullptr, 1, 9, 5), 5);
-  EXPECT_EQ(kernels::parse_whole_number_variable("X", "", 1, 9, 5), 5);
-  EXPECT_EQ(kernels::parse_whole_number_variable("X", "9", 1, 9, 5), 9);
+  EXPECT_EQ(base::parse_whole_number_variable("X", nullptr, 1, 9, 5), 5);
+  EXPECT_EQ(base::parse_whole_number_variable("X", "", 1, 9, 5), 5);
+  EXPECT_EQ(base::parse_whole_number_variable("X", "9", 1, 9, 5), 9);
   for (const char* bad : {"0", "10", "-3", "abc", "8x", "2.5"}) {
     try {
-      kernels::parse_whole_number_variable("PFMC_X", bad, 1, 9, 5);
+      base::parse_whole_number_variable("PFMC_X", bad, 1, 9, 5);
       ADD_FAILURE() << bad << " was taken";
     } catch (const std::invalid_argument& e) {
       EXPECT_EQ(std::string(e.what()),

@@ -3,12 +3,12 @@
 #include <cstdlib>
 
 #include "kernels/draw_layout.hpp"
-#include "kernels/environment.hpp"
+#include "base/environment.hpp"
 
 namespace pfmc::engine {
 
 int parse_unit_groups(const char* text) {
-  return kernels::parse_whole_number_variable("PFMC_UNIT_GROUPS", text, 0, 1'000'000,
+  return base::parse_whole_number_variable("PFMC_UNIT_GROUPS", text, 0, 1'000'000,
                                               kComputingUnitGroups);
 }
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "base/trace.hpp"
 #include "engine/core/cuda_resources.hpp"
 #include "engine/core/execution.hpp"
-#include "engine/core/trace.hpp"
 #include "engine/core/upload_arena.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/backend_registry.cuh"
@@ -99,7 +99,7 @@ public:
       : groups_(groups), shape_(shape), stream_(stream), pinned_(pinned),
         stack_capacity_(kernels::tile_stack_capacity(
             kernels::tiles_for_paths(std::max(range_paths, max_chunk_paths)))) {
-    const TraceSpan span("unit's device state");
+    const base::TraceSpan span("unit's device state");
     PFMC_EXPECTS(shape.block_paths() <= kernels::kTilePaths &&
                      kernels::kTilePaths % shape.block_paths() == 0,
                  "a block covers a power of two of paths that divides a tile");
@@ -266,7 +266,7 @@ public:
       std::memcpy(table + rows++, &g, sizeof(Group)); // trivially copyable
     }
     // The table rides in a buffer of its own; stream-ordered, so it may go away right after.
-    const TraceSpan span("launch");
+    const base::TraceSpan span("launch");
     DeviceBuffer<Group> device_table(rows, stream_);
     PFMC_CUDA_TRY(cudaMemcpyAsync(device_table.data(), table, rows * sizeof(Group),
                                   cudaMemcpyHostToDevice, stream_));

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "base/trace.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/core/interrupt.hpp"
-#include "engine/core/trace.hpp"
 #include "engine/run/device_unit.cuh"
 #include "engine/run/device_workspace.hpp"
 #include "engine/run/exercise.hpp"
@@ -112,7 +112,7 @@ private:
     };
   }
   void finish() {
-    const TraceSpan span("gpu run: wait for the device", ws_.device());
+    const base::TraceSpan span("gpu run: wait for the device", ws_.device());
     PFMC_CUDA_TRY(cudaStreamSynchronize(compute_stream_));
     PFMC_CUDA_TRY(cudaStreamSynchronize(rng_stream_));
     this->stats_.host_syncs += 2;
@@ -188,7 +188,7 @@ private:
     if (!loaded_.insert(reinterpret_cast<void*>(load_kernel)).second)
       return;
     const auto start = std::chrono::steady_clock::now();
-    const TraceSpan span("gpu run: load kernel", ws_.device());
+    const base::TraceSpan span("gpu run: load kernel", ws_.device());
     load_kernel();
     this->stats_.kernel_load_ms +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -202,7 +202,7 @@ private:
 
   /// Philox draws of the given groups' paths (one generation launch), on the rng stream.
   void generate_philox(const std::vector<kernels::DrawRequest<Real>>& requests) {
-    const TraceSpan span("enqueue draws", ws_.device());
+    const base::TraceSpan span("enqueue draws", ws_.device());
     DeviceBuffer<unsigned char> table(kernels::generate_table_bytes(requests.size()), rng_stream_);
     kernels::generate_philox_draws<Real>(requests, this->run_.seed, this->run_.fast_math,
                                          table.data(), rng_stream_);
@@ -273,7 +273,7 @@ private:
     const GroupPlan& group = this->plan_.groups[static_cast<std::size_t>(g)];
     const ExercisePlan& plan = group.exercise;
     const auto start = std::chrono::steady_clock::now();
-    TraceSpan record_span("regression: record", ws_.device());
+    base::TraceSpan record_span("regression: record", ws_.device());
     cudaStream_t stream = compute_stream_;
     const PathRange records = regression_ != nullptr ? regression_->range(plan.regression_paths)
                                                      : PathRange{0, plan.regression_paths};
@@ -300,7 +300,7 @@ private:
       }
     }
     record_span.end();
-    const TraceSpan induce_span("regression: induce", ws_.device());
+    const base::TraceSpan induce_span("regression: induce", ws_.device());
     std::vector<double> rule = induce_rule_on_device<Real>(
         plan, levels.data(), run.variances, records, regression_, stream, this->stats_);
     this->add_regression(
@@ -411,7 +411,7 @@ std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
                "one execution setting per simulation group");
   return dispatch_precision(settings.front().precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
-    TraceSpan setup("gpu run: workspace", -1);
+    base::TraceSpan setup("gpu run: workspace", -1);
     const WorkspaceLease workspace(slot);
     std::optional<GpuRunner<Real>> runner;
     runner.emplace(plan, settings, progress, share, *workspace, regression);
@@ -421,7 +421,7 @@ std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
     auto outcomes = runner->run();
     if (stats != nullptr)
       *stats = runner->stats();
-    const TraceSpan teardown("gpu run: teardown", -1);
+    const base::TraceSpan teardown("gpu run: teardown", -1);
     runner.reset();
     return outcomes;
   });

@@ -8,13 +8,13 @@
 #include <string>
 #include <thread>
 
+#include "base/error.hpp"
+#include "base/parallel_ranges.hpp"
 #include "config/config_error.hpp"
-#include "config/parallel_ranges.hpp"
 #include "engine/draws/draw_plan.hpp"
 #include "engine/draws/normal_source.hpp"
 #include "engine/run/exercise.hpp"
 #include "kernels/catalog.hpp"
-#include "kernels/error.hpp"
 #include "kernels/reduction_shape.cuh"
 #include "models/pathwise.cuh"
 #include "models/pathwise_heston.cuh"
@@ -309,8 +309,8 @@ void check_plan(const config::RunConfig& config, const SimulationPlan& plan,
     check_group_fits(config, group, settings, on_gpu);
   };
   const std::size_t groups = plan.groups.size();
-  const config::FirstFailure failed = config::parallel_ranges(
-      groups, config::threads_for(groups, config::kLightItemsPerThread), check);
+  const base::FirstFailure failed =
+      base::parallel_ranges(groups, base::threads_for(groups, base::kLightItemsPerThread), check);
   if (failed.error)
     std::rethrow_exception(failed.error);
 }

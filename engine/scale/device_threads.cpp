@@ -11,9 +11,9 @@
 #include <thread>
 #include <utility>
 
-#include "engine/core/trace.hpp"
+#include "base/error.hpp"
+#include "base/trace.hpp"
 #include "engine/run/device_workspace.hpp"
-#include "kernels/error.hpp"
 
 namespace pfmc::engine {
 
@@ -87,10 +87,10 @@ DeviceThread& thread_of(int device, int slot) {
 /// The device's context (its creation is most of a fresh device's cost), memory pool and the
 /// slot's workspace.
 void open_device(int device, int slot) {
-  const TraceSpan span("open device", device);
+  const base::TraceSpan span("open device", device);
   PFMC_CUDA_TRY(cudaSetDevice(device));
   {
-    const TraceSpan context("context", device);
+    const base::TraceSpan context("context", device);
     PFMC_CUDA_TRY(cudaFree(nullptr));
   }
   const WorkspaceLease workspace(slot);

@@ -13,7 +13,7 @@
 #include "engine/tune/kernel_bench.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/compile/compiled_kernels.hpp"
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 #include "kernels/reduction_shape.cuh"
 
 namespace pfmc::engine {

@@ -17,7 +17,7 @@
 
 #include "kernels/compile/kernel_cache.hpp"
 #include "kernels/compile/runtime_compiler.hpp"
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 
 namespace pfmc::kernels::compile {
 

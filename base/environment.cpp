@@ -1,10 +1,10 @@
-#include "kernels/environment.hpp"
+#include "base/environment.hpp"
 
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
 
-namespace pfmc::kernels {
+namespace pfmc::base {
 
 int parse_whole_number_variable(const char* name, const char* text, long low, long high,
                                 int unset) {
@@ -20,4 +20,4 @@ int parse_whole_number_variable(const char* name, const char* text, long low, lo
   return static_cast<int>(value);
 }
 
-} // namespace pfmc::kernels
+} // namespace pfmc::base
