@@ -59,12 +59,16 @@ const char* const kPriceEnvironment =
     "Chrome's trace format (%p: the process id); CUDA starts only the GPUs the run uses "
     "(CUDA_VISIBLE_DEVICES narrowed; PFMC_NARROW_DEVICES=0 keeps every one); PFMC_KERNEL_CACHE: "
     "where kernels compiled on first use are kept (PFMC_KERNEL_LINEINFO=1 compiles them with line "
-    "tables, for a profiler); PFMC_TERMINAL_KERNELS=0: books of one-step Europeans in the whole "
-    "path kernel instead of its terminal one (the same bits); PFMC_TERMINAL_BLOCKS_PER_CTA=N: "
-    "each thread block of a terminal kernel works through N blocks of paths (default: by the "
-    "launch's size; the same bits); PFMC_UNIT_GROUPS=N: at most N groups of an inline run in "
-    "one launch, the host staging the next while the GPU runs one (default 2048, 0: all in one; "
-    "the same bits).";
+    "tables, for a profiler; PFMC_KERNEL_SOURCES=DIR compiles them from DIR's kernels/ and "
+    "models/ instead of the binary's copies). The engine's kernel switches (the same bits "
+    "whichever; the config's engine keys, each overridden by its variable): "
+    "PFMC_TERMINAL_KERNELS=0|1 (engine.terminal_kernels: books of one-step Europeans in the "
+    "kernel's terminal instantiation), PFMC_TERMINAL_BLOCKS_PER_CTA=auto|N "
+    "(engine.terminal_blocks_per_cta: blocks of paths each thread block of a terminal kernel "
+    "works through), PFMC_COMPILE_AT_RUNTIME=0|1 (engine.compile_at_runtime: every kernel "
+    "compiled on first use, those built in too), PFMC_UNIT_GROUPS=N (engine.unit_groups: at most "
+    "N groups of an inline run in one launch, the host staging the next while the GPU runs one; "
+    "default 2048, 0: all in one).";
 
 apps::Format parse_format(const std::string& name) {
   if (name == "json")

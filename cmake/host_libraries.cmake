@@ -33,10 +33,9 @@ endfunction()
 
 find_package(Threads REQUIRED) # base/parallel_ranges: large books on every core
 
-# The base layer beneath kernels/, config/ and engine/ (base/): the error vocabulary, settings
-# read from the environment, atomic files, file locks and cache folders, parallel ranges, the
-# trace. It includes nothing of pfmc's above it.
-pfmc_add_host_library(pfmc_base base/error.cpp base/environment.cpp base/atomic_file.cpp
+# The base layer beneath kernels/, config/ and engine/ (base/): the error vocabulary, atomic
+# files, file locks and cache folders, parallel ranges, the trace. It includes nothing of pfmc's above it.
+pfmc_add_host_library(pfmc_base base/error.cpp base/atomic_file.cpp
                       base/file_lock.cpp base/cache_folder.cpp base/parallel_ranges.cpp
                       base/trace.cpp)
 target_include_directories(pfmc_base PUBLIC ${PFMC_SOURCE_ROOT})

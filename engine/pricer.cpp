@@ -58,7 +58,7 @@ void compile_group_kernels(const SimulationPlan& plan,
     if (same)
       continue;
     for (const std::string* name :
-         group_kernel_names(plan.groups[g], group_settings[g].precision, group_settings[g].backend,
+         group_kernel_names(plan.groups[g], group_settings[g], group_settings[g].backend,
                             group_settings[g].prefetch_distance))
       distinct.insert(name);
   }
@@ -120,6 +120,10 @@ void describe_run(const config::RunConfig& config, const SimulationPlan& plan,
   run.paths = settings.paths;
   run.groups = static_cast<int>(plan.groups.size());
   run.block_size = settings.block_size;
+  run.terminal_kernels = settings.terminal_kernels;
+  run.terminal_blocks_per_cta = settings.terminal_blocks_per_cta;
+  run.compile_at_runtime = settings.compile_at_runtime;
+  run.unit_groups = settings.unit_groups;
   run.threads = on_gpu ? 0 : settings.cpu_threads;
 }
 

@@ -34,10 +34,14 @@ struct LaunchShape {
   /// Every launch runs in one wave even with kernels::kWideRegisters a thread: the unit launches
   /// an entry's wide instantiation where it has one (kernels::fits_one_wide_wave).
   bool one_wide_wave = false;
-  /// Every group of the unit is one-step terminal (one_step_terminal below) and
-  /// kernels::terminal_kernels() is on: the unit launches an entry's terminal instantiation
-  /// where it has one.
+  /// Every group of the unit is one-step terminal (one_step_terminal below) and the run's
+  /// settings take terminal kernels: the unit launches an entry's terminal instantiation where it
+  /// has one.
   bool all_terminal = false;
+  /// The settings' terminal_blocks_per_cta (0: kernels::terminal_blocks_per_cta's choice).
+  int terminal_blocks_per_cta = 0;
+  /// The settings' compile_at_runtime: the kernels NVRTC compiles, those built in too.
+  bool compile_at_runtime = false;
   [[nodiscard]] int block_paths() const {
     return kernels::block_paths(block_size, paths_per_thread, rounds.passes, rounds.rounds);
   }
@@ -291,7 +295,7 @@ public:
     variant_ = shape_.variant_for(entry);
     params.total_blocks = blocks;
     if (variant_ == kernels::KernelVariant::terminal) {
-      const int set = kernels::terminal_blocks_per_cta_setting();
+      const int set = shape_.terminal_blocks_per_cta;
       params.blocks_per_cta = set > 0 ? set : kernels::terminal_blocks_per_cta(blocks);
     } else {
       params.blocks_per_cta = 1;
@@ -299,7 +303,7 @@ public:
     const int ctas = (blocks + params.blocks_per_cta - 1) / params.blocks_per_cta;
     if (before_kernel)
       before_kernel();
-    entry.launcher(variant_)(params, ctas, shape_.block_size, stream_);
+    entry.launcher(variant_, shape_.compile_at_runtime)(params, ctas, shape_.block_size, stream_);
   }
   /// Whether the last launch took the entry's wide instantiation.
   [[nodiscard]] bool launched_wide() const { return variant_ == kernels::KernelVariant::wide; }

@@ -175,10 +175,12 @@ private:
     const std::uint64_t blocks =
         groups.size() + launch_paths / static_cast<std::uint64_t>(shape.block_paths());
     shape.one_wide_wave = kernels::fits_one_wide_wave(blocks, shape.block_size, multiprocessors_);
-    shape.all_terminal = kernels::terminal_kernels() &&
+    shape.terminal_blocks_per_cta = this->run_.terminal_blocks_per_cta;
+    shape.compile_at_runtime = this->run_.compile_at_runtime;
+    shape.all_terminal = this->run_.terminal_kernels &&
                          std::all_of(groups.begin(), groups.end(),
                                      [](const GroupPlan* g) { return one_step_terminal(*g); });
-    load(entry.loader(shape.variant_for(entry)));
+    load(entry.loader(shape.variant_for(entry), shape.compile_at_runtime));
     return shape;
   }
 
@@ -453,10 +455,10 @@ GroupKernelShape group_kernel_shape(const GroupPlan& group) {
 }
 
 std::vector<const std::string*> group_kernel_names(const GroupPlan& group,
-                                                   config::Precision precision,
+                                                   const ExecutionSettings& settings,
                                                    const std::string& backend,
                                                    int prefetch_distance) {
-  return dispatch_precision(precision, [&](auto real_tag) {
+  return dispatch_precision(settings.precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
     std::vector<const std::string*> names;
     if (std::is_same_v<Real, float> && group.scenarios > 1)
@@ -466,10 +468,10 @@ std::vector<const std::string*> group_kernel_names(const GroupPlan& group,
       const auto* entry = find_launcher<Model, Real>(backend, prefetch_distance);
       if (entry == nullptr)
         return;
-      const bool everything = kernels::compile::every_kernel_at_runtime();
+      const bool everything = settings.compile_at_runtime;
       // A one-step terminal group's unit takes the terminal kernel (where the entry has one and
       // every group of the unit is terminal; a unit that mixes compiles the other on first use).
-      if (entry->name_terminal != nullptr && kernels::terminal_kernels() &&
+      if (entry->name_terminal != nullptr && settings.terminal_kernels &&
           one_step_terminal(group)) {
         names.push_back(&entry->name_terminal());
       } else if (!entry->ahead_of_time || everything) {

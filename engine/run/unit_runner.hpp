@@ -100,7 +100,7 @@ public:
     }
     base::TraceSpan units_span("gpu run: draw units");
     const auto units = plan_draw_units(plan_, run_.rng, group_paths_, sizeof(Real),
-                                       run_.draw_batch_bytes, computes_draws_);
+                                       run_.draw_batch_bytes, computes_draws_, run_.unit_groups);
     units_span.end();
     std::uint64_t paths = 0, paths_done = 0;
     for (std::uint64_t p : group_paths_)

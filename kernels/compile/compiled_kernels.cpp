@@ -15,9 +15,9 @@
 #include <set>
 #include <thread>
 
+#include "base/error.hpp"
 #include "kernels/compile/kernel_cache.hpp"
 #include "kernels/compile/runtime_compiler.hpp"
-#include "base/error.hpp"
 
 namespace pfmc::kernels::compile {
 
@@ -117,24 +117,6 @@ std::string short_type_name(const char* mangled_name) {
   erase_all(name, "pfmc::models::");
   erase_all(name, "pfmc::kernels::");
   return name;
-}
-
-namespace {
-std::atomic<int> at_runtime{-1}; // -1: not read from the environment yet
-} // namespace
-
-bool every_kernel_at_runtime() {
-  int on = at_runtime.load(std::memory_order_relaxed);
-  if (on < 0) {
-    const char* env = std::getenv("PFMC_COMPILE_AT_RUNTIME");
-    on = env != nullptr && std::string(env) == "1" ? 1 : 0;
-    at_runtime.store(on, std::memory_order_relaxed);
-  }
-  return on == 1;
-}
-
-void set_every_kernel_at_runtime(bool on) {
-  at_runtime.store(on ? 1 : 0, std::memory_order_relaxed);
 }
 
 std::string cache_dir() {

@@ -50,11 +50,6 @@ struct CompileTotals {
 };
 CompileTotals compile_totals();
 
-/// Whether every kernel is compiled on first use, those built in too: $PFMC_COMPILE_AT_RUNTIME=1,
-/// or set_every_kernel_at_runtime (the GPU suite's check that both give the same bits).
-bool every_kernel_at_runtime();
-void set_every_kernel_at_runtime(bool on);
-
 /// The cache folder this process uses (kernel_cache_dir() unless set).
 std::string cache_dir();
 /// Moves the cache for this process (the CLI's --kernel-cache). Empty: the default again.
