@@ -204,7 +204,9 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
                 const PriceOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const base::TraceSpan span("price");
-  const kernels::compile::CompileTotals compiles_before = kernels::compile::compile_totals();
+  // What this run compiles and loads, on any thread that works for it.
+  kernels::compile::CompileCounter compiles;
+  const kernels::compile::CompileScope counting(&compiles);
   RunResult result;
   RunInfo& run = result.run;
 
@@ -310,11 +312,11 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   base::TraceSpan describe_span("describe the run");
   describe_run(config, plan, settings, device, replicates.replicates, run);
   describe_span.end();
-  const kernels::compile::CompileTotals compiles = kernels::compile::compile_totals();
-  run.compile_ms = compiles.compile_ms - compiles_before.compile_ms;
-  run.kernels_compiled = compiles.compiled - compiles_before.compiled;
-  run.kernels_from_cache = compiles.from_cache - compiles_before.from_cache;
-  run.cache_load_ms = compiles.load_ms - compiles_before.load_ms;
+  const kernels::compile::CompileTotals compiled = compiles.totals();
+  run.compile_ms = compiled.compile_ms;
+  run.kernels_compiled = compiled.compiled;
+  run.kernels_from_cache = compiled.from_cache;
+  run.cache_load_ms = compiled.load_ms;
   run.total_ms = milliseconds_since(start);
   add_throughput(run);
   return result;

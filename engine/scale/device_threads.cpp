@@ -14,6 +14,7 @@
 #include "base/error.hpp"
 #include "base/trace.hpp"
 #include "engine/run/device_workspace.hpp"
+#include "kernels/compile/compiled_kernels.hpp"
 
 namespace pfmc::engine {
 
@@ -27,7 +28,12 @@ public:
     std::thread([this] { serve(); }).detach();
   }
   std::future<void> submit(std::function<void()> task) {
-    std::packaged_task<void()> packaged(std::move(task));
+    // The task counts its compiles where its submitter does (a run's, kernels/compile).
+    std::packaged_task<void()> packaged(
+        [task = std::move(task), counter = kernels::compile::current_counter()] {
+          const kernels::compile::CompileScope scope(counter);
+          task();
+        });
     std::future<void> done = packaged.get_future();
     {
       const std::lock_guard<std::mutex> lock(mutex_);
