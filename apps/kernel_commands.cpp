@@ -11,13 +11,13 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/cli.hpp"
+#include "base/error.hpp"
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/run/kernel_inventory.hpp"
 #include "kernels/compile/compiled_kernels.hpp"
 #include "kernels/compile/kernel_cache.hpp"
-#include "kernels/error.hpp"
 
 namespace pfmc::apps {
 

@@ -24,14 +24,15 @@
 #include "apps/report.hpp"
 #include "apps/sweep_plot.hpp"
 #include "apps/sweep_report.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
+#include "base/trace.hpp"
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
 #include "config/setting_rules.hpp"
-#include "engine/core/atomic_file.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/core/interrupt.hpp"
-#include "engine/core/trace.hpp"
 #include "engine/core/visible_devices.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
@@ -40,7 +41,6 @@
 #include "engine/scale/mpi_communicator.hpp"
 #include "engine/tune/tuning.hpp"
 #include "kernels/catalog.hpp"
-#include "kernels/error.hpp"
 
 #ifndef PFMC_VERSION
 #define PFMC_VERSION "0.0.0"
@@ -59,12 +59,16 @@ const char* const kPriceEnvironment =
     "Chrome's trace format (%p: the process id); CUDA starts only the GPUs the run uses "
     "(CUDA_VISIBLE_DEVICES narrowed; PFMC_NARROW_DEVICES=0 keeps every one); PFMC_KERNEL_CACHE: "
     "where kernels compiled on first use are kept (PFMC_KERNEL_LINEINFO=1 compiles them with line "
-    "tables, for a profiler); PFMC_TERMINAL_KERNELS=0: books of one-step Europeans in the whole "
-    "path kernel instead of its terminal one (the same bits); PFMC_TERMINAL_BLOCKS_PER_CTA=N: "
-    "each thread block of a terminal kernel works through N blocks of paths (default: by the "
-    "launch's size; the same bits); PFMC_UNIT_GROUPS=N: at most N groups of an inline run in "
-    "one launch, the host staging the next while the GPU runs one (default 2048, 0: all in one; "
-    "the same bits).";
+    "tables, for a profiler; PFMC_KERNEL_SOURCES=DIR compiles them from DIR's kernels/ and "
+    "models/ instead of the binary's copies). The engine's kernel switches (the same bits "
+    "whichever; the config's engine keys, each overridden by its variable): "
+    "PFMC_TERMINAL_KERNELS=0|1 (engine.terminal_kernels: books of one-step Europeans in the "
+    "kernel's terminal instantiation), PFMC_TERMINAL_BLOCKS_PER_CTA=auto|N "
+    "(engine.terminal_blocks_per_cta: blocks of paths each thread block of a terminal kernel "
+    "works through), PFMC_COMPILE_AT_RUNTIME=0|1 (engine.compile_at_runtime: every kernel "
+    "compiled on first use, those built in too), PFMC_UNIT_GROUPS=N (engine.unit_groups: at most "
+    "N groups of an inline run in one launch, the host staging the next while the GPU runs one; "
+    "default 2048, 0: all in one).";
 
 apps::Format parse_format(const std::string& name) {
   if (name == "json")
@@ -144,7 +148,7 @@ int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* proce
   if (o.device != "cpu") {
     device_start = std::thread([&device_ms] {
       const auto start = std::chrono::steady_clock::now();
-      const engine::TraceSpan span("CUDA start: device 0's context");
+      const base::TraceSpan span("CUDA start: device 0's context");
       if (engine::query_device().available) {
         try {
           engine::open_device_here(0); // its workspace too, before the run asks for it
@@ -164,7 +168,7 @@ int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* proce
   config::RunConfig config;
   const auto load_start = std::chrono::steady_clock::now();
   try {
-    const engine::TraceSpan span("config");
+    const base::TraceSpan span("config");
     config = config::load_run_config(o.config_file);
     config::apply_overrides(config, overrides_from(app, o));
   } catch (...) {
@@ -194,7 +198,7 @@ int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* proce
   // Standard output goes through the same writer as a file, so that a failed write (a full
   // disk behind `>`) is an error rather than a silent exit status 0.
   const bool to_standard_output = o.output.empty() || o.output == "-";
-  engine::write_file_atomically(to_standard_output ? "-" : o.output, text);
+  base::write_file_atomically(to_standard_output ? "-" : o.output, text);
   if (!to_standard_output) {
     for (const auto& notice : result.run.notices)
       std::cerr << "note: " << notice << '\n';
@@ -405,7 +409,7 @@ int main(int argc, char** argv) {
   try {
     int status = 0;
     {
-      const engine::TraceSpan span("main");
+      const base::TraceSpan span("main");
       status = run(argc, argv);
     }
     return status;

@@ -7,16 +7,16 @@
 #include "apps/cli.hpp"
 #include "apps/sweep_plot.hpp"
 #include "apps/sweep_report.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
-#include "engine/core/atomic_file.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/core/interrupt.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/run_setup.hpp"
 #include "engine/tune/tuning.hpp"
 #include "kernels/catalog.hpp"
-#include "kernels/error.hpp"
 
 namespace pfmc::apps {
 
@@ -197,7 +197,7 @@ int command_bench(CLI::App* app, const RunOptions& o, const SweepOptions& s) {
     std::printf("%s\n", apps::sweep_table(sweep, copy_gbps).c_str());
   const std::string csv = apps::sweep_csv(sweeps, copy_gbps);
   if (!s.csv.empty())
-    engine::write_file_atomically(s.csv, csv);
+    base::write_file_atomically(s.csv, csv);
   if (s.plot.empty())
     return 0;
   // The table and the CSV are out; a plot that cannot be drawn is a failure of the run (exit 1)

@@ -14,8 +14,8 @@
 #include <sstream>
 #include <vector>
 
-#include "engine/core/atomic_file.hpp"
-#include "kernels/error.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 
 extern char** environ;
 
@@ -141,11 +141,11 @@ void draw_sweep_plot(const std::string& python, const std::string& png_path,
   std::error_code error;
   if (csv_path.empty() || csv_path == "-" || !fs::is_regular_file(csv_path, error)) {
     temporary.emplace(".csv");
-    engine::write_file_atomically(temporary->path(), csv_text);
+    base::write_file_atomically(temporary->path(), csv_text);
   }
   const std::string& csv = temporary ? temporary->path() : csv_path;
   // The script draws into a file of its own; the PNG reaches `png_path` through pfmc's one writer
-  // (engine/core/atomic_file.hpp), which follows links and writes FIFOs and devices in place.
+  // (base/atomic_file.hpp), which follows links and writes FIFOs and devices in place.
   const TemporaryFile drawn(".png");
   const int status = run_program({python, script, csv, "--output", drawn.path()}, /*quiet=*/false);
   if (status != 0) {
@@ -153,7 +153,7 @@ void draw_sweep_plot(const std::string& python, const std::string& png_path,
                        (status < 0 ? " could not be run"
                                    : " failed (exit status " + std::to_string(status) + ")"));
   }
-  engine::write_file_atomically(png_path, read_bytes(drawn.path()));
+  base::write_file_atomically(png_path, read_bytes(drawn.path()));
 }
 
 } // namespace pfmc::apps

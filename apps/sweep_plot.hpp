@@ -21,7 +21,7 @@ std::optional<std::string> find_plot_python();
 /// Draws the chart of a sweep into `png_path` by running bench/plot_sweep.py with `python`, on
 /// the CSV at `csv_path`, or, when that is empty, on `csv_text` written to a temporary file that
 /// is removed afterwards; the script draws into a temporary PNG whose bytes reach `png_path`
-/// through engine::write_file_atomically (links followed, FIFOs and devices written in place).
+/// through base::write_file_atomically (links followed, FIFOs and devices written in place).
 /// The script is the one in the source tree pfmc was built from, else the
 /// copy installed with pfmc. Throws pfmc::RuntimeError when the script is not found, cannot be
 /// started or fails (it prints its own reason on stderr).

@@ -36,7 +36,7 @@
 
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
-#include "config/parallel_ranges.hpp"
+#include "base/parallel_ranges.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/core/execution.hpp"
 #include "engine/plan/plan.hpp"
@@ -227,7 +227,7 @@ void register_book(const std::string& file, bool on_cpu) {
   add("load", [&book] { benchmark::DoNotOptimize(config::load_run_config(book.file)); });
   add("plan", [&book] { benchmark::DoNotOptimize(engine::make_plan(book)); });
   // The planner's threads (its default above takes this host's, one per 512 instruments).
-  for (unsigned threads = 1; threads <= config::hardware_threads(); threads *= 2) {
+  for (unsigned threads = 1; threads <= base::hardware_threads(); threads *= 2) {
     add("plan/threads:" + std::to_string(threads),
         [&book, threads] { benchmark::DoNotOptimize(engine::make_plan(book, threads)); });
   }

@@ -31,14 +31,21 @@ function(pfmc_add_host_library name)
   target_compile_options(${name} PRIVATE ${PFMC_WARNINGS})
 endfunction()
 
-# The error vocabulary, the GPU fault hook of the reliability tests, and the catalogue of backends
-# and distances (host data).
-pfmc_add_host_library(pfmc_common kernels/error.cpp kernels/catalog.cpp kernels/fault_injection.cpp
-                      kernels/environment.cpp)
-target_include_directories(pfmc_common PUBLIC ${PFMC_SOURCE_ROOT})
-target_include_directories(pfmc_common SYSTEM PUBLIC ${RANDOM123_INCLUDE_DIR})
+find_package(Threads REQUIRED) # base/parallel_ranges: large books on every core
 
-find_package(Threads REQUIRED) # config/parallel_ranges: large books on every core
+# The base layer beneath kernels/, config/ and engine/ (base/): the error vocabulary, atomic
+# files, file locks and cache folders, parallel ranges, the trace. It includes nothing of pfmc's above it.
+pfmc_add_host_library(pfmc_base base/error.cpp base/atomic_file.cpp
+                      base/file_lock.cpp base/cache_folder.cpp base/parallel_ranges.cpp
+                      base/trace.cpp)
+target_include_directories(pfmc_base PUBLIC ${PFMC_SOURCE_ROOT})
+target_link_libraries(pfmc_base PUBLIC Threads::Threads)
+
+# The GPU fault hook of the reliability tests, and the catalogue of backends and distances (host
+# data).
+pfmc_add_host_library(pfmc_common kernels/catalog.cpp kernels/fault_injection.cpp)
+target_link_libraries(pfmc_common PUBLIC pfmc_base)
+target_include_directories(pfmc_common SYSTEM PUBLIC ${RANDOM123_INCLUDE_DIR})
 
 # The value rules shared by the YAML and the command line (number_syntax, setting_rules,
 # overrides); the loader: a generic YAML reader, the schema by section, the entry point.
@@ -46,9 +53,8 @@ pfmc_add_host_library(pfmc_config
   config/config_error.cpp config/run_config.cpp
   config/number_syntax.cpp config/setting_rules.cpp config/overrides.cpp
   config/yaml_reader.cpp config/yaml_pieces.cpp config/schema_market.cpp config/schema_products.cpp
-  config/schema_run.cpp config/load_config.cpp config/csv_table.cpp config/fields.cpp
-  config/parallel_ranges.cpp)
-target_link_libraries(pfmc_config PUBLIC pfmc_common Threads::Threads PRIVATE ${PFMC_YAML_TARGET} ${CSV_LIBRARY})
+  config/schema_run.cpp config/load_config.cpp config/csv_table.cpp config/fields.cpp)
+target_link_libraries(pfmc_config PUBLIC pfmc_common PRIVATE ${PFMC_YAML_TARGET} ${CSV_LIBRARY})
 target_include_directories(pfmc_config SYSTEM PRIVATE ${CSV_INCLUDE_DIR})
 
 # Closed-form prices: the tests' references and the planner's control-variate means.
@@ -58,11 +64,9 @@ pfmc_add_host_library(pfmc_analytic
   engine/analytic/heston.cpp engine/analytic/two_asset.cpp)
 target_include_directories(pfmc_analytic PUBLIC ${PFMC_SOURCE_ROOT})
 
-# The planner (config → simulation groups): host C++ over the models' headers; with the run's
-# trace spans (engine/core/trace: PFMC_TRACE), which the planner records too.
+# The planner (config → simulation groups): host C++ over the models' headers.
 pfmc_add_host_library(pfmc_plan
   engine/plan/plan.cpp engine/plan/time_grid.cpp engine/plan/scenarios.cpp engine/plan/pathwise.cpp
   engine/plan/step_data.cpp engine/plan/instruments.cpp engine/plan/controls.cpp
-  engine/plan/observations.cpp engine/plan/exercise.cpp engine/plan/group_plans.cpp
-  engine/core/trace.cpp)
+  engine/plan/observations.cpp engine/plan/exercise.cpp engine/plan/group_plans.cpp)
 target_link_libraries(pfmc_plan PUBLIC pfmc_config pfmc_analytic)

@@ -12,9 +12,9 @@
 #include <unordered_set>
 #include <vector>
 
+#include "base/parallel_ranges.hpp"
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
-#include "config/parallel_ranges.hpp"
 
 namespace pfmc::config::csv {
 
@@ -276,8 +276,8 @@ void Table::read_rows_in_pieces(std::string_view text, std::size_t at, unsigned 
   std::vector<std::size_t> row_starts;
   for (const auto& b : builders)
     row_starts.push_back(b->row_at);
-  const FirstFailure failed =
-      parallel_ranges(pieces, static_cast<unsigned>(pieces), [&](std::size_t k, std::size_t) {
+  const base::FirstFailure failed =
+      base::parallel_ranges(pieces, static_cast<unsigned>(pieces), [&](std::size_t k, std::size_t) {
         const auto parser = start_parser(table.file_, table.delimiter_);
         feed(parser.get(), text.substr(0, cuts[k + 1]), cuts[k], *builders[k], false);
         finish(parser.get(), *builders[k]);

@@ -1,5 +1,7 @@
 #include "config/overrides.hpp"
 
+#include <optional>
+#include <string_view>
 #include <utility>
 
 #include "config/config_error.hpp"
@@ -16,11 +18,44 @@ T take(detail::Checked<T> checked, const char* flag) {
   return std::move(*checked.value);
 }
 
+/// 0 or 1, as the variable says it.
+detail::Checked<bool> check_zero_or_one(std::string_view text) {
+  if (text == "0" || text == "1")
+    return detail::Checked<bool>::ok(text == "1");
+  return detail::Checked<bool>::fail("must be 0 or 1");
+}
+
+/// `engine` with the environment's overrides applied (apply_environment's rules).
+EngineConfig with_environment(EngineConfig engine, Environment environment) {
+  const auto given = [&](const char* name) -> std::optional<std::string_view> {
+    const char* value = environment(name);
+    if (value == nullptr || *value == '\0')
+      return std::nullopt;
+    return std::string_view(value);
+  };
+  if (const auto v = given("PFMC_TERMINAL_KERNELS"))
+    engine.terminal_kernels = take(check_zero_or_one(*v), "PFMC_TERMINAL_KERNELS");
+  if (const auto v = given("PFMC_TERMINAL_BLOCKS_PER_CTA")) {
+    engine.terminal_blocks_per_cta =
+        take(detail::check_terminal_blocks_per_cta(*v), "PFMC_TERMINAL_BLOCKS_PER_CTA");
+  }
+  if (const auto v = given("PFMC_COMPILE_AT_RUNTIME"))
+    engine.compile_at_runtime = take(check_zero_or_one(*v), "PFMC_COMPILE_AT_RUNTIME");
+  if (const auto v = given("PFMC_UNIT_GROUPS"))
+    engine.unit_groups = take(detail::check_unit_groups(*v), "PFMC_UNIT_GROUPS");
+  return engine;
+}
+
 } // namespace
 
-void apply_overrides(RunConfig& config, const Overrides& overrides) {
-  // Judge every flag on a copy first, so that a bad flag leaves the config untouched.
-  EngineConfig engine = config.engine;
+void apply_environment(RunConfig& config, Environment environment) {
+  config.engine = with_environment(config.engine, environment);
+}
+
+void apply_overrides(RunConfig& config, const Overrides& overrides, Environment environment) {
+  // Judge every flag on a copy first, so that a bad flag leaves the config untouched; the
+  // environment's overrides first, the flags' over them.
+  EngineConfig engine = with_environment(config.engine, environment);
   SimulationConfig simulation = config.simulation;
   const auto text = [](long long value) { return std::to_string(value); };
 

@@ -4,6 +4,7 @@
 // accepted (or refused, with the same words) whether it was written in the file or on the command
 // line.
 
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -11,6 +12,12 @@
 #include "config/setting_rules.hpp"
 
 namespace pfmc::config {
+
+/// What reads an environment variable (the process's, process_environment; tests pass their own).
+using Environment = const char* (*)(const char* name);
+inline const char* process_environment(const char* name) {
+  return std::getenv(name);
+}
 
 /// Flags given on the command line; an empty optional leaves the YAML (or default) value alone.
 /// Sizes and counts that users type in many spellings ("1e6", "4GiB") stay strings so that
@@ -34,7 +41,17 @@ struct Overrides {
 /// simulation settings together (detail::check_simulation) are judged on the result, and a
 /// broken one names a flag that was given: `--paths: antithetic pairs need an even number of
 /// paths`. Overriding the backend clears `engine.backend_mark`: the name no longer comes from the
-/// file.
-void apply_overrides(RunConfig& config, const Overrides& overrides);
+/// file. The environment's overrides (apply_environment) come first, the flags' over them: the
+/// one way in of the front ends (the CLI, Python).
+void apply_overrides(RunConfig& config, const Overrides& overrides,
+                     Environment environment = process_environment);
+
+/// The environment's overrides of the engine's kernel switches, which a front end (the CLI,
+/// Python) reads once, after the YAML and before its own flags: PFMC_TERMINAL_KERNELS (0 or 1:
+/// engine.terminal_kernels), PFMC_TERMINAL_BLOCKS_PER_CTA (auto or 1..4096),
+/// PFMC_COMPILE_AT_RUNTIME (0 or 1) and PFMC_UNIT_GROUPS (0..1,000,000). Unset or empty: the
+/// config's value. A bad value throws ConfigError naming the variable and the rule, with nothing
+/// applied.
+void apply_environment(RunConfig& config, Environment environment);
 
 } // namespace pfmc::config

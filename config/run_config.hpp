@@ -231,6 +231,13 @@ struct DeviceList {
 /// At most this many devices, and ordinals below it.
 inline constexpr int kMaxDevices = 64;
 
+/// engine.unit_groups's default: the host builds a unit's device state and launch table while
+/// the GPU runs the unit before it; the 8,192-group book as one unit waited 3.6 ms for its
+/// kernels after 4.4 ms of such host work. Each launch costs its ramp and tail (NOTES v32, H200:
+/// the book's kernels 3.64 ms in one launch, 3.70 in 4, 3.81 in 8, 4.00 in 16; end to end 4 and
+/// 8 alike, both 4-5 ms faster than 1).
+inline constexpr int kDefaultUnitGroups = 2048;
+
 struct EngineConfig {
   DeviceChoice device = DeviceChoice::automatic;
   DeviceList devices;
@@ -243,6 +250,20 @@ struct EngineConfig {
   /// Groups whose draws fit share one generation call and one launch up to this many bytes of
   /// draws (engine/draws/draw_plan.hpp); 0: none do. Part of what fixes the draws, like the seed.
   std::uint64_t draw_batch_size = std::uint64_t(256) << 20;
+  // Which kernel runs and how a run is cut, beyond the backend: the same bits whichever (the GPU
+  // suite compares both sides of each); each has an environment variable that the front ends
+  // read once as an override (config/overrides.hpp, apply_environment).
+  /// Launches whose every group is one step to maturity take the terminal instantiation where
+  /// the kernel has one (kernels/launcher_table.cuh); false: the whole kernel.
+  bool terminal_kernels = true;
+  /// Blocks of paths each thread block of a terminal launch works through; 0: the launch's own
+  /// choice (kernels::terminal_blocks_per_cta).
+  int terminal_blocks_per_cta = 0;
+  /// Every path kernel compiled on first use by NVRTC, those built into the binary too.
+  bool compile_at_runtime = false;
+  /// At most this many groups of a run that computes its draws in one unit of launches
+  /// (engine/draws/draw_plan.hpp); 0: no limit.
+  int unit_groups = kDefaultUnitGroups;
   SourceMark backend_mark; ///< where `backend` was set (for registry errors)
 };
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "config/parallel_ranges.hpp"
+#include "base/parallel_ranges.hpp"
 #include "config/schema.hpp"
 
 namespace pfmc::config::schema {
@@ -77,7 +77,7 @@ std::vector<Underlying> underlyings(const Reader& reader, const Located& where) 
   const auto items = reader.non_empty_list(where);
   NameTable names(reader, "name");
   return yaml::read_items<Underlying>(
-      items, names, threads_for(items.size(), yaml::kItemsPerThread),
+      items, names, base::threads_for(items.size(), yaml::kItemsPerThread),
       [&reader](const Located& item, yaml::NameSink& name, std::size_t) {
         const Mapping m = reader.mapping(item);
         m.allow_only({"name", "spot", "dividend_yield"});
@@ -328,7 +328,7 @@ std::vector<ModelConfig> models(const Reader& reader, const Located& where, cons
   const auto items = reader.non_empty_list(where);
   NameTable names(reader, "name");
   return yaml::read_items<ModelConfig>(items, names,
-                                       threads_for(items.size(), yaml::kItemsPerThread),
+                                       base::threads_for(items.size(), yaml::kItemsPerThread),
                                        [&](const Located& item, yaml::NameSink& name, std::size_t) {
                                          return model(reader, item, underlying_names, name);
                                        });

@@ -9,10 +9,10 @@
 #include <thread>
 #include <utility>
 
+#include "base/parallel_ranges.hpp"
 #include "config/csv_table.hpp"
 #include "config/fields.hpp"
 #include "config/load_config.hpp"
-#include "config/parallel_ranges.hpp"
 #include "config/schema.hpp"
 
 namespace pfmc::config::schema {
@@ -484,7 +484,7 @@ std::vector<InstrumentConfig> instruments(const Reader& reader, const Located& w
     return instruments_from_table(*table, reader, config, ids);
   const NameTable model_names = known_models(reader, config);
   const auto items = reader.non_empty_list(where);
-  const unsigned threads = threads_for(items.size(), yaml::kItemsPerThread);
+  const unsigned threads = base::threads_for(items.size(), yaml::kItemsPerThread);
   std::vector<SharedSchedules> shared_by_range(threads);
   return yaml::read_items<InstrumentConfig>(
       items, ids, threads, [&](const Located& item, yaml::NameSink& id, std::size_t range) {
@@ -519,7 +519,7 @@ std::vector<InstrumentConfig> instruments_from_table(const csv::Table& table_ref
     const int id_column = table->column("id");
     std::size_t repeat = rows; // the first row whose id was added before
     std::exception_ptr ids_error;
-    const unsigned threads = threads_for(rows, kRowsPerThread);
+    const unsigned threads = base::threads_for(rows, kRowsPerThread);
     std::vector<SharedSchedules> shared_by_range(threads);
     std::thread id_pass([&] {
       try {
@@ -540,10 +540,11 @@ std::vector<InstrumentConfig> instruments_from_table(const csv::Table& table_ref
           thread.join();
       }
     } joiner{id_pass};
-    const FirstFailure failed = parallel_ranges(rows, threads, [&](std::size_t row, std::size_t r) {
-      result[row] = instrument(csv::RowFields(*table, csv_reader, row), config, model_names,
-                               shared_by_range[r]);
-    });
+    const base::FirstFailure failed =
+        base::parallel_ranges(rows, threads, [&](std::size_t row, std::size_t r) {
+          result[row] = instrument(csv::RowFields(*table, csv_reader, row), config, model_names,
+                                   shared_by_range[r]);
+        });
     id_pass.join();
     if (ids_error)
       std::rethrow_exception(ids_error);

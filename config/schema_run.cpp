@@ -99,7 +99,8 @@ SimulationConfig simulation(const Reader& reader, const Located& where) {
 EngineConfig engine(const Reader& reader, const Located& where) {
   const Mapping m = reader.mapping(where);
   m.allow_only({"device", "devices", "backend", "prefetch_distance", "padding", "block_size",
-                "max_device_memory", "cpu_threads", "draw_batch_size"});
+                "max_device_memory", "cpu_threads", "draw_batch_size", "terminal_kernels",
+                "terminal_blocks_per_cta", "compile_at_runtime", "unit_groups"});
   EngineConfig engine;
   reader.setting_if_given(m, "device", engine.device, detail::check_device, Spelling::word);
   if (const Entry* e = m.find("devices")) {
@@ -131,6 +132,14 @@ EngineConfig engine(const Reader& reader, const Located& where) {
                           Spelling::integer);
   reader.setting_if_given(m, "draw_batch_size", engine.draw_batch_size,
                           detail::check_draw_batch_size, Spelling::any);
+  if (const Entry* e = m.find("terminal_kernels"))
+    engine.terminal_kernels = reader.boolean(e->value);
+  reader.setting_if_given(m, "terminal_blocks_per_cta", engine.terminal_blocks_per_cta,
+                          detail::check_terminal_blocks_per_cta, Spelling::any);
+  if (const Entry* e = m.find("compile_at_runtime"))
+    engine.compile_at_runtime = reader.boolean(e->value);
+  reader.setting_if_given(m, "unit_groups", engine.unit_groups, detail::check_unit_groups,
+                          Spelling::integer);
   return engine;
 }
 

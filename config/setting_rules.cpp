@@ -290,6 +290,16 @@ Checked<int> check_cpu_threads(std::string_view text) {
   return narrow<int>(check_integer(text, 0, 4096));
 }
 
+Checked<int> check_terminal_blocks_per_cta(std::string_view text) {
+  if (text == "auto")
+    return Checked<int>::ok(0);
+  return narrow<int>(check_integer(text, 1, 4096));
+}
+
+Checked<int> check_unit_groups(std::string_view text) {
+  return narrow<int>(check_integer(text, 0, 1'000'000));
+}
+
 Checked<int> check_replicates(std::string_view text) {
   return narrow<int>(check_integer(text, 1, 1024));
 }

@@ -78,6 +78,9 @@ Checked<std::uint64_t> check_max_device_memory(std::string_view text); ///< pars
 /// A size as parse_memory_size, or 0 (no draw batches), at most 64 GiB.
 Checked<std::uint64_t> check_draw_batch_size(std::string_view text);
 Checked<int> check_cpu_threads(std::string_view text); ///< 0..4096, 0 = all
+/// `auto` (0: the launch's choice) or 1..4096 blocks of paths a terminal launch's block takes.
+Checked<int> check_terminal_blocks_per_cta(std::string_view text);
+Checked<int> check_unit_groups(std::string_view text); ///< 0..1,000,000, 0 = no limit
 Checked<int> check_replicates(std::string_view text);  ///< 1..1024
 /// 0..1e12 paths of the early-exercise regression (0: as many as simulation.paths).
 Checked<std::uint64_t> check_regression_paths(std::string_view text);

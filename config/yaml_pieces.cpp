@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
-#include "config/parallel_ranges.hpp"
+#include "base/parallel_ranges.hpp"
 
 namespace pfmc::config::yaml {
 
@@ -327,8 +327,8 @@ PiecedDocument::~PiecedDocument() {
   if (parts.size() < 3)
     return; // freed here, in order
   try {
-    (void)parallel_items(parts.size(), threads_for(parts.size(), 1),
-                         [&](std::size_t k) { parts[k].reset(); });
+    (void)base::parallel_items(parts.size(), base::threads_for(parts.size(), 1),
+                               [&](std::size_t k) { parts[k].reset(); });
   } catch (...) {
     // Nothing throws in a node's destructor; what is left is freed here, with `parts`.
   }
@@ -349,7 +349,7 @@ std::optional<PiecedDocument> parse_in_pieces(const std::string& text, const Pie
   const std::vector<ListCut> cuts = find_lists(text, *lines, rules);
   if (cuts.empty())
     return std::nullopt;
-  const unsigned threads = rules.threads > 0 ? rules.threads : hardware_threads();
+  const unsigned threads = rules.threads > 0 ? rules.threads : base::hardware_threads();
   const std::vector<PieceCut> cut = cut_pieces(text, *lines, cuts, rules, threads);
 
   // Task 0 parses the skeleton, task k the piece k - 1; the largest are taken first.
@@ -361,7 +361,7 @@ std::optional<PiecedDocument> parse_in_pieces(const std::string& text, const Pie
     tasks.emplace_back(span_bytes(text, *lines, cut[k].first_line, cut[k].end_line), k + 1);
   std::stable_sort(tasks.begin(), tasks.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
-  const std::exception_ptr failed = parallel_items(
+  const std::exception_ptr failed = base::parallel_items(
       tasks.size(), std::min<std::size_t>(threads, tasks.size()), [&](std::size_t i) {
         const std::size_t task = tasks[i].second;
         auto node = std::make_unique<YAML::Node>(

@@ -26,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-#include "config/parallel_ranges.hpp"
+#include "base/parallel_ranges.hpp"
 #include "config/run_config.hpp"
 #include "config/setting_rules.hpp"
 #include "config/value_checks.hpp"
@@ -242,8 +242,8 @@ std::vector<T> read_items(const std::vector<Located>& items, NameTable& table, u
   };
   std::vector<T> result(items.size());
   std::vector<Kept> names(items.size());
-  const FirstFailure failed =
-      parallel_ranges(items.size(), threads, [&](std::size_t i, std::size_t range) {
+  const base::FirstFailure failed =
+      base::parallel_ranges(items.size(), threads, [&](std::size_t i, std::size_t range) {
         result[i] = read(items[i], names[i], range);
       });
   // Every item below the failure was read and gave its name; the failing one may have given it

@@ -7,8 +7,8 @@
 #include <set>
 #include <string>
 
+#include "base/trace.hpp"
 #include "engine/core/cuda_resources.hpp"
-#include "engine/core/trace.hpp"
 #include "engine/core/visible_devices.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/gpu_engine.hpp"
@@ -58,7 +58,7 @@ void compile_group_kernels(const SimulationPlan& plan,
     if (same)
       continue;
     for (const std::string* name :
-         group_kernel_names(plan.groups[g], group_settings[g].precision, group_settings[g].backend,
+         group_kernel_names(plan.groups[g], group_settings[g], group_settings[g].backend,
                             group_settings[g].prefetch_distance))
       distinct.insert(name);
   }
@@ -120,6 +120,10 @@ void describe_run(const config::RunConfig& config, const SimulationPlan& plan,
   run.paths = settings.paths;
   run.groups = static_cast<int>(plan.groups.size());
   run.block_size = settings.block_size;
+  run.terminal_kernels = settings.terminal_kernels;
+  run.terminal_blocks_per_cta = settings.terminal_blocks_per_cta;
+  run.compile_at_runtime = settings.compile_at_runtime;
+  run.unit_groups = settings.unit_groups;
   run.threads = on_gpu ? 0 : settings.cpu_threads;
 }
 
@@ -199,12 +203,14 @@ void prepare_devices(const config::RunConfig& config) {
 RunResult price(const config::RunConfig& config, const ProgressFn& progress,
                 const PriceOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  const TraceSpan span("price");
-  const kernels::compile::CompileTotals compiles_before = kernels::compile::compile_totals();
+  const base::TraceSpan span("price");
+  // What this run compiles and loads, on any thread that works for it.
+  kernels::compile::CompileCounter compiles;
+  const kernels::compile::CompileScope counting(&compiles);
   RunResult result;
   RunInfo& run = result.run;
 
-  TraceSpan device_span("choose device");
+  base::TraceSpan device_span("choose device");
   RunDevice device = choose_device(config, run);
   resolve_devices(config, options.processes != nullptr, device, run);
   // A split run's devices are opened at once on their own threads while this one plans and
@@ -226,19 +232,19 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
   const ExecutionSettings settings = make_settings(config, device);
   device_span.end();
   const auto plan_start = std::chrono::steady_clock::now();
-  TraceSpan plan_span("plan");
+  base::TraceSpan plan_span("plan");
   // Freed at the end of the run, under a span of its own (8,192 groups of vectors: ms).
   struct FreedPlan {
     std::unique_ptr<const SimulationPlan> plan;
     ~FreedPlan() {
-      const TraceSpan free_span("plan: free");
+      const base::TraceSpan free_span("plan: free");
       plan.reset();
     }
   } owned{std::make_unique<const SimulationPlan>(make_plan(config))};
   const SimulationPlan& plan = *owned.plan;
   plan_span.end();
   run.plan_ms = milliseconds_since(plan_start);
-  TraceSpan check_span("check plan");
+  base::TraceSpan check_span("check plan");
   check_plan(config, plan, settings, device.on_gpu);
   check_span.end();
   run.notices.insert(run.notices.end(), plan.notices.begin(), plan.notices.end());
@@ -249,25 +255,25 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
                                                 : 0);
 
   const auto backends_start = std::chrono::steady_clock::now();
-  TraceSpan backends_span("backends");
-  TraceSpan tuning_span("backends: tuning cache");
+  base::TraceSpan backends_span("backends");
+  base::TraceSpan tuning_span("backends: tuning cache");
   RunTuningCache tuning = open_tuning_cache(device.info, device.on_gpu, options, run);
   tuning_span.end();
-  TraceSpan group_backends_span("backends: groups");
+  base::TraceSpan group_backends_span("backends: groups");
   std::vector<ExecutionSettings> group_settings =
       choose_group_backends(plan, settings, device.info, device.on_gpu, options, tuning, run);
   group_backends_span.end();
   Placement placement{device.devices, options.processes, {}, {}};
   if (device.on_gpu) {
-    TraceSpan kinds_span("backends: kinds");
+    base::TraceSpan kinds_span("backends: kinds");
     choose_kind_backends(config, plan, device, options, tuning, placement, run);
     kinds_span.end();
-    const TraceSpan kernels_span("backends: kernels");
+    const base::TraceSpan kernels_span("backends: kernels");
     compile_group_kernels(plan, group_settings, device.info.compute_capability);
   }
   run.backends_ms = milliseconds_since(backends_start);
   backends_span.end();
-  TraceSpan batches_span("check draw batches");
+  base::TraceSpan batches_span("check draw batches");
   check_draw_batches(config, plan, settings, group_settings, device.on_gpu);
   for (std::size_t k = 1; k < placement.kind_settings.size(); ++k) { // under each kind's cap
     const auto kind_groups = settings_of_kind(group_settings, placement, static_cast<int>(k));
@@ -277,7 +283,7 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     check_draw_batches(config, plan, kind_settings, kind_groups, true);
   }
   batches_span.end();
-  TraceSpan replicates_span("replicates");
+  base::TraceSpan replicates_span("replicates");
   const ReplicatePlan replicates = plan_replicates(config, settings);
   // Each group's instruments' results as soon as the replicates' estimates of it are final: a
   // single GPU run's while the device runs the later groups.
@@ -295,22 +301,22 @@ RunResult price(const config::RunConfig& config, const ProgressFn& progress,
     return result;
   }
   const auto results_start = std::chrono::steady_clock::now();
-  TraceSpan results_span("results");
+  base::TraceSpan results_span("results");
   fill_results(config, replicates, samples, result);
   results_span.end();
   run.results_ms = milliseconds_since(results_start);
-  TraceSpan save_span("save tuning cache");
+  base::TraceSpan save_span("save tuning cache");
   save_tuning_cache(tuning, run);
   save_span.end();
 
-  TraceSpan describe_span("describe the run");
+  base::TraceSpan describe_span("describe the run");
   describe_run(config, plan, settings, device, replicates.replicates, run);
   describe_span.end();
-  const kernels::compile::CompileTotals compiles = kernels::compile::compile_totals();
-  run.compile_ms = compiles.compile_ms - compiles_before.compile_ms;
-  run.kernels_compiled = compiles.compiled - compiles_before.compiled;
-  run.kernels_from_cache = compiles.from_cache - compiles_before.from_cache;
-  run.cache_load_ms = compiles.load_ms - compiles_before.load_ms;
+  const kernels::compile::CompileTotals compiled = compiles.totals();
+  run.compile_ms = compiled.compile_ms;
+  run.kernels_compiled = compiled.compiled;
+  run.kernels_from_cache = compiled.from_cache;
+  run.cache_load_ms = compiled.load_ms;
   run.total_ms = milliseconds_since(start);
   add_throughput(run);
   return result;

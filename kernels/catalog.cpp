@@ -1,73 +1,10 @@
 #include "kernels/catalog.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <cstdlib>
 #include <iterator>
-#include <stdexcept>
 #include <string>
 
-#include "kernels/environment.hpp"
-
 namespace pfmc::kernels {
-
-namespace {
-
-std::atomic<bool>& terminal_switch() {
-  static std::atomic<bool> on{[] {
-    const char* env = std::getenv("PFMC_TERMINAL_KERNELS");
-    return env == nullptr || std::string(env) != "0";
-  }()};
-  return on;
-}
-
-std::atomic<int>& terminal_blocks_switch() {
-  static std::atomic<int> blocks{0};
-  return blocks;
-}
-
-/// $PFMC_TERMINAL_BLOCKS_PER_CTA, read once: 0 where unset or empty; a bad value is kept as its
-/// error and thrown at use, where an exception reaches the caller.
-int terminal_blocks_from_environment() {
-  static const struct Read {
-    int blocks = 0;
-    std::string error;
-  } read = [] {
-    Read r;
-    try {
-      r.blocks = parse_terminal_blocks_per_cta(std::getenv("PFMC_TERMINAL_BLOCKS_PER_CTA"));
-    } catch (const std::invalid_argument& e) {
-      r.error = e.what();
-    }
-    return r;
-  }();
-  if (!read.error.empty())
-    throw std::invalid_argument(read.error);
-  return read.blocks;
-}
-
-} // namespace
-
-int parse_terminal_blocks_per_cta(const char* text) {
-  return parse_whole_number_variable("PFMC_TERMINAL_BLOCKS_PER_CTA", text, 1, 4096, 0);
-}
-
-int terminal_blocks_per_cta_setting() {
-  const int set = terminal_blocks_switch().load();
-  return set > 0 ? set : terminal_blocks_from_environment();
-}
-
-void set_terminal_blocks_per_cta(int blocks) {
-  terminal_blocks_switch().store(blocks);
-}
-
-bool terminal_kernels() {
-  return terminal_switch().load();
-}
-
-void set_terminal_kernels(bool on) {
-  terminal_switch().store(on);
-}
 
 const std::vector<BackendInfo>& backend_catalog() {
   // name, description, minimum compute capability, takes a distance, takes a padding, reads

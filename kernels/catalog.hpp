@@ -50,23 +50,6 @@ inline bool fits_one_wide_wave(std::uint64_t blocks, int block_size, int multipr
          static_cast<std::uint64_t>(resident) * static_cast<std::uint64_t>(multiprocessors);
 }
 
-/// Whether launches whose every group is one-step terminal take an entry's terminal
-/// instantiation (kernels/launcher_table.cuh; the same bits): on unless $PFMC_TERMINAL_KERNELS
-/// is 0 or set_terminal_kernels(false) (the GPU suite's comparison of both).
-bool terminal_kernels();
-void set_terminal_kernels(bool on);
-
-/// Blocks of paths each thread block of a terminal launch works through: 0 (the default) leaves
-/// it to kernels::terminal_blocks_per_cta (kernels/path_kernel.cuh); $PFMC_TERMINAL_BLOCKS_PER_CTA
-/// (a whole number from 1 to 4096) or set_terminal_blocks_per_cta fixes it — the same bits
-/// whichever (the GPU suite's comparison, the benchmarks' A/B). A bad value of the variable
-/// throws std::invalid_argument naming it.
-int terminal_blocks_per_cta_setting();
-void set_terminal_blocks_per_cta(int blocks);
-/// The variable's value: 0 for null or empty, else a whole number from 1 to 4096 (else
-/// std::invalid_argument naming the variable and the value).
-int parse_terminal_blocks_per_cta(const char* text);
-
 /// Every backend, in the order `pfmc backends` lists them.
 const std::vector<BackendInfo>& backend_catalog();
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "kernels/draw_layout.hpp"
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 
 namespace pfmc::kernels {
 

@@ -7,7 +7,7 @@
 
 #include "kernels/counter_draws.cuh"
 #include "kernels/draw_layout.hpp"
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 
 namespace pfmc::kernels {
 

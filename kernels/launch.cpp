@@ -6,7 +6,7 @@
 #include <string>
 
 #include "kernels/compile/compiled_kernels.hpp"
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 #include "kernels/fault_injection.hpp"
 #include "kernels/launch_detail.hpp"
 

@@ -12,7 +12,7 @@
 #include <typeinfo>
 
 #include "kernels/compile/compiled_kernels.hpp"
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 #include "kernels/launch_detail.hpp"
 #include "kernels/path_kernel.cuh"
 

@@ -42,8 +42,8 @@ struct LauncherEntry {
   /// A candidate of the tuner: a distance kernels/model_list.cuh lists for the model (or the
   /// loader takes none at compile time). The others serve runs that ask for them.
   bool tuned;
-  /// The same kernels compiled on first use, whether or not built in (for
-  /// compile::every_kernel_at_runtime(): the test that both give the same bits), and their
+  /// The same kernels compiled on first use, whether or not built in (a run's
+  /// compile_at_runtime: the test that both give the same bits), and their
   /// NVRTC name expressions (`pfmc kernels`, the CPU suite's compile check).
   Launch launch_runtime;
   Load load_runtime;
@@ -57,9 +57,9 @@ struct LauncherEntry {
   Load load_terminal;
   const std::string& (*name_terminal)();
 
-  /// What a launch calls: the variant's kernel, compiled on first use where asked.
-  Launch launcher(KernelVariant variant) const {
-    const bool runtime = compile::every_kernel_at_runtime();
+  /// What a launch calls: the variant's kernel; `runtime`: compiled on first use even where it
+  /// is built in (a run's compile_at_runtime setting).
+  Launch launcher(KernelVariant variant, bool runtime) const {
     switch (variant) {
     case KernelVariant::terminal:
       return launch_terminal;
@@ -69,8 +69,7 @@ struct LauncherEntry {
       return runtime ? launch_runtime : launch;
     }
   }
-  Load loader(KernelVariant variant) const {
-    const bool runtime = compile::every_kernel_at_runtime();
+  Load loader(KernelVariant variant, bool runtime) const {
     switch (variant) {
     case KernelVariant::terminal:
       return load_terminal;

@@ -12,7 +12,7 @@ For each workload (config/examples/NAME.yaml at PATHS paths):
 and checks that every configuration's prices are bit-identical to one device's. On a host of one
 GPU it runs the same-GPU splits instead ([0, 0] and 2 ranks sharing it): identical bits, and
 their overhead. --trace DIR: one more fresh run at 1 device and at the most, with PFMC_TRACE,
-and a timeline of each (engine/core/trace.hpp). --json FILE: every figure.
+and a timeline of each (base/trace.hpp). --json FILE: every figure.
 
 Usage: scripts/scale-check.py [--build DIR] [--repeat N] [--warm-repeat N] [--mpirun PATH]
                               [--trace DIR] [--json FILE] [--no-warm] [WORKLOAD:PATHS ...]

@@ -60,15 +60,20 @@ int main(int argc, char** argv) {
   if (device.available && (warm == nullptr || std::string(warm) != "0") &&
       !GTEST_FLAG_GET(list_tests))
     warm_the_suites_kernels(device.compute_capability);
-  const auto before = pfmc::kernels::compile::compile_totals();
-  const int status = RUN_ALL_TESTS();
+  // What the tests' runs compile (each run counts its own, and this counter sees them all).
+  pfmc::kernels::compile::CompileCounter tests;
+  int status = 0;
+  {
+    const pfmc::kernels::compile::CompileScope counting(&tests);
+    status = RUN_ALL_TESTS();
+  }
   // A kernel the tests compiled themselves is one the warm list lacks: each such compile made a
   // test wait (its name is on standard error: "pfmc: compiled ... (first use").
-  const auto after = pfmc::kernels::compile::compile_totals();
-  if (after.compiled > before.compiled) {
+  const auto compiled = tests.totals();
+  if (compiled.compiled > 0) {
     std::printf("test_gpu: %d kernels compiled on first use during the tests (%.1f s of NVRTC), "
                 "not in tests/gpu_coverage.cpp's list\n",
-                after.compiled - before.compiled, (after.compile_ms - before.compile_ms) / 1000.0);
+                compiled.compiled, compiled.compile_ms / 1000.0);
   }
   const auto* unit = ::testing::UnitTest::GetInstance();
   const int skipped = unit->skipped_test_count();

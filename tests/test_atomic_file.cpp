@@ -1,4 +1,4 @@
-// engine::write_file_atomically: the destination holds the old contents or the new ones, never
+// base::write_file_atomically: the destination holds the old contents or the new ones, never
 // a part, and no temporary file outlives a write, whether it succeeded or failed; links,
 // devices, FIFOs and folders are never replaced by a file.
 #include <gtest/gtest.h>
@@ -20,8 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "engine/core/atomic_file.hpp"
-#include "kernels/error.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 
 namespace pfmc {
 namespace {
@@ -60,7 +60,7 @@ protected:
 TEST_F(AtomicFile, WritesANewFileWithTheUsualPermissions) {
   const fs::path target = dir_ / "out.csv";
   const mode_t previous = ::umask(022);
-  engine::write_file_atomically(target.string(), std::string("a,b\n1,2\n\0x", 10));
+  base::write_file_atomically(target.string(), std::string("a,b\n1,2\n\0x", 10));
   ::umask(previous);
   EXPECT_EQ(read(target), std::string("a,b\n1,2\n\0x", 10));
   EXPECT_EQ(entries(), std::vector<std::string>{"out.csv"});
@@ -71,18 +71,18 @@ TEST_F(AtomicFile, WritesANewFileWithTheUsualPermissions) {
 
 TEST_F(AtomicFile, ReplacesAnExistingFile) {
   const fs::path target = dir_ / "cache.json";
-  engine::write_file_atomically(target.string(), std::string(100000, 'x'));
-  engine::write_file_atomically(target.string(), "{}\n");
+  base::write_file_atomically(target.string(), std::string(100000, 'x'));
+  base::write_file_atomically(target.string(), "{}\n");
   EXPECT_EQ(read(target), "{}\n");
   EXPECT_EQ(entries(), std::vector<std::string>{"cache.json"});
-  engine::write_file_atomically(target.string(), "");
+  base::write_file_atomically(target.string(), "");
   EXPECT_EQ(read(target), "");
 }
 
 TEST_F(AtomicFile, MissingFolderNamesThePath) {
   const std::string target = (dir_ / "absent" / "out.json").string();
   try {
-    engine::write_file_atomically(target, "text");
+    base::write_file_atomically(target, "text");
     FAIL() << "no error";
   } catch (const RuntimeError& e) {
     EXPECT_NE(std::string(e.what()).find(target), std::string::npos) << e.what();
@@ -96,7 +96,7 @@ TEST_F(AtomicFile, UnwritableFolderLeavesNothingBehind) {
     GTEST_SKIP() << "root writes into a read-only folder";
   fs::permissions(dir_, fs::perms::owner_read | fs::perms::owner_exec);
   const std::string target = (dir_ / "out.json").string();
-  EXPECT_THROW(engine::write_file_atomically(target, "text"), RuntimeError);
+  EXPECT_THROW(base::write_file_atomically(target, "text"), RuntimeError);
   fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add);
   EXPECT_TRUE(entries().empty());
 }
@@ -107,7 +107,7 @@ TEST_F(AtomicFile, DirectoryIsRefusedByName) {
   const fs::path target = dir_ / "results";
   fs::create_directories(target);
   try {
-    engine::write_file_atomically(target.string(), "text");
+    base::write_file_atomically(target.string(), "text");
     FAIL() << "no error";
   } catch (const RuntimeError& e) {
     EXPECT_EQ(std::string(e.what()), "cannot write " + target.string() + ": it is a directory");
@@ -122,11 +122,11 @@ TEST_F(AtomicFile, SymbolicLinkIsFollowedAndKept) {
   // final target is replaced in its own folder and keeps its permissions; the links stay.
   fs::create_directories(dir_ / "real");
   const fs::path target = dir_ / "real" / "out.csv";
-  engine::write_file_atomically(target.string(), "old\n");
+  base::write_file_atomically(target.string(), "old\n");
   fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write);
   fs::create_symlink("real/out.csv", dir_ / "chain");
   fs::create_symlink("chain", dir_ / "link");
-  engine::write_file_atomically((dir_ / "link").string(), "new\n");
+  base::write_file_atomically((dir_ / "link").string(), "new\n");
   EXPECT_EQ(read(target), "new\n");
   EXPECT_TRUE(fs::is_symlink(dir_ / "link"));
   EXPECT_EQ(fs::read_symlink(dir_ / "link"), "chain");
@@ -141,7 +141,7 @@ TEST_F(AtomicFile, SymbolicLinkIsFollowedAndKept) {
 
 TEST_F(AtomicFile, DanglingSymbolicLinkCreatesItsTarget) {
   fs::create_symlink("made.json", dir_ / "link");
-  engine::write_file_atomically((dir_ / "link").string(), "{}\n");
+  base::write_file_atomically((dir_ / "link").string(), "{}\n");
   EXPECT_TRUE(fs::is_symlink(dir_ / "link"));
   EXPECT_EQ(read(dir_ / "made.json"), "{}\n");
 }
@@ -153,7 +153,7 @@ TEST_F(AtomicFile, FifoIsWrittenForItsReader) {
   std::string received;
   std::thread reader([&] { received = read(fifo); });
   try {
-    engine::write_file_atomically(fifo.string(), text);
+    base::write_file_atomically(fifo.string(), text);
   } catch (const std::exception& e) {
     ADD_FAILURE() << e.what();
     ::close(::open(fifo.c_str(), O_WRONLY | O_CLOEXEC)); // lets the reader see the end
@@ -170,7 +170,7 @@ TEST_F(AtomicFile, CharacterDeviceIsWrittenInPlace) {
   // Through links made here: the real /dev entries are only read and written, never replaced
   // (as root, a rename onto them would succeed).
   fs::create_symlink("/dev/null", dir_ / "null");
-  engine::write_file_atomically((dir_ / "null").string(), std::string(1 << 20, 'z'));
+  base::write_file_atomically((dir_ / "null").string(), std::string(1 << 20, 'z'));
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
   EXPECT_TRUE(fs::is_symlink(dir_ / "null"));
   EXPECT_EQ(entries(), std::vector<std::string>{"null"});
@@ -180,7 +180,7 @@ TEST_F(AtomicFile, FullDeviceIsAnErrorNamingThePathAndTheReason) {
   const fs::path link = dir_ / "full.csv";
   fs::create_symlink("/dev/full", link);
   try {
-    engine::write_file_atomically(link.string(), "a,b\n");
+    base::write_file_atomically(link.string(), "a,b\n");
     FAIL() << "no error";
   } catch (const RuntimeError& e) {
     EXPECT_EQ(std::string(e.what()),
@@ -203,7 +203,7 @@ TEST_F(AtomicFile, DashIsStandardOutput) {
   ::dup2(file, STDOUT_FILENO);
   ::close(file);
   std::printf("before ");
-  engine::write_file_atomically("-", "results\n");
+  base::write_file_atomically("-", "results\n");
   ::dup2(saved, STDOUT_FILENO);
   ::close(saved);
   EXPECT_EQ(read(captured), "before results\n"); // what was printed first comes first
@@ -214,14 +214,14 @@ TEST_F(AtomicFile, FailedWriteKeepsTheOldContents) {
   // A file-size limit makes write(2) fail part-way (EFBIG once SIGXFSZ is ignored): the old
   // file stays whole and the partial temporary file goes.
   const fs::path target = dir_ / "out.csv";
-  engine::write_file_atomically(target.string(), "old\n");
+  base::write_file_atomically(target.string(), "old\n");
   rlimit previous{};
   ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &previous), 0);
   const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
   rlimit small = previous;
   small.rlim_cur = 4096;
   ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
-  EXPECT_THROW(engine::write_file_atomically(target.string(), std::string(1 << 20, 'n')),
+  EXPECT_THROW(base::write_file_atomically(target.string(), std::string(1 << 20, 'n')),
                RuntimeError);
   ::setrlimit(RLIMIT_FSIZE, &previous);
   std::signal(SIGXFSZ, previous_handler);
@@ -235,7 +235,7 @@ TEST_F(AtomicFile, ConcurrentWritersEachLeaveAWholeFile) {
   const std::string a(50000, 'a'), b(70000, 'b');
   auto writer = [&](const std::string& text) {
     for (int i = 0; i < 10; ++i)
-      engine::write_file_atomically(target.string(), text);
+      base::write_file_atomically(target.string(), text);
   };
   std::thread first(writer, std::cref(a)), second(writer, std::cref(b));
   first.join();

@@ -110,7 +110,7 @@ TEST_F(Cli, HelpAndVersion) {
 }
 
 TEST_F(Cli, TraceWritesEveryPhaseFromTheProcessStart) {
-  // PFMC_TRACE=FILE (engine/core/trace.hpp): Chrome's trace format, spans from the process's
+  // PFMC_TRACE=FILE (base/trace.hpp): Chrome's trace format, spans from the process's
   // start (main, the config, the run), %p the process id; unset, no file.
   const std::string config = write("small.yaml", kSmall);
   const std::string pattern = path("trace_%p.json");

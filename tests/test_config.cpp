@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -1273,6 +1274,58 @@ TEST(Overrides, GoodValuesAreApplied) {
   EXPECT_EQ(c.simulation.paths, 1000000u);
   EXPECT_EQ(c.simulation.seed, 7u);
   EXPECT_EQ(c.engine.max_device_memory, 512ull << 20);
+}
+
+TEST(EnvironmentOverrides, TheKernelSwitchesAreSettingsTheEnvironmentOverridesOnce) {
+  // engine.terminal_kernels, terminal_blocks_per_cta, compile_at_runtime and unit_groups: YAML
+  // keys with their defaults, which the front ends' environment variables override (unset or
+  // empty: the config's value), refused by name with nothing applied.
+  RunConfig c = parse_kept(valid_doc(), "t.yaml");
+  EXPECT_TRUE(c.engine.terminal_kernels);
+  EXPECT_EQ(c.engine.terminal_blocks_per_cta, 0);
+  EXPECT_FALSE(c.engine.compile_at_runtime);
+  EXPECT_EQ(c.engine.unit_groups, kDefaultUnitGroups);
+  RunConfig y = parse_kept(valid_doc() + "engine: {terminal_kernels: false, "
+                                         "terminal_blocks_per_cta: 8, compile_at_runtime: true, "
+                                         "unit_groups: 0}\n",
+                           "t.yaml");
+  EXPECT_FALSE(y.engine.terminal_kernels);
+  EXPECT_EQ(y.engine.terminal_blocks_per_cta, 8);
+  EXPECT_TRUE(y.engine.compile_at_runtime);
+  EXPECT_EQ(y.engine.unit_groups, 0);
+  static std::map<std::string, std::string> env;
+  const Environment fake = [](const char* name) -> const char* {
+    const auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  };
+  env = {{"PFMC_TERMINAL_KERNELS", "0"},
+         {"PFMC_TERMINAL_BLOCKS_PER_CTA", "auto"},
+         {"PFMC_COMPILE_AT_RUNTIME", "1"},
+         {"PFMC_UNIT_GROUPS", ""}};
+  RunConfig e = y;
+  e.engine.terminal_kernels = true;
+  apply_environment(e, fake);
+  EXPECT_FALSE(e.engine.terminal_kernels);
+  EXPECT_EQ(e.engine.terminal_blocks_per_cta, 0);
+  EXPECT_TRUE(e.engine.compile_at_runtime);
+  EXPECT_EQ(e.engine.unit_groups, 0); // empty: the config's
+  const auto refused = [&](const char* name, const char* value) {
+    env = {{name, value}};
+    RunConfig r = c;
+    try {
+      apply_environment(r, fake);
+    } catch (const ConfigError& error) {
+      EXPECT_EQ(r.engine.unit_groups, c.engine.unit_groups); // nothing applied
+      return std::string(error.what());
+    }
+    return std::string("taken");
+  };
+  EXPECT_EQ(refused("PFMC_UNIT_GROUPS", "1000001"), "PFMC_UNIT_GROUPS: must be <= 1000000");
+  EXPECT_EQ(refused("PFMC_UNIT_GROUPS", "-1"), "PFMC_UNIT_GROUPS: must be >= 0");
+  EXPECT_EQ(refused("PFMC_TERMINAL_KERNELS", "yes"), "PFMC_TERMINAL_KERNELS: must be 0 or 1");
+  EXPECT_EQ(refused("PFMC_TERMINAL_BLOCKS_PER_CTA", "0"),
+            "PFMC_TERMINAL_BLOCKS_PER_CTA: must be >= 1");
+  EXPECT_EQ(refused("PFMC_COMPILE_AT_RUNTIME", "2"), "PFMC_COMPILE_AT_RUNTIME: must be 0 or 1");
 }
 
 TEST(Overrides, NothingGivenChangesNothing) {

@@ -497,7 +497,7 @@ TEST_F(CsvBooks, PositionsResolveAgainstTheTrades) {
 }
 
 // A large book without quotes is read in pieces on every core, and its rows checked in ranges
-// (config/csv_table.cpp, config/parallel_ranges.hpp): the same instruments as one pass, and the
+// (config/csv_table.cpp, base/parallel_ranges.hpp): the same instruments as one pass, and the
 // errors one pass would give, at their lines, whichever piece or range they fall in.
 TEST_F(CsvBooks, ALargeBookReadInPiecesGivesOnePasssBookAndErrors) {
   constexpr int kRows = 70'000;

@@ -295,11 +295,11 @@ TEST_F(Gpu, TerminalKernelsKeepEveryBit) {
   // every group of the launch is one-step terminal): under the fast profile `inline` launches
   // Black-Scholes float's terminal instantiation (the lean passes alone under
   // kernels::kTerminalRegisters), whose sums are the whole kernel's
-  // (kernels::set_terminal_kernels(false)) and `none`'s, bit for bit, with and without
+  // (engine.terminal_kernels: false) and `none`'s, bit for bit, with and without
   // antithetic pairs, partial tiles and a partial last pass, blocks of 128, 32 and 1,024, each
-  // thread block working through one block of paths or three (kernels::
-  // set_terminal_blocks_per_cta: thread blocks that cross from one group into the next, a last
-  // one short); the accurate profile, which has none, the same.
+  // thread block working through one block of paths or three (engine.terminal_blocks_per_cta:
+  // thread blocks that cross from one group into the next, a last one short); the accurate
+  // profile, which has none, the same.
   std::string yaml = "market:\n  underlyings:\n";
   for (int u = 0; u < 10; ++u)
     yaml += "    - {name: U" + std::to_string(u) + ", spot: " + std::to_string(80 + 4 * u) + "}\n";
@@ -315,34 +315,24 @@ TEST_F(Gpu, TerminalKernelsKeepEveryBit) {
             ", strike: 100, maturity: " + std::to_string(0.25 + 0.25 * u) + ", model: m" +
             std::to_string(u) + "}\n";
   }
-  struct Restore {
-    ~Restore() {
-      kernels::set_terminal_kernels(true);
-      kernels::set_terminal_blocks_per_cta(0);
-    }
-  } restore;
   for (const char* math : {"accurate", "fast"}) {
     for (const char* antithetic : {"false", "true"}) {
       const std::string run = yaml +
                               "simulation: {paths: 1500002, steps_per_year: 0, seed: 23, "
                               "precision: float, " +
                               "math: " + math + ", antithetic: " + antithetic + "}\n";
-      kernels::set_terminal_kernels(true);
       const auto none = engine::price(load(run + "engine: {device: gpu, backend: none}\n"));
       ASSERT_EQ(none.run.groups, 10);
       for (int block : {128, 32, 1024}) {
         const std::string engine_yaml =
-            "engine: {device: gpu, backend: inline, block_size: " + std::to_string(block) + "}\n";
-        kernels::set_terminal_kernels(true);
+            "engine: {device: gpu, backend: inline, block_size: " + std::to_string(block);
         for (int per_cta : {1, 3}) {
-          kernels::set_terminal_blocks_per_cta(per_cta);
-          const auto terminal = engine::price(load(run + engine_yaml));
+          const auto terminal = engine::price(load(
+              run + engine_yaml + ", terminal_blocks_per_cta: " + std::to_string(per_cta) + "}\n"));
           EXPECT_EQ(bits_of(terminal), bits_of(none))
               << math << " antithetic " << antithetic << " block " << block << " per " << per_cta;
         }
-        kernels::set_terminal_blocks_per_cta(0);
-        kernels::set_terminal_kernels(false);
-        const auto whole = engine::price(load(run + engine_yaml));
+        const auto whole = engine::price(load(run + engine_yaml + ", terminal_kernels: false}\n"));
         EXPECT_EQ(bits_of(whole), bits_of(none))
             << math << " antithetic " << antithetic << " block " << block;
       }
@@ -355,7 +345,7 @@ TEST_F(Gpu, TerminalKernelsKeepEveryBit) {
       settings.paths = 1 << 16;
       settings.memory_cap = 1ull << 30;
       for (bool on : {true, false}) {
-        kernels::set_terminal_kernels(on);
+        settings.terminal_kernels = on;
         engine::KernelBench bench(plan.groups[0], settings);
         bench.time_launch_ms("inline", 4, *config::parse_padding("auto"));
         // Black-Scholes float has a terminal kernel under the fast profile only.

@@ -19,15 +19,13 @@ using testing::load;
 
 class GpuRuntimeCompile : public testing::GpuTest {
 protected:
-  void TearDown() override { kernels::compile::set_every_kernel_at_runtime(false); }
-
-  /// `yaml`'s results with the kernels built in, then with every kernel compiled on first use.
+  /// `yaml`'s results with the kernels built in, then with every kernel compiled on first use
+  /// (engine.compile_at_runtime).
   static void expect_same_bits(const std::string& yaml, const std::string& what) {
-    kernels::compile::set_every_kernel_at_runtime(false);
     const auto built_in = engine::price(load(yaml));
-    kernels::compile::set_every_kernel_at_runtime(true);
-    const auto compiled = engine::price(load(yaml));
-    kernels::compile::set_every_kernel_at_runtime(false);
+    auto config = load(yaml);
+    config.engine.compile_at_runtime = true;
+    const auto compiled = engine::price(config);
     // (What the second run compiled or read depends on what this process loaded before: the
     // runtime-compiled kernels are loaded once a process.)
     EXPECT_EQ(bits_of(built_in), bits_of(compiled)) << what;

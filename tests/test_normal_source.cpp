@@ -7,7 +7,7 @@
 
 #include "engine/draws/normal_source.hpp"
 #include "kernels/draw_layout.hpp"
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 
 namespace pfmc {
 namespace {

@@ -587,9 +587,9 @@ TEST(DrawPlan, UnitSizesRampUpAndDownOnLongRuns) {
 
 TEST(DrawPlan, UnitsThatComputeTheirDrawsHoldAtMostTheUnitGroups) {
   // 4,548 groups of one kernel, all computing their draws: three units of at most
-  // kComputingUnitGroups in plan order (the host stages one while the GPU runs the one before),
-  // as even as can be.
-  const int n = 2 * engine::kComputingUnitGroups + 452;
+  // config::kDefaultUnitGroups (engine.unit_groups) in plan order (the host stages one while the
+  // GPU runs the one before), as even as can be.
+  const int n = 2 * config::kDefaultUnitGroups + 452;
   std::string yaml = "market:\n  underlyings:\n";
   for (int i = 0; i < n; ++i)
     yaml += "    - {name: U" + std::to_string(i) + ", spot: 100}\n";
@@ -619,23 +619,6 @@ TEST(DrawPlan, UnitsThatComputeTheirDrawsHoldAtMostTheUnitGroups) {
       EXPECT_EQ(g, next++);
   }
   EXPECT_EQ(next, n);
-}
-
-TEST(DrawPlan, UnitGroupsTakeWholeNumbersFromZeroToAMillion) {
-  // The parse itself (bad text, its error) is kernels::parse_whole_number_variable's, tested in
-  // test_registry.cpp; here the variable's name, range and default.
-  EXPECT_EQ(engine::parse_unit_groups(nullptr), engine::kComputingUnitGroups);
-  EXPECT_EQ(engine::parse_unit_groups(""), engine::kComputingUnitGroups);
-  EXPECT_EQ(engine::parse_unit_groups("0"), 0);
-  EXPECT_EQ(engine::parse_unit_groups("1000000"), 1'000'000);
-  EXPECT_THROW(engine::parse_unit_groups("-1"), std::invalid_argument);
-  try {
-    engine::parse_unit_groups("1000001");
-    ADD_FAILURE() << "1000001 was taken";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "PFMC_UNIT_GROUPS must be a whole number from 0 to 1000000, not '1000001'");
-  }
 }
 
 TEST(UploadArena, AMeasuringArenaGivesTheSizeAndOffsetsOfTheRealOne) {

@@ -11,47 +11,12 @@
 #include "engine/run/kernel_inventory.hpp"
 #include "engine/run/ring_layout.hpp"
 #include "kernels/catalog.hpp"
-#include "kernels/environment.hpp"
 #include "models/black_scholes.cuh"
 #include "models/heston.cuh"
 #include "models/path.cuh"
 
 namespace pfmc {
 namespace {
-
-TEST(Registry, EnvironmentWholeNumbersRefuseAnythingElseNamingTheVariable) {
-  // The one parse of the launch knobs (PFMC_TERMINAL_BLOCKS_PER_CTA, PFMC_UNIT_GROUPS).
-  EXPECT_EQ(kernels::parse_whole_number_variable("X", nullptr, 1, 9, 5), 5);
-  EXPECT_EQ(kernels::parse_whole_number_variable("X", "", 1, 9, 5), 5);
-  EXPECT_EQ(kernels::parse_whole_number_variable("X", "9", 1, 9, 5), 9);
-  for (const char* bad : {"0", "10", "-3", "abc", "8x", "2.5"}) {
-    try {
-      kernels::parse_whole_number_variable("PFMC_X", bad, 1, 9, 5);
-      ADD_FAILURE() << bad << " was taken";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_EQ(std::string(e.what()),
-                std::string("PFMC_X must be a whole number from 1 to 9, not '") + bad + "'");
-    }
-  }
-}
-
-TEST(Registry, TerminalBlocksPerThreadBlockTakeWholeNumbersFromOneTo4096) {
-  EXPECT_EQ(kernels::parse_terminal_blocks_per_cta(nullptr), 0);
-  EXPECT_EQ(kernels::parse_terminal_blocks_per_cta(""), 0);
-  EXPECT_EQ(kernels::parse_terminal_blocks_per_cta("1"), 1);
-  EXPECT_EQ(kernels::parse_terminal_blocks_per_cta("4096"), 4096);
-  for (const char* bad : {"0", "4097"}) {
-    try {
-      kernels::parse_terminal_blocks_per_cta(bad);
-      ADD_FAILURE() << bad << " was taken";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_EQ(std::string(e.what()),
-                std::string("PFMC_TERMINAL_BLOCKS_PER_CTA must be a whole number from 1 to 4096, "
-                            "not '") +
-                    bad + "'");
-    }
-  }
-}
 
 TEST(Registry, EveryCatalogueBackendAndDistanceHasAnInstantiation) {
   // In every build: built in or compiled on first use (kernels/ahead_of_time.hpp).

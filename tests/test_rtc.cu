@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gpu_coverage.hpp"
@@ -256,6 +257,37 @@ TEST(KernelCache, TwoProcessesAskingForOneKernelCompileItOnce) {
   }
   EXPECT_EQ(compiled, 1) << "both compiled, or neither";
   EXPECT_EQ(KernelCache(scoped.dir()).list().size(), 1u);
+}
+
+TEST(CompileCounter, ARunCountsItsOwnCompilesAndItsCallerSeesThem) {
+  // Two "runs" on two threads at once, each with its counter in force (as engine::price puts
+  // one), under an outer counter on this thread (as the GPU suite's main does): each counts the
+  // kernel it compiled, its threads' included (compile_all's workers), not the other's; the
+  // outer counter sees only the run made under it.
+  ScopedCache scoped;
+  const std::string first =
+      path_kernel_name<models::BlackScholes<float>, UnrollLoader<float, 1, 2>, float>();
+  const std::string second =
+      path_kernel_name<models::BlackScholes<float>, UnrollLoader<float, 1, 6>, float>();
+  CompileCounter outer;
+  const CompileScope outer_scope(&outer);
+  CompileCounter one; // made under `outer`: adds to it too
+  std::thread other([&] {
+    CompileCounter two; // no counter in force on this thread: its own alone
+    const CompileScope scope(&two);
+    compile_to_cache(second, 90, false);
+    EXPECT_EQ(two.totals().compiled, 1);
+  });
+  {
+    const CompileScope scope(&one);
+    const auto batch = compile_all({first}, 90, 2, false);
+    EXPECT_EQ(batch.compiled, 1u);
+  }
+  other.join();
+  EXPECT_EQ(one.totals().compiled, 1);
+  EXPECT_GT(one.totals().compile_ms, 0.0);
+  EXPECT_EQ(outer.totals().compiled, 1);
+  EXPECT_EQ(current_counter(), &outer);
 }
 
 TEST(KernelCache, LivesWhereTheEnvironmentSays) {

@@ -3,10 +3,12 @@
 // exercise the same path as users).
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "config/load_config.hpp"
+#include "config/overrides.hpp"
 #include "config/run_config.hpp"
 #include "engine/pricer.hpp"
 #include "fuzz_corpus.hpp"
@@ -67,9 +69,14 @@ inline std::string bs_yaml(const std::string& instruments, std::uint64_t paths,
          "}\nengine: {device: cpu}\n";
 }
 
+/// A config from YAML, with the environment's overrides applied as the front ends apply them
+/// (config::apply_environment): the mutation check's device tier runs the GPU suite with
+/// PFMC_COMPILE_AT_RUNTIME=1 (scripts/mutation_check.py).
 inline config::RunConfig load(const std::string& yaml) {
   keep_for_fuzzing(yaml);
-  return config::parse_run_config(yaml, "test.yaml");
+  config::RunConfig config = config::parse_run_config(yaml, "test.yaml");
+  config::apply_environment(config, config::process_environment);
+  return config;
 }
 
 inline const engine::InstrumentResult& find(const engine::RunResult& r, const std::string& id) {

@@ -17,8 +17,8 @@
 #include <tuple>
 #include <vector>
 
+#include "base/parallel_ranges.hpp"
 #include "config/load_config.hpp"
-#include "config/parallel_ranges.hpp"
 #include "config/yaml_reader.hpp"
 
 namespace pfmc::config {
@@ -304,11 +304,11 @@ TEST(YamlItems, ALongListReadOnThreadsGivesOneLoopsErrors) {
 TEST(ParallelItems, DoesEveryItemOrReportsAFailure) {
   for (int round = 0; round < 200; ++round) {
     std::vector<std::atomic<int>> done(50);
-    EXPECT_EQ(parallel_items(done.size(), 4, [&](std::size_t i) { ++done[i]; }), nullptr);
+    EXPECT_EQ(base::parallel_items(done.size(), 4, [&](std::size_t i) { ++done[i]; }), nullptr);
     for (const auto& d : done)
       ASSERT_EQ(d.load(), 1);
     const std::size_t failing = static_cast<std::size_t>(round) % done.size();
-    const auto error = parallel_items(done.size(), 4, [&](std::size_t i) {
+    const auto error = base::parallel_items(done.size(), 4, [&](std::size_t i) {
       if (i == failing) {
         std::this_thread::sleep_for(std::chrono::microseconds(round % 7 == 0 ? 200 : 0));
         throw std::runtime_error("item " + std::to_string(i));
@@ -316,7 +316,7 @@ TEST(ParallelItems, DoesEveryItemOrReportsAFailure) {
     });
     ASSERT_NE(error, nullptr) << "round " << round;
   }
-  EXPECT_EQ(parallel_items(0, 4, [](std::size_t) { throw 1; }), nullptr);
+  EXPECT_EQ(base::parallel_items(0, 4, [](std::size_t) { throw 1; }), nullptr);
 }
 
 TEST(YamlPieces, TheShippedExamplesReadAsWhole) {

@@ -24,15 +24,15 @@
 
 #include "apps/cli.hpp"
 #include "apps/report.hpp"
+#include "base/error.hpp"
+#include "base/trace.hpp"
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/core/interrupt.hpp"
-#include "engine/core/trace.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
-#include "kernels/error.hpp"
 
 namespace py = pybind11;
 
@@ -552,7 +552,7 @@ py::dict validate(const std::string& source, bool is_path, const std::string& na
                   const py::dict& kw, const py::object& instruments, const py::object& positions) {
   const config::Overrides overrides = overrides_from(kw);
   config::TradeColumns trades; // read from Python's objects with the GIL held
-  engine::TraceSpan columns_span("columns to cells");
+  base::TraceSpan columns_span("columns to cells");
   trades.instruments = column_table(instruments, "<instruments>");
   trades.positions = column_table(positions, "<positions>");
   columns_span.end();

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 
 namespace pfmc::engine {
 

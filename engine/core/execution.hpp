@@ -34,6 +34,11 @@ struct ExecutionSettings {
   bool antithetic = false;      ///< path 2k+1 takes −(draws of path 2k)
   bool brownian_bridge = false; ///< draws build each group's path by Brownian bridge
   int replicate = 0;            ///< scrambled Sobol: which randomisation (digital shift)
+  // Which kernel runs and how a run is cut (config::EngineConfig's; the same bits whichever).
+  bool terminal_kernels = true;    ///< one-step terminal launches take that instantiation
+  int terminal_blocks_per_cta = 0; ///< 0: kernels::terminal_blocks_per_cta's choice
+  bool compile_at_runtime = false; ///< every kernel by NVRTC, those built in too
+  int unit_groups = config::kDefaultUnitGroups; ///< a computing unit's groups at most (0: all)
 };
 
 /// Paths [first, end) of one simulation group; `first` on a reduction tile's boundary

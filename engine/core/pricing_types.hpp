@@ -106,6 +106,11 @@ struct RunInfo {
   int groups = 0;
   std::uint64_t chunks = 0;
   int block_size = 0;
+  // The engine's kernel switches (config::EngineConfig): which kernels ran, how a run was cut.
+  bool terminal_kernels = true;
+  int terminal_blocks_per_cta = 0; ///< 0: the launch's choice
+  bool compile_at_runtime = false;
+  int unit_groups = 0;
   int threads = 0;        ///< CPU threads (CPU backend)
   double kernel_ms = 0.0; ///< the path kernels (GPU: CUDA events; kernel loading excluded)
   /// Kernels compiled on first use during the run (kernels/compile/): NVRTC's time, how many it

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "kernels/counter_draws.cuh"
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 
 namespace pfmc::engine {
 

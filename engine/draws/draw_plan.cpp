@@ -1,21 +1,8 @@
 #include "engine/draws/draw_plan.hpp"
 
-#include <cstdlib>
-
 #include "kernels/draw_layout.hpp"
-#include "kernels/environment.hpp"
 
 namespace pfmc::engine {
-
-int parse_unit_groups(const char* text) {
-  return kernels::parse_whole_number_variable("PFMC_UNIT_GROUPS", text, 0, 1'000'000,
-                                              kComputingUnitGroups);
-}
-
-int computing_unit_groups() {
-  static const int groups = parse_unit_groups(std::getenv("PFMC_UNIT_GROUPS"));
-  return groups;
-}
 
 std::vector<std::size_t> unit_sizes(std::size_t n, std::size_t most) {
   std::vector<std::size_t> sizes;
@@ -51,18 +38,17 @@ bool same_kernel(const GroupPlan& a, const GroupPlan& b) {
 std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngType rng,
                                       std::uint64_t paths, int real_bytes,
                                       std::uint64_t draw_batch_bytes,
-                                      const std::vector<bool>& computes_draws) {
+                                      const std::vector<bool>& computes_draws, int unit_groups) {
   return plan_draw_units(plan, rng, std::vector<std::uint64_t>(plan.groups.size(), paths),
-                         real_bytes, draw_batch_bytes, computes_draws);
+                         real_bytes, draw_batch_bytes, computes_draws, unit_groups);
 }
 
 std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngType rng,
                                       const std::vector<std::uint64_t>& group_paths, int real_bytes,
                                       std::uint64_t draw_batch_bytes,
-                                      const std::vector<bool>& computes_draws) {
+                                      const std::vector<bool>& computes_draws, int unit_groups) {
   const bool quasi = rng == config::RngType::sobol || rng == config::RngType::scrambled_sobol;
-  const std::size_t most =
-      computes_draws.empty() ? 0 : static_cast<std::size_t>(computing_unit_groups());
+  const std::size_t most = computes_draws.empty() ? 0 : static_cast<std::size_t>(unit_groups);
   std::vector<DrawUnit> units;
   for (int g = 0; g < static_cast<int>(plan.groups.size()); ++g) {
     const GroupPlan& group = plan.groups[static_cast<std::size_t>(g)];

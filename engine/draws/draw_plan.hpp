@@ -50,37 +50,26 @@ bool same_kernel(const GroupPlan& a, const GroupPlan& b);
 /// Values (normals) of one group's draw tiles for `paths` paths.
 std::size_t group_draw_values(const GroupPlan& group, std::uint64_t paths);
 
-/// The most groups one unit of groups that compute their draws launches together (0: no
-/// limit). The host builds a unit's device state and launch table while the GPU runs the unit
-/// before it: the 8,192-group book as one unit waited 3.6 ms for its kernels after 4.4 ms of
-/// such host work. Each launch costs its ramp and tail (NOTES v32, H200: the book's kernels
-/// 3.64 ms in one launch, 3.70 in 4, 3.81 in 8, 4.00 in 16; end to end 4 and 8 alike, both
-/// 4-5 ms faster than 1). The default, kComputingUnitGroups, or $PFMC_UNIT_GROUPS (a whole
-/// number from 0 to 1,000,000: the benchmarks' A/B); a bad value throws std::invalid_argument
-/// naming the variable.
-inline constexpr int kComputingUnitGroups = 2048;
-int computing_unit_groups();
 /// The units a run of n groups that share a kernel and compute their draws is cut into, at most
 /// `most` groups each (0: no limit), in order. From 3 × most groups on, the first two and the
 /// last two are a quarter and a half of `most` (the GPU waits for the first unit's staging, and
 /// the last unit's results are made after its kernels: NOTES v36), the middle ones as even as
 /// can be; below that, as even as can be.
 std::vector<std::size_t> unit_sizes(std::size_t n, std::size_t most);
-/// The variable's value: kComputingUnitGroups for null or empty, else a whole number from 0 to
-/// 1,000,000 (else std::invalid_argument naming the variable and the value).
-int parse_unit_groups(const char* text);
-
-/// computes_draws[g]: group g's backend computes its draws (empty: none does).
+/// computes_draws[g]: group g's backend computes its draws (empty: none does); such groups that
+/// share a kernel go in units of at most `unit_groups` groups (engine.unit_groups; 0: no limit).
 std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngType rng,
                                       std::uint64_t paths, int real_bytes,
                                       std::uint64_t draw_batch_bytes,
-                                      const std::vector<bool>& computes_draws = {});
+                                      const std::vector<bool>& computes_draws = {},
+                                      int unit_groups = config::kDefaultUnitGroups);
 
 /// The same for a share of a run (engine/scale/work_split.hpp): group g has group_paths[g]
 /// paths; groups with none get no unit, and a draw batch holds groups of as many paths.
 std::vector<DrawUnit> plan_draw_units(const SimulationPlan& plan, config::RngType rng,
                                       const std::vector<std::uint64_t>& group_paths, int real_bytes,
                                       std::uint64_t draw_batch_bytes,
-                                      const std::vector<bool>& computes_draws = {});
+                                      const std::vector<bool>& computes_draws = {},
+                                      int unit_groups = config::kDefaultUnitGroups);
 
 } // namespace pfmc::engine

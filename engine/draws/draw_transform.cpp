@@ -10,7 +10,7 @@
 
 #include "kernels/draw_layout.hpp"
 #include "kernels/draw_transform.cuh"
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 
 namespace pfmc::engine {
 

@@ -2,7 +2,7 @@
 
 #include "engine/draws/draw_transform.hpp"
 #include "kernels/draw_layout.hpp"
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 
 namespace pfmc::engine {
 

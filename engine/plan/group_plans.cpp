@@ -5,7 +5,7 @@
 #include <new>
 #include <utility>
 
-#include "config/parallel_ranges.hpp"
+#include "base/parallel_ranges.hpp"
 #include "engine/plan/plan.hpp"
 
 namespace pfmc::engine {
@@ -16,8 +16,7 @@ GroupPlans::GroupPlans(std::size_t count) : GroupPlans(count, 1) {
 
 GroupPlans::GroupPlans(std::size_t count, std::size_t ranges)
     : groups_(count > 0 ? std::allocator<GroupPlan>().allocate(count) : nullptr), size_(count),
-      made_(config::range_count(count, static_cast<unsigned>(std::max<std::size_t>(1, ranges))),
-            0) {}
+      made_(base::range_count(count, static_cast<unsigned>(std::max<std::size_t>(1, ranges))), 0) {}
 
 GroupPlans& GroupPlans::operator=(GroupPlans&& other) noexcept {
   if (this != &other) {
@@ -31,8 +30,8 @@ GroupPlans& GroupPlans::operator=(GroupPlans&& other) noexcept {
 }
 
 void GroupPlans::make_range(std::size_t r, std::pmr::memory_resource* memory) noexcept {
-  const std::size_t end = config::range_begin(size_, made_.size(), r + 1);
-  for (std::size_t g = config::range_begin(size_, made_.size(), r); g < end; ++g)
+  const std::size_t end = base::range_begin(size_, made_.size(), r + 1);
+  for (std::size_t g = base::range_begin(size_, made_.size(), r); g < end; ++g)
     new (groups_ + g) GroupPlan(memory);
   made_[r] = 1;
 }
@@ -40,8 +39,8 @@ void GroupPlans::make_range(std::size_t r, std::pmr::memory_resource* memory) no
 void GroupPlans::destroy_range(std::size_t r) noexcept {
   if (made_[r] == 0)
     return;
-  const std::size_t end = config::range_begin(size_, made_.size(), r + 1);
-  for (std::size_t g = config::range_begin(size_, made_.size(), r); g < end; ++g)
+  const std::size_t end = base::range_begin(size_, made_.size(), r + 1);
+  for (std::size_t g = base::range_begin(size_, made_.size(), r); g < end; ++g)
     groups_[g].~GroupPlan();
   made_[r] = 0;
 }
@@ -49,11 +48,11 @@ void GroupPlans::destroy_range(std::size_t r) noexcept {
 void GroupPlans::destroy() noexcept {
   if (groups_ == nullptr)
     return;
-  const unsigned threads = config::threads_for(size_, config::kLightItemsPerThread);
+  const unsigned threads = base::threads_for(size_, base::kLightItemsPerThread);
   if (threads > 1 && made_.size() > 1) {
     try {
-      (void)config::parallel_items(made_.size(), threads,
-                                   [this](std::size_t r) { destroy_range(r); });
+      (void)base::parallel_items(made_.size(), threads,
+                                 [this](std::size_t r) { destroy_range(r); });
     } catch (...) {
       // Nothing throws in a group's destructor: the ranges left are freed below.
     }

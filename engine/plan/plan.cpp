@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "config/parallel_ranges.hpp"
-#include "engine/core/trace.hpp"
+#include "base/parallel_ranges.hpp"
+#include "base/trace.hpp"
 #include "engine/plan/plan_detail.hpp"
 
 namespace pfmc::engine {
@@ -68,7 +68,7 @@ void plan_group(const config::RunConfig& config, int model_index,
 SimulationPlan make_plan(const config::RunConfig& config, unsigned threads) {
   SimulationPlan plan;
   plan.paths = config.simulation.paths;
-  TraceSpan members_span("plan: members");
+  base::TraceSpan members_span("plan: members");
   // Groups in order of first use by an instrument; instruments keep their config order. A
   // model's early-exercise instruments simulate apart from its others (their groups run a
   // regression first), up to kMaxExerciseRules a group.
@@ -111,24 +111,24 @@ SimulationPlan make_plan(const config::RunConfig& config, unsigned threads) {
   // group's that failed, as in one loop over them.
   // Threads by instruments (the work), at most one per group (parallel_ranges caps the ranges).
   if (threads == 0)
-    threads = config::threads_for(config.instruments.size(), kInstrumentsPerThread);
+    threads = base::threads_for(config.instruments.size(), kInstrumentsPerThread);
   // Each thread's groups allocate from an arena of their own (one thread allocates from it).
   const std::size_t groups = models_in_order.size();
-  const std::size_t ranges = config::range_count(groups, threads);
+  const std::size_t ranges = base::range_count(groups, threads);
   members_span.end();
-  TraceSpan make_span("plan: arenas");
+  base::TraceSpan make_span("plan: arenas");
   for (std::size_t r = 0; r < ranges; ++r) {
-    const std::size_t begin = config::range_begin(groups, ranges, r);
-    const std::size_t end = config::range_begin(groups, ranges, r + 1);
+    const std::size_t begin = base::range_begin(groups, ranges, r);
+    const std::size_t end = base::range_begin(groups, ranges, r + 1);
     plan.memory.push_back(
         std::make_shared<std::pmr::monotonic_buffer_resource>((end - begin) * kArenaBytesPerGroup));
   }
   plan.groups = GroupPlans(groups, ranges);
   make_span.end();
-  TraceSpan parallel_span("plan: groups on threads");
-  const config::FirstFailure failed =
-      config::parallel_ranges(groups, threads, [&](std::size_t g, std::size_t r) {
-        if (g == config::range_begin(groups, ranges, r)) // the range's groups, made by its thread
+  base::TraceSpan parallel_span("plan: groups on threads");
+  const base::FirstFailure failed =
+      base::parallel_ranges(groups, threads, [&](std::size_t g, std::size_t r) {
+        if (g == base::range_begin(groups, ranges, r)) // the range's groups, made by its thread
           plan.groups.make_range(r, plan.memory[r].get());
         plan_group(config, models_in_order[g], members_of(g), quantity, plan.groups[g]);
         plan.groups[g].index = static_cast<int>(g);

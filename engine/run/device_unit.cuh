@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "base/trace.hpp"
 #include "engine/core/cuda_resources.hpp"
 #include "engine/core/execution.hpp"
-#include "engine/core/trace.hpp"
 #include "engine/core/upload_arena.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/backend_registry.cuh"
@@ -34,10 +34,14 @@ struct LaunchShape {
   /// Every launch runs in one wave even with kernels::kWideRegisters a thread: the unit launches
   /// an entry's wide instantiation where it has one (kernels::fits_one_wide_wave).
   bool one_wide_wave = false;
-  /// Every group of the unit is one-step terminal (one_step_terminal below) and
-  /// kernels::terminal_kernels() is on: the unit launches an entry's terminal instantiation
-  /// where it has one.
+  /// Every group of the unit is one-step terminal (one_step_terminal below) and the run's
+  /// settings take terminal kernels: the unit launches an entry's terminal instantiation where it
+  /// has one.
   bool all_terminal = false;
+  /// The settings' terminal_blocks_per_cta (0: kernels::terminal_blocks_per_cta's choice).
+  int terminal_blocks_per_cta = 0;
+  /// The settings' compile_at_runtime: the kernels NVRTC compiles, those built in too.
+  bool compile_at_runtime = false;
   [[nodiscard]] int block_paths() const {
     return kernels::block_paths(block_size, paths_per_thread, rounds.passes, rounds.rounds);
   }
@@ -99,7 +103,7 @@ public:
       : groups_(groups), shape_(shape), stream_(stream), pinned_(pinned),
         stack_capacity_(kernels::tile_stack_capacity(
             kernels::tiles_for_paths(std::max(range_paths, max_chunk_paths)))) {
-    const TraceSpan span("unit's device state");
+    const base::TraceSpan span("unit's device state");
     PFMC_EXPECTS(shape.block_paths() <= kernels::kTilePaths &&
                      kernels::kTilePaths % shape.block_paths() == 0,
                  "a block covers a power of two of paths that divides a tile");
@@ -266,7 +270,7 @@ public:
       std::memcpy(table + rows++, &g, sizeof(Group)); // trivially copyable
     }
     // The table rides in a buffer of its own; stream-ordered, so it may go away right after.
-    const TraceSpan span("launch");
+    const base::TraceSpan span("launch");
     DeviceBuffer<Group> device_table(rows, stream_);
     PFMC_CUDA_TRY(cudaMemcpyAsync(device_table.data(), table, rows * sizeof(Group),
                                   cudaMemcpyHostToDevice, stream_));
@@ -291,7 +295,7 @@ public:
     variant_ = shape_.variant_for(entry);
     params.total_blocks = blocks;
     if (variant_ == kernels::KernelVariant::terminal) {
-      const int set = kernels::terminal_blocks_per_cta_setting();
+      const int set = shape_.terminal_blocks_per_cta;
       params.blocks_per_cta = set > 0 ? set : kernels::terminal_blocks_per_cta(blocks);
     } else {
       params.blocks_per_cta = 1;
@@ -299,7 +303,7 @@ public:
     const int ctas = (blocks + params.blocks_per_cta - 1) / params.blocks_per_cta;
     if (before_kernel)
       before_kernel();
-    entry.launcher(variant_)(params, ctas, shape_.block_size, stream_);
+    entry.launcher(variant_, shape_.compile_at_runtime)(params, ctas, shape_.block_size, stream_);
   }
   /// Whether the last launch took the entry's wide instantiation.
   [[nodiscard]] bool launched_wide() const { return variant_ == kernels::KernelVariant::wide; }

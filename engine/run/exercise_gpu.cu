@@ -8,9 +8,9 @@
 #include <limits>
 #include <vector>
 
+#include "base/trace.hpp"
 #include "engine/core/cuda_resources.hpp"
 #include "engine/core/interrupt.hpp"
-#include "engine/core/trace.hpp"
 #include "engine/run/exercise.hpp"
 #include "kernels/regression.cuh"
 
@@ -73,7 +73,7 @@ std::vector<double> induce_rule_on_device(const ExercisePlan& plan, const Real* 
       if (!plan.allowed[static_cast<std::size_t>(r) * dates + date])
         continue;
       throw_if_stopped();
-      TraceSpan date_span("regression: a date's sums");
+      base::TraceSpan date_span("regression: a date's sums");
       step.sum_date = date;
       std::vector<double> totals;
       if (paths > 0) {

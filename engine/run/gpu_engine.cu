@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "base/trace.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/core/interrupt.hpp"
-#include "engine/core/trace.hpp"
 #include "engine/run/device_unit.cuh"
 #include "engine/run/device_workspace.hpp"
 #include "engine/run/exercise.hpp"
@@ -112,7 +112,7 @@ private:
     };
   }
   void finish() {
-    const TraceSpan span("gpu run: wait for the device", ws_.device());
+    const base::TraceSpan span("gpu run: wait for the device", ws_.device());
     PFMC_CUDA_TRY(cudaStreamSynchronize(compute_stream_));
     PFMC_CUDA_TRY(cudaStreamSynchronize(rng_stream_));
     this->stats_.host_syncs += 2;
@@ -175,10 +175,12 @@ private:
     const std::uint64_t blocks =
         groups.size() + launch_paths / static_cast<std::uint64_t>(shape.block_paths());
     shape.one_wide_wave = kernels::fits_one_wide_wave(blocks, shape.block_size, multiprocessors_);
-    shape.all_terminal = kernels::terminal_kernels() &&
+    shape.terminal_blocks_per_cta = this->run_.terminal_blocks_per_cta;
+    shape.compile_at_runtime = this->run_.compile_at_runtime;
+    shape.all_terminal = this->run_.terminal_kernels &&
                          std::all_of(groups.begin(), groups.end(),
                                      [](const GroupPlan* g) { return one_step_terminal(*g); });
-    load(entry.loader(shape.variant_for(entry)));
+    load(entry.loader(shape.variant_for(entry), shape.compile_at_runtime));
     return shape;
   }
 
@@ -188,7 +190,7 @@ private:
     if (!loaded_.insert(reinterpret_cast<void*>(load_kernel)).second)
       return;
     const auto start = std::chrono::steady_clock::now();
-    const TraceSpan span("gpu run: load kernel", ws_.device());
+    const base::TraceSpan span("gpu run: load kernel", ws_.device());
     load_kernel();
     this->stats_.kernel_load_ms +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -202,7 +204,7 @@ private:
 
   /// Philox draws of the given groups' paths (one generation launch), on the rng stream.
   void generate_philox(const std::vector<kernels::DrawRequest<Real>>& requests) {
-    const TraceSpan span("enqueue draws", ws_.device());
+    const base::TraceSpan span("enqueue draws", ws_.device());
     DeviceBuffer<unsigned char> table(kernels::generate_table_bytes(requests.size()), rng_stream_);
     kernels::generate_philox_draws<Real>(requests, this->run_.seed, this->run_.fast_math,
                                          table.data(), rng_stream_);
@@ -273,7 +275,7 @@ private:
     const GroupPlan& group = this->plan_.groups[static_cast<std::size_t>(g)];
     const ExercisePlan& plan = group.exercise;
     const auto start = std::chrono::steady_clock::now();
-    TraceSpan record_span("regression: record", ws_.device());
+    base::TraceSpan record_span("regression: record", ws_.device());
     cudaStream_t stream = compute_stream_;
     const PathRange records = regression_ != nullptr ? regression_->range(plan.regression_paths)
                                                      : PathRange{0, plan.regression_paths};
@@ -300,7 +302,7 @@ private:
       }
     }
     record_span.end();
-    const TraceSpan induce_span("regression: induce", ws_.device());
+    const base::TraceSpan induce_span("regression: induce", ws_.device());
     std::vector<double> rule = induce_rule_on_device<Real>(
         plan, levels.data(), run.variances, records, regression_, stream, this->stats_);
     this->add_regression(
@@ -411,7 +413,7 @@ std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
                "one execution setting per simulation group");
   return dispatch_precision(settings.front().precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
-    TraceSpan setup("gpu run: workspace", -1);
+    base::TraceSpan setup("gpu run: workspace", -1);
     const WorkspaceLease workspace(slot);
     std::optional<GpuRunner<Real>> runner;
     runner.emplace(plan, settings, progress, share, *workspace, regression);
@@ -421,7 +423,7 @@ std::vector<GroupOutcome> run_plan_on_gpu(const SimulationPlan& plan,
     auto outcomes = runner->run();
     if (stats != nullptr)
       *stats = runner->stats();
-    const TraceSpan teardown("gpu run: teardown", -1);
+    const base::TraceSpan teardown("gpu run: teardown", -1);
     runner.reset();
     return outcomes;
   });
@@ -453,10 +455,10 @@ GroupKernelShape group_kernel_shape(const GroupPlan& group) {
 }
 
 std::vector<const std::string*> group_kernel_names(const GroupPlan& group,
-                                                   config::Precision precision,
+                                                   const ExecutionSettings& settings,
                                                    const std::string& backend,
                                                    int prefetch_distance) {
-  return dispatch_precision(precision, [&](auto real_tag) {
+  return dispatch_precision(settings.precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
     std::vector<const std::string*> names;
     if (std::is_same_v<Real, float> && group.scenarios > 1)
@@ -466,10 +468,10 @@ std::vector<const std::string*> group_kernel_names(const GroupPlan& group,
       const auto* entry = find_launcher<Model, Real>(backend, prefetch_distance);
       if (entry == nullptr)
         return;
-      const bool everything = kernels::compile::every_kernel_at_runtime();
+      const bool everything = settings.compile_at_runtime;
       // A one-step terminal group's unit takes the terminal kernel (where the entry has one and
       // every group of the unit is terminal; a unit that mixes compiles the other on first use).
-      if (entry->name_terminal != nullptr && kernels::terminal_kernels() &&
+      if (entry->name_terminal != nullptr && settings.terminal_kernels &&
           one_step_terminal(group)) {
         names.push_back(&entry->name_terminal());
       } else if (!entry->ahead_of_time || everything) {

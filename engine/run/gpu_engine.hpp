@@ -61,12 +61,13 @@ struct GroupKernelShape {
 GroupKernelShape group_kernel_shape(const GroupPlan& group);
 
 /// The name expressions of the kernels a group launches with `backend` at `prefetch_distance`
-/// that the binary does not build in (all of them where compile::every_kernel_at_runtime()): its
-/// kernel, its wide one where it has one, its terminal one where the group is one-step terminal;
+/// under `settings` (its precision, terminal kernels, compile_at_runtime) that the binary does
+/// not build in (all of them with compile_at_runtime): its kernel, its wide one where it has
+/// one, its terminal one where the group is one-step terminal;
 /// empty when there is no such launcher. The strings are the launcher table's own (static): a
 /// book's thousands of groups name a few kernels, so callers collect distinct addresses first.
 std::vector<const std::string*> group_kernel_names(const GroupPlan& group,
-                                                   config::Precision precision,
+                                                   const ExecutionSettings& settings,
                                                    const std::string& backend,
                                                    int prefetch_distance);
 

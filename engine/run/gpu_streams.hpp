@@ -7,8 +7,8 @@
 
 #include <cstddef>
 
+#include "base/trace.hpp"
 #include "engine/core/cuda_resources.hpp"
-#include "engine/core/trace.hpp"
 
 namespace pfmc::engine {
 
@@ -29,7 +29,7 @@ public:
       PFMC_CUDA_TRY(cudaStreamWaitEvent(rng_stream_, s.free.get(), 0));
     const std::size_t bytes = values * sizeof(Real);
     if (s.buffer.size() < bytes) {
-      const TraceSpan span("grow a draw buffer");
+      const base::TraceSpan span("grow a draw buffer");
       s.buffer = DeviceBuffer<unsigned char>(bytes, rng_stream_);
     }
     return reinterpret_cast<Real*>(s.buffer.data()); // the allocator aligns to 256 bytes
@@ -82,7 +82,7 @@ public:
     recorded_[next_] = true;
     next_ ^= 1;
     if (recorded_[next_]) {
-      const TraceSpan span("pace: wait for the launch before");
+      const base::TraceSpan span("pace: wait for the launch before");
       PFMC_CUDA_TRY(cudaEventSynchronize(events_[next_].get()));
     }
   }

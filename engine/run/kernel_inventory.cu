@@ -74,7 +74,7 @@ std::vector<KernelInfo> config_kernels(const config::RunConfig& config) {
         return name;
       });
     });
-    const bool terminal = kernels::terminal_kernels() && one_step_terminal(group);
+    const bool terminal = engine.terminal_kernels && one_step_terminal(group);
     for (const KernelInfo& k : all) {
       if (k.entry != entry || (k.terminal && !terminal))
         continue;
@@ -84,18 +84,20 @@ std::vector<KernelInfo> config_kernels(const config::RunConfig& config) {
                      : (tuned_all ? k.tuned
                                   : (k.backend == engine.backend &&
                                      (k.distance == 0 || k.distance == engine.prefetch_distance)));
-      if (chosen && seen.insert(k.name).second)
+      if (chosen && seen.insert(k.name).second) {
         wanted.push_back(k);
+        // The run compiles every kernel, those built in too.
+        wanted.back().ahead_of_time = k.ahead_of_time && !engine.compile_at_runtime;
+      }
     }
   }
   return wanted;
 }
 
 WarmResult warm_kernels(const std::vector<KernelInfo>& kernels, int arch, int jobs, bool progress) {
-  const bool everything = kernels::compile::every_kernel_at_runtime();
   std::vector<std::string> names;
   for (const KernelInfo& k : kernels) {
-    if (!k.ahead_of_time || everything)
+    if (!k.ahead_of_time)
       names.push_back(k.name);
   }
   const kernels::compile::CompileBatch batch =

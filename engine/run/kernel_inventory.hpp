@@ -26,7 +26,8 @@ struct KernelInfo {
 std::vector<KernelInfo> kernel_inventory();
 
 /// The kernels `config`'s groups launch with its backend and distance (`auto`: every tuner
-/// candidate of each group's model), early exercise's where a group exercises early.
+/// candidate of each group's model), early exercise's where a group exercises early; with
+/// engine.compile_at_runtime, none counts as built in.
 std::vector<KernelInfo> config_kernels(const config::RunConfig& config);
 
 /// What warm_kernels did.
@@ -38,7 +39,7 @@ struct WarmResult {
 };
 
 /// Compiles into the kernel cache, for sm_<arch>, those of `kernels` not built into the binary
-/// (all of them where compile::every_kernel_at_runtime()), on `jobs` threads (0: the host's),
+/// (ahead_of_time false), in their order, on `jobs` threads (0: the host's),
 /// with a progress line on standard error where `progress` and it is a terminal.
 WarmResult warm_kernels(const std::vector<KernelInfo>& kernels, int arch, int jobs, bool progress);
 

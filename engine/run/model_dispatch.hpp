@@ -5,9 +5,9 @@
 #include <type_traits>
 #include <utility>
 
+#include "base/error.hpp"
 #include "config/run_config.hpp"
 #include "engine/plan/plan.hpp"
-#include "kernels/error.hpp"
 #include "kernels/model_list.cuh"
 
 namespace pfmc::engine {

@@ -4,9 +4,9 @@
 #include <exception>
 #include <string>
 
+#include "base/parallel_ranges.hpp"
+#include "base/trace.hpp"
 #include "config/config_error.hpp"
-#include "config/parallel_ranges.hpp"
-#include "engine/core/trace.hpp"
 #include "engine/run/cpu_engine.hpp"
 #include "engine/run/gpu_engine.hpp"
 #include "engine/run/unit_stream.hpp"
@@ -139,13 +139,13 @@ run_replicates(const SimulationPlan& plan, const ExecutionSettings& settings,
     add_plan_stats(stats, replicate_stats);
     if (outcomes.empty())
       continue; // an MPI rank other than 0: its sums went to rank 0
-    TraceSpan sample_span("replicate's sample");
+    base::TraceSpan sample_span("replicate's sample");
     if (streamed)
       finish_sample(samples.front());
     else
       samples.push_back(sample_replicate(plan, outcomes, instrument_count));
     sample_span.end();
-    TraceSpan costs_span("replicate's costs");
+    base::TraceSpan costs_span("replicate's costs");
     add_outcome_costs(plan, outcomes, run);
     costs_span.end();
     if (split) { // the workers ran side by side: the slowest one's kernels
@@ -159,9 +159,9 @@ run_replicates(const SimulationPlan& plan, const ExecutionSettings& settings,
   if (!streamed && !samples.empty()) {
     // Each group's estimates apart, on a few threads.
     const std::size_t groups = plan.groups.size();
-    const config::FirstFailure failed =
-        config::parallel_ranges(groups, config::threads_for(groups, kFinishItemsPerThread),
-                                [&](std::size_t g, std::size_t) { estimated(g, samples); });
+    const base::FirstFailure failed =
+        base::parallel_ranges(groups, base::threads_for(groups, kFinishItemsPerThread),
+                              [&](std::size_t g, std::size_t) { estimated(g, samples); });
     if (failed.error)
       std::rethrow_exception(failed.error);
   }

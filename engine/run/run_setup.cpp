@@ -8,13 +8,13 @@
 #include <string>
 #include <thread>
 
+#include "base/error.hpp"
+#include "base/parallel_ranges.hpp"
 #include "config/config_error.hpp"
-#include "config/parallel_ranges.hpp"
 #include "engine/draws/draw_plan.hpp"
 #include "engine/draws/normal_source.hpp"
 #include "engine/run/exercise.hpp"
 #include "kernels/catalog.hpp"
-#include "kernels/error.hpp"
 #include "kernels/reduction_shape.cuh"
 #include "models/pathwise.cuh"
 #include "models/pathwise_heston.cuh"
@@ -260,6 +260,10 @@ ExecutionSettings make_settings(const config::RunConfig& config, const RunDevice
             : kCpuMemoryCap;
   }
   settings.draw_batch_bytes = config.engine.draw_batch_size;
+  settings.terminal_kernels = config.engine.terminal_kernels;
+  settings.terminal_blocks_per_cta = config.engine.terminal_blocks_per_cta;
+  settings.compile_at_runtime = config.engine.compile_at_runtime;
+  settings.unit_groups = config.engine.unit_groups;
   settings.antithetic = config.simulation.antithetic;
   settings.brownian_bridge = config.simulation.uses_brownian_bridge();
   if (device.on_gpu && settings.backend != "auto")
@@ -309,8 +313,8 @@ void check_plan(const config::RunConfig& config, const SimulationPlan& plan,
     check_group_fits(config, group, settings, on_gpu);
   };
   const std::size_t groups = plan.groups.size();
-  const config::FirstFailure failed = config::parallel_ranges(
-      groups, config::threads_for(groups, config::kLightItemsPerThread), check);
+  const base::FirstFailure failed =
+      base::parallel_ranges(groups, base::threads_for(groups, base::kLightItemsPerThread), check);
   if (failed.error)
     std::rethrow_exception(failed.error);
 }
@@ -332,8 +336,9 @@ void check_draw_batches(const config::RunConfig& config, const SimulationPlan& p
   // Groups that compute their draws hold no batch (an `inline` book plans no units here).
   if (std::all_of(computes.begin(), computes.end(), [](bool c) { return c; }))
     return;
-  for (const DrawUnit& unit : plan_draw_units(plan, settings.rng, settings.paths, real_bytes,
-                                              settings.draw_batch_bytes, computes)) {
+  for (const DrawUnit& unit :
+       plan_draw_units(plan, settings.rng, settings.paths, real_bytes, settings.draw_batch_bytes,
+                       computes, settings.unit_groups)) {
     const std::uint64_t need =
         unit.values * static_cast<std::uint64_t>(real_bytes) * (on_gpu ? 2 : 1);
     if (unit.batched && need > settings.memory_cap) {

@@ -5,7 +5,7 @@
 #include <exception>
 #include <vector>
 
-#include "config/parallel_ranges.hpp"
+#include "base/parallel_ranges.hpp"
 #include "kernels/value_layout.cuh"
 
 namespace pfmc::engine {
@@ -115,8 +115,8 @@ ReplicateSample sample_replicate(const SimulationPlan& plan,
   // Each group's instruments apart, on a few threads (each writes its own instruments' entries,
   // and its positions' value); then the portfolio's sums in group order.
   const std::size_t groups = plan.groups.size();
-  const config::FirstFailure failed = config::parallel_ranges(
-      groups, config::threads_for(groups, config::kLightItemsPerThread),
+  const base::FirstFailure failed = base::parallel_ranges(
+      groups, base::threads_for(groups, base::kLightItemsPerThread),
       [&](std::size_t g, std::size_t) { sample_group(plan, g, outcomes[g], sample); });
   if (failed.error)
     std::rethrow_exception(failed.error);

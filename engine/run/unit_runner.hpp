@@ -43,10 +43,10 @@
 #include <utility>
 #include <vector>
 
-#include "config/parallel_ranges.hpp"
+#include "base/parallel_ranges.hpp"
+#include "base/trace.hpp"
 #include "engine/core/execution.hpp"
 #include "engine/core/interrupt.hpp"
-#include "engine/core/trace.hpp"
 #include "engine/draws/draw_plan.hpp"
 #include "engine/draws/draw_transform.hpp"
 #include "engine/draws/normal_source.hpp"
@@ -98,9 +98,9 @@ public:
       pseudo_.emplace(run_.rng, run_.seed, Runner::memory);
       runner().attach(*pseudo_);
     }
-    TraceSpan units_span("gpu run: draw units");
+    base::TraceSpan units_span("gpu run: draw units");
     const auto units = plan_draw_units(plan_, run_.rng, group_paths_, sizeof(Real),
-                                       run_.draw_batch_bytes, computes_draws_);
+                                       run_.draw_batch_bytes, computes_draws_, run_.unit_groups);
     units_span.end();
     std::uint64_t paths = 0, paths_done = 0;
     for (std::uint64_t p : group_paths_)
@@ -117,7 +117,7 @@ public:
     for (std::size_t u = 0; u < units.size(); ++u) {
       throw_if_stopped(); // no new generation or launch once asked to stop
       const DrawUnit& unit = units[u];
-      const TraceSpan span("unit");
+      const base::TraceSpan span("unit");
       const GroupPlan& first = plan_.groups[static_cast<std::size_t>(unit.groups.front())];
       dispatch_model<Real>(first, [&](auto model_tag) {
         using Model = typename decltype(model_tag)::type;
@@ -148,17 +148,17 @@ public:
       }
     }
     runner().finish();
-    const TraceSpan outcomes_span("outcomes");
+    const base::TraceSpan outcomes_span("outcomes");
     if (stream) {
       stream->close(); // every unit was posted: every group finished
     } else {
       // Each group's outcome (and the sink's work) apart, on a few threads.
       const std::size_t groups = plan_.groups.size();
       const std::size_t per_thread =
-          sink_ != nullptr ? kFinishItemsPerThread : config::kLightItemsPerThread;
-      const config::FirstFailure failed =
-          config::parallel_ranges(groups, config::threads_for(groups, per_thread),
-                                  [&](std::size_t g, std::size_t) { finish_group(g, out[g]); });
+          sink_ != nullptr ? kFinishItemsPerThread : base::kLightItemsPerThread;
+      const base::FirstFailure failed =
+          base::parallel_ranges(groups, base::threads_for(groups, per_thread),
+                                [&](std::size_t g, std::size_t) { finish_group(g, out[g]); });
       if (failed.error)
         std::rethrow_exception(failed.error);
     }

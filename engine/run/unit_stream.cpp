@@ -2,8 +2,8 @@
 
 #include <utility>
 
-#include "config/parallel_ranges.hpp"
-#include "engine/core/trace.hpp"
+#include "base/parallel_ranges.hpp"
+#include "base/trace.hpp"
 
 namespace pfmc::engine {
 
@@ -56,10 +56,10 @@ void UnitStream::work() {
       continue; // after a failed unit: drain, finish nothing more
     try {
       unit.ready();
-      const TraceSpan span("outcomes: a unit's groups");
+      const base::TraceSpan span("outcomes: a unit's groups");
       const std::size_t n = unit.groups.size();
-      const config::FirstFailure failed = config::parallel_ranges(
-          n, config::threads_for(n, kFinishItemsPerThread),
+      const base::FirstFailure failed = base::parallel_ranges(
+          n, base::threads_for(n, kFinishItemsPerThread),
           [&](std::size_t i, std::size_t) { finish_(static_cast<std::size_t>(unit.groups[i])); });
       if (failed.error)
         std::rethrow_exception(failed.error);

@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 
 namespace pfmc::engine {
 

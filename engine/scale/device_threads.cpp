@@ -11,9 +11,10 @@
 #include <thread>
 #include <utility>
 
-#include "engine/core/trace.hpp"
+#include "base/error.hpp"
+#include "base/trace.hpp"
 #include "engine/run/device_workspace.hpp"
-#include "kernels/error.hpp"
+#include "kernels/compile/compiled_kernels.hpp"
 
 namespace pfmc::engine {
 
@@ -27,7 +28,12 @@ public:
     std::thread([this] { serve(); }).detach();
   }
   std::future<void> submit(std::function<void()> task) {
-    std::packaged_task<void()> packaged(std::move(task));
+    // The task counts its compiles where its submitter does (a run's, kernels/compile).
+    std::packaged_task<void()> packaged(
+        [task = std::move(task), counter = kernels::compile::current_counter()] {
+          const kernels::compile::CompileScope scope(counter);
+          task();
+        });
     std::future<void> done = packaged.get_future();
     {
       const std::lock_guard<std::mutex> lock(mutex_);
@@ -87,10 +93,10 @@ DeviceThread& thread_of(int device, int slot) {
 /// The device's context (its creation is most of a fresh device's cost), memory pool and the
 /// slot's workspace.
 void open_device(int device, int slot) {
-  const TraceSpan span("open device", device);
+  const base::TraceSpan span("open device", device);
   PFMC_CUDA_TRY(cudaSetDevice(device));
   {
-    const TraceSpan context("context", device);
+    const base::TraceSpan context("context", device);
     PFMC_CUDA_TRY(cudaFree(nullptr));
   }
   const WorkspaceLease workspace(slot);

@@ -4,7 +4,7 @@
 #include <deque>
 #include <string>
 
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 
 #ifdef PFMC_MPI
 #include <mpi.h>

@@ -1,6 +1,6 @@
 #include "engine/scale/partial_sums.hpp"
 
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 #include "kernels/reduction_shape.cuh"
 #include "models/math.cuh"
 

@@ -12,8 +12,9 @@
 #include <mutex>
 #include <string>
 
+#include "base/error.hpp"
+#include "base/trace.hpp"
 #include "engine/core/device_info.hpp"
-#include "engine/core/trace.hpp"
 #include "engine/core/visible_devices.hpp"
 #include "engine/run/cpu_engine.hpp"
 #include "engine/run/exercise.hpp"
@@ -23,7 +24,6 @@
 #include "engine/scale/partial_sums.hpp"
 #include "engine/scale/work_split.hpp"
 #include "kernels/catalog.hpp"
-#include "kernels/error.hpp"
 #include "kernels/reduction_shape.cuh"
 
 namespace pfmc::engine {
@@ -302,7 +302,7 @@ WorkerRun run_worker(const SimulationPlan& plan, const ExecutionSettings& settin
                      int slot, int sharing, const WorkShare& share, const ProgressFn& progress,
                      int rank, RegressionShare* regression) {
   const auto start = Clock::now();
-  const TraceSpan span("worker", on_gpu ? device : -1);
+  const base::TraceSpan span("worker", on_gpu ? device : -1);
   WorkerRun w;
   w.info.rank = rank;
   w.info.device = on_gpu ? physical_ordinal(device) : -1;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 #include "kernels/reduction_shape.cuh"
 
 namespace pfmc::engine {

@@ -106,7 +106,9 @@ struct BenchImpl final : KernelBench::Impl {
       shape.one_wide_wave = kernels::fits_one_wide_wave(
           1 + launch_paths / static_cast<std::uint64_t>(shape.block_paths()), shape.block_size,
           multiprocessors);
-      shape.all_terminal = kernels::terminal_kernels() && one_step_terminal(group_plan);
+      shape.all_terminal = run.terminal_kernels && one_step_terminal(group_plan);
+      shape.terminal_blocks_per_cta = run.terminal_blocks_per_cta;
+      shape.compile_at_runtime = run.compile_at_runtime;
       unit = std::make_unique<Unit>(std::vector<const GroupPlan*>{&group_plan}, paths, shape,
                                     stream.get());
     }

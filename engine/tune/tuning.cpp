@@ -8,12 +8,12 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "base/error.hpp"
 #include "config/overrides.hpp"
 #include "engine/core/interrupt.hpp"
 #include "engine/tune/kernel_bench.hpp"
 #include "kernels/catalog.hpp"
 #include "kernels/compile/compiled_kernels.hpp"
-#include "kernels/error.hpp"
 #include "kernels/reduction_shape.cuh"
 
 namespace pfmc::engine {
@@ -143,7 +143,7 @@ void compile_candidates(const GroupPlan& group, const ExecutionSettings& setting
   std::vector<std::string> names;
   for (const auto& c : candidates) {
     for (const std::string* name :
-         group_kernel_names(group, settings.precision, c.backend, c.prefetch_distance))
+         group_kernel_names(group, settings, c.backend, c.prefetch_distance))
       names.push_back(*name);
   }
   if (names.empty())

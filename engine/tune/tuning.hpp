@@ -141,7 +141,7 @@ public:
   [[nodiscard]] std::optional<Probe> probe(const std::string& key,
                                            const BackendChoice& choice) const;
   void store_probe(const std::string& key, const BackendChoice& choice, const Probe& probe);
-  /// Writes the file (engine/core/atomic_file.hpp: never half-written), creating its directory:
+  /// Writes the file (base/atomic_file.hpp: never half-written), creating its directory:
   /// under an exclusive lock on `path`.lock, the file as it is now (another process may have
   /// saved since this one read it) with what this object stored added over it.
   void save() const;

@@ -2,12 +2,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -15,8 +9,10 @@
 #include <set>
 #include <sstream>
 
+#include "base/atomic_file.hpp"
+#include "base/cache_folder.hpp"
+#include "base/file_lock.hpp"
 #include "config/setting_rules.hpp"
-#include "engine/core/atomic_file.hpp"
 #include "engine/tune/kernel_bench.hpp"
 #include "kernels/catalog.hpp"
 
@@ -48,15 +44,7 @@ std::string device_key(const DeviceInfo& device) {
 std::string tuning_cache_path(const std::string& override_path) {
   if (!override_path.empty())
     return override_path;
-  if (const char* env = std::getenv("PFMC_TUNING_CACHE"); env != nullptr && *env != '\0')
-    return env;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') {
-    return std::string(xdg) + "/pfmc/tuning.json";
-  }
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
-    return std::string(home) + "/.cache/pfmc/tuning.json";
-  }
-  return "pfmc-tuning.json";
+  return base::cache_path("PFMC_TUNING_CACHE", "tuning.json", "pfmc-tuning.json");
 }
 
 struct TuningCache::Document {
@@ -93,28 +81,6 @@ std::string read_text(const std::string& path, bool& exists) {
   return text.str();
 }
 
-/// An exclusive lock on `path`.lock for the scope (flock; released on close): savers of one
-/// cache take turns to re-read, merge and rename. Without the lock file (a read-only folder)
-/// the save goes on unlocked.
-class CacheLock {
-public:
-  explicit CacheLock(const std::string& path)
-      : fd_(::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666)) {
-    if (fd_ >= 0)
-      while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
-      }
-  }
-  ~CacheLock() {
-    if (fd_ >= 0)
-      ::close(fd_);
-  }
-  CacheLock(const CacheLock&) = delete;
-  CacheLock& operator=(const CacheLock&) = delete;
-
-private:
-  int fd_;
-};
-
 } // namespace
 
 TuningCache::TuningCache(std::string path)
@@ -128,14 +94,9 @@ TuningCache::TuningCache(std::string path)
     document_->json = std::move(*json);
     return;
   }
-  // A corrupt cache is set aside (once: the next run finds no file there) and rebuilt.
-  const std::string aside = path_ + ".corrupt";
-  std::error_code error;
-  std::filesystem::rename(path_, aside, error);
-  recovered_ =
-      "tuning cache " + path_ + " is " + why + "; " +
-      (error ? "it could not be set aside (" + error.message() + ")" : "set aside as " + aside) +
-      ", starting an empty one";
+  // A corrupt cache is set aside and rebuilt.
+  recovered_ = "tuning cache " + path_ + " is " + why + "; " + base::set_aside(path_) +
+               ", starting an empty one";
 }
 
 TuningCache::~TuningCache() = default;
@@ -226,7 +187,7 @@ void TuningCache::save() const {
     fs::create_directories(target.parent_path(), error);
   // Two `pfmc tune` runs at once: each, under the lock, re-reads the file as the other left it
   // and writes it back with its own entries added, so neither loses the other's.
-  const CacheLock lock(path_);
+  const base::FileLock lock(path_ + ".lock"); // a read-only folder: unlocked
   bool exists = false;
   std::string why;
   std::optional<Json> merged = parse_cache(read_text(path_, exists), why);
@@ -239,7 +200,7 @@ void TuningCache::save() const {
     (*merged)["devices"][key] = ours["devices"][key];
   for (const auto& key : document_->probes)
     (*merged)["probes"][key] = ours["probes"][key];
-  write_file_atomically(path_, merged->dump(2) + '\n');
+  base::write_file_atomically(path_, merged->dump(2) + '\n');
 }
 
 double device_copy_bandwidth(const DeviceInfo& device, TuningCache* cache) {

@@ -15,9 +15,9 @@
 #include <set>
 #include <thread>
 
+#include "base/error.hpp"
 #include "kernels/compile/kernel_cache.hpp"
 #include "kernels/compile/runtime_compiler.hpp"
-#include "kernels/error.hpp"
 
 namespace pfmc::kernels::compile {
 
@@ -33,9 +33,16 @@ struct Slot {
 struct Registry {
   std::mutex mutex;
   std::map<std::string, std::shared_ptr<Slot>> slots; ///< by arch and name expression
-  CompileTotals totals;
   std::string dir_override;
 };
+
+thread_local CompileCounter* counter_in_force = nullptr;
+
+/// Adds to the counter in force on this thread, if any.
+void count(const CompileTotals& more) {
+  if (counter_in_force != nullptr)
+    counter_in_force->add(more);
+}
 
 Registry& registry() {
   static Registry* r = new Registry; // never destroyed: kernels may launch during exit
@@ -76,11 +83,10 @@ CacheEntry fetch(const KernelKey& key, const std::string& label, bool& compiled,
   }
   CacheEntry entry{cubin.lowered_name, cubin.image};
   cache.store(key, entry);
-  {
-    const std::lock_guard<std::mutex> guard(registry().mutex);
-    registry().totals.compile_ms += cubin.compile_ms;
-    ++registry().totals.compiled;
-  }
+  CompileTotals compile;
+  compile.compile_ms = cubin.compile_ms;
+  compile.compiled = 1;
+  count(compile);
   compiled = true;
   return entry;
 }
@@ -119,24 +125,6 @@ std::string short_type_name(const char* mangled_name) {
   return name;
 }
 
-namespace {
-std::atomic<int> at_runtime{-1}; // -1: not read from the environment yet
-} // namespace
-
-bool every_kernel_at_runtime() {
-  int on = at_runtime.load(std::memory_order_relaxed);
-  if (on < 0) {
-    const char* env = std::getenv("PFMC_COMPILE_AT_RUNTIME");
-    on = env != nullptr && std::string(env) == "1" ? 1 : 0;
-    at_runtime.store(on, std::memory_order_relaxed);
-  }
-  return on == 1;
-}
-
-void set_every_kernel_at_runtime(bool on) {
-  at_runtime.store(on ? 1 : 0, std::memory_order_relaxed);
-}
-
 std::string cache_dir() {
   const std::lock_guard<std::mutex> guard(registry().mutex);
   return kernel_cache_dir(registry().dir_override);
@@ -147,9 +135,35 @@ void set_cache_dir(const std::string& dir) {
   registry().dir_override = dir;
 }
 
-CompileTotals compile_totals() {
-  const std::lock_guard<std::mutex> guard(registry().mutex);
-  return registry().totals;
+CompileCounter::CompileCounter() : parent_(counter_in_force) {}
+
+CompileTotals CompileCounter::totals() const {
+  const std::lock_guard<std::mutex> guard(mutex_);
+  return totals_;
+}
+
+void CompileCounter::add(const CompileTotals& more) {
+  {
+    const std::lock_guard<std::mutex> guard(mutex_);
+    totals_.compile_ms += more.compile_ms;
+    totals_.load_ms += more.load_ms;
+    totals_.compiled += more.compiled;
+    totals_.from_cache += more.from_cache;
+  }
+  if (parent_ != nullptr)
+    parent_->add(more);
+}
+
+CompileScope::CompileScope(CompileCounter* counter) : previous_(counter_in_force) {
+  counter_in_force = counter;
+}
+
+CompileScope::~CompileScope() {
+  counter_in_force = previous_;
+}
+
+CompileCounter* current_counter() {
+  return counter_in_force;
 }
 
 bool compile_to_cache(const std::string& name_expression, int arch, bool notice) {
@@ -200,7 +214,9 @@ CompileBatch compile_all(const std::vector<std::string>& names, int arch, int jo
   const auto start = std::chrono::steady_clock::now();
   std::atomic<std::size_t> next{0}, done{0}, compiled{0};
   std::mutex mutex;
+  CompileCounter* const counter = counter_in_force; // the caller's run
   auto worker = [&] {
+    const CompileScope scope(counter);
     for (std::size_t i; (i = next++) < targets.size();) {
       try {
         if (compile_to_cache(targets[i], arch, false))
@@ -257,12 +273,11 @@ const void* runtime_kernel(const std::string& name_expression, const std::string
                                     nullptr, nullptr, 0));
   PFMC_CUDA_TRY(cudaLibraryGetKernel(&slot->kernel, slot->library, entry.lowered_name.c_str()));
   slot->ready = true;
-  {
-    const std::lock_guard<std::mutex> totals(registry().mutex);
-    if (!compiled) {
-      registry().totals.load_ms += ms_since(start);
-      ++registry().totals.from_cache;
-    }
+  if (!compiled) {
+    CompileTotals load;
+    load.load_ms = ms_since(start);
+    load.from_cache = 1;
+    count(load);
   }
   return reinterpret_cast<const void*>(slot->kernel);
 }

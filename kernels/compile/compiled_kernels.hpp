@@ -3,6 +3,7 @@
 // disk cache, kernels/compile/kernel_cache.hpp) at most once per architecture, and loaded through
 // the CUDA library API, whose kernel handles serve every context of the process.
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -41,19 +42,46 @@ struct CompileBatch {
 /// kernels --warm` compile with.
 CompileBatch compile_all(const std::vector<std::string>& names, int arch, int jobs, bool progress);
 
-/// What this process compiled and loaded, for a run's report.
+/// What was compiled and loaded on behalf of a run, for its report.
 struct CompileTotals {
   double compile_ms = 0.0; ///< NVRTC's time, summed over compilations
   double load_ms = 0.0;    ///< cache reads and module loads
   int compiled = 0;        ///< kernels compiled by NVRTC
   int from_cache = 0;      ///< kernels read from the disk cache
 };
-CompileTotals compile_totals();
 
-/// Whether every kernel is compiled on first use, those built in too: $PFMC_COMPILE_AT_RUNTIME=1,
-/// or set_every_kernel_at_runtime (the GPU suite's check that both give the same bits).
-bool every_kernel_at_runtime();
-void set_every_kernel_at_runtime(bool on);
+/// Counts the compiles and cache loads of one run (engine::price) or of a caller that wants its
+/// own (the GPU suite's main): while a CompileScope of it is in force on a thread, that thread's
+/// compiles add to it, and to the counter that was in force where it was made (so a suite sees
+/// its runs'). Two runs at once (two Python threads) count apart. Thread-safe.
+class CompileCounter {
+public:
+  CompileCounter();
+  CompileCounter(const CompileCounter&) = delete;
+  CompileCounter& operator=(const CompileCounter&) = delete;
+  [[nodiscard]] CompileTotals totals() const;
+  void add(const CompileTotals& more);
+
+private:
+  CompileCounter* parent_;
+  mutable std::mutex mutex_;
+  CompileTotals totals_;
+};
+
+/// Puts `counter` in force on this thread for the scope (null: none), the one before after.
+/// A thread that works for a run takes the run's counter with it (compile_all's threads, the
+/// devices' threads: current_counter() where the work was handed over).
+class CompileScope {
+public:
+  explicit CompileScope(CompileCounter* counter);
+  ~CompileScope();
+  CompileScope(const CompileScope&) = delete;
+  CompileScope& operator=(const CompileScope&) = delete;
+
+private:
+  CompileCounter* previous_;
+};
+CompileCounter* current_counter();
 
 /// The cache folder this process uses (kernel_cache_dir() unless set).
 std::string cache_dir();

@@ -1,20 +1,15 @@
 #include "kernels/compile/kernel_cache.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
 #include <atomic>
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 #include <system_error>
 
+#include "base/atomic_file.hpp"
+#include "base/cache_folder.hpp"
 #include "kernels/compile/runtime_compiler.hpp"
 
 namespace pfmc::kernels::compile {
@@ -68,13 +63,7 @@ std::string KernelKey::file_stem() const {
 std::string kernel_cache_dir(const std::string& override_dir) {
   if (!override_dir.empty())
     return override_dir;
-  if (const char* env = std::getenv("PFMC_KERNEL_CACHE"); env != nullptr && *env != '\0')
-    return env;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0')
-    return std::string(xdg) + "/pfmc/kernels";
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
-    return std::string(home) + "/.cache/pfmc/kernels";
-  return "pfmc-kernels";
+  return base::cache_path("PFMC_KERNEL_CACHE", "kernels", "pfmc-kernels");
 }
 
 KernelCache::KernelCache(std::string dir) : dir_(std::move(dir)) {}
@@ -160,65 +149,37 @@ std::optional<CacheEntry> KernelCache::load(const KernelKey& key) const {
   if (why.empty() && key_text != key.text())
     return std::nullopt; // another key's entry (a digest collision): never loaded, replaced
   if (!why.empty()) {
-    const std::string aside = path + ".corrupt";
-    std::error_code ignored;
-    fs::rename(path, aside, ignored);
-    std::fprintf(stderr,
-                 "pfmc: kernel cache entry %s is unusable (%s): set aside as %s, compiling "
-                 "again\n",
-                 path.c_str(), why.c_str(), aside.c_str());
+    std::fprintf(stderr, "pfmc: kernel cache entry %s is unusable (%s): %s, compiling again\n",
+                 path.c_str(), why.c_str(), base::set_aside(path).c_str());
     return std::nullopt;
   }
   return entry;
 }
 
 bool KernelCache::store(const KernelKey& key, const CacheEntry& entry) const {
-  const std::string path = path_of(key, ".cubin");
   std::error_code error;
   fs::create_directories(dir_, error);
-  // A temporary file of this process and thread in the same folder, renamed over the entry:
-  // readers see the old entry or the whole new one.
-  std::ostringstream temporary;
-  temporary << path << ".tmp." << ::getpid() << "." << std::hash<std::string>{}(key.text());
-  const std::string bytes = serialise(key.text(), entry);
-  bool written = false;
-  {
-    std::ofstream out(temporary.str(), std::ios::binary | std::ios::trunc);
-    if (out) {
-      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-      out.close();
-      written = static_cast<bool>(out);
-    }
-  }
-  if (written && std::rename(temporary.str().c_str(), path.c_str()) == 0)
+  // Readers see the old entry or the whole new one (base/atomic_file.hpp).
+  try {
+    base::write_file_atomically(path_of(key, ".cubin"), serialise(key.text(), entry));
     return true;
-  const int reason = errno;
-  std::remove(temporary.str().c_str());
-  if (!unwritable_noticed.exchange(true)) {
-    std::fprintf(stderr,
-                 "pfmc: cannot write the kernel cache %s (%s): compiled kernels are kept for this "
-                 "process only (set PFMC_KERNEL_CACHE to a writable folder)\n",
-                 dir_.c_str(), std::strerror(reason));
-  }
-  return false;
-}
-
-KernelCache::Lock::Lock(const KernelCache& cache, const KernelKey& key) {
-  std::error_code error;
-  fs::create_directories(cache.dir_, error);
-  fd_ = ::open(cache.path_of(key, ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-  if (fd_ >= 0) {
-    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+  } catch (const std::exception& e) {
+    if (!unwritable_noticed.exchange(true)) {
+      std::fprintf(stderr,
+                   "pfmc: cannot write the kernel cache %s (%s): compiled kernels are kept for "
+                   "this process only (set PFMC_KERNEL_CACHE to a writable folder)\n",
+                   dir_.c_str(), e.what());
     }
+    return false;
   }
 }
 
-KernelCache::Lock::~Lock() {
-  if (fd_ >= 0) {
-    ::flock(fd_, LOCK_UN);
-    ::close(fd_);
-  }
-}
+KernelCache::Lock::Lock(const KernelCache& cache, const KernelKey& key)
+    : lock_([&] {
+        std::error_code error;
+        fs::create_directories(cache.dir_, error);
+        return cache.path_of(key, ".lock");
+      }()) {}
 
 std::vector<KernelCache::Listed> KernelCache::list() const {
   std::vector<Listed> listed;

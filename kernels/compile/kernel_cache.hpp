@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/file_lock.hpp"
+
 namespace pfmc::kernels::compile {
 
 /// A 128-bit FNV-1a digest, for cache file names and entry checks (not for security: an entry's
@@ -62,12 +64,9 @@ public:
   class Lock {
   public:
     Lock(const KernelCache& cache, const KernelKey& key);
-    ~Lock();
-    Lock(const Lock&) = delete;
-    Lock& operator=(const Lock&) = delete;
 
   private:
-    int fd_ = -1;
+    base::FileLock lock_;
   };
 
   /// The entries' files (`*.cubin`), for `pfmc kernels`.

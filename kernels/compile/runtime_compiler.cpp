@@ -11,7 +11,7 @@
 
 #include "kernels/compile/embedded_sources.hpp"
 #include "kernels/compile/kernel_cache.hpp"
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 
 namespace pfmc::kernels::compile {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace pfmc::engine {
+namespace pfmc::base {
 
 /// Writes `contents` to what `path` names:
 /// - a regular file or a new path: into a uniquely named temporary file in the same folder (so
@@ -24,4 +24,4 @@ namespace pfmc::engine {
 /// file being replaced is left as it was. The folder must exist.
 void write_file_atomically(const std::string& path, std::string_view contents);
 
-} // namespace pfmc::engine
+} // namespace pfmc::base

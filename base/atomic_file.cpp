@@ -1,4 +1,4 @@
-#include "engine/core/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,9 +11,9 @@
 #include <fstream>
 #include <iostream>
 
-#include "kernels/error.hpp"
+#include "base/error.hpp"
 
-namespace pfmc::engine {
+namespace pfmc::base {
 
 namespace {
 
@@ -214,4 +214,4 @@ void write_file_atomically(const std::string& path, std::string_view contents) {
   fail(name, "it is not a regular file, a character device or a FIFO", 0);
 }
 
-} // namespace pfmc::engine
+} // namespace pfmc::base

@@ -1,4 +1,4 @@
-#include "engine/core/trace.hpp"
+#include "base/trace.hpp"
 
 #include <time.h>
 
@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace pfmc::engine {
+namespace pfmc::base {
 
 namespace {
 
@@ -117,4 +117,4 @@ void trace_interval(const char* name, int device, std::chrono::steady_clock::tim
   t.intervals.push_back({name, device, thread, start, end});
 }
 
-} // namespace pfmc::engine
+} // namespace pfmc::base

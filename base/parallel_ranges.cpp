@@ -1,4 +1,4 @@
-#include "config/parallel_ranges.hpp"
+#include "base/parallel_ranges.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-namespace pfmc::config {
+namespace pfmc::base {
 
 unsigned hardware_threads() {
   return std::max(1u, std::thread::hardware_concurrency());
@@ -96,4 +96,4 @@ std::exception_ptr parallel_items(std::size_t items, unsigned threads,
   return nullptr;
 }
 
-} // namespace pfmc::config
+} // namespace pfmc::base

@@ -9,7 +9,7 @@
 #include <exception>
 #include <functional>
 
-namespace pfmc::config {
+namespace pfmc::base {
 
 struct FirstFailure {
   std::size_t index;        ///< the lowest item whose work threw; the item count if none did
@@ -46,4 +46,4 @@ FirstFailure parallel_ranges(std::size_t items, unsigned threads,
 std::exception_ptr parallel_items(std::size_t items, unsigned threads,
                                   const std::function<void(std::size_t item)>& work);
 
-} // namespace pfmc::config
+} // namespace pfmc::base

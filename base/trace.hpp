@@ -8,7 +8,7 @@
 #include <chrono>
 #include <string>
 
-namespace pfmc::engine {
+namespace pfmc::base {
 
 /// Whether PFMC_TRACE names a file (read once).
 bool tracing();
@@ -40,4 +40,4 @@ private:
   std::chrono::steady_clock::time_point start_{};
 };
 
-} // namespace pfmc::engine
+} // namespace pfmc::base
