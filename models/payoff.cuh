@@ -407,6 +407,13 @@ PFMC_HD_INLINE double moved_spot_greek(const InstrumentView& in, const PathwiseG
   };
   double su = math::add_rn(s, ms), sd = math::add_rn(s, -ms), dsu = ds, dsd = ds;
   double xu = moved_extreme(1.0), xd = moved_extreme(-1.0), dxu = dx, dxd = dx;
+  if (log_extreme && g.input == g.moved_spot) {
+    // The log of an extreme linear in the spot: on the path of spot S0 ± h its tangent by that
+    // spot is 1 / (S0 ± h), dx / (1 ± h dx), not the unmoved path's dx = 1 / S0 (gamma then
+    // read the knock's share of delta over S0 too high: 10-15% of these gammas).
+    dxu = dx / math::add_rn(1.0, mx);
+    dxd = dx / math::add_rn(1.0, -mx);
+  }
   if constexpr (Baskets) {
     const auto moved = [&](int observation, double& value, double& tangent) {
       if (observation >= 0) {

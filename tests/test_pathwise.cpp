@@ -678,16 +678,14 @@ TEST(PathwiseGreeks, SpotKnocksMatchTheIndependentReference) {
   expect_pathwise_references(r, pathwise::kSpotKnocksYaml, pathwise::kSpotKnocks, "spot knocks");
 }
 
-// Disabled: pfmc's pathwise gamma of a knock on the spot keeps, on the paths moved ±1%, the log
-// extreme's tangent of the unmoved path (1 / S0 where the moved path's is 1 / (S0 ± m); models/
-// payoff.cuh, moved_spot_greek), so it is not the difference of the moved paths' pathwise
-// deltas: it adds the knock's share of delta over S0, 10-15% of these gammas (on the same draws,
-// kSpotKnocks' down-and-out: 0.01260 against its moved deltas' difference 0.01146; the
-// up-and-in 0.02014 against 0.01833). An engine bug reported with issue 59; enable this when it
-// is fixed. First the identity on the same draws (exact: GammasAndCrossGammasAreTheDeltasOf-
+// A knock on the spot's gamma is the difference of the pathwise deltas of the paths moved ±1%
+// (models/payoff.cuh, moved_spot_greek), the moved log extreme's tangent 1 / (S0 ± m) included:
+// first that identity on the same draws (exact: GammasAndCrossGammasAreTheDeltasOf-
 // PathsWithTheSpotMoved checks it for baskets), then the independent reference (at these sizes
-// its standard errors are about the bug's size: the identity is what shows it).
-TEST(PathwiseGreeks, DISABLED_SpotKnockGammasMatchTheIndependentReference) {
+// its standard errors are about the size of the bug the identity caught: the moved paths kept the
+// unmoved one's tangent 1 / S0, adding the knock's share of delta over S0, 10-15% of these
+// gammas; kSpotKnocks' down-and-out gave 0.01260 against its moved deltas' difference 0.01146).
+TEST(PathwiseGreeks, SpotKnockGammasMatchTheIndependentReference) {
   const auto knocks = priced_reference_yaml(pathwise::kSpotKnocksYaml);
   const auto moved = [](const char* spot) {
     std::string yaml = pathwise::kSpotKnocksYaml;
