@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 
 #include "config/overrides.hpp"
@@ -59,14 +60,17 @@ private:
 struct RunOptions {
   std::string config_file;
   std::string tuning_cache;
-  std::string device, devices, backend, padding, precision, rng, math, greeks_method, paths, seed,
-      max_device_memory, draw_batch_size;
-  long long prefetch_distance = 0, block_size = 0, cpu_threads = 0;
+  /// The overrides' values by name (config::override_keys(): each an option of its own).
+  std::map<std::string, std::string> values;
+  std::map<std::string, bool> switches;
   std::string format = "table";
   std::string output;
   bool quiet = false;
-  std::string replicates, greeks, regression_paths;
-  bool antithetic = false, control_variate = false;
+  /// An override's value as given ("" where it was not).
+  [[nodiscard]] std::string value(const std::string& name) const {
+    const auto it = values.find(name);
+    return it == values.end() ? std::string() : it->second;
+  }
 };
 
 /// Adds the options that override the YAML, shared by the subcommands that run a config.

@@ -109,8 +109,8 @@ int command_price(CLI::App* app, const RunOptions& o) {
 /// engine/core/visible_devices.hpp says why.
 void narrow_devices(const RunOptions& o, const engine::Communicator* processes) {
   std::optional<config::DeviceList> devices;
-  if (!o.devices.empty()) {
-    devices = config::detail::check_devices(o.devices).value;
+  if (!o.value("devices").empty()) {
+    devices = config::detail::check_devices(o.value("devices")).value;
   } else {
     devices = config::peek_engine_devices(o.config_file);
   }
@@ -139,13 +139,13 @@ void narrow_devices(const RunOptions& o, const engine::Communicator* processes) 
 
 int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* processes) {
   const bool root = processes == nullptr || processes->rank() == 0;
-  if (o.device != "cpu")
+  if (o.value("device") != "cpu")
     narrow_devices(o, processes);
   // The process's first CUDA call creates its context (on an H100, about a tenth of a second):
   // start it while the YAML is read, unless the run is on the CPU by the command line.
   std::thread device_start;
   double device_ms = 0.0; // the context's creation, in parallel with the YAML
-  if (o.device != "cpu") {
+  if (o.value("device") != "cpu") {
     device_start = std::thread([&device_ms] {
       const auto start = std::chrono::steady_clock::now();
       const base::TraceSpan span("CUDA start: device 0's context");

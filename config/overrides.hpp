@@ -5,8 +5,10 @@
 // line.
 
 #include <cstdlib>
-#include <optional>
+#include <map>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "config/run_config.hpp"
 #include "config/setting_rules.hpp"
@@ -19,25 +21,32 @@ inline const char* process_environment(const char* name) {
   return std::getenv(name);
 }
 
-/// Flags given on the command line; an empty optional leaves the YAML (or default) value alone.
-/// Sizes and counts that users type in many spellings ("1e6", "4GiB") stay strings so that
-/// they are judged by the same rules as the YAML.
+/// One setting a front end may override: the one list from which the command line's options
+/// (apps/cli_options.cpp), Python's keyword arguments (pfmc.OVERRIDES, price()'s kwargs) and the
+/// fuzzer's lines are made, and by which apply_overrides judges each value.
+struct OverrideKey {
+  const char* name;    ///< Python's keyword; the flag is "--" and the name with '-' for '_'
+  const char* setting; ///< the config key it overrides, e.g. "engine.device"
+  bool is_switch;      ///< a flag without a value (--antithetic): "true" or "false"
+  std::string help;    ///< the option's help line
+  [[nodiscard]] std::string flag() const; ///< "--prefetch-distance"
+};
+/// Every override, in the order the CLI's help lists them.
+const std::vector<OverrideKey>& override_keys();
+/// The key named `name` (Python's keyword), or null.
+const OverrideKey* find_override(std::string_view name);
+
+/// The overrides a front end was given: name (override_keys()) to the value's text, judged by
+/// the same rules as the YAML ("1e6", "4GiB", a switch's "true"); a name not given leaves the
+/// YAML's (or the default) value alone.
 struct Overrides {
-  std::optional<std::string> device, devices, backend, padding, precision, rng;
-  std::optional<std::string> math;          ///< `--math accurate|fast`
-  std::optional<std::string> greeks_method; ///< `--greeks-method auto|bump|pathwise`
-  std::optional<long long> prefetch_distance, block_size, cpu_threads;
-  std::optional<std::string> paths, seed, max_device_memory, draw_batch_size;
-  std::optional<std::string> replicates;       ///< `--replicates N`
-  std::optional<std::string> regression_paths; ///< `--regression-paths N`
-  /// `--greeks delta,vega` (a comma-separated list of to_string(Greek) spellings) or `none`.
-  std::optional<std::string> greeks;
-  std::optional<bool> antithetic, control_variate; ///< `--antithetic`, `--control-variate`
+  std::map<std::string, std::string> values;
 };
 
 /// Validates every given override, then applies them all (or none: on error `config` is left as
 /// it was). Throws ConfigError with no file and no mark, the flag as key path and the same
-/// message the YAML loader would give, e.g. `--paths: must be >= 1`. The rules that tie
+/// message the YAML loader would give, e.g. `--paths: must be >= 1` (a name override_keys() does
+/// not list: pfmc::LogicError, the front ends check names first). The rules that tie
 /// simulation settings together (detail::check_simulation) are judged on the result, and a
 /// broken one names a flag that was given: `--paths: antithetic pairs need an even number of
 /// paths`. Overriding the backend clears `engine.backend_mark`: the name no longer comes from the

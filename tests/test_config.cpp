@@ -1245,19 +1245,19 @@ TEST(Overrides, GoodValuesAreApplied) {
   RunConfig c = parse_kept(valid_doc() + "engine: {backend: none}\n", "t.yaml");
   ASSERT_GT(c.engine.backend_mark.line, 0);
   Overrides o;
-  o.device = "cpu";
-  o.backend = "none";
-  o.padding = "8";
-  o.precision = "float";
-  o.rng = "sobol";
-  o.math = "fast";
-  o.greeks_method = "bump";
-  o.prefetch_distance = 12;
-  o.block_size = 256;
-  o.cpu_threads = 4;
-  o.paths = "1e6";
-  o.seed = "7";
-  o.max_device_memory = "512MiB";
+  o.values["device"] = "cpu";
+  o.values["backend"] = "none";
+  o.values["padding"] = "8";
+  o.values["precision"] = "float";
+  o.values["rng"] = "sobol";
+  o.values["math"] = "fast";
+  o.values["greeks_method"] = "bump";
+  o.values["prefetch_distance"] = "12";
+  o.values["block_size"] = "256";
+  o.values["cpu_threads"] = "4";
+  o.values["paths"] = "1e6";
+  o.values["seed"] = "7";
+  o.values["max_device_memory"] = "512MiB";
   apply_overrides(c, o);
   EXPECT_EQ(c.engine.device, DeviceChoice::cpu);
   EXPECT_EQ(c.engine.backend, "none");
@@ -1341,56 +1341,59 @@ TEST(Overrides, BadValuesUseTheYamlRulesAndTheFlagName) {
     setter(o);
     return override_error(o);
   };
-  EXPECT_EQ(with([](Overrides& o) { o.paths = "0"; }), "--paths: must be >= 1");
-  EXPECT_EQ(with([](Overrides& o) { o.paths = "-5"; }), "--paths: must be >= 1");
-  EXPECT_EQ(with([](Overrides& o) { o.paths = "lots"; }), "--paths: must be an integer");
-  EXPECT_EQ(with([](Overrides& o) { o.paths = "2e12"; }), "--paths: must be <= 1000000000000");
-  EXPECT_EQ(with([](Overrides& o) { o.paths = "99999999999999999999999"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["paths"] = "0"; }), "--paths: must be >= 1");
+  EXPECT_EQ(with([](Overrides& o) { o.values["paths"] = "-5"; }), "--paths: must be >= 1");
+  EXPECT_EQ(with([](Overrides& o) { o.values["paths"] = "lots"; }), "--paths: must be an integer");
+  EXPECT_EQ(with([](Overrides& o) { o.values["paths"] = "2e12"; }),
             "--paths: must be <= 1000000000000");
-  EXPECT_EQ(with([](Overrides& o) { o.seed = "-1"; }), "--seed: must be >= 0");
-  EXPECT_EQ(with([](Overrides& o) { o.seed = "18446744073709551616"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["paths"] = "99999999999999999999999"; }),
+            "--paths: must be <= 1000000000000");
+  EXPECT_EQ(with([](Overrides& o) { o.values["seed"] = "-1"; }), "--seed: must be >= 0");
+  EXPECT_EQ(with([](Overrides& o) { o.values["seed"] = "18446744073709551616"; }),
             "--seed: must be <= 18446744073709551615");
-  EXPECT_EQ(with([](Overrides& o) { o.backend = "nope"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["backend"] = "nope"; }),
             "--backend: unknown backend 'nope' (known: auto, " + kernels::backend_name_list() +
                 ")");
-  EXPECT_EQ(with([](Overrides& o) { o.backend = "ideal"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["backend"] = "ideal"; }),
             "--backend: 'ideal' is a diagnostic of `pfmc bench` (free draws, prices that mean "
             "nothing), not a backend to price with (known: auto, " +
                 kernels::backend_name_list() + ")");
   EXPECT_EQ(kernels::backend_name_list().find("ideal"), std::string::npos) << "not offered to runs";
-  EXPECT_EQ(with([](Overrides& o) { o.prefetch_distance = 5; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["prefetch_distance"] = "5"; }),
             "--prefetch-distance: 5 is not an instantiated distance (valid: " +
                 kernels::prefetch_distance_list() + ")");
-  EXPECT_EQ(with([](Overrides& o) { o.prefetch_distance = -4; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["prefetch_distance"] = "-4"; }),
             "--prefetch-distance: -4 is not an instantiated distance (valid: " +
                 kernels::prefetch_distance_list() + ")");
-  EXPECT_EQ(with([](Overrides& o) { o.block_size = 100; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["block_size"] = "100"; }),
             "--block-size: must be a power of two in 32..1024 (32, 64, 128, 256, 512, 1024)");
-  EXPECT_EQ(with([](Overrides& o) { o.block_size = 2048; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["block_size"] = "2048"; }),
             "--block-size: must be a power of two in 32..1024 (32, 64, 128, 256, 512, 1024)");
-  EXPECT_EQ(with([](Overrides& o) { o.cpu_threads = -1; }), "--cpu-threads: must be >= 0");
-  EXPECT_EQ(with([](Overrides& o) { o.padding = "65"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["cpu_threads"] = "-1"; }),
+            "--cpu-threads: must be >= 0");
+  EXPECT_EQ(with([](Overrides& o) { o.values["padding"] = "65"; }),
             "--padding: must be one of: auto, none, slot_major, or an integer 0..64");
-  EXPECT_EQ(with([](Overrides& o) { o.device = "GPU"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["device"] = "GPU"; }),
             "--device: must be one of: auto, gpu, cpu");
-  EXPECT_EQ(with([](Overrides& o) { o.precision = "half"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["precision"] = "half"; }),
             "--precision: must be one of: float, double");
-  EXPECT_EQ(with([](Overrides& o) { o.rng = "xorwow"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["rng"] = "xorwow"; }),
             "--rng: must be one of: philox, mrg32k3a, sobol, scrambled_sobol");
-  EXPECT_EQ(with([](Overrides& o) { o.math = "Fast"; }), "--math: must be one of: accurate, fast");
-  EXPECT_EQ(with([](Overrides& o) { o.greeks_method = "adjoint"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["math"] = "Fast"; }),
+            "--math: must be one of: accurate, fast");
+  EXPECT_EQ(with([](Overrides& o) { o.values["greeks_method"] = "adjoint"; }),
             "--greeks-method: must be one of: auto, bump, pathwise");
-  EXPECT_EQ(with([](Overrides& o) { o.max_device_memory = "0"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["max_device_memory"] = "0"; }),
             "--max-device-memory: must be > 0");
-  EXPECT_EQ(with([](Overrides& o) { o.max_device_memory = "4 GB"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["max_device_memory"] = "4 GB"; }),
             "--max-device-memory: must be a number of bytes or a size such as 512MiB, 4GiB or 2GB");
 }
 
 TEST(Overrides, ABadFlagLeavesTheConfigUntouched) {
   RunConfig c = parse_kept(valid_doc(), "t.yaml");
   Overrides o;
-  o.device = "cpu"; // valid, but must not be applied alone
-  o.paths = "0";
+  o.values["device"] = "cpu"; // valid, but must not be applied alone
+  o.values["paths"] = "0";
   EXPECT_THROW(apply_overrides(c, o), ConfigError);
   EXPECT_EQ(c.engine.device, DeviceChoice::automatic);
   EXPECT_EQ(c.simulation.paths, 100000u);
@@ -1401,10 +1404,10 @@ TEST(Overrides, SimulationOptionFlagsAreApplied) {
                                          "greeks: [delta]}\n",
                            "t.yaml");
   Overrides o;
-  o.greeks = "vega,delta,rho";
-  o.antithetic = true;
-  o.control_variate = true;
-  o.replicates = "32";
+  o.values["greeks"] = "vega,delta,rho";
+  o.values["antithetic"] = "true";
+  o.values["control_variate"] = "true";
+  o.values["replicates"] = "32";
   apply_overrides(c, o);
   EXPECT_EQ(c.simulation.greeks, (std::vector<Greek>{Greek::delta, Greek::vega, Greek::rho}));
   EXPECT_TRUE(c.simulation.antithetic);
@@ -1412,7 +1415,7 @@ TEST(Overrides, SimulationOptionFlagsAreApplied) {
   EXPECT_EQ(c.simulation.replicates, 32);
 
   Overrides none;
-  none.greeks = "none";
+  none.values["greeks"] = "none";
   apply_overrides(c, none);
   EXPECT_TRUE(c.simulation.greeks.empty());
   EXPECT_TRUE(c.simulation.antithetic); // not given: left alone
@@ -1420,8 +1423,8 @@ TEST(Overrides, SimulationOptionFlagsAreApplied) {
   // A flag may also mend what the file got wrong together with it: the result is judged.
   RunConfig d = parse_kept(valid_doc() + "simulation: {paths: 1000}\n", "t.yaml");
   Overrides mend;
-  mend.antithetic = true;
-  mend.paths = "1e6";
+  mend.values["antithetic"] = "true";
+  mend.values["paths"] = "1e6";
   apply_overrides(d, mend);
   EXPECT_EQ(d.simulation.paths, 1000000u);
   EXPECT_TRUE(d.simulation.antithetic);
@@ -1433,34 +1436,36 @@ TEST(Overrides, SimulationOptionFlagsUseTheYamlRules) {
     setter(o);
     return override_error(o);
   };
-  EXPECT_EQ(with([](Overrides& o) { o.greeks = "delt"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["greeks"] = "delt"; }),
             "--greeks: unknown greek 'delt' (expected none, or a comma-separated list of: delta, "
             "gamma, vega, rho, theta, cross_gamma)");
-  EXPECT_EQ(with([](Overrides& o) { o.greeks = "delta,,vega"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["greeks"] = "delta,,vega"; }),
             "--greeks: empty name (expected none, or a comma-separated list of: delta, gamma, "
             "vega, rho, theta, cross_gamma)");
-  EXPECT_EQ(with([](Overrides& o) { o.greeks = ""; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["greeks"] = ""; }),
             "--greeks: empty name (expected none, or a comma-separated list of: delta, gamma, "
             "vega, rho, theta, cross_gamma)");
-  EXPECT_EQ(with([](Overrides& o) { o.greeks = "delta, vega"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["greeks"] = "delta, vega"; }),
             "--greeks: unknown greek ' vega' (expected none, or a comma-separated list of: delta, "
             "gamma, vega, rho, theta, cross_gamma)");
-  EXPECT_EQ(with([](Overrides& o) { o.greeks = "vega,delta,vega"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["greeks"] = "vega,delta,vega"; }),
             "--greeks: duplicate greek 'vega'");
-  EXPECT_EQ(with([](Overrides& o) { o.replicates = "0"; }), "--replicates: must be >= 1");
-  EXPECT_EQ(with([](Overrides& o) { o.replicates = "2000"; }), "--replicates: must be <= 1024");
-  EXPECT_EQ(with([](Overrides& o) { o.replicates = "many"; }), "--replicates: must be an integer");
+  EXPECT_EQ(with([](Overrides& o) { o.values["replicates"] = "0"; }), "--replicates: must be >= 1");
+  EXPECT_EQ(with([](Overrides& o) { o.values["replicates"] = "2000"; }),
+            "--replicates: must be <= 1024");
+  EXPECT_EQ(with([](Overrides& o) { o.values["replicates"] = "many"; }),
+            "--replicates: must be an integer");
   // valid_doc() runs philox with 100000 paths.
-  EXPECT_EQ(with([](Overrides& o) { o.replicates = "4"; }),
+  EXPECT_EQ(with([](Overrides& o) { o.values["replicates"] = "4"; }),
             "--replicates: replicates apply to scrambled_sobol only (rng is philox)");
   EXPECT_EQ(with([](Overrides& o) {
-              o.rng = "scrambled_sobol";
-              o.replicates = "3";
+              o.values["rng"] = "scrambled_sobol";
+              o.values["replicates"] = "3";
             }),
             "--replicates: 100000 paths do not split evenly into 3 replicates");
   EXPECT_EQ(with([](Overrides& o) {
-              o.antithetic = true;
-              o.paths = "1001";
+              o.values["antithetic"] = "true";
+              o.values["paths"] = "1001";
             }),
             "--paths: antithetic pairs need an even number of paths");
 }
@@ -1484,38 +1489,38 @@ std::string override_error_on(const std::string& doc, const Overrides& overrides
 TEST(Overrides, CrossKeyRulesHoldAfterOverridesAndNameTheFlag) {
   const std::string antithetic = valid_doc() + "simulation: {paths: 1000, antithetic: true}\n";
   Overrides odd_paths;
-  odd_paths.paths = "1001";
+  odd_paths.values["paths"] = "1001";
   EXPECT_EQ(override_error_on(antithetic, odd_paths),
             "--paths: antithetic pairs need an even number of paths");
 
   const std::string odd = valid_doc() + "simulation: {paths: 1001}\n";
   Overrides pairs;
-  pairs.antithetic = true;
+  pairs.values["antithetic"] = "true";
   EXPECT_EQ(override_error_on(odd, pairs),
             "--antithetic: antithetic pairs need an even number of paths (paths is 1001)");
 
   const std::string replicated =
       valid_doc() + "simulation: {paths: 4096, rng: scrambled_sobol, replicates: 16}\n";
   Overrides philox;
-  philox.rng = "philox";
+  philox.values["rng"] = "philox";
   EXPECT_EQ(override_error_on(replicated, philox),
             "--rng: replicates apply to scrambled_sobol only (rng is philox)");
   Overrides sobol;
-  sobol.rng = "sobol";
+  sobol.values["rng"] = "sobol";
   EXPECT_EQ(override_error_on(replicated, sobol),
             "--rng: replicates apply to scrambled_sobol only: plain sobol has no randomisation to "
             "repeat, so it runs one replicate (use rng: scrambled_sobol, or replicates: 1)");
   Overrides uneven;
-  uneven.paths = "4004";
+  uneven.values["paths"] = "4004";
   EXPECT_EQ(override_error_on(replicated, uneven),
             "--paths: 4004 paths do not split evenly into 16 replicates");
   Overrides too_few;
-  too_few.paths = "16";
+  too_few.values["paths"] = "16";
   EXPECT_EQ(override_error_on(replicated, too_few),
             "--paths: each of the 16 replicates needs at least 2 paths (paths is 16)");
   Overrides fine;
-  fine.rng = "sobol";
-  fine.replicates = "1";
+  fine.values["rng"] = "sobol";
+  fine.values["replicates"] = "1";
   EXPECT_EQ(override_error_on(replicated, fine), "no error");
 }
 

@@ -254,19 +254,19 @@ TEST(DevicesSetting, AllCountsAndListsFromTheFileAndTheFlag) {
   }
   config::RunConfig config = with("all");
   config::Overrides ov;
-  ov.devices = "1,3";
+  ov.values["devices"] = "1,3";
   config::apply_overrides(config, ov);
   EXPECT_EQ(config.engine.devices.ordinals, (std::vector<int>{1, 3}));
   EXPECT_EQ(config::to_string(config.engine.devices), "1,3");
-  ov.devices = "1,,3";
+  ov.values["devices"] = "1,,3";
   EXPECT_THROW(config::apply_overrides(config, ov), config::ConfigError);
   // "2,": device 2 alone (a number alone is a count), and written back so.
-  ov.devices = "2,";
+  ov.values["devices"] = "2,";
   config::apply_overrides(config, ov);
   EXPECT_EQ(config.engine.devices.kind, config::DeviceList::Kind::list);
   EXPECT_EQ(config.engine.devices.ordinals, (std::vector<int>{2}));
   EXPECT_EQ(config::to_string(config.engine.devices), "2,");
-  ov.devices = "1,3,";
+  ov.values["devices"] = "1,3,";
   EXPECT_THROW(config::apply_overrides(config, ov), config::ConfigError);
 }
 

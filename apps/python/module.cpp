@@ -278,40 +278,17 @@ std::optional<config::ColumnTable> column_table(const py::object& columns,
   return table;
 }
 
+/// The keyword arguments that override the config (config::override_keys()'s names; the package
+/// refuses others before calling): a switch's as "true" or "false", any other's as its str().
 config::Overrides overrides_from(const py::dict& kw) {
   config::Overrides o;
-  const auto text = [&](const char* key, std::optional<std::string>& field) {
-    if (kw.contains(key))
-      field = py::str(kw[key]).cast<std::string>();
-  };
-  const auto integer = [&](const char* key, std::optional<long long>& field) {
-    if (kw.contains(key))
-      field = kw[key].cast<long long>();
-  };
-  const auto flag = [&](const char* key, std::optional<bool>& field) {
-    if (kw.contains(key))
-      field = kw[key].cast<bool>();
-  };
-  text("device", o.device);
-  text("devices", o.devices);
-  text("backend", o.backend);
-  text("padding", o.padding);
-  text("precision", o.precision);
-  text("rng", o.rng);
-  text("math", o.math);
-  text("greeks_method", o.greeks_method);
-  integer("prefetch_distance", o.prefetch_distance);
-  integer("block_size", o.block_size);
-  integer("cpu_threads", o.cpu_threads);
-  text("paths", o.paths);
-  text("seed", o.seed);
-  text("max_device_memory", o.max_device_memory);
-  text("draw_batch_size", o.draw_batch_size);
-  text("replicates", o.replicates);
-  text("regression_paths", o.regression_paths);
-  text("greeks", o.greeks);
-  flag("antithetic", o.antithetic);
-  flag("control_variate", o.control_variate);
+  for (const config::OverrideKey& k : config::override_keys()) {
+    if (!kw.contains(k.name))
+      continue;
+    const py::object value = kw[k.name];
+    o.values[k.name] =
+        k.is_switch ? (value.cast<bool>() ? "true" : "false") : py::str(value).cast<std::string>();
+  }
   return o;
 }
 
@@ -651,6 +628,15 @@ PYBIND11_MODULE(_pfmc, m) {
   m.def("bench", &bench, py::arg("source"), py::arg("is_path"), py::arg("name"),
         py::arg("overrides"), py::arg("backends"), py::arg("distances"), py::arg("repeat"));
   m.def("backends", &backends);
+  m.def(
+      "override_keys",
+      [] {
+        std::vector<std::string> names;
+        for (const config::OverrideKey& k : config::override_keys())
+          names.emplace_back(k.name);
+        return names;
+      },
+      "the names of the keyword arguments that override a config (config/overrides.hpp's list)");
   m.def("kernels", &kernel_report, py::arg("warm"), py::arg("arch"), py::arg("jobs"),
         py::arg("clear"), py::arg("list"), py::arg("cache"));
   m.def("_time_native_run", &time_native_run, py::arg("path"), py::arg("device"));

@@ -23,7 +23,8 @@ namespace {
 
 using namespace pfmc;
 
-/// Overrides from `flag=value` lines; unknown flags are ignored (the CLI refuses them itself).
+/// Overrides from `name=value` lines (config::override_keys()'s names; a switch's value 1 is
+/// "true", anything else "false"); unknown names are ignored (the front ends refuse them).
 config::Overrides parse_overrides(const std::string& text) {
   config::Overrides o;
   std::istringstream lines(text);
@@ -32,47 +33,10 @@ config::Overrides parse_overrides(const std::string& text) {
     const auto equals = line.find('=');
     if (equals == std::string::npos)
       continue;
-    const std::string flag = line.substr(0, equals);
+    const std::string name = line.substr(0, equals);
     const std::string value = line.substr(equals + 1);
-    const auto number = [&] { return std::strtoll(value.c_str(), nullptr, 10); };
-    if (flag == "device")
-      o.device = value;
-    else if (flag == "backend")
-      o.backend = value;
-    else if (flag == "padding")
-      o.padding = value;
-    else if (flag == "precision")
-      o.precision = value;
-    else if (flag == "rng")
-      o.rng = value;
-    else if (flag == "math")
-      o.math = value;
-    else if (flag == "greeks_method")
-      o.greeks_method = value;
-    else if (flag == "paths")
-      o.paths = value;
-    else if (flag == "seed")
-      o.seed = value;
-    else if (flag == "max_device_memory")
-      o.max_device_memory = value;
-    else if (flag == "draw_batch_size")
-      o.draw_batch_size = value;
-    else if (flag == "replicates")
-      o.replicates = value;
-    else if (flag == "greeks")
-      o.greeks = value;
-    else if (flag == "regression_paths")
-      o.regression_paths = value;
-    else if (flag == "prefetch_distance")
-      o.prefetch_distance = number();
-    else if (flag == "block_size")
-      o.block_size = number();
-    else if (flag == "cpu_threads")
-      o.cpu_threads = number();
-    else if (flag == "antithetic")
-      o.antithetic = value == "1";
-    else if (flag == "control_variate")
-      o.control_variate = value == "1";
+    if (const config::OverrideKey* key = config::find_override(name))
+      o.values[name] = key->is_switch ? (value == "1" ? "true" : "false") : value;
   }
   return o;
 }

@@ -54,11 +54,9 @@ __version__: str = _pfmc.__version__
 #: A config: a path (str or os.PathLike), YAML text, or a dict of the YAML's structure.
 Config = Union[str, "_os.PathLike[str]", Mapping[str, Any]]
 
-#: The keyword arguments price(), validate() and bench() take: the command line's overrides.
-OVERRIDES = ("device", "devices", "backend", "padding", "precision", "rng", "math",
-             "greeks_method", "prefetch_distance", "block_size", "cpu_threads", "paths", "seed",
-             "max_device_memory", "draw_batch_size", "replicates", "regression_paths", "greeks",
-             "antithetic", "control_variate")
+#: The keyword arguments price(), validate() and bench() take: the command line's overrides
+#: (one list, config/overrides.hpp's, from which the flags are made too).
+OVERRIDES = tuple(_pfmc.override_keys())
 
 
 class Result:
