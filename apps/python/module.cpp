@@ -515,7 +515,7 @@ double time_native_run(const std::string& path, const std::string& device) {
     {
       config::RunConfig config = config::load_run_config(path);
       config::Overrides overrides;
-      overrides.device = device;
+      if (!device.empty()) overrides.values["device"] = device;
       config::apply_overrides(config, overrides);
       const engine::RunResult result = engine::price(config);
       engine::throw_if_stopped();
