@@ -131,17 +131,23 @@ void print_text(const nlohmann::json& j) {
     return;
   std::printf("path kernels built in (PFMC_KERNELS=%s) and compiled on first use:\n",
               j["kernel_set"].get<std::string>().c_str());
-  std::printf("  %-26s %9s %14s %7s\n", "model-list entry", "built in", "on first use", "cached");
+  int width = 16; // the widest entry's name, so that the columns line up
+  for (const auto& row : j["entries"])
+    width = std::max(width, static_cast<int>(row["entry"].get<std::string>().size()));
+  std::printf("  %-*s %9s %14s %7s\n", width, "model-list entry", "built in", "on first use",
+              "cached");
   int ahead = 0, runtime = 0, in_cache = 0;
   for (const auto& row : j["entries"]) {
-    std::printf("  %-26s %9d %14d %7d\n", row["entry"].get<std::string>().c_str(),
+    std::printf("  %-*s %9d %14d %7d\n", width, row["entry"].get<std::string>().c_str(),
                 row["built_in"].get<int>(), row["on_first_use"].get<int>(),
                 row["cached"].get<int>());
     ahead += row["built_in"].get<int>();
     runtime += row["on_first_use"].get<int>();
     in_cache += row["cached"].get<int>();
   }
-  std::printf("  %-26s %9d %14d %7d\n", "total", ahead, runtime, in_cache);
+  std::printf("  %-*s %9d %14d %7d\n", width, "total", ahead, runtime, in_cache);
+  std::printf("possible kernels: %d (%d built in, %d compiled on first use)\n", ahead + runtime,
+              ahead, runtime);
   std::printf("cache: %s (%zu entries, %.1f MB; $PFMC_KERNEL_CACHE or --cache moves it)\n",
               j["cache"].get<std::string>().c_str(), j["cached"].get<std::size_t>(),
               j["cached_bytes"].get<double>() / 1e6);
