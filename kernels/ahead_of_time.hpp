@@ -12,6 +12,8 @@
 
 #include <string_view>
 
+#include "kernels/catalog.hpp"
+
 namespace pfmc::kernels {
 
 enum class KernelSet { ahead, all, check, runtime };
@@ -19,7 +21,7 @@ enum class KernelSet { ahead, all, check, runtime };
 /// The common module of kernels/launcher_table.cuh: what a run takes without being asked.
 constexpr bool in_common_module(std::string_view loader, int distance) {
   return loader == "none" || loader == "inline" ||
-         (loader == "scalar_batched" && (distance == 4 || distance == 8));
+         (loader == "scalar_batched" && is_winning_distance(distance));
 }
 
 /// What a model is, for the list below.
@@ -33,19 +35,19 @@ struct ModelTraits {
 /// Built ahead under `ahead`: `none` (every comparison's baseline and the fallback of any backend)
 /// for every model and precision; for the single-asset models, `inline` (the default with Philox
 /// draws) and early exercise's kernel; for those without the Greeks' scenarios (the reference
-/// workloads' and most example books'), the winners too: scalar_batched at 4 (the default with
-/// draws in memory) and 8 (the tuner's usual choice on the reference workloads, bench/NOTES.md
-/// v13-v23). The rest is compiled on first use — the baskets' `inline` and early exercise
-/// included: nvcc took 80-89 s for each basket's float `inline` and 17-30 s for each basket's
-/// early-exercise kernel (H200 machine, 16 cores busy; bench/NOTES.md v25), the whole list 930 s.
-/// Pathwise Greeks' models: `none` alone (a Greek run's other backends on first use).
+/// workloads' and most example books'), the winners too: scalar_batched at the winning
+/// distances (kernels/catalog.hpp, kReducedPrefetchDistances). The rest is compiled on first use —
+/// the baskets' `inline` and early exercise included: nvcc took 80-89 s for each basket's float
+/// `inline` and 17-30 s for each basket's early-exercise kernel (H200 machine, 16 cores busy;
+/// bench/NOTES.md v25), the whole list 930 s. Pathwise Greeks' models: `none` alone (a Greek run's
+/// other backends on first use).
 constexpr bool in_ahead_list(std::string_view loader, int distance, ModelTraits model) {
   if (loader == "none")
     return true;
   if (model.basket || model.pathwise)
     return false;
   return loader == "inline" ||
-         (!model.scenarios && loader == "scalar_batched" && (distance == 4 || distance == 8));
+         (!model.scenarios && loader == "scalar_batched" && is_winning_distance(distance));
 }
 
 /// Whether a kernel is built ahead under `set`. `listed`: the distance is one

@@ -68,8 +68,18 @@ std::string why_backend_cannot_run(const BackendInfo& backend, int device_cc,
 /// refused); kernels/model_list.cuh names which of them each model's tuner tries (and a
 /// PFMC_KERNELS=all build builds ahead). Black-Scholes: all of them.
 inline constexpr int kPrefetchDistances[] = {1, 2, 3, 4, 6, 8, 12, 16};
-/// The models beyond Black-Scholes: the distances that won on the reference workloads.
+/// The models beyond Black-Scholes: the distances that won on the reference workloads (4, the
+/// default, and 8, the tuner's usual choice; bench/NOTES.md v13-v23). The one home of that fact:
+/// the kernels built in (kernels/ahead_of_time.hpp) and the tuner's quick screen
+/// (engine/tune/tuning.cpp) ask is_winning_distance.
 inline constexpr int kReducedPrefetchDistances[] = {4, 8};
+constexpr bool is_winning_distance(int distance) {
+  for (const int d : kReducedPrefetchDistances) {
+    if (d == distance)
+      return true;
+  }
+  return false;
+}
 /// The Greeks' scenario kernels (eight model copies per path): distance 4.
 inline constexpr int kScenarioPrefetchDistances[] = {4};
 

@@ -279,7 +279,7 @@ TuneResult tune_group(const GroupPlan& group, const ExecutionSettings& settings,
       if (c.padding.mode != config::Padding::Mode::automatic)
         return false;
       const kernels::BackendInfo* info = kernels::find_backend(c.backend);
-      return !info->uses_prefetch_distance || c.prefetch_distance == 8 || c.prefetch_distance == 4;
+      return !info->uses_prefetch_distance || kernels::is_winning_distance(c.prefetch_distance);
     };
     std::vector<BackendChoice> screen;
     for (const char* first : {"none", "inline"}) {
