@@ -6,14 +6,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "config/column_reader.hpp"
 #include "config/load_config.hpp"
 
 namespace pfmc::config {
@@ -563,3 +566,40 @@ TEST_F(CsvBooks, UnknownNamesListTheFirstTwentyOfALongBook) {
 
 } // namespace
 } // namespace pfmc::config
+
+// config::read_column over more rows than one thread takes: every cell in row order, the rows
+// the parallel reader declines read by the serial one in their places, its error passed on.
+TEST(ColumnReader, ReadsEveryRowInOrderAcrossThreadsAndDeclinedCells) {
+  const std::size_t n = 5 * pfmc::config::kColumnRowsPerThread + 123;
+  const auto text = [](std::size_t row) { return "r" + std::to_string(row); };
+  std::atomic<std::size_t> serial_calls{0};
+  const pfmc::config::ColumnCells cells = pfmc::config::read_column(
+      n,
+      [&](std::size_t row, pfmc::config::ColumnCells& c) {
+        if (row % 7 == 3 || row == n - 1)
+          return false; // left for the serial reader
+        c.add(text(row));
+        return true;
+      },
+      [&](std::size_t row, pfmc::config::ColumnCells& c) {
+        ++serial_calls;
+        c.add("s" + text(row));
+      });
+  ASSERT_EQ(cells.size(), n);
+  std::size_t start = 0, mismatches = 0;
+  for (std::size_t row = 0; row < n; ++row) {
+    const std::string cell = cells.text.substr(start, cells.ends[row] - start);
+    const bool declined = row % 7 == 3 || row == n - 1;
+    mismatches += cell != (declined ? "s" : "") + text(row);
+    start = cells.ends[row];
+  }
+  EXPECT_EQ(mismatches, 0u);
+  EXPECT_EQ(serial_calls.load(), n / 7 + (n % 7 > 3 ? 1 : 0) + ((n - 1) % 7 == 3 ? 0 : 1));
+  EXPECT_THROW(pfmc::config::read_column(
+                   n, [](std::size_t, pfmc::config::ColumnCells&) { return false; },
+                   [](std::size_t row, pfmc::config::ColumnCells&) {
+                     if (row == 40'000)
+                       throw std::runtime_error("bad cell");
+                   }),
+               std::runtime_error);
+}

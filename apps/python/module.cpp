@@ -18,14 +18,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include "apps/cli.hpp"
 #include "apps/report.hpp"
 #include "base/error.hpp"
 #include "base/trace.hpp"
+#include "config/column_reader.hpp"
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
@@ -135,81 +134,15 @@ void python_cell(PyObject* item, config::ColumnCells& cells) {
 }
 
 /// The cells of `n` objects held alive by the caller (a numpy array of objects, a list), with
-/// the GIL held. The objects lie anywhere in the heap, each a cache miss: the plain cells are
-/// read on every core in pieces of rows (plain_cell), the others then here, and the pieces
-/// joined in order.
+/// the GIL held: the plain cells read on every core (plain_cell), the others then here
+/// (config/column_reader.hpp).
 config::ColumnCells object_cells(PyObject* const* items, std::size_t n) {
-  constexpr std::size_t kRowsPerThread = 16384;
-  const unsigned threads = static_cast<unsigned>(std::clamp<std::size_t>(
-      n / kRowsPerThread, 1, std::max(1u, std::thread::hardware_concurrency())));
-  struct Piece {
-    config::ColumnCells cells;
-    std::vector<std::size_t> others; // the rows left empty for python_cell
-  };
-  std::vector<Piece> pieces(threads);
-  const auto read = [&](unsigned t) {
-    Piece& piece = pieces[t];
-    const std::size_t first = n * t / threads, last = n * (t + 1) / threads;
-    piece.cells.ends.reserve(last - first);
-    for (std::size_t i = first; i < last; ++i) {
-      if (!plain_cell(items[i], piece.cells)) {
-        piece.others.push_back(i);
-        piece.cells.add({});
-      }
-    }
-  };
-  {
-    std::vector<std::thread> helpers;
-    std::vector<std::exception_ptr> errors(threads);
-    const auto guarded = [&](unsigned t) {
-      try {
-        read(t);
-      } catch (...) {
-        errors[t] = std::current_exception();
-      }
-    };
-    for (unsigned t = 1; t < threads; ++t) {
-      try {
-        helpers.emplace_back(guarded, t);
-      } catch (const std::system_error&) { // no thread to be had: read here
-        guarded(t);
-      }
-    }
-    guarded(0);
-    for (auto& h : helpers)
-      h.join();
-    for (const auto& e : errors)
-      if (e)
-        std::rethrow_exception(e);
-  }
-  config::ColumnCells cells;
-  std::size_t bytes = 0;
-  for (const Piece& piece : pieces)
-    bytes += piece.cells.text.size();
-  cells.text.reserve(bytes);
-  cells.ends.reserve(n);
-  for (unsigned t = 0; t < threads; ++t) {
-    const Piece& piece = pieces[t];
-    if (piece.others.empty()) { // the piece's text whole, its ends moved by what came before
-      const auto base = static_cast<std::uint32_t>(cells.text.size());
-      cells.text += piece.cells.text;
-      for (const std::uint32_t end : piece.cells.ends)
-        cells.ends.push_back(base + end);
-      continue;
-    }
-    std::size_t other = 0, start = 0;
-    for (std::size_t r = 0; r < piece.cells.ends.size(); ++r) {
-      const std::size_t row = n * t / threads + r;
-      if (other < piece.others.size() && piece.others[other] == row) {
-        python_cell(items[row], cells);
-        ++other;
-      } else {
-        cells.add(std::string_view(piece.cells.text).substr(start, piece.cells.ends[r] - start));
-      }
-      start = piece.cells.ends[r];
-    }
-  }
-  return cells;
+  return config::read_column(
+      n,
+      [items](std::size_t row, config::ColumnCells& cells) {
+        return plain_cell(items[row], cells);
+      },
+      [items](std::size_t row, config::ColumnCells& cells) { python_cell(items[row], cells); });
 }
 
 /// A column's cells as text, without a Python loop: a numpy array of objects or a list read
@@ -515,7 +448,8 @@ double time_native_run(const std::string& path, const std::string& device) {
     {
       config::RunConfig config = config::load_run_config(path);
       config::Overrides overrides;
-      if (!device.empty()) overrides.values["device"] = device;
+      if (!device.empty())
+        overrides.values["device"] = device;
       config::apply_overrides(config, overrides);
       const engine::RunResult result = engine::price(config);
       engine::throw_if_stopped();
