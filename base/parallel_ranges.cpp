@@ -49,8 +49,13 @@ FirstFailure parallel_ranges(std::size_t items, unsigned threads,
     }
   };
   std::vector<std::thread> pool;
-  for (std::size_t r = 1; r < ranges; ++r)
-    pool.emplace_back(run, r);
+  for (std::size_t r = 1; r < ranges; ++r) {
+    try {
+      pool.emplace_back(run, r);
+    } catch (const std::system_error&) { // no thread to be had: this range here
+      run(r);
+    }
+  }
   run(0);
   for (auto& t : pool)
     t.join();
