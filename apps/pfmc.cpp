@@ -33,7 +33,7 @@
 #include "config/setting_rules.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/core/interrupt.hpp"
-#include "engine/core/visible_devices.hpp"
+#include "engine/device_start.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
 #include "engine/scale/communicator.hpp"
@@ -104,67 +104,18 @@ int command_price(CLI::App* app, const RunOptions& o) {
   }
 }
 
-/// Before the process's first CUDA call: CUDA starts only the GPUs the run needs (--devices,
-/// else the config's engine.devices; an MPI rank's GPU by its local rank), as
-/// engine/core/visible_devices.hpp says why.
-void narrow_devices(const RunOptions& o, const engine::Communicator* processes) {
-  std::optional<config::DeviceList> devices;
-  if (!o.value("devices").empty()) {
-    devices = config::detail::check_devices(o.value("devices")).value;
-  } else {
-    devices = config::peek_engine_devices(o.config_file);
-  }
-  if (!devices)
-    return;
-  using Kind = config::DeviceList::Kind;
-  switch (devices->kind) {
-  case Kind::first:
-    if (processes == nullptr) {
-      engine::narrow_visible_devices(1);
-    } else if (const int gpus = engine::gpus_without_cuda(); gpus > 0) {
-      engine::narrow_to_device(engine::local_rank() % gpus);
-    }
-    break;
-  case Kind::count:
-    engine::narrow_visible_devices(devices->count);
-    break;
-  case Kind::list:
-    engine::narrow_visible_devices(
-        *std::max_element(devices->ordinals.begin(), devices->ordinals.end()) + 1);
-    break;
-  case Kind::all:
-    break;
-  }
-}
-
 int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* processes) {
   const bool root = processes == nullptr || processes->rank() == 0;
-  if (o.value("device") != "cpu")
-    narrow_devices(o, processes);
-  // The process's first CUDA call creates its context (on an H100, about a tenth of a second):
-  // start it while the YAML is read, unless the run is on the CPU by the command line.
-  std::thread device_start;
-  double device_ms = 0.0; // the context's creation, in parallel with the YAML
-  if (o.value("device") != "cpu") {
-    device_start = std::thread([&device_ms] {
-      const auto start = std::chrono::steady_clock::now();
-      const base::TraceSpan span("CUDA start: device 0's context");
-      if (engine::query_device().available) {
-        try {
-          engine::open_device_here(0); // its workspace too, before the run asks for it
-        } catch (const std::exception&) {
-          // the run meets the same failure and reports it
-        }
-      }
-      device_ms =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-              .count();
-    });
-  }
-  const auto join = [&] {
-    if (device_start.joinable())
-      device_start.join();
-  };
+  // The devices start while the YAML is read (engine/device_start.hpp), none for a run on the
+  // CPU: this process makes one run, so CUDA is narrowed to the run's GPUs first.
+  engine::DeviceStartOptions start;
+  start.on_cpu = o.value("device").empty() ? config::peek_engine_on_cpu(o.config_file)
+                                            : o.value("device") == "cpu";
+  start.narrow = true;
+  start.devices = o.value("devices");
+  start.config_file = o.config_file;
+  start.processes = processes;
+  engine::DeviceStart devices(start);
   config::RunConfig config;
   const auto load_start = std::chrono::steady_clock::now();
   try {
@@ -172,14 +123,13 @@ int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* proce
     config = config::load_run_config(o.config_file);
     config::apply_overrides(config, overrides_from(app, o));
   } catch (...) {
-    join();
+    devices.join();
     throw;
   }
   const double config_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start)
           .count();
-  engine::prepare_devices(config); // the other devices open beside device 0's start
-  join();
+  const double device_ms = devices.finish(config);
   ProgressLine progress(!o.quiet && root);
   engine::PriceOptions options;
   options.tuning_cache = o.tuning_cache;

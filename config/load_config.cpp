@@ -143,14 +143,17 @@ RunConfig load_run_config(const std::string& path, const TradeColumns& trades) {
   return parse_run_config(read_source_file(path, name), name, YamlPieces::by_size, trades);
 }
 
-std::optional<DeviceList> peek_engine_devices(const std::string& path) {
+namespace {
+
+/// The YAML file's top-level `engine:` block alone (the line `engine:` at column 0 and the lines
+/// after it up to the next top-level key: a flow mapping on the one line, or an indented block);
+/// an empty text when the file has none; nullopt when the file cannot be read.
+std::optional<std::string> engine_block(const std::string& path) {
   if (path == "-")
     return std::nullopt;
   std::ifstream in(path);
   if (!in)
     return std::nullopt;
-  // The block: the line `engine:` at column 0 and the lines after it up to the next top-level
-  // key (a flow mapping on the one line, or an indented block).
   std::string line, block;
   bool inside = false;
   while (std::getline(in, line)) {
@@ -162,11 +165,20 @@ std::optional<DeviceList> peek_engine_devices(const std::string& path) {
     if (inside)
       block += line + "\n";
   }
+  return block;
+}
+
+} // namespace
+
+std::optional<DeviceList> peek_engine_devices(const std::string& path) {
+  const std::optional<std::string> block = engine_block(path);
+  if (!block)
+    return std::nullopt;
   DeviceList devices; // no engine block, or no devices key: the first device
-  if (block.empty())
+  if (block->empty())
     return devices;
   try {
-    const YAML::Node engine = YAML::Load(block)["engine"];
+    const YAML::Node engine = YAML::Load(*block)["engine"];
     if (!engine || !engine.IsMap() || !engine["devices"])
       return devices;
     const YAML::Node value = engine["devices"];
@@ -180,6 +192,19 @@ std::optional<DeviceList> peek_engine_devices(const std::string& path) {
     return checked.value;
   } catch (const std::exception&) {
     return std::nullopt; // the real load says what is wrong
+  }
+}
+
+bool peek_engine_on_cpu(const std::string& path) {
+  const std::optional<std::string> block = engine_block(path);
+  if (!block || block->empty())
+    return false;
+  try {
+    const YAML::Node engine = YAML::Load(*block)["engine"];
+    return engine && engine.IsMap() && engine["device"] && engine["device"].IsScalar() &&
+           engine["device"].as<std::string>() == "cpu";
+  } catch (const std::exception&) {
+    return false; // the real load says what is wrong
   }
 }
 

@@ -76,6 +76,10 @@ RunConfig parse_run_config(const std::string& yaml_text, const std::string& file
 /// such file, a block it does not understand): the caller assumes nothing.
 std::optional<DeviceList> peek_engine_devices(const std::string& path);
 
+/// Whether the YAML file at `path` puts its run on the CPU (`engine.device: cpu`), read as
+/// peek_engine_devices reads engine.devices; false when it cannot tell.
+bool peek_engine_on_cpu(const std::string& path);
+
 /// The bytes of the file at `path` (standard input for `-`); ConfigError naming `name` when it
 /// cannot be opened or read (a directory opens on Linux and fails on the first read).
 std::string read_source_file(const std::string& path, const std::string& name);

@@ -292,6 +292,26 @@ TEST(DevicesSetting, PeekedFromTheEngineBlockBeforeTheConfigIsLoaded) {
   EXPECT_FALSE(config::peek_engine_devices("-").has_value());
 }
 
+TEST(DevicesSetting, ARunOnTheCpuIsPeekedSoThatNoContextStarts) {
+  // engine/device_start.hpp starts no CUDA context for a run its file puts on the CPU
+  // (config::peek_engine_on_cpu); any other answer, or none, starts it.
+  const std::string file = ::testing::TempDir() + "/peek_cpu.yaml";
+  const auto peek = [&](const std::string& text) {
+    std::ofstream(file) << text;
+    return config::peek_engine_on_cpu(file);
+  };
+  const std::string market = "market:\n  rates: {zero_rate: 0.01}\n";
+  EXPECT_TRUE(peek(market + "engine: {device: cpu, devices: [0, 2]}\n"));
+  EXPECT_TRUE(peek("engine:\n  # a comment\n  device: cpu\n" + market));
+  EXPECT_FALSE(peek(market + "engine: {device: gpu}\n"));
+  EXPECT_FALSE(peek(market + "engine: {device: auto}\n"));
+  EXPECT_FALSE(peek(market + "engine:\n  device: [cpu]\n"));
+  EXPECT_FALSE(peek(market + "simulation: {paths: 1000}\n# engine: {device: cpu}\n"));
+  EXPECT_FALSE(peek(market));
+  EXPECT_FALSE(config::peek_engine_on_cpu(file + ".missing"));
+  EXPECT_FALSE(config::peek_engine_on_cpu("-"));
+}
+
 TEST(VisibleDevices, NarrowedNeverWidenedAndMappedBack) {
   // engine/core/visible_devices.hpp: the first N of what CUDA would show, or one of them as
   // device 0; a user's CUDA_VISIBLE_DEVICES is narrowed within its own order.

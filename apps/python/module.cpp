@@ -31,6 +31,7 @@
 #include "engine/core/device_info.hpp"
 #include "engine/core/interrupt.hpp"
 #include "engine/plan/plan.hpp"
+#include "engine/device_start.hpp"
 #include "engine/pricer.hpp"
 
 namespace py = pybind11;
@@ -427,13 +428,24 @@ PricedRun price(const std::string& source, bool is_path, const std::string& name
   trades.instruments = column_table(instruments, "<instruments>");
   trades.positions = column_table(positions, "<positions>");
   return guarded([&] {
+    // The run starts as the CLI's does (engine/device_start.hpp), but CUDA is never narrowed:
+    // this process may price again on other GPUs. A run the keywords or the file put on the CPU
+    // starts no context (a dict's device is known only once it is read: the run starts it).
+    engine::DeviceStartOptions start_devices;
+    const auto device = overrides.values.find("device");
+    start_devices.on_cpu = device != overrides.values.end()
+                               ? device->second == "cpu"
+                               : !is_path || config::peek_engine_on_cpu(source);
+    engine::DeviceStart devices(start_devices);
     config::RunConfig config = load(source, is_path, name, trades);
     config::apply_overrides(config, overrides);
     const double config_ms = ms_since(start);
+    const double device_ms = devices.finish(config);
     engine::PriceOptions options;
     options.tuning_cache = tuning_cache;
     engine::RunResult result = engine::price(config, {}, options);
     result.run.config_ms = config_ms;
+    result.run.device_ms += device_ms;
     engine::throw_if_stopped();
     return PricedRun{std::move(result)};
   });
