@@ -12,6 +12,7 @@
 #include "engine/core/visible_devices.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/run/gpu_engine.hpp"
+#include "engine/run/kernel_choice.hpp"
 #include "engine/run/replicates.hpp"
 #include "engine/run/run_setup.hpp"
 #include "engine/scale/communicator.hpp"

@@ -8,6 +8,7 @@
 
 #include "engine/core/device_info.hpp"
 #include "engine/run/gpu_engine.hpp"
+#include "engine/run/kernel_choice.hpp"
 #include "engine/run/kernel_inventory.hpp"
 #include "engine/run/ring_layout.hpp"
 #include "kernels/catalog.hpp"

@@ -12,6 +12,7 @@
 #include "config/config_error.hpp"
 #include "config/overrides.hpp"
 #include "engine/run/gpu_engine.hpp"
+#include "engine/run/kernel_choice.hpp"
 #include "kernels/catalog.hpp"
 
 namespace pfmc::engine {

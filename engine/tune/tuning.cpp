@@ -1,6 +1,7 @@
 #include "engine/tune/tuning.hpp"
 
 #include "engine/run/gpu_engine.hpp"
+#include "engine/run/kernel_choice.hpp"
 
 #include <algorithm>
 #include <chrono>
