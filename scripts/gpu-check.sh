@@ -99,6 +99,16 @@ export PFMC_TUNING_CACHE="$LOG/tuning.json"
 # The kernels compiled on first use (kernels/compile/): a cache of the build folder's own (kept
 # between calls on a warm machine) unless PFMC_KERNEL_CACHE names one.
 export PFMC_KERNEL_CACHE=${PFMC_KERNEL_CACHE:-$PWD/$B/kernel-cache}
+# The suite's kernels compiled on the development machine (scripts/carry-suite-cache.sh), when
+# carried: unpacked into that cache for the test stage (the keys name this include folder), and
+# said in the summary — a run with them is not a cold-cache run.
+carried_cache=
+if has test && [ -f build-carry/suite-cache.tar.xz ]; then
+  mkdir -p "$PFMC_KERNEL_CACHE"
+  tar -C "$PFMC_KERNEL_CACHE" -xJf build-carry/suite-cache.tar.xz
+  export PFMC_CUDA_INCLUDE=${PFMC_CUDA_INCLUDE:-/usr/local/cuda/include}
+  carried_cache=" (from a carried cache of $(find "$PFMC_KERNEL_CACHE" -name '*.cubin' | wc -l) entries: not a cold cache)"
+fi
 # Open MPI unpacked into .deps/mpi (scripts/carry-deps.sh --mpi; the GPU machine has none):
 # relocated with OPAL_PREFIX, the build pointed at its header and library (no wrapper compiler).
 mpi_flags=(-DPFMC_MPI=OFF)
@@ -159,7 +169,7 @@ if has test; then
   start=$SECONDS
   limit 400 "./$B/test_gpu" --gtest_filter=-* > "$LOG/test_gpu_warm.log" 2>&1
   rc=$?
-  note "kernel cache warmed: rc=$rc $(grep -m1 'kernels not built in' "$LOG/test_gpu_warm.log") in $((SECONDS - start)) s"
+  note "kernel cache warmed: rc=$rc $(grep -m1 'kernels not built in' "$LOG/test_gpu_warm.log") in $((SECONDS - start)) s$carried_cache"
   grep -m5 'test_gpu: .*NVRTC\|could not compile' "$LOG/test_gpu_warm.log"
   start=$SECONDS
   shards=${PFMC_TEST_SHARDS:-4}
