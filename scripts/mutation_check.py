@@ -272,12 +272,17 @@ def gpu_tier(mutations, build, jobs, timeout=480):
             failed, none_ran = failed_tests(log, process.returncode)
             if m is None:
                 base_failed = failed or (["(no test ran)"] if none_ran else [])
+                print("unmutated: %s in %d s" % ("failed: " + " ".join(base_failed) if base_failed
+                                                 else "passed", time.time() - began), flush=True)
+                continue
             elif none_ran:
                 results.append((m.name, "NO TEST MATCHES ITS catch", m.catch))
             elif failed:
                 results.append((m.name, "caught", "%d s, by %s" % (time.time() - began, " ".join(failed[:6]))))
             else:
                 results.append((m.name, "SURVIVED", "its catch tests passed: " + m.catch))
+            # Each as it ends: a call cut short still says what it found.
+            print("%s: %s" % (results[-1][0], results[-1][1]), flush=True)
     status = report(sorted(results))
     if base_failed:
         print("the unmutated device sources fail the catch tests: %s (%s/unmutated.log)"
