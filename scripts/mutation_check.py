@@ -255,7 +255,7 @@ def gpu_tier(mutations, build, jobs, timeout=480):
 
     # The unmutated sources beside the mutants: every catch test must pass with the kernels
     # NVRTC compiles from them, else a mutant's failure would mean nothing.
-    results, running, base_failed = [], [], None
+    results, running, base_failed, timed_out = [], [], None, set()
     pending = [None] + list(mutations)
     while pending or running:
         while pending and len(running) < jobs:
@@ -267,9 +267,21 @@ def gpu_tier(mutations, build, jobs, timeout=480):
             if process.poll() is None:
                 if time.time() - began > timeout:
                     process.kill()
+                    timed_out.add(m.name if m else None)
                 continue
             running.remove(item)
             failed, none_ran = failed_tests(log, process.returncode)
+            if (m.name if m else None) in timed_out:
+                # Cut at the time limit (its kernels still compiling, or a hang): not a catch.
+                failed = [f for f in failed if not f.startswith("(ended with status")]
+                if not failed:
+                    if m is None:
+                        base_failed = ["(timed out after %d s)" % timeout]
+                        print("unmutated: timed out after %d s" % timeout, flush=True)
+                    else:
+                        results.append((m.name, "TIMED OUT", "after %d s" % timeout))
+                        print("%s: TIMED OUT" % m.name, flush=True)
+                    continue
             if m is None:
                 base_failed = failed or (["(no test ran)"] if none_ran else [])
                 print("unmutated: %s in %d s" % ("failed: " + " ".join(base_failed) if base_failed
@@ -303,6 +315,8 @@ def main():
     mode.add_argument("--cpu", action="store_true")
     parser.add_argument("--only", default="")
     parser.add_argument("--jobs", type=int, default=4, help="--gpu: mutants at once (default 4)")
+    parser.add_argument("--seconds", type=int, default=480,
+                        help="--gpu: each mutant's time limit (default 480)")
     parser.add_argument("work", nargs="?", default="/tmp/pfmc-mutants")
     args = parser.parse_args()
     mutations = parse()
@@ -330,7 +344,7 @@ def main():
     if args.ci:
         return ci_tier(pick(("ci",)), os.path.abspath(args.ci))
     if args.gpu:
-        return gpu_tier(pick(("gpu",)), os.path.abspath(args.gpu), args.jobs)
+        return gpu_tier(pick(("gpu",)), os.path.abspath(args.gpu), args.jobs, args.seconds)
     return cpu_tier(pick(("ci", "cpu")), os.path.abspath(args.work))
 
 
