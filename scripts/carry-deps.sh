@@ -23,6 +23,21 @@ if [ "${1:-}" = --mpi ]; then
   echo "unpacked Open MPI into .deps/mpi ($(du -sh .deps/mpi | cut -f1))"
   exit 0
 fi
+if [ "${1:-}" = --pytest ]; then
+  # pytest and what it imports, for the Python suite (tests/python) on a GPU machine whose
+  # Python has none: put .deps/pytest/usr/lib/python3/dist-packages on PYTHONPATH
+  # (scripts/gpu-check.sh does when it is there).
+  pytest_packages=(python3-pytest python3-pluggy python3-py python3-iniconfig python3-packaging
+                   python3-attr python3-more-itertools python3-exceptiongroup python3-tomli
+                   python3-pkg-resources)
+  pytest_work=$(mktemp -d)
+  (cd "$pytest_work" && apt-get download "${pytest_packages[@]}" >/dev/null)
+  rm -rf .deps/pytest && mkdir -p .deps/pytest
+  for deb in "$pytest_work"/*.deb; do dpkg -x "$deb" .deps/pytest; done
+  rm -rf "$pytest_work" .deps/pytest/usr/share
+  echo "unpacked pytest into .deps/pytest ($(du -sh .deps/pytest | cut -f1))"
+  exit 0
+fi
 if [ "${1:-}" = --gdb ]; then
   # gdb for the GPU machine's crash hunts (scripts/gdb-watch-saved.py), trimmed to ~40 MB:
   # its Python's standard library without the packages gdb does not import, and ICU's 30 MB of

@@ -125,6 +125,12 @@ if [ -d .deps/mpi/usr ]; then
              -DMPIEXEC_EXECUTABLE=$OPAL_PREFIX/bin/orterun)
 fi
 
+# pytest for the Python suite, where the GPU machine's Python has none (scripts/carry-deps.sh
+# --pytest).
+if [ -d .deps/pytest/usr/lib/python3/dist-packages ]; then
+  export PYTHONPATH=$PWD/.deps/pytest/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}
+fi
+
 prebuilt_ok=
 if has prebuilt && [ -f build-carry/prebuilt.tar.xz ]; then
   # scripts/carry-build.sh's binaries and kernel cache, built and compiled on the development
