@@ -25,8 +25,8 @@ if [ "${1:-}" = --mpi ]; then
 fi
 if [ "${1:-}" = --pytest ]; then
   # pytest and what it imports, for the Python suite (tests/python) on a GPU machine whose
-  # Python has none: put .deps/pytest/usr/lib/python3/dist-packages on PYTHONPATH
-  # (scripts/gpu-check.sh does when it is there).
+  # Python has none: scripts/gpu-check.sh names .deps/pytest/usr/lib/python3/dist-packages in
+  # PFMC_TEST_TOOLS when it is there (tests/python_installed.sh).
   pytest_packages=(python3-pytest python3-pluggy python3-py python3-iniconfig python3-packaging
                    python3-attr python3-more-itertools python3-exceptiongroup python3-tomli
                    python3-pkg-resources)

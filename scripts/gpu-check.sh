@@ -126,9 +126,9 @@ if [ -d .deps/mpi/usr ]; then
 fi
 
 # pytest for the Python suite, where the GPU machine's Python has none (scripts/carry-deps.sh
-# --pytest).
+# --pytest; tests/python_installed.sh adds it to its environment).
 if [ -d .deps/pytest/usr/lib/python3/dist-packages ]; then
-  export PYTHONPATH=$PWD/.deps/pytest/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}
+  export PFMC_TEST_TOOLS=$PWD/.deps/pytest/usr/lib/python3/dist-packages
 fi
 
 prebuilt_ok=

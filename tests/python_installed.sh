@@ -10,6 +10,12 @@ python=$1 source=$2 build=$3
 venv="$build/python-venv"
 rm -rf "$venv"
 "$python" -m venv --system-site-packages "$venv"
+# Test tools carried to a machine whose Python lacks them (scripts/carry-deps.sh --pytest:
+# PFMC_TEST_TOOLS names their folder): seen through a .pth file, after the environment's own.
+if [ -n "${PFMC_TEST_TOOLS:-}" ]; then
+  site=$("$venv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+  echo "$PFMC_TEST_TOOLS" > "$site/pfmc-test-tools.pth"
+fi
 PFMC_BUILD_DIR="$build" "$venv/bin/python" -m pip install --quiet --no-build-isolation --no-deps \
   --no-index --disable-pip-version-check "$source"
 cd "$venv"
