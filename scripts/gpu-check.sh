@@ -130,6 +130,11 @@ fi
 if [ -d .deps/pytest/usr/lib/python3/dist-packages ]; then
   export PFMC_TEST_TOOLS=$PWD/.deps/pytest/usr/lib/python3/dist-packages
 fi
+# The carried libraries (libcsv, SLEEF) for what has no build-tree path to them: the Python
+# module pip installs (ImportError: libcsv.so.3 without this).
+if [ -d .deps/root/usr/lib/x86_64-linux-gnu ]; then
+  export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
 
 prebuilt_ok=
 if has prebuilt && [ -f build-carry/prebuilt.tar.xz ]; then
