@@ -65,9 +65,22 @@ pfmc_add_host_library(pfmc_analytic
   engine/analytic/heston.cpp engine/analytic/two_asset.cpp)
 target_include_directories(pfmc_analytic PUBLIC ${PFMC_SOURCE_ROOT})
 
+# Eigen (header-only; Debian libeigen3-dev): the Levenberg-Marquardt of the calibrations
+# (engine/market/).
+find_path(EIGEN3_INCLUDE_DIR Eigen/Core HINTS "${PFMC_DEPS_ROOT}/usr/include/eigen3"
+          PATHS /usr/include/eigen3)
+if(NOT EIGEN3_INCLUDE_DIR)
+  message(FATAL_ERROR "Eigen not found: run scripts/install-deps.sh (Debian's libeigen3-dev)")
+endif()
+
 # The planner (config → simulation groups): host C++ over the models' headers.
 pfmc_add_host_library(pfmc_plan
   engine/plan/plan.cpp engine/plan/time_grid.cpp engine/plan/scenarios.cpp engine/plan/pathwise.cpp
   engine/plan/step_data.cpp engine/plan/instruments.cpp engine/plan/controls.cpp
   engine/plan/observations.cpp engine/plan/exercise.cpp engine/plan/group_plans.cpp)
 target_link_libraries(pfmc_plan PUBLIC pfmc_config pfmc_analytic)
+
+# Market data to models (engine/market/): implied vols, and Heston fitted to quotes.
+pfmc_add_host_library(pfmc_market engine/market/implied_vol.cpp engine/market/heston_calibration.cpp)
+target_link_libraries(pfmc_market PUBLIC pfmc_plan pfmc_analytic)
+target_include_directories(pfmc_market SYSTEM PRIVATE ${EIGEN3_INCLUDE_DIR})

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Unpacks the Debian packages that the GPU machine lacks (it reaches no package registry) into
-# .deps/root/ (ignored by git), from which CMake takes them (PFMC_DEPS_ROOT): Random123's
-# headers, the headers and libraries of SLEEF and libcsv, and pybind11 (the Python package builds
-# there where that machine has Python's headers). Run on the development machine before a GPU
+# .deps/root/ (ignored by git), from which CMake takes them (PFMC_DEPS_ROOT): the headers of
+# Random123 and Eigen, the headers and libraries of SLEEF and libcsv, and pybind11 (the Python
+# package builds there where that machine has Python's headers). Run on the development machine before a GPU
 # call, and carry .deps/root with it. With --mpi, Open MPI too, into .deps/mpi/ (relocated on
 # the GPU machine with OPAL_PREFIX: scripts/gpu-check.sh), for the split runs' MPI checks.
 set -euo pipefail
@@ -63,7 +63,7 @@ if [ "${1:-}" = --gdb ]; then
   echo "unpacked gdb into .deps/gdb ($(du -sh .deps/gdb | cut -f1))"
   exit 0
 fi
-packages=(librandom123-dev libsleef3 libsleef-dev libcsv3 libcsv-dev pybind11-dev)
+packages=(librandom123-dev libsleef3 libsleef-dev libcsv3 libcsv-dev pybind11-dev libeigen3-dev)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 (cd "$work" && apt-get download "${packages[@]}" >/dev/null)

@@ -12,7 +12,7 @@
 set -euo pipefail
 
 packages=(cmake g++ make libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libgtest-dev
-          libbenchmark-dev librandom123-dev libsleef-dev libcsv-dev python3-matplotlib
+          libbenchmark-dev librandom123-dev libsleef-dev libcsv-dev libeigen3-dev python3-matplotlib
           clang-tidy clang pybind11-dev python3-dev python3-pytest libopenmpi-dev openmpi-bin
           mypy python3-venv python3-setuptools python3-wheel python3-numpy dieharder)
 light=(python3-pandas) # installed without its recommendations (numba, HDF5, ...)
