@@ -65,6 +65,28 @@ TEST(ImpliedVol, RefusesPricesOutsideTheArbitrageBounds) {
                std::invalid_argument);
 }
 
+TEST(HestonSmile, PricesEachStrikeAsHestonDoesAlone) {
+  // analytic::heston_smile shares its quadrature points among the strikes; each price must stay
+  // within heston()'s own error bound of the strike's price alone: 1e-13 sqrt(F K) / pi on the
+  // integral's share, under 1e-11 for F, K <= 300.
+  std::vector<analytic::OptionKind> kinds;
+  std::vector<double> strikes;
+  for (double strike = 40.0; strike <= 250.0; strike += 7.0) {
+    kinds.push_back(strike >= 100.0 ? analytic::OptionKind::call : analytic::OptionKind::put);
+    strikes.push_back(strike);
+  }
+  for (const double T : {0.01, 0.3, 2.0, 10.0}) {
+    const auto smile = analytic::heston_smile(kinds, strikes, 100.0, T, 0.03, 0.01, 0.05, 2.0,
+                                              0.04, 0.9, -0.8);
+    for (std::size_t j = 0; j < strikes.size(); ++j)
+      EXPECT_NEAR(smile[j],
+                  analytic::heston(kinds[j], 100.0, strikes[j], T, 0.03, 0.01, 0.05, 2.0, 0.04,
+                                   0.9, -0.8),
+                  1e-11)
+          << "T " << T << " strike " << strikes[j];
+  }
+}
+
 market::QuoteMarket reference_market() {
   market::QuoteMarket m;
   m.spot = ref::kSpot;

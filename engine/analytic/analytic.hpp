@@ -135,6 +135,16 @@ double bgk_shifted_barrier(BarrierKind barrier_kind, double barrier, double sigm
 double heston(OptionKind kind, double spot, double strike, double T, double r, double q, double v0,
               double kappa, double theta, double xi, double rho);
 
+/// heston() at several strikes of one expiry (kinds[j] at strikes[j]), at the cost of about one:
+/// the integrals share their quadrature points (adapted to all of them together), so the
+/// characteristic function is evaluated once a point. `tolerance` bounds the integral's error
+/// as heston()'s 1e-13 does (its price error at most tolerance sqrt(F K) / pi): the default is
+/// heston()'s accuracy; the calibrations ask for 1e-10 (engine/market/heston_calibration.cpp).
+std::vector<double> heston_smile(const std::vector<OptionKind>& kinds,
+                                 const std::vector<double>& strikes, double spot, double T,
+                                 double r, double q, double v0, double kappa, double theta,
+                                 double xi, double rho, double tolerance = 1e-13);
+
 /// Stulz (1982) European call on max(S1, S2), in the bivariate-normal form of Haug's Complete
 /// Guide.
 double stulz_max_call(double s1, double s2, double strike, double T, double r, double q1, double q2,

@@ -116,4 +116,56 @@ double heston(OptionKind kind, double spot, double strike, double T, double r, d
   return call - spot * std::exp(-q * T) + strike * rate_discount;
 }
 
+std::vector<double> heston_smile(const std::vector<OptionKind>& kinds,
+                                 const std::vector<double>& strikes, double spot, double T,
+                                 double r, double q, double v0, double kappa, double theta,
+                                 double xi, double rho, double tolerance) {
+  const char* function = "heston_smile";
+  if (kinds.size() != strikes.size())
+    fail(function, "one kind a strike");
+  require_positive(function, "spot", spot);
+  require_positive(function, "T", T);
+  require_finite(function, "r", r);
+  require_finite(function, "q", q);
+  require_non_negative(function, "v0", v0);
+  require_positive(function, "kappa", kappa);
+  require_non_negative(function, "theta", theta);
+  require_positive(function, "xi", xi);
+  require_correlation(function, "rho", rho);
+  if (!(v0 + theta > 0.0)) {
+    fail(function, "v0 and theta are both 0: the variance never leaves 0");
+  }
+  for (const double strike : strikes)
+    require_positive(function, "strike", strike);
+  const HestonParameters parameters{T, v0, kappa, theta, xi, rho};
+  const double forward = spot * std::exp((r - q) * T);
+  std::vector<double> log_moneyness;
+  for (const double strike : strikes)
+    log_moneyness.push_back(std::log(strike / forward));
+  // heston()'s integral, every strike's at the same points: the characteristic function once a
+  // point, each strike's phase e^{-i u k} beside it.
+  const double total_variance = std::max(heston_mean_total_variance(T, v0, kappa, theta), 1e-8);
+  const double scale = 1.0 / std::sqrt(total_variance);
+  const auto mapped = [&](double t, double* values) {
+    const double one_minus_t = 1.0 - t;
+    const double u = scale * t / one_minus_t;
+    const complex psi = heston_log_return_cf(complex(u, -0.5), parameters);
+    const double factor = scale / ((one_minus_t * one_minus_t) * (u * u + 0.25));
+    for (std::size_t j = 0; j < log_moneyness.size(); ++j)
+      values[j] = (std::exp(complex(0.0, -u * log_moneyness[j])) * psi).real() * factor;
+  };
+  const std::vector<double> integrals =
+      integrate_adaptive_together(mapped, strikes.size(), 0.0, 1.0, tolerance);
+  const double rate_discount = std::exp(-r * T);
+  std::vector<double> prices;
+  for (std::size_t j = 0; j < strikes.size(); ++j) {
+    const double call =
+        rate_discount * (forward - std::sqrt(forward * strikes[j]) / pi * integrals[j]);
+    prices.push_back(kinds[j] == OptionKind::call
+                         ? call
+                         : call - spot * std::exp(-q * T) + strikes[j] * rate_discount);
+  }
+  return prices;
+}
+
 } // namespace pfmc::analytic

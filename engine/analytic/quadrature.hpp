@@ -68,4 +68,60 @@ double integrate_adaptive(const Integrand& f, double lo, double hi, double toler
   return total;
 }
 
+/// integrate_adaptive for `n` integrands sharing their points: f(x, values) writes the n values
+/// at x (what they share, e.g. a characteristic function, computed once a point); an interval
+/// is accepted when every integrand's 10- and 20-point rules agree as integrate_adaptive asks.
+/// Returns the n integrals.
+template <class Integrands>
+std::vector<double> integrate_adaptive_together(const Integrands& f, std::size_t n, double lo,
+                                                double hi, double tolerance) {
+  static const GaussLegendreRule coarse = make_gauss_legendre(10);
+  static const GaussLegendreRule fine = make_gauss_legendre(20);
+  constexpr int max_depth = 45;
+  struct Interval {
+    double lo;
+    double hi;
+    int depth;
+  };
+  std::vector<double> total(n, 0.0), rough(n), accurate(n), values(n);
+  const auto rule = [&](const GaussLegendreRule& r, const Interval& i, std::vector<double>& sum) {
+    const double half_width = 0.5 * (i.hi - i.lo);
+    const double middle = 0.5 * (i.hi + i.lo);
+    std::fill(sum.begin(), sum.end(), 0.0);
+    for (std::size_t k = 0; k < r.nodes.size(); ++k) {
+      f(middle + half_width * r.nodes[k], values.data());
+      for (std::size_t j = 0; j < n; ++j)
+        sum[j] += r.weights[k] * values[j];
+    }
+    for (double& v : sum)
+      v *= half_width;
+  };
+  std::vector<Interval> pending{{lo, hi, 0}};
+  while (!pending.empty()) {
+    const Interval interval = pending.back();
+    pending.pop_back();
+    rule(coarse, interval, rough);
+    rule(fine, interval, accurate);
+    bool accepted = interval.depth >= max_depth;
+    if (!accepted) {
+      accepted = true;
+      for (std::size_t j = 0; j < n && accepted; ++j) {
+        const double allowed =
+            std::max(tolerance * (interval.hi - interval.lo) / (hi - lo),
+                     64.0 * std::numeric_limits<double>::epsilon() * std::abs(accurate[j]));
+        accepted = std::abs(accurate[j] - rough[j]) <= allowed;
+      }
+    }
+    if (accepted) {
+      for (std::size_t j = 0; j < n; ++j)
+        total[j] += accurate[j];
+    } else {
+      const double middle = 0.5 * (interval.lo + interval.hi);
+      pending.push_back({interval.lo, middle, interval.depth + 1});
+      pending.push_back({middle, interval.hi, interval.depth + 1});
+    }
+  }
+  return total;
+}
+
 } // namespace pfmc::analytic::detail
