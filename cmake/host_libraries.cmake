@@ -52,7 +52,7 @@ target_include_directories(pfmc_common SYSTEM PUBLIC ${RANDOM123_INCLUDE_DIR})
 pfmc_add_host_library(pfmc_config
   config/config_error.cpp config/run_config.cpp
   config/number_syntax.cpp config/setting_rules.cpp config/overrides.cpp
-  config/yaml_reader.cpp config/yaml_pieces.cpp config/schema_market.cpp config/schema_products.cpp
+  config/yaml_reader.cpp config/yaml_pieces.cpp config/schema_market.cpp config/schema_quotes.cpp config/schema_products.cpp
   config/schema_run.cpp config/load_config.cpp config/csv_table.cpp config/fields.cpp
   config/column_reader.cpp)
 target_link_libraries(pfmc_config PUBLIC pfmc_common PRIVATE ${PFMC_YAML_TARGET} ${CSV_LIBRARY})

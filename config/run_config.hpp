@@ -35,9 +35,27 @@ struct TermStructure {
   [[nodiscard]] bool is_flat() const { return tenors.empty(); }
 };
 
+/// One implied-vol quote: the Black vol of the European option at (expiry, strike).
+struct VolQuoteConfig {
+  double expiry = 0.0; ///< years, > 0
+  double strike = 0.0; ///< > 0
+  double vol = 0.0;    ///< annual Black vol, in (0, 5]
+  SourceMark mark;     ///< its vol's place in `ImpliedVols::file`
+};
+
+/// An underlying's implied-vol quotes (market.implied_vols), by expiry then strike, each
+/// (expiry, strike) once.
+struct ImpliedVols {
+  std::string underlying;
+  int underlying_index = -1; ///< into Market::underlyings
+  std::string file;          ///< where they were read: the YAML file or a CSV file it names
+  std::vector<VolQuoteConfig> quotes;
+};
+
 struct Market {
   std::vector<Underlying> underlyings;
   TermStructure zero_rates; ///< continuously compounded zero rates
+  std::vector<ImpliedVols> implied_vols; ///< at most one set an underlying
 };
 
 enum class ModelType { black_scholes, heston, local_vol, multi_black_scholes };

@@ -3,6 +3,8 @@
 // one top-level key with a yaml::Reader and refuses what the contract does not allow.
 // load_config.cpp calls them in file order; a later section resolves names from earlier ones.
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "config/csv_table.hpp"
@@ -16,7 +18,20 @@ Market market(const yaml::Reader& reader, const yaml::Located& where);
 std::vector<ModelConfig> models(const yaml::Reader& reader, const yaml::Located& where,
                                 const Market& market);
 
+// schema_quotes.cpp
+/// market.implied_vols: a list of grids (`underlying`, `expiries`, `strikes`, `vols`: a row an
+/// expiry, a vol a strike) and `{csv: FILE}` items (columns underlying, expiry, strike, vol).
+std::vector<ImpliedVols> implied_vols(const yaml::Reader& reader, const yaml::Located& where,
+                                      const std::vector<Underlying>& underlyings);
+
 // schema_products.cpp
+/// The CSV file a section names (`instruments: {csv: trades.csv}`), relative to the YAML
+/// file's folder; nullopt when the section is a list.
+std::optional<csv::Table> csv_section(const yaml::Reader& reader, const yaml::Located& where);
+/// Refuses a header that lacks a required column or has one no record may have.
+void check_header(const yaml::Reader& csv_reader, const csv::Table& table,
+                  const std::vector<std::string>& allowed,
+                  const std::vector<std::string>& required);
 /// The instruments, from a YAML list or `{csv: FILE}`; `ids` (empty) is filled with their ids.
 std::vector<InstrumentConfig> instruments(const yaml::Reader& reader, const yaml::Located& where,
                                           const RunConfig& config, yaml::NameTable& ids);

@@ -313,10 +313,12 @@ ModelConfig model(const Reader& reader, const Located& where, const NameTable& u
 
 Market market(const Reader& reader, const Located& where) {
   const Mapping m = reader.mapping(where);
-  m.allow_only({"underlyings", "rates"});
+  m.allow_only({"underlyings", "rates", "implied_vols"});
   Market market;
   market.underlyings = underlyings(reader, m.require("underlyings").value);
   market.zero_rates = rates(reader, m.require("rates").value);
+  if (const Entry* quotes = m.find("implied_vols"))
+    market.implied_vols = implied_vols(reader, quotes->value, market.underlyings);
   return market;
 }
 

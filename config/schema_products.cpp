@@ -392,8 +392,16 @@ Position position(const Fields& f, const NameTable& ids, HeldAt& held_at) {
   return position;
 }
 
-/// The CSV file a section names (`instruments: {csv: trades.csv}`), relative to the YAML
-/// file's folder; nullopt when the section is a list.
+NameTable known_models(const Reader& reader, const RunConfig& config) {
+  NameTable model_names(reader, "name");
+  for (const auto& model : config.models) {
+    model_names.add_known(model.name, model.mark);
+  }
+  return model_names;
+}
+
+} // namespace
+
 std::optional<csv::Table> csv_section(const Reader& reader, const Located& where) {
   if (where.node.IsSequence()) {
     return std::nullopt;
@@ -430,7 +438,6 @@ std::optional<csv::Table> csv_section(const Reader& reader, const Located& where
   }
 }
 
-/// Refuses a header that lacks a required column or has one no record may have.
 void check_header(const Reader& csv_reader, const csv::Table& table,
                   const std::vector<std::string>& allowed,
                   const std::vector<std::string>& required) {
@@ -467,16 +474,6 @@ void check_header(const Reader& csv_reader, const csv::Table& table,
     }
   }
 }
-
-NameTable known_models(const Reader& reader, const RunConfig& config) {
-  NameTable model_names(reader, "name");
-  for (const auto& model : config.models) {
-    model_names.add_known(model.name, model.mark);
-  }
-  return model_names;
-}
-
-} // namespace
 
 std::vector<InstrumentConfig> instruments(const Reader& reader, const Located& where,
                                           const RunConfig& config, NameTable& ids) {
