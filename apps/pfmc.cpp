@@ -275,6 +275,20 @@ int run(int argc, char** argv) {
   backends->add_option("--format", backends_format, "table | json")
       ->check(CLI::IsMember({"table", "json"}));
 
+  CalibrateOptions calibrate_options;
+  auto* calibrate = app.add_subcommand(
+      "calibrate", "fit a heston model of CONFIG to its underlying's implied-vol quotes "
+                   "(market.implied_vols); print the fit and each quote's error");
+  calibrate->set_version_flag("--version", kVersion);
+  calibrate->add_option("config", calibrate_options.config_file, kConfigHelp)->required();
+  calibrate->add_option("--model", calibrate_options.model, "the heston model to fit (its "
+                                                            "parameters are the first guess)")
+      ->required();
+  calibrate->add_flag("--feller", calibrate_options.feller,
+                      "impose the Feller condition 2 kappa theta >= xi^2 (else only reported)");
+  calibrate->add_option("--output,-o", calibrate_options.output,
+                        "write the fitted model block (YAML) to this file");
+
   KernelsOptions kernels_options;
   auto* kernels_command = app.add_subcommand(
       "kernels", "list the path kernels built in, compiled on first use and cached; compile "
@@ -319,6 +333,8 @@ int run(int argc, char** argv) {
     return command_tune(tune, tune_run_options, tune_sweep);
   if (kernels_command->parsed())
     return command_kernels(kernels_options);
+  if (calibrate->parsed())
+    return command_calibrate(calibrate_options);
   return kExitUsage;
 }
 

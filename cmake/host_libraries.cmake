@@ -81,6 +81,7 @@ pfmc_add_host_library(pfmc_plan
 target_link_libraries(pfmc_plan PUBLIC pfmc_config pfmc_analytic)
 
 # Market data to models (engine/market/): implied vols, and Heston fitted to quotes.
-pfmc_add_host_library(pfmc_market engine/market/implied_vol.cpp engine/market/heston_calibration.cpp)
+pfmc_add_host_library(pfmc_market engine/market/implied_vol.cpp engine/market/heston_calibration.cpp
+                      engine/market/arbitrage.cpp)
 target_link_libraries(pfmc_market PUBLIC pfmc_plan pfmc_analytic)
 target_include_directories(pfmc_market SYSTEM PRIVATE ${EIGEN3_INCLUDE_DIR})

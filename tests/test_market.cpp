@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/analytic/analytic.hpp"
+#include "engine/market/arbitrage.hpp"
 #include "engine/market/heston_calibration.hpp"
 #include "engine/market/implied_vol.hpp"
 #include "heston_calibration_references.hpp"
@@ -162,6 +163,55 @@ TEST(HestonCalibration, RefusesTooFewOrBadQuotes) {
   quotes = quotes_of(ref::kHestonQuotes);
   quotes[3].vol = 0.0;
   EXPECT_THROW(market::calibrate_heston(quotes, reference_market()), std::invalid_argument);
+}
+
+TEST(Arbitrage, AnArbitrageFreeSurfaceHasNone) {
+  // SSVI with eta (1 + |rho|) <= 2 is free of static arbitrage (Gatheral and Jacquier 2014,
+  // Theorem 4.2), and a Heston model's smiles are: neither set of reference quotes has any.
+  EXPECT_TRUE(market::find_arbitrage(quotes_of(ref::kSsviQuotes), reference_market()).empty());
+  EXPECT_TRUE(market::find_arbitrage(quotes_of(ref::kHestonQuotes), reference_market()).empty());
+}
+
+TEST(Arbitrage, APlantedCalendarInversionIsNamed) {
+  // The 30-day at-the-money vol raised until its total variance passes the 91-day one's.
+  auto quotes = quotes_of(ref::kSsviQuotes);
+  std::size_t planted = 0;
+  for (std::size_t i = 0; i < quotes.size(); ++i) {
+    if (ref::kSsviQuotes[i].days == 30 && quotes[i].strike == 100.0)
+      planted = i;
+  }
+  quotes[planted].vol = 0.45; // w = 0.45^2 x 30/365 = 0.0166 > 0.22^2 x 91/365 = 0.0121
+  const auto found = market::find_arbitrage(quotes, reference_market());
+  bool named = false;
+  for (const auto& v : found) {
+    if (v.kind == market::ArbitrageViolation::Kind::calendar &&
+        std::find(v.quotes.begin(), v.quotes.end(), planted) != v.quotes.end())
+      named = true;
+  }
+  EXPECT_TRUE(named);
+  for (const auto& v : found) // the dent a vol of 0.45 makes in its own smile is a butterfly too
+    EXPECT_NE(std::find(v.quotes.begin(), v.quotes.end(), planted), v.quotes.end()) << v.what;
+}
+
+TEST(Arbitrage, APlantedButterflyDentIsNamed) {
+  // One-year, strike 105: its vol raised 4 points above its neighbours' chord makes the call
+  // price lie above the chord of the calls at 100 and 110.
+  auto quotes = quotes_of(ref::kSsviQuotes);
+  std::size_t planted = 0;
+  for (std::size_t i = 0; i < quotes.size(); ++i) {
+    if (ref::kSsviQuotes[i].days == 365 && quotes[i].strike == 105.0)
+      planted = i;
+  }
+  quotes[planted].vol += 0.04;
+  const auto found = market::find_arbitrage(quotes, reference_market());
+  ASSERT_FALSE(found.empty());
+  bool named = false;
+  for (const auto& v : found) {
+    if (v.kind == market::ArbitrageViolation::Kind::butterfly && v.quotes.size() == 3 &&
+        v.quotes[1] == planted)
+      named = true;
+  }
+  EXPECT_TRUE(named);
 }
 
 } // namespace
