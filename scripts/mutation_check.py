@@ -38,6 +38,7 @@ class Mutation:
         self.name, self.line = name, line
         self.tier = self.file = self.catch = None
         self.text, self.replacement = [], []
+        self.suite = "test_engine_cpu"  # the test program of its catch tests (ci and cpu tiers)
 
     def apply(self, root):
         """Plants the mutation in `root`'s copy of its file; returns the original text."""
@@ -68,7 +69,7 @@ def parse(path=LIST):
                 current.text.append(line[2:])
             elif line.startswith("+ ") or line == "+":
                 current.replacement.append(line[2:])
-            elif ":" in line and line.split(":", 1)[0] in ("tier", "file", "catch"):
+            elif ":" in line and line.split(":", 1)[0] in ("tier", "file", "catch", "suite"):
                 key, value = line.split(":", 1)
                 setattr(current, key, value.strip())
             else:
@@ -138,20 +139,21 @@ def catch_run(binary, mutation, log, env=None, timeout=900):
 
 
 def ci_tier(mutations, build):
-    """Each mutant in BUILD itself: incremental rebuilds of test_engine_cpu, its catch tests."""
-    binary = os.path.join(build, "test_engine_cpu")
+    """Each mutant in BUILD itself: incremental rebuilds of its suite, its catch tests."""
     work = tempfile.mkdtemp(prefix="pfmc-mutants-ci-")
     jobs = str(os.cpu_count() or 2)
-    build_cmd = ["cmake", "--build", build, "--target", "test_engine_cpu", "-j", jobs]
+    suites = sorted({m.suite for m in mutations})
+    build_cmd = ["cmake", "--build", build, "-j", jobs, "--target"] + suites
     if run(build_cmd, os.path.join(work, "build.log")) != 0:
         sys.exit("the unmutated tree does not build: %s/build.log" % work)
     # The unmutated tree passes every mutation's tests (else a failure would mean nothing).
-    filters = ":".join(sorted({m.catch for m in mutations}))
-    failed, _ = failed_tests(os.path.join(work, "base.log"),
-                             run([binary, "--gtest_brief=1", "--gtest_filter=" + filters],
-                                 os.path.join(work, "base.log")))
-    if failed:
-        sys.exit("the unmutated tree fails already: %s (%s/base.log)" % (" ".join(failed), work))
+    for suite in suites:
+        filters = ":".join(sorted({m.catch for m in mutations if m.suite == suite}))
+        log = os.path.join(work, suite + ".base.log")
+        failed, _ = failed_tests(log, run([os.path.join(build, suite), "--gtest_brief=1",
+                                           "--gtest_filter=" + filters], log))
+        if failed:
+            sys.exit("the unmutated tree fails already: %s (%s)" % (" ".join(failed), log))
     results = []
     for m in mutations:
         start = time.time()
@@ -160,7 +162,8 @@ def ci_tier(mutations, build):
             if run(build_cmd, os.path.join(work, m.name + ".build.log")) != 0:
                 results.append((m.name, "DID NOT BUILD", "%s/%s.build.log" % (work, m.name)))
                 continue
-            failed, none_ran = catch_run(binary, m, os.path.join(work, m.name + ".log"))
+            failed, none_ran = catch_run(os.path.join(build, m.suite), m,
+                                         os.path.join(work, m.name + ".log"))
         finally:
             with open(os.path.join(ROOT, m.file), "w") as f:
                 f.write(original)  # a new mtime: the next build compiles the original again
@@ -195,22 +198,24 @@ def cpu_tier(mutations, work):
             "-DPFMC_BUILD_BENCH=OFF", "-DPFMC_PYTHON=OFF", "-DPFMC_MPI=OFF"],
            os.path.join(work, "configure.log")) != 0:
         sys.exit("configure failed: %s/configure.log" % work)
-    binary = os.path.join(build, "test_engine_cpu")
-    build_cmd = ["cmake", "--build", build, "--target", "test_engine_cpu", "-j", str(os.cpu_count() or 2)]
+    suites = sorted({m.suite for m in mutations})
+    build_cmd = ["cmake", "--build", build, "-j", str(os.cpu_count() or 2), "--target"] + suites
 
-    def suite(log):
+    def suite(log, name="test_engine_cpu"):
         # The reference cases first, in a process of their own: a mutation that makes another
         # test read out of bounds must not hide what they find.
         failed = []
-        for part in ("*ReferenceCases*", "-*ReferenceCases*"):
-            status = run([binary, "--gtest_brief=1", "--gtest_filter=" + part], log + part[0])
+        parts = ("*ReferenceCases*", "-*ReferenceCases*") if name == "test_engine_cpu" else ("*",)
+        for part in parts:
+            status = run([os.path.join(build, name), "--gtest_brief=1", "--gtest_filter=" + part],
+                         log + part[0])
             failed += failed_tests(log + part[0], status)[0]
         return sorted(set(failed))
 
     print("building the unmutated copy in %s ..." % build, flush=True)
     if run(build_cmd, os.path.join(work, "build.log")) != 0:
         sys.exit("the unmutated copy does not build: %s/build.log" % work)
-    base = suite(os.path.join(work, "base.log"))
+    base = sum((suite(os.path.join(work, name + ".base.log"), name) for name in suites), [])
     if base:
         sys.exit("the unmutated copy fails already: " + " ".join(base))
     results = []
@@ -220,7 +225,7 @@ def cpu_tier(mutations, work):
             if run(build_cmd, os.path.join(work, m.name + ".build.log")) != 0:
                 results.append((m.name, "DID NOT BUILD", "%s/%s.build.log" % (work, m.name)))
                 continue
-            failed = suite(os.path.join(work, m.name + ".log"))
+            failed = suite(os.path.join(work, m.name + ".log"), m.suite)
         finally:
             with open(os.path.join(src, m.file), "w") as f:
                 f.write(original)

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -456,6 +457,53 @@ TEST_F(Cli, ValidateAndBackends) {
   r = run("backends --format json");
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_TRUE(nlohmann::json::accept(r.out)) << r.out;
+}
+
+TEST_F(Cli, CalibrateFitsTheSmileAndWritesTheModel) {
+  // The shipped smile (70 quotes of an SSVI surface): the quotes' checks, the fit, every quote's
+  // line, and the fitted block, which a config then loads.
+  const std::string smile = std::string(PFMC_SOURCE_DIR) + "/config/examples/smile.yaml";
+  const std::string fitted = path("fitted.yaml");
+  auto r = run("calibrate " + smile + " --model spx_heston -o " + fitted);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("to 70 quotes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("quotes: no calendar, butterfly or vertical-spread arbitrage"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("vol points root mean square"), std::string::npos) << r.out;
+  std::ifstream in(fitted);
+  const std::string block((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(block.rfind("models:\n  - {name: spx_heston, type: heston, underlying: SPX, v0: ", 0),
+            0u)
+      << block;
+  // The fitted block in a config: it prices.
+  const std::string config = write(
+      "priced.yaml", "market:\n  underlyings: [{name: SPX, spot: 100, dividend_yield: 0.015}]\n"
+                     "  rates: {zero_rate: 0.03}\n" +
+                         block +
+                         "instruments:\n  - {id: c, type: european, option: call, strike: 100, "
+                         "maturity: 1, model: spx_heston}\n"
+                         "simulation: {paths: 20000, steps_per_year: 50}\n");
+  r = run("validate " + config);
+  EXPECT_EQ(r.status, 0) << r.out;
+}
+
+TEST_F(Cli, CalibrateRefusesWhatItCannotFit) {
+  const std::string smile = std::string(PFMC_SOURCE_DIR) + "/config/examples/smile.yaml";
+  auto r = run("calibrate " + smile + " --model nope");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("no model named 'nope' (the config has: spx_heston)"), std::string::npos)
+      << r.out;
+  r = run("calibrate " + kExample + " --model " + "spx_bs");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("`pfmc calibrate` fits heston models"), std::string::npos) << r.out;
+  // A heston model whose underlying has no quotes.
+  const std::string heston = std::string(PFMC_SOURCE_DIR) + "/config/examples/heston.yaml";
+  r = run("calibrate " + heston + " --model spx_heston");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("has no quotes in market.implied_vols"), std::string::npos) << r.out;
+  r = run("calibrate " + smile);
+  EXPECT_EQ(r.status, 2) << r.out;
 }
 
 TEST_F(Cli, KernelsListsWarmsAndClears) {
