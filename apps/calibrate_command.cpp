@@ -37,6 +37,25 @@ std::string model_block(const config::ModelConfig& model, const config::HestonPa
 
 } // namespace
 
+CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& options, const char* config_help,
+                                const char* version) {
+  auto* calibrate = app.add_subcommand(
+      "calibrate", "fit a heston model of CONFIG to its underlying's implied-vol quotes "
+                   "(market.implied_vols); print the quotes' arbitrage checks, the fit and each "
+                   "quote's error");
+  calibrate->set_version_flag("--version", version);
+  calibrate->add_option("config", options.config_file, config_help)->required();
+  calibrate
+      ->add_option("--model", options.model,
+                   "the heston model to fit (its parameters are the first guess)")
+      ->required();
+  calibrate->add_flag("--feller", options.feller,
+                      "impose the Feller condition 2 kappa theta >= xi^2 (else only reported)");
+  calibrate->add_option("--output,-o", options.output,
+                        "write the fitted model block (YAML) to this file");
+  return calibrate;
+}
+
 int command_calibrate(const CalibrateOptions& o) {
   const config::RunConfig config = config::load_run_config(o.config_file);
   const auto model = std::find_if(config.models.begin(), config.models.end(),

@@ -65,6 +65,9 @@ struct CalibrateOptions {
   std::string output; ///< where the fitted model block goes (YAML); empty: nowhere
 };
 int command_calibrate(const CalibrateOptions& options);
+/// Declares `pfmc calibrate` on `app`, its options read into `options`.
+CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& options, const char* config_help,
+                                const char* version);
 
 struct RunOptions {
   std::string config_file;

@@ -276,18 +276,8 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"table", "json"}));
 
   CalibrateOptions calibrate_options;
-  auto* calibrate = app.add_subcommand(
-      "calibrate", "fit a heston model of CONFIG to its underlying's implied-vol quotes "
-                   "(market.implied_vols); print the fit and each quote's error");
-  calibrate->set_version_flag("--version", kVersion);
-  calibrate->add_option("config", calibrate_options.config_file, kConfigHelp)->required();
-  calibrate->add_option("--model", calibrate_options.model, "the heston model to fit (its "
-                                                            "parameters are the first guess)")
-      ->required();
-  calibrate->add_flag("--feller", calibrate_options.feller,
-                      "impose the Feller condition 2 kappa theta >= xi^2 (else only reported)");
-  calibrate->add_option("--output,-o", calibrate_options.output,
-                        "write the fitted model block (YAML) to this file");
+  CLI::App* calibrate =
+      add_calibrate_command(app, calibrate_options, kConfigHelp, kVersion.c_str());
 
   KernelsOptions kernels_options;
   auto* kernels_command = app.add_subcommand(

@@ -77,11 +77,12 @@ endif()
 pfmc_add_host_library(pfmc_plan
   engine/plan/plan.cpp engine/plan/time_grid.cpp engine/plan/scenarios.cpp engine/plan/pathwise.cpp
   engine/plan/step_data.cpp engine/plan/instruments.cpp engine/plan/controls.cpp
-  engine/plan/observations.cpp engine/plan/exercise.cpp engine/plan/group_plans.cpp)
+  engine/plan/observations.cpp engine/plan/exercise.cpp engine/plan/group_plans.cpp
+  # Market data to models (engine/market/: implied vols, the quotes' arbitrage checks, SSVI,
+  # Dupire, Heston fitted to quotes), in the planner's library: it builds a `surface: implied`
+  # local vol, and the fits read its curves.
+  engine/market/implied_vol.cpp engine/market/heston_calibration.cpp engine/market/arbitrage.cpp
+  engine/market/ssvi.cpp engine/market/dupire.cpp)
 target_link_libraries(pfmc_plan PUBLIC pfmc_config pfmc_analytic)
+target_include_directories(pfmc_plan SYSTEM PRIVATE ${EIGEN3_INCLUDE_DIR})
 
-# Market data to models (engine/market/): implied vols, and Heston fitted to quotes.
-pfmc_add_host_library(pfmc_market engine/market/implied_vol.cpp engine/market/heston_calibration.cpp
-                      engine/market/arbitrage.cpp)
-target_link_libraries(pfmc_market PUBLIC pfmc_plan pfmc_analytic)
-target_include_directories(pfmc_market SYSTEM PRIVATE ${EIGEN3_INCLUDE_DIR})

@@ -93,6 +93,9 @@ struct ModelConfig {
   TermStructure volatility;  ///< black_scholes: Black implied vols (flat, or at tenors)
   HestonParameters heston;   ///< heston
   LocalVolSurface surface;   ///< local_vol
+  /// local_vol with `surface: implied`: `surface` is built when the run is planned, by Dupire
+  /// from the underlying's market.implied_vols (engine/market/dupire.hpp)
+  bool surface_from_quotes = false;
 
   // multi_black_scholes: correlated GBMs with flat vols.
   std::vector<std::string> underlyings;

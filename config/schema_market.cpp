@@ -1,5 +1,6 @@
 // The `market` and `models` sections.
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -273,7 +274,7 @@ void multi_asset(const Reader& reader, const Mapping& m, const NameTable& underl
 }
 
 ModelConfig model(const Reader& reader, const Located& where, const NameTable& underlying_names,
-                  yaml::NameSink& names) {
+                  const Market& market, yaml::NameSink& names) {
   const Mapping m = reader.mapping(where);
   // The valid keys depend on the type; while it is missing, judge keys against all types.
   if (m.find("type") == nullptr) {
@@ -299,9 +300,25 @@ ModelConfig model(const Reader& reader, const Located& where, const NameTable& u
   case ModelType::heston:
     model.heston = heston(reader, m);
     break;
-  case ModelType::local_vol:
-    model.surface = surface(reader, m.require("surface").value);
+  case ModelType::local_vol: {
+    const Located& surface_at = m.require("surface").value;
+    if (surface_at.node.IsScalar() && surface_at.node.Scalar() == "implied") {
+      // Dupire from the underlying's quotes, built when the run is planned.
+      const bool quoted =
+          std::any_of(market.implied_vols.begin(), market.implied_vols.end(),
+                      [&](const ImpliedVols& q) { return q.underlying == model.underlying; });
+      if (!quoted)
+        reader.fail(surface_at, "is `implied`, but market.implied_vols has no quotes for '" +
+                                    model.underlying + "'");
+      model.surface_from_quotes = true;
+    } else if (surface_at.node.IsScalar()) {
+      reader.fail(surface_at, "must be `implied` (Dupire from market.implied_vols) or a grid "
+                              "{times, log_moneyness, vols}");
+    } else {
+      model.surface = surface(reader, surface_at);
+    }
     break;
+  }
   case ModelType::multi_black_scholes:
     multi_asset(reader, m, underlying_names, model);
     break;
@@ -332,7 +349,8 @@ std::vector<ModelConfig> models(const Reader& reader, const Located& where, cons
   return yaml::read_items<ModelConfig>(items, names,
                                        base::threads_for(items.size(), yaml::kItemsPerThread),
                                        [&](const Located& item, yaml::NameSink& name, std::size_t) {
-                                         return model(reader, item, underlying_names, name);
+                                         return model(reader, item, underlying_names, market,
+                                                      name);
                                        });
 }
 

@@ -9,9 +9,12 @@
 
 #include "engine/analytic/analytic.hpp"
 #include "engine/market/arbitrage.hpp"
+#include "engine/market/dupire.hpp"
+#include "engine/market/ssvi.hpp"
 #include "engine/market/heston_calibration.hpp"
 #include "engine/market/implied_vol.hpp"
 #include "heston_calibration_references.hpp"
+#include "local_vol_references.hpp"
 
 namespace pfmc {
 namespace {
@@ -212,6 +215,86 @@ TEST(Arbitrage, APlantedButterflyDentIsNamed) {
       named = true;
   }
   EXPECT_TRUE(named);
+}
+
+TEST(Ssvi, RecoversTheSurfaceBehindItsOwnQuotes) {
+  // The reference's SSVI quotes (rho -0.6, eta 1.2, gamma 0.45; scripts/references/...): the
+  // fit is that surface, to the quotes' double precision.
+  const auto fit = market::fit_ssvi(quotes_of(ref::kSsviQuotes), reference_market());
+  EXPECT_NEAR(fit.surface.rho, -0.6, 1e-9);
+  EXPECT_NEAR(fit.surface.eta, 1.2, 1e-9);
+  EXPECT_NEAR(fit.surface.gamma, 0.45, 1e-9);
+  EXPECT_LE(fit.rmse_vol_points, 1e-8);
+}
+
+TEST(Ssvi, AFitToAnotherModelsSmileStaysFreeOfArbitrage) {
+  // Heston's smiles are not SSVI's: the fit keeps the parameters where SSVI has no static
+  // arbitrage (theta rising, gamma <= 1/2, eta (1 + |rho|) <= 2), and a dense grid of its own
+  // prices shows none to the checks.
+  const auto fit = market::fit_ssvi(quotes_of(ref::kHestonQuotes), reference_market());
+  const auto& s = fit.surface;
+  EXPECT_LE(fit.rmse_vol_points, 1.0);
+  EXPECT_GT(fit.rmse_vol_points, 0.01);
+  EXPECT_LE(s.gamma, 0.5);
+  EXPECT_LE(s.eta * (1.0 + std::abs(s.rho)), 2.0);
+  for (std::size_t i = 1; i < s.theta.size(); ++i)
+    EXPECT_GE(s.theta[i], s.theta[i - 1]);
+  std::vector<market::VolQuote> dense;
+  for (const double T : {0.05, 0.1, 0.3, 0.7, 1.0, 1.5, 2.0, 3.0})
+    for (double strike = 50.0; strike <= 200.0; strike += 2.5)
+      dense.push_back({T, strike,
+                       s.vol(T, std::log(strike / market::forward_of(reference_market(), T)))});
+  EXPECT_TRUE(market::find_arbitrage(dense, reference_market(), 1e-12).empty());
+}
+
+TEST(Dupire, LocalVolIsTheTotalVarianceFormulaOfTheSurfacesDifferences) {
+  // SsviSurface::local_vol from its closed-form derivatives against the same formula on central
+  // differences of the surface's vols alone (step 1e-4 in k and T: an error of about 1e-7).
+  const auto fit = market::fit_ssvi(quotes_of(ref::kHestonQuotes), reference_market());
+  const auto& s = fit.surface;
+  const auto w = [&](double T, double k) { return s.vol(T, k) * s.vol(T, k) * T; };
+  for (const double T : {0.05, 0.2, 0.6, 1.2, 1.9})
+    for (const double k : {-0.4, -0.15, 0.0, 0.1, 0.3}) {
+      const double h = 1e-4;
+      const double w0 = w(T, k), wk = (w(T, k + h) - w(T, k - h)) / (2 * h);
+      const double wkk = (w(T, k + h) - 2 * w0 + w(T, k - h)) / (h * h);
+      const double wT = (w(T + h, k) - w(T - h, k)) / (2 * h);
+      const double denominator = 1.0 - k * wk / w0 +
+                                 0.25 * wk * wk * (-0.25 - 1.0 / w0 + k * k / (w0 * w0)) +
+                                 0.5 * wkk;
+      EXPECT_NEAR(s.local_vol(T, k), std::sqrt(wT / denominator), 1e-5)
+          << "T " << T << " k " << k;
+    }
+  // A flat surface's local vol is its vol: SSVI with eta -> 0 is flat in k.
+  market::SsviSurface flat;
+  flat.expiries = {1.0};
+  flat.theta = {0.04};
+  flat.eta = 1e-9;
+  flat.gamma = 0.5;
+  EXPECT_NEAR(flat.local_vol(0.5, 0.2), 0.2, 1e-7);
+}
+
+TEST(Dupire, LocalVolMatchesQuantLibsOnTheSameSurface) {
+  // QuantLib's LocalVolSurface (finite differences of a dense bicubic Black variance surface) on
+  // the SSVI surface the reference quotes come from, which the fit recovers (its parameters
+  // within 1e-9). Allowance: twice the dense grid's difference from one twice as coarse (a
+  // second-order grid's own error is about a quarter of that difference).
+  const auto fit = market::fit_ssvi(quotes_of(ref::kSsviQuotes), reference_market());
+  const double allowance = 2.0 * ref::kQuantLibGridSpread;
+  for (const auto& p : ref::kQuantLibLocalVols)
+    EXPECT_NEAR(fit.surface.local_vol(p.T, p.k), p.vol, allowance) << "T " << p.T << " k " << p.k;
+}
+
+TEST(Dupire, TheGridCoversTheQuotesAndKeepsItsKnotLimit) {
+  const auto fit = market::fit_ssvi(quotes_of(ref::kSsviQuotes), reference_market());
+  const auto grid = market::dupire_grid(fit.surface, -0.5, 0.3);
+  EXPECT_EQ(grid.times.size(), fit.surface.expiries.size() * market::kTimesPerSpan);
+  EXPECT_EQ(grid.log_moneyness.size(), static_cast<std::size_t>(config::kMaxSurfaceKnots));
+  EXPECT_NEAR(grid.log_moneyness.front(), -0.7, 1e-12);
+  EXPECT_NEAR(grid.log_moneyness.back(), 0.5, 1e-12);
+  EXPECT_LT(grid.times.back(), fit.surface.expiries.back());
+  EXPECT_NEAR(grid.vols[4][10], fit.surface.local_vol(grid.times[4], grid.log_moneyness[10]),
+              1e-15);
 }
 
 } // namespace

@@ -2,11 +2,15 @@
 // pieces live beside this file, engine/plan/plan_detail.hpp lists them).
 #include "engine/plan/plan.hpp"
 
+#include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "base/parallel_ranges.hpp"
 #include "base/trace.hpp"
+#include "config/config_error.hpp"
+#include "engine/market/dupire.hpp"
 #include "engine/plan/plan_detail.hpp"
 
 namespace pfmc::engine {
@@ -65,7 +69,53 @@ void plan_group(const config::RunConfig& config, int model_index,
 
 } // namespace
 
+namespace {
+
+SimulationPlan plan_models(const config::RunConfig& config, unsigned threads);
+
+/// The config with each `surface: implied` local-vol model's grid built from its underlying's
+/// quotes (engine/market/dupire.hpp), and a notice for each.
+config::RunConfig with_implied_surfaces(const config::RunConfig& config,
+                                        std::vector<std::string>& notices) {
+  config::RunConfig completed = config;
+  for (config::ModelConfig& model : completed.models) {
+    if (!model.surface_from_quotes)
+      continue;
+    const auto quotes =
+        std::find_if(config.market.implied_vols.begin(), config.market.implied_vols.end(),
+                     [&](const config::ImpliedVols& q) { return q.underlying == model.underlying; });
+    try {
+      market::ImpliedLocalVol built = market::implied_local_vol(
+          *quotes, config.market.underlyings[static_cast<std::size_t>(model.underlying_index)],
+          config.market.zero_rates);
+      model.surface = std::move(built.grid);
+      notices.push_back("model " + model.name + ": " + built.summary);
+    } catch (const std::invalid_argument& e) {
+      throw config::ConfigError(config.file, model.mark, "models." + model.name + ".surface",
+                                std::string("cannot build the local vol from the quotes: ") +
+                                    e.what());
+    }
+  }
+  return completed;
+}
+
+} // namespace
+
 SimulationPlan make_plan(const config::RunConfig& config, unsigned threads) {
+  if (std::none_of(config.models.begin(), config.models.end(),
+                   [](const config::ModelConfig& m) { return m.surface_from_quotes; }))
+    return plan_models(config, threads);
+  // A copy of the config (of its models' surfaces: the plan keeps nothing of the config).
+  std::vector<std::string> notices;
+  const config::RunConfig completed = with_implied_surfaces(config, notices);
+  SimulationPlan plan = plan_models(completed, threads);
+  plan.notices.insert(plan.notices.begin(), notices.begin(), notices.end());
+  return plan;
+}
+
+namespace {
+
+SimulationPlan plan_models(const config::RunConfig& config, unsigned threads) {
   SimulationPlan plan;
   plan.paths = config.simulation.paths;
   base::TraceSpan members_span("plan: members");
@@ -138,5 +188,7 @@ SimulationPlan make_plan(const config::RunConfig& config, unsigned threads) {
     std::rethrow_exception(failed.error);
   return plan;
 }
+
+} // namespace
 
 } // namespace pfmc::engine

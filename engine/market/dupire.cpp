@@ -1,0 +1,71 @@
+#include "engine/market/dupire.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace pfmc::market {
+
+config::LocalVolSurface dupire_grid(const SsviSurface& surface, double lowest_moneyness,
+                                    double highest_moneyness) {
+  config::LocalVolSurface grid;
+  double start = 0.0;
+  for (const double expiry : surface.expiries) {
+    for (int j = 0; j < kTimesPerSpan; ++j)
+      grid.times.push_back(start + (j + 0.5) / kTimesPerSpan * (expiry - start));
+    start = expiry;
+  }
+  const double width = highest_moneyness - lowest_moneyness;
+  const double lo = lowest_moneyness - 0.25 * width, hi = highest_moneyness + 0.25 * width;
+  const int knots = config::kMaxSurfaceKnots;
+  for (int j = 0; j < knots; ++j)
+    grid.log_moneyness.push_back(lo + (hi - lo) * j / (knots - 1));
+  for (const double t : grid.times) {
+    std::vector<double> row;
+    for (const double k : grid.log_moneyness) {
+      const double vol = surface.local_vol(t, k);
+      if (!std::isfinite(vol) || !(vol > 0.0)) {
+        char text[128];
+        std::snprintf(text, sizeof text,
+                      "the local vol at time %g, log-moneyness %g is not a positive number", t, k);
+        throw std::invalid_argument(text);
+      }
+      row.push_back(vol);
+    }
+    grid.vols.push_back(row);
+  }
+  return grid;
+}
+
+ImpliedLocalVol implied_local_vol(const config::ImpliedVols& quotes,
+                                  const config::Underlying& underlying,
+                                  const config::TermStructure& zero_rates) {
+  QuoteMarket market;
+  market.spot = underlying.spot;
+  market.dividend_yield = underlying.dividend_yield;
+  market.zero_rates = zero_rates;
+  std::vector<VolQuote> fitted_to;
+  double lowest = 1e300, highest = -1e300;
+  for (const auto& q : quotes.quotes) {
+    fitted_to.push_back({q.expiry, q.strike, q.vol});
+    const double k = std::log(q.strike / forward_of(market, q.expiry));
+    lowest = std::min(lowest, k);
+    highest = std::max(highest, k);
+  }
+  ImpliedLocalVol out;
+  out.fit = fit_ssvi(fitted_to, market);
+  out.grid = dupire_grid(out.fit.surface, lowest, highest);
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "local vol of %s from %zu quotes: SSVI fit %.3g vol points root mean square "
+                "(%.3g at most); Dupire grid %zu times x %zu log-moneyness in [%.3g, %.3g]",
+                quotes.underlying.c_str(), fitted_to.size(), out.fit.rmse_vol_points,
+                out.fit.max_error_vol_points, out.grid.times.size(),
+                out.grid.log_moneyness.size(), out.grid.log_moneyness.front(),
+                out.grid.log_moneyness.back());
+  out.summary = text;
+  return out;
+}
+
+} // namespace pfmc::market
