@@ -9,10 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "config/load_config.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/pricer.hpp"
 #include "gpu_coverage.hpp"
 #include "gpu_test_support.hpp"
+#include "implied_local_vol_check.hpp"
 #include "kernels/catalog.hpp"
 #include "method_references.hpp"
 #include "test_support.hpp"
@@ -196,6 +198,17 @@ TEST_F(GpuModels, EveryModelAndMethodMatchesTheCpuBackendOnTheSameDraws) {
 }
 
 // --- full-size runs against the closed forms --------------------------------------------------
+
+TEST_F(GpuModels, ALocalVolBuiltFromQuotesRepricesThemAtAMillionPaths) {
+  // Issue 62's gold standard on the GPU: the shipped smile's 70 quotes under the Dupire local
+  // vol built from them (tests/implied_local_vol_check.hpp; the CPU suite does 200,000 paths).
+  const config::RunConfig config = config::parse_run_config(
+      testing::smile_repricing_config(1000000, "{device: gpu}"), "repricing.yaml");
+  const engine::RunResult result = engine::price(config);
+  EXPECT_TRUE(result.run.on_gpu);
+  ASSERT_EQ(result.instruments.size(), 70u);
+  EXPECT_EQ(testing::expect_smile_repriced(config, result), 70);
+}
 
 TEST_F(GpuModels, HestonQeAtFullSizeMatchesItsIndependentMonteCarlo) {
   const std::string yaml =
