@@ -53,28 +53,30 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& options, const 
                       "impose the Feller condition 2 kappa theta >= xi^2 (else only reported)");
   calibrate->add_option("--output,-o", options.output,
                         "write the fitted model block (YAML) to this file");
+  calibrate->add_option("--format", options.format, "table | json")
+      ->check(CLI::IsMember({"table", "json"}));
   return calibrate;
 }
 
-int command_calibrate(const CalibrateOptions& o) {
-  const config::RunConfig config = config::load_run_config(o.config_file);
+nlohmann::json calibration_report(const config::RunConfig& config, const std::string& name,
+                                  bool feller) {
   const auto model = std::find_if(config.models.begin(), config.models.end(),
-                                  [&](const config::ModelConfig& m) { return m.name == o.model; });
+                                  [&](const config::ModelConfig& m) { return m.name == name; });
   std::string names;
   for (const auto& m : config.models)
     names += (names.empty() ? "" : ", ") + m.name;
   if (model == config.models.end())
     throw config::ConfigError(config.file, {}, "models",
-                              "no model named '" + o.model + "' (the config has: " + names + ")");
+                              "no model named '" + name + "' (the config has: " + names + ")");
   if (model->type != config::ModelType::heston)
-    throw config::ConfigError(config.file, model->mark, "models." + o.model,
+    throw config::ConfigError(config.file, model->mark, "models." + name,
                               "is a " + std::string(config::to_string(model->type)) +
                                   " model: `pfmc calibrate` fits heston models");
   const auto quotes =
       std::find_if(config.market.implied_vols.begin(), config.market.implied_vols.end(),
                    [&](const config::ImpliedVols& q) { return q.underlying == model->underlying; });
   if (quotes == config.market.implied_vols.end())
-    throw config::ConfigError(config.file, model->mark, "models." + o.model,
+    throw config::ConfigError(config.file, model->mark, "models." + name,
                               "its underlying '" + model->underlying +
                                   "' has no quotes in market.implied_vols");
   const config::Underlying& underlying =
@@ -86,59 +88,101 @@ int command_calibrate(const CalibrateOptions& o) {
   std::vector<market::VolQuote> fitted_to;
   for (const auto& q : quotes->quotes)
     fitted_to.push_back({q.expiry, q.strike, q.vol});
+
+  nlohmann::json report;
+  report["model"] = model->name;
+  report["underlying"] = model->underlying;
+  report["quotes_file"] = quotes->file;
+  report["feller_imposed"] = feller;
+  // The quotes' static arbitrage first: a model cannot fit it, and the user should know whose.
+  report["arbitrage"] = nlohmann::json::array();
+  for (const auto& v : market::find_arbitrage(fitted_to, on)) {
+    nlohmann::json lines = nlohmann::json::array();
+    for (const std::size_t i : v.quotes)
+      lines.push_back(quotes->quotes[i].mark.line);
+    report["arbitrage"].push_back(
+        {{"kind", market::to_string(v.kind)}, {"what", v.what}, {"lines", lines}});
+  }
   market::HestonCalibrationOptions options;
   options.start = model->heston; // the config's parameters are the first guess
-  options.impose_feller = o.feller;
-
-  // The quotes' static arbitrage first: a model cannot fit it, and the user should know whose.
-  const auto violations = market::find_arbitrage(fitted_to, on);
-  std::ostringstream checks;
-  if (violations.empty())
-    checks << "quotes: no calendar, butterfly or vertical-spread arbitrage\n";
-  for (const auto& v : violations) {
-    checks << "quotes: " << market::to_string(v.kind) << " arbitrage: " << v.what << " (lines";
-    for (const std::size_t i : v.quotes)
-      checks << " " << quotes->quotes[i].mark.line;
-    checks << ")\n";
-  }
-
+  options.impose_feller = feller;
   const auto start = std::chrono::steady_clock::now();
   const market::HestonCalibration fit = market::calibrate_heston(fitted_to, on, options);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
   const auto& p = fit.parameters;
-  std::ostringstream out;
-  out << "calibrate: heston model '" << model->name << "' of " << model->underlying << " to "
-      << fitted_to.size() << " quotes (" << quotes->file << ")"
-      << (o.feller ? ", Feller imposed" : "") << "\n"
-      << checks.str();
-  char line[256];
-  std::snprintf(line, sizeof line,
-                "fit: v0 %.6g, kappa %.6g, theta %.6g, xi %.6g, rho %.6g; Feller (2 kappa theta "
-                ">= xi^2): %s (%.4g %s %.4g)\n",
-                p.v0, p.kappa, p.theta, p.xi, p.rho, fit.feller() ? "holds" : "does not hold",
-                2.0 * p.kappa * p.theta, fit.feller() ? ">=" : "<", p.xi * p.xi);
-  out << line;
-  std::snprintf(line, sizeof line,
-                "error: %.4g vol points root mean square, %.4g at most; %d evaluations in %.3f "
-                "s (%s)\n\n",
-                fit.rmse_vol_points, fit.max_error_vol_points, fit.evaluations, seconds,
-                fit.stop.c_str());
-  out << line;
-  out << "  expiry    strike   quote %   model %   error (vol points)   line\n";
+  report["seconds"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report["parameters"] = {{"v0", p.v0}, {"kappa", p.kappa}, {"theta", p.theta},
+                          {"xi", p.xi},  {"rho", p.rho}};
+  report["feller"] = fit.feller();
+  report["rmse_vol_points"] = fit.rmse_vol_points;
+  report["max_error_vol_points"] = fit.max_error_vol_points;
+  report["evaluations"] = fit.evaluations;
+  report["stop"] = fit.stop;
+  report["quotes"] = nlohmann::json::array();
   for (std::size_t i = 0; i < fitted_to.size(); ++i) {
     const auto& q = quotes->quotes[i];
-    std::snprintf(line, sizeof line, "  %6.4g  %8.6g  %8.4f  %8.4f  %19.4f   %d\n", q.expiry,
-                  q.strike, 100.0 * q.vol, 100.0 * fit.model_vols[i],
-                  100.0 * (fit.model_vols[i] - q.vol), q.mark.line);
-    out << line;
+    report["quotes"].push_back({{"expiry", q.expiry},
+                                {"strike", q.strike},
+                                {"quote", q.vol},
+                                {"model", fit.model_vols[i]},
+                                {"error_vol_points", 100.0 * (fit.model_vols[i] - q.vol)},
+                                {"line", q.mark.line}});
   }
-  const std::string block = model_block(*model, p);
-  out << "\nthe fitted model, for the config's models:\n" << block;
-  std::cout << out.str();
+  report["model_block"] = model_block(*model, p);
+  return report;
+}
+
+int command_calibrate(const CalibrateOptions& o) {
+  const config::RunConfig config = config::load_run_config(o.config_file);
+  const nlohmann::json r = calibration_report(config, o.model, o.feller);
+  if (o.format == "json") {
+    std::cout << r.dump(2) << "\n";
+  } else {
+    std::ostringstream out;
+    out << "calibrate: heston model '" << r["model"].get<std::string>() << "' of "
+        << r["underlying"].get<std::string>() << " to " << r["quotes"].size() << " quotes ("
+        << r["quotes_file"].get<std::string>() << ")" << (o.feller ? ", Feller imposed" : "")
+        << "\n";
+    if (r["arbitrage"].empty())
+      out << "quotes: no calendar, butterfly or vertical-spread arbitrage\n";
+    for (const auto& v : r["arbitrage"]) {
+      out << "quotes: " << v["kind"].get<std::string>()
+          << " arbitrage: " << v["what"].get<std::string>() << " (lines";
+      for (const auto& line : v["lines"])
+        out << " " << line.get<int>();
+      out << ")\n";
+    }
+    const auto& p = r["parameters"];
+    const double kappa = p["kappa"], theta = p["theta"], xi = p["xi"];
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "fit: v0 %.6g, kappa %.6g, theta %.6g, xi %.6g, rho %.6g; Feller (2 kappa "
+                  "theta >= xi^2): %s (%.4g %s %.4g)\n",
+                  p["v0"].get<double>(), kappa, theta, xi, p["rho"].get<double>(),
+                  r["feller"].get<bool>() ? "holds" : "does not hold", 2.0 * kappa * theta,
+                  r["feller"].get<bool>() ? ">=" : "<", xi * xi);
+    out << line;
+    std::snprintf(line, sizeof line,
+                  "error: %.4g vol points root mean square, %.4g at most; %d evaluations in "
+                  "%.3f s (%s)\n\n",
+                  r["rmse_vol_points"].get<double>(), r["max_error_vol_points"].get<double>(),
+                  r["evaluations"].get<int>(), r["seconds"].get<double>(),
+                  r["stop"].get<std::string>().c_str());
+    out << line;
+    out << "  expiry    strike   quote %   model %   error (vol points)   line\n";
+    for (const auto& q : r["quotes"]) {
+      std::snprintf(line, sizeof line, "  %6.4g  %8.6g  %8.4f  %8.4f  %19.4f   %d\n",
+                    q["expiry"].get<double>(), q["strike"].get<double>(),
+                    100.0 * q["quote"].get<double>(), 100.0 * q["model"].get<double>(),
+                    q["error_vol_points"].get<double>(), q["line"].get<int>());
+      out << line;
+    }
+    out << "\nthe fitted model, for the config's models:\n"
+        << r["model_block"].get<std::string>();
+    std::cout << out.str();
+  }
   if (!o.output.empty())
-    base::write_file_atomically(o.output, "models:\n" + block);
+    base::write_file_atomically(o.output, "models:\n" + r["model_block"].get<std::string>());
   return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "config/overrides.hpp"
+#include "config/run_config.hpp"
 #include "engine/pricer.hpp"
 
 namespace pfmc::apps {
@@ -63,8 +64,14 @@ struct CalibrateOptions {
   std::string model;  ///< the heston model to fit
   bool feller = false; ///< impose 2 kappa theta >= xi^2
   std::string output; ///< where the fitted model block goes (YAML); empty: nowhere
+  std::string format = "table"; ///< table | json
 };
 int command_calibrate(const CalibrateOptions& options);
+/// The calibration of `model` (a heston model of `config`) to its underlying's quotes, as
+/// `pfmc calibrate --format json` prints it (and Python's pfmc.calibrate returns it): the quotes'
+/// arbitrage, the parameters, Feller, the errors, each quote's, the fitted model block.
+nlohmann::json calibration_report(const config::RunConfig& config, const std::string& model,
+                                  bool feller);
 /// Declares `pfmc calibrate` on `app`, its options read into `options`.
 CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& options, const char* config_help,
                                 const char* version);

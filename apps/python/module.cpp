@@ -531,6 +531,15 @@ std::string bench(const std::string& source, bool is_path, const std::string& na
   });
 }
 
+/// `pfmc calibrate --format json`'s report as JSON text (apps::calibration_report).
+std::string calibrate(const std::string& source, bool is_path, const std::string& name,
+                      const std::string& model, bool feller) {
+  return guarded([&] {
+    const config::RunConfig config = load(source, is_path, name);
+    return apps::calibration_report(config, model, feller).dump();
+  });
+}
+
 std::string backends() {
   return guarded([] { return apps::backends_json(engine::query_device()).dump(); });
 }
@@ -574,6 +583,8 @@ PYBIND11_MODULE(_pfmc, m) {
   m.def("bench", &bench, py::arg("source"), py::arg("is_path"), py::arg("name"),
         py::arg("overrides"), py::arg("backends"), py::arg("distances"), py::arg("repeat"));
   m.def("backends", &backends);
+  m.def("calibrate", &calibrate, py::arg("source"), py::arg("is_path"), py::arg("name"),
+        py::arg("model"), py::arg("feller"));
   m.def(
       "override_keys",
       [] {

@@ -161,6 +161,21 @@ def test_validate_and_backends():
         assert not any(b["runs_here"] for b in listed["backends"])
 
 
+def test_calibrate_fits_the_smile_and_its_block_loads():
+    smile = BOOK.replace("book.yaml", "smile.yaml")
+    report = pfmc.calibrate(smile, "spx_heston")
+    assert len(report["quotes"]) == 70 and report["arbitrage"] == []
+    assert 0.0 < report["rmse_vol_points"] < 1.0
+    assert set(report["parameters"]) == {"v0", "kappa", "theta", "xi", "rho"}
+    errors = [q["error_vol_points"] for q in report["quotes"]]
+    rms = (sum(e * e for e in errors) / len(errors)) ** 0.5
+    assert abs(rms - report["rmse_vol_points"]) < 1e-9
+    imposed = pfmc.calibrate(smile, "spx_heston", feller=True)
+    assert imposed["feller"] and imposed["rmse_vol_points"] >= report["rmse_vol_points"] - 1e-9
+    with pytest.raises(pfmc.ConfigError, match="fits heston models"):
+        pfmc.calibrate(smile, "spx_local_vol")
+
+
 def test_kernels_lists_what_is_built_in_and_cached(tmp_path):
     report = pfmc.kernels(cache=str(tmp_path))
     assert report["cache"] == str(tmp_path)

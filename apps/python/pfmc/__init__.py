@@ -22,8 +22,8 @@ import json as _json
 import os as _os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-__all__ = ["price", "validate", "backends", "bench", "kernels", "Result", "ConfigError",
-           "RuntimeError", "OVERRIDES"]
+__all__ = ["price", "validate", "calibrate", "backends", "bench", "kernels", "Result",
+           "ConfigError", "RuntimeError", "OVERRIDES"]
 
 
 class ConfigError(ValueError):
@@ -204,6 +204,20 @@ def validate(config: Config, *, instruments: Columns = None, positions: Columns 
     text, is_path, name = _source(config)
     return _pfmc.validate(text, is_path, name, _overrides(overrides),
                           _columns(instruments, "instruments"), _columns(positions, "positions"))
+
+
+def calibrate(config: Config, model: str, *, feller: bool = False) -> Dict[str, Any]:
+    """`pfmc calibrate`: the heston model `model` of `config` fitted to its underlying's
+    implied-vol quotes (market.implied_vols). Returns a dict: `parameters` (v0, kappa, theta,
+    xi, rho), `feller` (whether 2 kappa theta >= xi^2 holds; feller=True imposes it),
+    `rmse_vol_points`, `max_error_vol_points`, `evaluations`, `seconds`, `arbitrage` (the quotes'
+    calendar, butterfly and vertical-spread violations), `quotes` (one dict a quote: expiry,
+    strike, quote, model, error_vol_points, line: pandas.DataFrame(result["quotes"]) is a table)
+    and `model_block` (the fitted model as the config's models list holds it)."""
+    text, is_path, name = _source(config)
+    report: Dict[str, Any] = _json.loads(_pfmc.calibrate(text, is_path, name, str(model),
+                                                         bool(feller)))
+    return report
 
 
 def backends() -> Dict[str, Any]:
