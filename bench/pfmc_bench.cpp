@@ -7,7 +7,9 @@
 //   pfmc_bench [--workloads=latency_bound,bandwidth_bound] [--block-sizes=128,512]
 //              [--precisions=float,double] [--path-scales=0.25,1] [--maths=accurate,fast]
 //              [--end-to-end]
-//              [--book=FILE] [--books=FILE,...] [google-benchmark flags]
+//              [--book=FILE] [--books=FILE,...] [--market] [google-benchmark flags]
+// --market: the market-data workloads alone (Heston calibration, a local-vol grid from quotes),
+// on one CPU core, with or without a GPU.
 //
 // Axes: backend, prefetch distance, padding (always); block size, precision, paths (the flags
 // above make variants of each workload); model (Black-Scholes, the only model of the reference
@@ -39,6 +41,8 @@
 #include "base/parallel_ranges.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/core/execution.hpp"
+#include "engine/market/dupire.hpp"
+#include "engine/market/heston_calibration.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
 #include "engine/tune/kernel_bench.hpp"
@@ -250,6 +254,55 @@ void register_books(const std::string& books, bool on_cpu) {
 
 } // namespace
 
+/// `--market`: the market-data workloads of issue 62 on one CPU core (no GPU needed): Heston
+/// calibrated to 100 quotes, and a local-vol grid (SSVI fit, then Dupire) from 20 expiries x 30
+/// strikes. The quotes: an index-like SSVI surface (rho -0.7, eta 1, gamma 0.4, at-the-money
+/// vols rising from 16.5% to 19.5%), strikes within 3 standard deviations of the forward.
+std::vector<market::VolQuote> ssvi_quotes(const market::QuoteMarket& m, int expiries,
+                                          int strikes) {
+  std::vector<market::VolQuote> quotes;
+  for (int i = 0; i < expiries; ++i) {
+    const double T = 0.05 * std::pow(2.0 / 0.05, i / double(std::max(1, expiries - 1)));
+    const double atm = 0.165 + 0.03 * i / std::max(1, expiries - 1);
+    const double theta = atm * atm * T, phi = 1.0 / std::pow(theta, 0.4), rho = -0.7;
+    const double forward = market::forward_of(m, T);
+    for (int j = 0; j < strikes; ++j) {
+      const double k = (-3.0 + 6.0 * j / (strikes - 1)) * atm * std::sqrt(T);
+      const double w = theta / 2 *
+                       (1 + rho * phi * k + std::sqrt((phi * k + rho) * (phi * k + rho) + 1 - rho * rho));
+      quotes.push_back({T, forward * std::exp(k), std::sqrt(w / T)});
+    }
+  }
+  return quotes;
+}
+
+void register_market() {
+  static market::QuoteMarket m;
+  m.spot = 100.0;
+  m.dividend_yield = 0.015;
+  m.zero_rates.values = {0.03};
+  static const std::vector<market::VolQuote> hundred = ssvi_quotes(m, 10, 10);
+  benchmark::RegisterBenchmark("market/heston_calibration/100_quotes", [](benchmark::State& s) {
+    for (auto _ : s) {
+      const auto fit = market::calibrate_heston(hundred, m);
+      benchmark::DoNotOptimize(fit.rmse_vol_points);
+      s.counters["rmse_vol_points"] = fit.rmse_vol_points;
+    }
+  })->Unit(benchmark::kMillisecond);
+  static config::ImpliedVols grid_quotes;
+  grid_quotes.underlying = "SPX";
+  for (const auto& q : ssvi_quotes(m, 20, 30))
+    grid_quotes.quotes.push_back({q.expiry, q.strike, q.vol, {}});
+  benchmark::RegisterBenchmark("market/local_vol_grid/20x30_quotes", [](benchmark::State& s) {
+    config::Underlying spx{"SPX", m.spot, m.dividend_yield, {}};
+    for (auto _ : s) {
+      const auto built = market::implied_local_vol(grid_quotes, spx, m.zero_rates);
+      benchmark::DoNotOptimize(built.grid.vols.data());
+      s.counters["rmse_vol_points"] = built.fit.rmse_vol_points;
+    }
+  })->Unit(benchmark::kMillisecond);
+}
+
 int main(int argc, char** argv) {
   std::string workloads = "latency_bound,bandwidth_bound";
   std::string block_sizes; // empty: each workload's own
@@ -257,6 +310,7 @@ int main(int argc, char** argv) {
   std::string path_scales; // empty: 1
   std::string maths;       // empty: each workload's own math profile (simulation.math)
   bool end_to_end = false;
+  bool market_data = false;
   std::string book;
   std::string books;
   std::vector<char*> args;
@@ -277,6 +331,8 @@ int main(int argc, char** argv) {
       book = argv[i] + 7;
     } else if (std::strncmp(argv[i], "--books=", 8) == 0) {
       books = argv[i] + 8;
+    } else if (std::strcmp(argv[i], "--market") == 0) {
+      market_data = true;
     } else {
       args.push_back(argv[i]);
     }
@@ -284,6 +340,12 @@ int main(int argc, char** argv) {
   int count = static_cast<int>(args.size());
   benchmark::Initialize(&count, args.data());
 
+  if (market_data) { // CPU work alone: runs with or without a GPU
+    register_market();
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+  }
   const engine::DeviceInfo device = engine::query_device();
   if (!device.available) {
     if (books.empty()) {
