@@ -39,7 +39,7 @@ TEST(ImpliedLocalVol, NeedsItsUnderlyingsQuotes) {
     (void)config::parse_run_config(yaml, "lv.yaml");
     FAIL() << "no error";
   } catch (const config::ConfigError& e) {
-    EXPECT_EQ(std::string(e.what()), "lv.yaml:5:67: models[0].surface: is `implied`, but "
+    EXPECT_EQ(std::string(e.what()), "lv.yaml:5:59: models[0].surface: is `implied`, but "
                                      "market.implied_vols has no quotes for 'SPX'");
   }
   std::string flat = yaml;
@@ -49,7 +49,7 @@ TEST(ImpliedLocalVol, NeedsItsUnderlyingsQuotes) {
     FAIL() << "no error";
   } catch (const config::ConfigError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "lv.yaml:5:67: models[0].surface: must be `implied` (Dupire from "
+              "lv.yaml:5:59: models[0].surface: must be `implied` (Dupire from "
               "market.implied_vols) or a grid {times, log_moneyness, vols}");
   }
 }

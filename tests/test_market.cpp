@@ -292,6 +292,15 @@ TEST(Dupire, TheGridCoversTheQuotesAndKeepsItsKnotLimit) {
   EXPECT_EQ(grid.log_moneyness.size(), static_cast<std::size_t>(config::kMaxSurfaceKnots));
   EXPECT_NEAR(grid.log_moneyness.front(), -0.7, 1e-12);
   EXPECT_NEAR(grid.log_moneyness.back(), 0.5, 1e-12);
+  // Crowded at the money: the knots beside it a quarter of the first expiry's at-the-money
+  // standard deviation apart (to the sinh map's curvature over one step), the outer ones wider.
+  const double wanted = 0.25 * std::sqrt(fit.surface.theta.front());
+  const std::size_t middle = grid.log_moneyness.size() / 2;
+  const double inner = grid.log_moneyness[middle] - grid.log_moneyness[middle - 1];
+  EXPECT_NEAR(inner, wanted, 0.2 * wanted);
+  EXPECT_GT(grid.log_moneyness[1] - grid.log_moneyness[0], 4.0 * inner);
+  for (std::size_t j = 1; j < grid.log_moneyness.size(); ++j)
+    EXPECT_GT(grid.log_moneyness[j], grid.log_moneyness[j - 1]);
   EXPECT_LT(grid.times.back(), fit.surface.expiries.back());
   EXPECT_NEAR(grid.vols[4][10], fit.surface.local_vol(grid.times[4], grid.log_moneyness[10]),
               1e-15);

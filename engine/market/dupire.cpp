@@ -17,10 +17,31 @@ config::LocalVolSurface dupire_grid(const SsviSurface& surface, double lowest_mo
     start = expiry;
   }
   const double width = highest_moneyness - lowest_moneyness;
-  const double lo = lowest_moneyness - 0.25 * width, hi = highest_moneyness + 0.25 * width;
+  const double lo = std::min(lowest_moneyness - 0.25 * width, -1e-3);
+  const double hi = std::max(highest_moneyness + 0.25 * width, 1e-3);
+  // The knots crowd the money, where the short expiries' local vol turns over a few of their
+  // standard deviations: k = side sinh(beta u) / sinh(beta), u even in [-1, 1], the side lo or
+  // hi by u's sign, beta such that the knots beside the money lie a quarter of the first
+  // expiry's at-the-money standard deviation apart (uniform where that is no closer).
   const int knots = config::kMaxSurfaceKnots;
-  for (int j = 0; j < knots; ++j)
-    grid.log_moneyness.push_back(lo + (hi - lo) * j / (knots - 1));
+  const double du = 2.0 / (knots - 1);
+  const double t0 = surface.expiries.front();
+  const double wanted = 0.25 * std::sqrt(surface.theta_at(t0));
+  const double uniform = std::max(-lo, hi) * du;
+  double beta = 1e-9; // beta / sinh(beta) = wanted / uniform, falling in beta
+  if (wanted < uniform) {
+    double a = 1e-9, b = 50.0;
+    for (int i = 0; i < 200; ++i) {
+      const double mid = 0.5 * (a + b);
+      (mid / std::sinh(mid) > wanted / uniform ? a : b) = mid;
+    }
+    beta = 0.5 * (a + b);
+  }
+  for (int j = 0; j < knots; ++j) {
+    const double u = -1.0 + j * du;
+    const double stretch = beta > 1e-6 ? std::sinh(beta * u) / std::sinh(beta) : u;
+    grid.log_moneyness.push_back(stretch < 0.0 ? -lo * stretch : hi * stretch);
+  }
   for (const double t : grid.times) {
     std::vector<double> row;
     for (const double k : grid.log_moneyness) {
