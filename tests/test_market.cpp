@@ -288,7 +288,11 @@ TEST(Dupire, LocalVolMatchesQuantLibsOnTheSameSurface) {
 TEST(Dupire, TheGridCoversTheQuotesAndKeepsItsKnotLimit) {
   const auto fit = market::fit_ssvi(quotes_of(ref::kSsviQuotes), reference_market());
   const auto grid = market::dupire_grid(fit.surface, -0.5, 0.3);
-  EXPECT_EQ(grid.times.size(), fit.surface.expiries.size() * market::kTimesPerSpan);
+  EXPECT_EQ(grid.times.size(),
+            market::kShortRows + fit.surface.expiries.size() * market::kTimesPerSpan);
+  EXPECT_NEAR(grid.times.front(), fit.surface.expiries.front() / 64.0, 1e-15);
+  for (std::size_t i = 1; i < grid.times.size(); ++i)
+    EXPECT_GT(grid.times[i], grid.times[i - 1]);
   EXPECT_EQ(grid.log_moneyness.size(), static_cast<std::size_t>(config::kMaxSurfaceKnots));
   EXPECT_NEAR(grid.log_moneyness.front(), -0.7, 1e-12);
   EXPECT_NEAR(grid.log_moneyness.back(), 0.5, 1e-12);

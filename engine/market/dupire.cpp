@@ -10,7 +10,12 @@ namespace pfmc::market {
 config::LocalVolSurface dupire_grid(const SsviSurface& surface, double lowest_moneyness,
                                     double highest_moneyness) {
   config::LocalVolSurface grid;
-  double start = 0.0;
+  // Before the first expiry the smile scales with sqrt(t) (theta is linear from 0): the local
+  // vol at a fixed k changes fastest as t -> 0, so the rows there halve towards 0.
+  const double first = surface.expiries.front();
+  for (int j = kShortRows; j >= 1; --j)
+    grid.times.push_back(first * std::ldexp(1.0, -j));
+  double start = 0.5 * first;
   for (const double expiry : surface.expiries) {
     for (int j = 0; j < kTimesPerSpan; ++j)
       grid.times.push_back(start + (j + 0.5) / kTimesPerSpan * (expiry - start));

@@ -12,10 +12,12 @@
 
 namespace pfmc::market {
 
-/// The grid: in each span between quoted expiries (from 0 to the first, then between
-/// neighbours) kTimesPerSpan times at the centres of its equal thirds (the local vol of a
-/// surface whose at-the-money variance is linear between expiries jumps at them: a time at an
-/// expiry would take one side), and config::kMaxSurfaceKnots log-moneyness points over the
+/// The grid: before the first expiry T1, times T1 / 2^j (j = kShortRows..1: there the local vol
+/// at a fixed moneyness changes as sqrt(t) does, fastest near 0; rows a third of T1 apart made
+/// 1-month quotes 20-60 bp too dear); then in each span between quoted expiries (from T1 / 2 to
+/// T1, then between neighbours) kTimesPerSpan times at the centres of its equal parts (the
+/// local vol of a surface whose at-the-money variance is linear between expiries jumps at
+/// them: a time at an expiry would take one side), and config::kMaxSurfaceKnots log-moneyness points over the
 /// quotes' own range widened by a quarter of its width on each side (beyond it the paths see
 /// the edge's vol), crowded near the money (sinh-spaced: beside the money a quarter of the first
 /// expiry's at-the-money standard deviation apart, where the short end's local vol turns; even
@@ -23,7 +25,8 @@ namespace pfmc::market {
 /// SsviSurface::local_vol.
 config::LocalVolSurface dupire_grid(const SsviSurface& surface, double lowest_moneyness,
                                     double highest_moneyness);
-inline constexpr int kTimesPerSpan = 3;
+inline constexpr int kTimesPerSpan = 4;
+inline constexpr int kShortRows = 6;
 
 /// What building a model's grid from quotes did, for the run's notices.
 struct ImpliedLocalVol {
