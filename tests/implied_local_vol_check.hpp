@@ -22,8 +22,11 @@ namespace pfmc::testing {
 inline const std::string kSmileExamples = std::string(PFMC_SOURCE_DIR) + "/config/examples/";
 
 /// The smile's market and a European under `spx_local_vol` at every quote (id q<n>_<vol>),
-/// `paths` paths, engine block `engine`.
-inline std::string smile_repricing_config(int paths, const std::string& engine) {
+/// `paths` paths, `steps_per_year` Euler steps, engine block `engine`. The steps' own bias is
+/// in the 5 bp: measured on the 1-month calls at 105 and 110 (400,000 paths, CPU), 12-15 bp at
+/// 365 steps a year and 1-3 bp at 2,920.
+inline std::string smile_repricing_config(int paths, int steps_per_year,
+                                          const std::string& engine) {
   std::ifstream in(kSmileExamples + "smile_vols.csv");
   std::string line;
   std::getline(in, line); // the header
@@ -50,7 +53,8 @@ inline std::string smile_repricing_config(int paths, const std::string& engine) 
          << (k >= 0.0 ? "call" : "put") << ", strike: " << strike << ", maturity: " << expiry
          << ", model: spx_local_vol}\n";
   }
-  yaml << "simulation: {paths: " << paths << ", steps_per_year: 365, seed: 11}\n"
+  yaml << "simulation: {paths: " << paths << ", steps_per_year: " << steps_per_year
+       << ", seed: 11}\n"
        << "engine: " << engine << "\n";
   return yaml.str();
 }

@@ -15,7 +15,7 @@ namespace {
 
 TEST(ImpliedLocalVol, RepricesTheQuotesWithinThreeStandardErrorsAndFiveBasisPoints) {
   const config::RunConfig config = config::parse_run_config(
-      testing::smile_repricing_config(200000, "{device: cpu}"), "repricing.yaml");
+      testing::smile_repricing_config(200000, 365, "{device: cpu}"), "repricing.yaml");
   const engine::RunResult result = engine::price(config);
   ASSERT_EQ(result.instruments.size(), 70u);
   EXPECT_EQ(testing::expect_smile_repriced(config, result), 70);
