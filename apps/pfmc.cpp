@@ -276,9 +276,7 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"table", "json"}));
 
   CalibrateOptions calibrate_options;
-  CLI::App* calibrate =
-      add_calibrate_command(app, calibrate_options, kConfigHelp, kVersion.c_str());
-
+  auto* calibrate = add_calibrate_command(app, calibrate_options, kConfigHelp, kVersion.c_str());
   KernelsOptions kernels_options;
   auto* kernels_command = app.add_subcommand(
       "kernels", "list the path kernels built in, compiled on first use and cached; compile "
