@@ -184,9 +184,11 @@ if has test; then
   grep -m5 'test_gpu: .*NVRTC\|could not compile' "$LOG/test_gpu_warm.log"
   start=$SECONDS
   shards=${PFMC_TEST_SHARDS:-4}
+  rm -f "$LOG"/test_gpu_[0-9]*.rc "$LOG"/test_gpu_[0-9]*.log
   for ((i = 0; i < shards; ++i)); do
-    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i PFMC_TEST_WARM=0 \
-      limit ${PFMC_TEST_SECONDS:-330} "./$B/test_gpu" --gtest_brief=1 > "$LOG/test_gpu_$i.log" 2>&1 &
+    (GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i PFMC_TEST_WARM=0 \
+       limit ${PFMC_TEST_SECONDS:-330} "./$B/test_gpu" --gtest_brief=1 > "$LOG/test_gpu_$i.log" 2>&1
+     echo $? > "$LOG/test_gpu_$i.rc") &
   done
   limit ${PFMC_TEST_SECONDS:-330} ctest --preset device -j 4 --timeout 300 --output-on-failure \
     -E '^test_gpu(_faults)?$' > "$LOG/ctest.log" 2>&1
@@ -195,11 +197,12 @@ if has test; then
   cat "$LOG"/test_gpu_[0-9]*.log > "$LOG/test_gpu.log"
   failed=$(grep -hE '^\[  FAILED  \] [A-Za-z]' "$LOG/test_gpu.log" | awk '{print $4}' | sort -u | tr '\n' ' ')
   late=$(grep -h 'compiled on first use during the tests' "$LOG/test_gpu.log" | awk '{s += $2} END {print s + 0}')
-  note "test_gpu ($shards shards) in $((SECONDS - start)) s: $(grep -c '^\[  PASSED  \]' "$LOG/test_gpu.log") of $shards shards passed, $(grep -hoE '^\[  PASSED  \] [0-9]+' "$LOG/test_gpu.log" | awk '{s += $4} END {print s + 0}') tests passed, $(grep -hoE '^\[  FAILED  \] [0-9]+ tests?,' "$LOG/test_gpu.log" | awk '{s += $3} END {print s + 0}') failed${failed:+: $failed}; $late kernels compiled during the tests"
+  note "test_gpu ($shards shards) in $((SECONDS - start)) s: $(cat "$LOG"/test_gpu_[0-9]*.rc | grep -cx 0) of $shards shards passed (exit status 0), $(grep -hoE '^\[  PASSED  \] [0-9]+' "$LOG/test_gpu.log" | awk '{s += $4} END {print s + 0}') tests passed, $(echo $failed | wc -w) failed${failed:+: $failed}; $late kernels compiled during the tests"
   [ "$late" = 0 ] || grep -h 'pfmc: compiled .* (first use' "$LOG/test_gpu.log" | sort -u | head -20
   note "ctest (the other suites, beside test_gpu): rc=$rc $(grep -E 'tests passed|tests failed' "$LOG/ctest.log" | tail -1)"
   # A suite that failed under ctest: its name and its failures, into the summary.
-  failed_suites=$(grep -E '^[[:space:]]*[0-9]+ - [a-z_]+ \(' "$LOG/ctest.log" | awk '{print $3}' | tr '\n' ' ')
+  failed_suites=$(grep -E '^[[:space:]]*[0-9]+ - [a-z_]+ \(' "$LOG/ctest.log" | grep -v '(Skipped)' \
+                    | awk '{print $3}' | tr '\n' ' ')
   [ -z "$failed_suites" ] || note "ctest failed: $failed_suites"
   [ -z "$failed_suites" ] || keep ctest.log
   [ -z "$failed" ] || keep test_gpu.log
