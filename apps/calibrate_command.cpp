@@ -81,10 +81,7 @@ nlohmann::json calibration_report(const config::RunConfig& config, const std::st
                                   "' has no quotes in market.implied_vols");
   const config::Underlying& underlying =
       config.market.underlyings[static_cast<std::size_t>(model->underlying_index)];
-  market::QuoteMarket on;
-  on.spot = underlying.spot;
-  on.dividend_yield = underlying.dividend_yield;
-  on.zero_rates = config.market.zero_rates;
+  const market::QuoteMarket on = market::quote_market(underlying, config.market.zero_rates);
   std::vector<market::VolQuote> fitted_to;
   for (const auto& q : quotes->quotes)
     fitted_to.push_back({q.expiry, q.strike, q.vol});

@@ -67,10 +67,7 @@ config::LocalVolSurface dupire_grid(const SsviSurface& surface, double lowest_mo
 ImpliedLocalVol implied_local_vol(const config::ImpliedVols& quotes,
                                   const config::Underlying& underlying,
                                   const config::TermStructure& zero_rates) {
-  QuoteMarket market;
-  market.spot = underlying.spot;
-  market.dividend_yield = underlying.dividend_yield;
-  market.zero_rates = zero_rates;
+  const QuoteMarket market = quote_market(underlying, zero_rates);
   std::vector<VolQuote> fitted_to;
   double lowest = 1e300, highest = -1e300;
   for (const auto& q : quotes.quotes) {

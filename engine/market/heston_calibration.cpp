@@ -15,6 +15,15 @@
 
 namespace pfmc::market {
 
+QuoteMarket quote_market(const config::Underlying& underlying,
+                         const config::TermStructure& zero_rates) {
+  QuoteMarket market;
+  market.spot = underlying.spot;
+  market.dividend_yield = underlying.dividend_yield;
+  market.zero_rates = zero_rates;
+  return market;
+}
+
 double discount_of(const QuoteMarket& market, double T) {
   return engine::discount_factor(market.zero_rates, T);
 }

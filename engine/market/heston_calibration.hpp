@@ -53,6 +53,10 @@ struct HestonCalibration {
 HestonCalibration calibrate_heston(const std::vector<VolQuote>& quotes, const QuoteMarket& market,
                                    const HestonCalibrationOptions& options = {});
 
+/// The market of an underlying's quotes in a run's config.
+QuoteMarket quote_market(const config::Underlying& underlying,
+                         const config::TermStructure& zero_rates);
+
 /// The forward F(0, T) and discount factor to T of `market`.
 double forward_of(const QuoteMarket& market, double T);
 double discount_of(const QuoteMarket& market, double T);
