@@ -30,8 +30,8 @@ std::string number(double value) {
 /// The fitted model as the config's `models:` list holds it.
 std::string model_block(const config::ModelConfig& model, const config::HestonParameters& p) {
   return "  - {name: " + model.name + ", type: heston, underlying: " + model.underlying +
-         ", v0: " + number(p.v0) + ", kappa: " + number(p.kappa) + ", theta: " +
-         number(p.theta) + ", xi: " + number(p.xi) + ", rho: " + number(p.rho) +
+         ", v0: " + number(p.v0) + ", kappa: " + number(p.kappa) + ", theta: " + number(p.theta) +
+         ", xi: " + number(p.xi) + ", rho: " + number(p.rho) +
          ", scheme: " + config::to_string(p.scheme) + "}\n";
 }
 
@@ -108,8 +108,8 @@ nlohmann::json calibration_report(const config::RunConfig& config, const std::st
   const auto& p = fit.parameters;
   report["seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  report["parameters"] = {{"v0", p.v0}, {"kappa", p.kappa}, {"theta", p.theta},
-                          {"xi", p.xi},  {"rho", p.rho}};
+  report["parameters"] = {
+      {"v0", p.v0}, {"kappa", p.kappa}, {"theta", p.theta}, {"xi", p.xi}, {"rho", p.rho}};
   report["feller"] = fit.feller();
   report["rmse_vol_points"] = fit.rmse_vol_points;
   report["max_error_vol_points"] = fit.max_error_vol_points;
@@ -174,8 +174,7 @@ int command_calibrate(const CalibrateOptions& o) {
                     q["error_vol_points"].get<double>(), q["line"].get<int>());
       out << line;
     }
-    out << "\nthe fitted model, for the config's models:\n"
-        << r["model_block"].get<std::string>();
+    out << "\nthe fitted model, for the config's models:\n" << r["model_block"].get<std::string>();
     std::cout << out.str();
   }
   if (!o.output.empty())

@@ -110,7 +110,7 @@ int price_config(CLI::App* app, const RunOptions& o, engine::Communicator* proce
   // CPU: this process makes one run, so CUDA is narrowed to the run's GPUs first.
   engine::DeviceStartOptions start;
   start.on_cpu = o.value("device").empty() ? config::peek_engine_on_cpu(o.config_file)
-                                            : o.value("device") == "cpu";
+                                           : o.value("device") == "cpu";
   start.narrow = true;
   start.devices = o.value("devices");
   start.config_file = o.config_file;

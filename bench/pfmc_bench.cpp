@@ -36,9 +36,9 @@
 #include <string>
 #include <vector>
 
+#include "base/parallel_ranges.hpp"
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
-#include "base/parallel_ranges.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/core/execution.hpp"
 #include "engine/market/dupire.hpp"
@@ -258,8 +258,7 @@ void register_books(const std::string& books, bool on_cpu) {
 /// calibrated to 100 quotes, and a local-vol grid (SSVI fit, then Dupire) from 20 expiries x 30
 /// strikes. The quotes: an index-like SSVI surface (rho -0.7, eta 1, gamma 0.4, at-the-money
 /// vols rising from 16.5% to 19.5%), strikes within 3 standard deviations of the forward.
-std::vector<market::VolQuote> ssvi_quotes(const market::QuoteMarket& m, int expiries,
-                                          int strikes) {
+std::vector<market::VolQuote> ssvi_quotes(const market::QuoteMarket& m, int expiries, int strikes) {
   std::vector<market::VolQuote> quotes;
   for (int i = 0; i < expiries; ++i) {
     const double T = 0.05 * std::pow(2.0 / 0.05, i / double(std::max(1, expiries - 1)));
@@ -268,8 +267,9 @@ std::vector<market::VolQuote> ssvi_quotes(const market::QuoteMarket& m, int expi
     const double forward = market::forward_of(m, T);
     for (int j = 0; j < strikes; ++j) {
       const double k = (-3.0 + 6.0 * j / (strikes - 1)) * atm * std::sqrt(T);
-      const double w = theta / 2 *
-                       (1 + rho * phi * k + std::sqrt((phi * k + rho) * (phi * k + rho) + 1 - rho * rho));
+      const double w =
+          theta / 2 *
+          (1 + rho * phi * k + std::sqrt((phi * k + rho) * (phi * k + rho) + 1 - rho * rho));
       quotes.push_back({T, forward * std::exp(k), std::sqrt(w / T)});
     }
   }

@@ -349,8 +349,7 @@ std::vector<ModelConfig> models(const Reader& reader, const Located& where, cons
   return yaml::read_items<ModelConfig>(items, names,
                                        base::threads_for(items.size(), yaml::kItemsPerThread),
                                        [&](const Located& item, yaml::NameSink& name, std::size_t) {
-                                         return model(reader, item, underlying_names, market,
-                                                      name);
+                                         return model(reader, item, underlying_names, market, name);
                                        });
 }
 

@@ -64,17 +64,17 @@ void grid(const Reader& reader, const Located& where, const std::vector<Underlyi
   const std::string name = reader.name(name_at);
   const int index = underlying_index(underlyings, name);
   if (index < 0)
-    reader.fail(name_at, "unknown underlying '" + name + "' (known: " + known_names(underlyings) +
-                             ")");
+    reader.fail(name_at,
+                "unknown underlying '" + name + "' (known: " + known_names(underlyings) + ")");
   ImpliedVols& set = set_of(sets, name, index, reader.file(),
                             [&](const std::string& message) { reader.fail(name_at, message); });
   const std::vector<double> expiries =
       reader.increasing_times(m.require("expiries").value, "expiry");
-  const std::vector<double> strikes = reader.increasing(
-      m.require("strikes").value, "strike",
-      [&reader](const Located& item) { return reader.positive(item); });
-  const auto rows = reader.sized_list(m.require("vols").value, expiries.size(),
-                                      "rows, one per expiry");
+  const std::vector<double> strikes =
+      reader.increasing(m.require("strikes").value, "strike",
+                        [&reader](const Located& item) { return reader.positive(item); });
+  const auto rows =
+      reader.sized_list(m.require("vols").value, expiries.size(), "rows, one per expiry");
   for (std::size_t i = 0; i < expiries.size(); ++i) {
     const auto items = reader.sized_list(rows[i], strikes.size(), "vols, one per strike");
     for (std::size_t j = 0; j < strikes.size(); ++j)
@@ -98,8 +98,8 @@ void table(const Reader& reader, const Located& where, const std::vector<Underly
     const std::string name = f.name(name_at);
     const int index = underlying_index(underlyings, name);
     if (index < 0)
-      f.fail(name_at, "unknown underlying '" + name + "' (known: " + known_names(underlyings) +
-                          ")");
+      f.fail(name_at,
+             "unknown underlying '" + name + "' (known: " + known_names(underlyings) + ")");
     ImpliedVols* set = nullptr;
     for (std::size_t s = first_new; s < sets.size(); ++s) {
       if (sets[s].underlying == name)

@@ -67,8 +67,7 @@ DeviceStart::DeviceStart(const DeviceStartOptions& options) {
       }
     }
     context_ms_ =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count();
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   });
 }
 

@@ -49,9 +49,9 @@ inline std::string smile_repricing_config(int paths, int steps_per_year,
     std::getline(cells, strike, ',');
     std::getline(cells, vol, ',');
     const double k = std::log(std::stod(strike) / (100.0 * std::exp(0.015 * std::stod(expiry))));
-    yaml << "  - {id: q" << n++ << "_" << vol << ", type: european, option: "
-         << (k >= 0.0 ? "call" : "put") << ", strike: " << strike << ", maturity: " << expiry
-         << ", model: spx_local_vol}\n";
+    yaml << "  - {id: q" << n++ << "_" << vol
+         << ", type: european, option: " << (k >= 0.0 ? "call" : "put") << ", strike: " << strike
+         << ", maturity: " << expiry << ", model: spx_local_vol}\n";
   }
   yaml << "simulation: {paths: " << paths << ", steps_per_year: " << steps_per_year
        << ", seed: 11}\n"
@@ -80,8 +80,7 @@ inline double black_standard_error(bool call, double forward, double strike, dou
 /// bp through the quote's vega); the standard error the run's, or black_standard_error's where
 /// that is larger (a far wing's few paths in the money, or none, understate the run's); the
 /// number of quotes checked.
-inline int expect_smile_repriced(const config::RunConfig& config,
-                                 const engine::RunResult& result) {
+inline int expect_smile_repriced(const config::RunConfig& config, const engine::RunResult& result) {
   int checked = 0;
   for (std::size_t i = 0; i < result.instruments.size(); ++i) {
     const auto& r = result.instruments[i];
@@ -90,9 +89,9 @@ inline int expect_smile_repriced(const config::RunConfig& config,
     const double T = in.maturity, discount = std::exp(-0.03 * T);
     const double forward = 100.0 * std::exp((0.03 - 0.015) * T);
     const bool call = in.option == config::OptionType::call;
-    const double price = market::black_price(call ? market::OptionKind::call
-                                                  : market::OptionKind::put,
-                                             forward, in.strike, T, quote, discount);
+    const double price =
+        market::black_price(call ? market::OptionKind::call : market::OptionKind::put, forward,
+                            in.strike, T, quote, discount);
     const double vega = market::black_vega(forward, in.strike, T, quote, discount);
     const double error =
         std::max(r.std_error, black_standard_error(call, forward, in.strike, T, quote, discount,

@@ -492,7 +492,8 @@ TEST_F(Cli, CalibrateRefusesWhatItCannotFit) {
   const std::string smile = std::string(PFMC_SOURCE_DIR) + "/config/examples/smile.yaml";
   auto r = run("calibrate " + smile + " --model nope");
   EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_NE(r.out.find("no model named 'nope' (the config has: spx_local_vol, spx_heston)"), std::string::npos)
+  EXPECT_NE(r.out.find("no model named 'nope' (the config has: spx_local_vol, spx_heston)"),
+            std::string::npos)
       << r.out;
   r = run("calibrate " + kExample + " --model " + "spx_bs");
   EXPECT_EQ(r.status, 2) << r.out;

@@ -22,7 +22,8 @@ TEST(ImpliedLocalVol, RepricesTheQuotesWithinThreeStandardErrorsAndFiveBasisPoin
   // The run says what it built.
   bool noticed = false;
   for (const auto& notice : result.run.notices)
-    noticed = noticed || notice.find("Dupire grid 26 times x 32 log-moneyness") != std::string::npos;
+    noticed =
+        noticed || notice.find("Dupire grid 26 times x 32 log-moneyness") != std::string::npos;
   EXPECT_TRUE(noticed);
 }
 

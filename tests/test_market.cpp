@@ -10,9 +10,9 @@
 #include "engine/analytic/analytic.hpp"
 #include "engine/market/arbitrage.hpp"
 #include "engine/market/dupire.hpp"
-#include "engine/market/ssvi.hpp"
 #include "engine/market/heston_calibration.hpp"
 #include "engine/market/implied_vol.hpp"
+#include "engine/market/ssvi.hpp"
 #include "heston_calibration_references.hpp"
 #include "local_vol_references.hpp"
 
@@ -33,9 +33,9 @@ TEST(ImpliedVol, InvertsBlackAcrossStrikesExpiriesAndVols) {
         const double strike = forward * std::exp(moneyness * vol * std::sqrt(T));
         for (const OptionKind kind : {OptionKind::call, OptionKind::put}) {
           const double price = market::black_price(kind, forward, strike, T, vol, discount);
-          const double otm = market::black_price(
-              strike >= forward ? OptionKind::call : OptionKind::put, forward, strike, T, vol,
-              discount);
+          const double otm =
+              market::black_price(strike >= forward ? OptionKind::call : OptionKind::put, forward,
+                                  strike, T, vol, discount);
           // Below a time value of 1e-12 of the forward no double carries the vol.
           if (otm < 1e-12 * forward)
             continue;
@@ -80,13 +80,13 @@ TEST(HestonSmile, PricesEachStrikeAsHestonDoesAlone) {
     strikes.push_back(strike);
   }
   for (const double T : {0.01, 0.3, 2.0, 10.0}) {
-    const auto smile = analytic::heston_smile(kinds, strikes, 100.0, T, 0.03, 0.01, 0.05, 2.0,
-                                              0.04, 0.9, -0.8);
+    const auto smile =
+        analytic::heston_smile(kinds, strikes, 100.0, T, 0.03, 0.01, 0.05, 2.0, 0.04, 0.9, -0.8);
     for (std::size_t j = 0; j < strikes.size(); ++j)
-      EXPECT_NEAR(smile[j],
-                  analytic::heston(kinds[j], 100.0, strikes[j], T, 0.03, 0.01, 0.05, 2.0, 0.04,
-                                   0.9, -0.8),
-                  1e-11)
+      EXPECT_NEAR(
+          smile[j],
+          analytic::heston(kinds[j], 100.0, strikes[j], T, 0.03, 0.01, 0.05, 2.0, 0.04, 0.9, -0.8),
+          1e-11)
           << "T " << T << " strike " << strikes[j];
   }
 }
@@ -116,8 +116,8 @@ market::HestonCalibrationOptions reference_start() {
 TEST(HestonCalibration, RecoversTheModelBehindItsOwnQuotes) {
   // 45 noiseless quotes (5 expiries x 9 strikes) of a Heston model priced by QuantLib: the
   // parameters within 1e-3 relative (issue 62), the fit within 0.05 vol points.
-  const auto fit =
-      market::calibrate_heston(quotes_of(ref::kHestonQuotes), reference_market(), reference_start());
+  const auto fit = market::calibrate_heston(quotes_of(ref::kHestonQuotes), reference_market(),
+                                            reference_start());
   const double truth[5] = {ref::kTruth[0], ref::kTruth[1], ref::kTruth[2], ref::kTruth[3],
                            ref::kTruth[4]};
   const double got[5] = {fit.parameters.v0, fit.parameters.kappa, fit.parameters.theta,
@@ -242,8 +242,8 @@ TEST(Ssvi, AFitToAnotherModelsSmileStaysFreeOfArbitrage) {
   std::vector<market::VolQuote> dense;
   for (const double T : {0.05, 0.1, 0.3, 0.7, 1.0, 1.5, 2.0, 3.0})
     for (double strike = 50.0; strike <= 200.0; strike += 2.5)
-      dense.push_back({T, strike,
-                       s.vol(T, std::log(strike / market::forward_of(reference_market(), T)))});
+      dense.push_back(
+          {T, strike, s.vol(T, std::log(strike / market::forward_of(reference_market(), T)))});
   EXPECT_TRUE(market::find_arbitrage(dense, reference_market(), 1e-12).empty());
 }
 
@@ -259,11 +259,9 @@ TEST(Dupire, LocalVolIsTheTotalVarianceFormulaOfTheSurfacesDifferences) {
       const double w0 = w(T, k), wk = (w(T, k + h) - w(T, k - h)) / (2 * h);
       const double wkk = (w(T, k + h) - 2 * w0 + w(T, k - h)) / (h * h);
       const double wT = (w(T + h, k) - w(T - h, k)) / (2 * h);
-      const double denominator = 1.0 - k * wk / w0 +
-                                 0.25 * wk * wk * (-0.25 - 1.0 / w0 + k * k / (w0 * w0)) +
-                                 0.5 * wkk;
-      EXPECT_NEAR(s.local_vol(T, k), std::sqrt(wT / denominator), 1e-5)
-          << "T " << T << " k " << k;
+      const double denominator =
+          1.0 - k * wk / w0 + 0.25 * wk * wk * (-0.25 - 1.0 / w0 + k * k / (w0 * w0)) + 0.5 * wkk;
+      EXPECT_NEAR(s.local_vol(T, k), std::sqrt(wT / denominator), 1e-5) << "T " << T << " k " << k;
     }
   // A flat surface's local vol is its vol: SSVI with eta -> 0 is flat in k.
   market::SsviSurface flat;

@@ -122,38 +122,53 @@ TEST_F(QuotesConfig, BadGridsAreRefusedWhereTheyAre) {
                             "      strikes: [90, 110, 100]\n"
                             "      vols: [[0.24, 0.2, 0.18], [0.22, 0.2, 0.19]]\n")),
             "D/q.yaml:7:26: market.implied_vols[0].strikes[2]: must be > the previous strike 110");
-  EXPECT_EQ(error_of(config("    - underlying: SPX\n"
-                            "      expiries: [0.25, 1]\n"
-                            "      strikes: [90, 100, 110]\n"
-                            "      vols: [[0.24, 0.2, 0.18], [0.22, 0.2]]\n")),
-            "D/q.yaml:8:33: market.implied_vols[0].vols[1]: must have 3 vols, one per strike (got 2)");
+  EXPECT_EQ(
+      error_of(config("    - underlying: SPX\n"
+                      "      expiries: [0.25, 1]\n"
+                      "      strikes: [90, 100, 110]\n"
+                      "      vols: [[0.24, 0.2, 0.18], [0.22, 0.2]]\n")),
+      "D/q.yaml:8:33: market.implied_vols[0].vols[1]: must have 3 vols, one per strike (got 2)");
   EXPECT_EQ(error_of(config("    - underlying: NDX\n"
                             "      expiries: [1]\n"
                             "      strikes: [100]\n"
                             "      vols: [[0.2]]\n")),
-            "D/q.yaml:5:19: market.implied_vols[0].underlying: unknown underlying 'NDX' (known: SPX, SX5E)");
-  EXPECT_EQ(error_of(config(kGrid + "    - {csv: vols.csv}\n")), "D/q.yaml:9:13: market.implied_vols[1].csv: cannot open file: No such file or directory "
-            "(D/vols.csv)");
+            "D/q.yaml:5:19: market.implied_vols[0].underlying: unknown underlying 'NDX' (known: "
+            "SPX, SX5E)");
+  EXPECT_EQ(
+      error_of(config(kGrid + "    - {csv: vols.csv}\n")),
+      "D/q.yaml:9:13: market.implied_vols[1].csv: cannot open file: No such file or directory "
+      "(D/vols.csv)");
 }
 
 TEST_F(QuotesConfig, BadRowsAreRefusedAtTheirCell) {
-  EXPECT_EQ(error_of(csv_config(kHeader + "SPX,0.25,90,-0.2\n")), "D/vols.csv:2:4: vol: must be > 0");
-  EXPECT_EQ(error_of(csv_config(kHeader + "SPX,0.25,90,abc\n")), "D/vols.csv:2:4: vol: must be a number");
-  EXPECT_EQ(error_of(csv_config(kHeader + "SPX,0.25,90,\n")), "D/vols.csv:2:4: vol: must not be empty on this row");
-  EXPECT_EQ(error_of(csv_config(kHeader + "NDX,0.25,90,0.2\n")), "D/vols.csv:2:1: underlying: unknown underlying 'NDX' (known: SPX, SX5E)");
-  EXPECT_EQ(error_of(csv_config(kHeader + "SPX,1,90,0.2\nSPX,0.25,90,0.2\n")), "D/vols.csv:3:2: expiry: must be >= the expiry of SPX's previous quote, 1 (line 2): give an "
-            "underlying's quotes by expiry, then strike");
-  EXPECT_EQ(error_of(csv_config(kHeader + "SPX,1,100,0.2\nSPX,1,90,0.2\n")), "D/vols.csv:3:3: strike: must be > the strike of SPX's previous quote at this expiry, 100 "
-            "(line 2): give an expiry's quotes by strike");
+  EXPECT_EQ(error_of(csv_config(kHeader + "SPX,0.25,90,-0.2\n")),
+            "D/vols.csv:2:4: vol: must be > 0");
+  EXPECT_EQ(error_of(csv_config(kHeader + "SPX,0.25,90,abc\n")),
+            "D/vols.csv:2:4: vol: must be a number");
+  EXPECT_EQ(error_of(csv_config(kHeader + "SPX,0.25,90,\n")),
+            "D/vols.csv:2:4: vol: must not be empty on this row");
+  EXPECT_EQ(error_of(csv_config(kHeader + "NDX,0.25,90,0.2\n")),
+            "D/vols.csv:2:1: underlying: unknown underlying 'NDX' (known: SPX, SX5E)");
+  EXPECT_EQ(
+      error_of(csv_config(kHeader + "SPX,1,90,0.2\nSPX,0.25,90,0.2\n")),
+      "D/vols.csv:3:2: expiry: must be >= the expiry of SPX's previous quote, 1 (line 2): give an "
+      "underlying's quotes by expiry, then strike");
+  EXPECT_EQ(
+      error_of(csv_config(kHeader + "SPX,1,100,0.2\nSPX,1,90,0.2\n")),
+      "D/vols.csv:3:3: strike: must be > the strike of SPX's previous quote at this expiry, 100 "
+      "(line 2): give an expiry's quotes by strike");
   EXPECT_EQ(error_of(csv_config(kHeader + "SPX,1,100,0.2\nSX5E,1,50,0.2\nSPX,1,100,0.21\n")),
             "D/vols.csv:4:3: strike: repeats SPX's quote at expiry 1, strike 100 (line 2)");
-  EXPECT_EQ(error_of(csv_config("underlying,expiry,strike\nSPX,1,100\n")), "D/vols.csv:1:1: missing required column 'vol' (the header has: underlying, expiry, strike)");
-  EXPECT_EQ(error_of(csv_config(kHeader)), "D/vols.csv:1:1: no quotes (the file has only a header)");
+  EXPECT_EQ(
+      error_of(csv_config("underlying,expiry,strike\nSPX,1,100\n")),
+      "D/vols.csv:1:1: missing required column 'vol' (the header has: underlying, expiry, strike)");
+  EXPECT_EQ(error_of(csv_config(kHeader)),
+            "D/vols.csv:1:1: no quotes (the file has only a header)");
   write("vols.csv", kHeader + kRows);
-  EXPECT_EQ(error_of(write("q.yaml", kMarket + "    - {csv: vols.csv}\n    - {csv: vols.csv}\n" +
-                                         kRest)),
-            "D/vols.csv:2:1: underlying: quotes for 'SPX' are given twice (first in D/vols.csv): give "
-            "each underlying's quotes in one place");
+  EXPECT_EQ(
+      error_of(write("q.yaml", kMarket + "    - {csv: vols.csv}\n    - {csv: vols.csv}\n" + kRest)),
+      "D/vols.csv:2:1: underlying: quotes for 'SPX' are given twice (first in D/vols.csv): give "
+      "each underlying's quotes in one place");
 }
 
 } // namespace

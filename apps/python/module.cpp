@@ -30,8 +30,8 @@
 #include "config/overrides.hpp"
 #include "engine/core/device_info.hpp"
 #include "engine/core/interrupt.hpp"
-#include "engine/plan/plan.hpp"
 #include "engine/device_start.hpp"
+#include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
 
 namespace py = pybind11;

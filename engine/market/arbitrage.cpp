@@ -30,8 +30,8 @@ double variance(const VolQuote& q) {
 }
 
 /// Whether `k` lies within `smile`'s moneyness, and its total variance there, linear in k.
-bool variance_at(const Smile& smile, const std::vector<VolQuote>& quotes, double k,
-                 double& w, std::size_t& left, std::size_t& right) {
+bool variance_at(const Smile& smile, const std::vector<VolQuote>& quotes, double k, double& w,
+                 std::size_t& left, std::size_t& right) {
   const auto moneyness = [&](std::size_t i) {
     return std::log(quotes[smile.quotes[i]].strike / smile.forward);
   };
@@ -87,8 +87,8 @@ std::vector<ArbitrageViolation> find_arbitrage(const std::vector<VolQuote>& quot
     std::vector<double> calls;
     for (const std::size_t i : s.quotes) {
       const VolQuote& q = quotes[i];
-      calls.push_back(black_price(OptionKind::call, s.forward, q.strike, q.expiry, q.vol,
-                                  s.discount));
+      calls.push_back(
+          black_price(OptionKind::call, s.forward, q.strike, q.expiry, q.vol, s.discount));
     }
     for (std::size_t j = 0; j + 1 < s.quotes.size(); ++j) {
       const VolQuote& a = quotes[s.quotes[j]];
@@ -165,10 +165,9 @@ std::vector<ArbitrageViolation> find_arbitrage(const std::vector<VolQuote>& quot
                          drop,
                          "total variance falls from " + describe(quotes[i]) + " (" +
                              std::to_string(variance(quotes[i])) + ") to expiry " +
-                             std::to_string(late.expiry) + " (between " +
-                             describe(quotes[left]) + " and " + describe(quotes[right]) + ": " +
-                             std::to_string(w) + ") at the same forward moneyness " +
-                             std::to_string(k)});
+                             std::to_string(late.expiry) + " (between " + describe(quotes[left]) +
+                             " and " + describe(quotes[right]) + ": " + std::to_string(w) +
+                             ") at the same forward moneyness " + std::to_string(k)});
       }
     }
   }

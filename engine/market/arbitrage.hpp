@@ -28,8 +28,7 @@ struct ArbitrageViolation {
 /// is what a difference must pass to count, relative to the spot (prices) or to the larger
 /// variance (calendar): the quotes' own rounding.
 std::vector<ArbitrageViolation> find_arbitrage(const std::vector<VolQuote>& quotes,
-                                               const QuoteMarket& market,
-                                               double tolerance = 1e-10);
+                                               const QuoteMarket& market, double tolerance = 1e-10);
 
 const char* to_string(ArbitrageViolation::Kind kind);
 

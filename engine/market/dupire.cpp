@@ -84,9 +84,8 @@ ImpliedLocalVol implied_local_vol(const config::ImpliedVols& quotes,
                 "local vol of %s from %zu quotes: SSVI fit %.3g vol points root mean square "
                 "(%.3g at most); Dupire grid %zu times x %zu log-moneyness in [%.3g, %.3g]",
                 quotes.underlying.c_str(), fitted_to.size(), out.fit.rmse_vol_points,
-                out.fit.max_error_vol_points, out.grid.times.size(),
-                out.grid.log_moneyness.size(), out.grid.log_moneyness.front(),
-                out.grid.log_moneyness.back());
+                out.fit.max_error_vol_points, out.grid.times.size(), out.grid.log_moneyness.size(),
+                out.grid.log_moneyness.front(), out.grid.log_moneyness.back());
   out.summary = text;
   return out;
 }

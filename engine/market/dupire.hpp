@@ -17,11 +17,11 @@ namespace pfmc::market {
 /// 1-month quotes 20-60 bp too dear); then in each span between quoted expiries (from T1 / 2 to
 /// T1, then between neighbours) kTimesPerSpan times at the centres of its equal parts (the
 /// local vol of a surface whose at-the-money variance is linear between expiries jumps at
-/// them: a time at an expiry would take one side), and config::kMaxSurfaceKnots log-moneyness points over the
-/// quotes' own range widened by a quarter of its width on each side (beyond it the paths see
-/// the edge's vol), crowded near the money (sinh-spaced: beside the money a quarter of the first
-/// expiry's at-the-money standard deviation apart, where the short end's local vol turns; even
-/// knots 0.05 apart missed it by up to 1.5 vol points). Each point's local vol by
+/// them: a time at an expiry would take one side), and config::kMaxSurfaceKnots log-moneyness
+/// points over the quotes' own range widened by a quarter of its width on each side (beyond it the
+/// paths see the edge's vol), crowded near the money (sinh-spaced: beside the money a quarter of
+/// the first expiry's at-the-money standard deviation apart, where the short end's local vol turns;
+/// even knots 0.05 apart missed it by up to 1.5 vol points). Each point's local vol by
 /// SsviSurface::local_vol.
 config::LocalVolSurface dupire_grid(const SsviSurface& surface, double lowest_moneyness,
                                     double highest_moneyness);

@@ -73,8 +73,7 @@ struct Transform {
     p.v0 = std::exp(x(0));
     p.kappa = std::exp(x(1));
     p.theta = std::exp(x(2));
-    p.xi = feller ? std::sqrt(2.0 * p.kappa * p.theta) / (1.0 + std::exp(-x(3)))
-                  : std::exp(x(3));
+    p.xi = feller ? std::sqrt(2.0 * p.kappa * p.theta) / (1.0 + std::exp(-x(3))) : std::exp(x(3));
     p.rho = kRhoLimit * std::tanh(x(4));
     return p;
   }
@@ -114,9 +113,8 @@ std::vector<double> heston_prices(const std::vector<Target>& targets,
   std::vector<double> prices(targets.size());
   for (const Expiry& e : expiries) {
     const std::vector<double> smile =
-        analytic::heston_smile(e.kinds, e.strikes, market.spot, e.T, e.rate,
-                               market.dividend_yield, p.v0, p.kappa, p.theta, p.xi, p.rho,
-                               kSmileTolerance);
+        analytic::heston_smile(e.kinds, e.strikes, market.spot, e.T, e.rate, market.dividend_yield,
+                               p.v0, p.kappa, p.theta, p.xi, p.rho, kSmileTolerance);
     for (std::size_t j = 0; j < e.quotes.size(); ++j)
       prices[e.quotes[j]] = smile[j];
   }

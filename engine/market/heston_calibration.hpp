@@ -39,8 +39,8 @@ struct HestonCalibrationOptions {
 
 struct HestonCalibration {
   config::HestonParameters parameters;
-  std::vector<double> model_vols;   ///< the fitted model's implied vol at each quote
-  double rmse_vol_points = 0.0;     ///< root mean square of model - quote, in vol points
+  std::vector<double> model_vols; ///< the fitted model's implied vol at each quote
+  double rmse_vol_points = 0.0;   ///< root mean square of model - quote, in vol points
   double max_error_vol_points = 0.0;
   int evaluations = 0;
   std::string stop; ///< why the search stopped, in the words of MINPACK's status

@@ -12,8 +12,10 @@ namespace {
 
 void require_positive(const char* what, double value) {
   if (!(value > 0.0) || !std::isfinite(value))
-    throw std::invalid_argument(std::string("implied vol: ") + what + " must be positive and "
-                                "finite, got " + std::to_string(value));
+    throw std::invalid_argument(std::string("implied vol: ") + what +
+                                " must be positive and "
+                                "finite, got " +
+                                std::to_string(value));
 }
 
 /// The out-of-the-money (or at-the-money) option's undiscounted price at `vol`.

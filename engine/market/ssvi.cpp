@@ -18,8 +18,8 @@ double SsviSurface::theta_at(double T) const {
     return theta.front() * T / expiries.front();
   for (std::size_t i = 1; i < expiries.size(); ++i) {
     if (T <= expiries[i])
-      return theta[i - 1] + (theta[i] - theta[i - 1]) * (T - expiries[i - 1]) /
-                                (expiries[i] - expiries[i - 1]);
+      return theta[i - 1] +
+             (theta[i] - theta[i - 1]) * (T - expiries[i - 1]) / (expiries[i] - expiries[i - 1]);
   }
   return theta.back() + theta_slope_at(T) * (T - expiries.back());
 }
@@ -90,7 +90,7 @@ SsviSurface surface_of(const Eigen::VectorXd& x, const std::vector<double>& expi
   }
   const auto at = [&](std::size_t j) { return x(static_cast<Eigen::Index>(n + j)); };
   s.rho = 0.999 * std::tanh(at(0));
-  s.gamma = 0.5 * logistic(at(1));                          // (0, 1/2]
+  s.gamma = 0.5 * logistic(at(1));                         // (0, 1/2]
   s.eta = 2.0 / (1.0 + std::abs(s.rho)) * logistic(at(2)); // eta (1 + |rho|) < 2
   return s;
 }
@@ -169,7 +169,8 @@ SsviFit fit_ssvi(const std::vector<VolQuote>& quotes, const QuoteMarket& market)
 
   SsviFit fit;
   fit.surface = surface_of(x, expiries);
-  fit.evaluations = static_cast<int>(solver.nfev + solver.njev * static_cast<Eigen::Index>(parameters));
+  fit.evaluations =
+      static_cast<int>(solver.nfev + solver.njev * static_cast<Eigen::Index>(parameters));
   double squares = 0.0;
   for (const Point& p : points) {
     const double vol = fit.surface.vol(p.T, p.k);

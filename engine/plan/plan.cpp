@@ -81,9 +81,9 @@ config::RunConfig with_implied_surfaces(const config::RunConfig& config,
   for (config::ModelConfig& model : completed.models) {
     if (!model.surface_from_quotes)
       continue;
-    const auto quotes =
-        std::find_if(config.market.implied_vols.begin(), config.market.implied_vols.end(),
-                     [&](const config::ImpliedVols& q) { return q.underlying == model.underlying; });
+    const auto quotes = std::find_if(
+        config.market.implied_vols.begin(), config.market.implied_vols.end(),
+        [&](const config::ImpliedVols& q) { return q.underlying == model.underlying; });
     try {
       market::ImpliedLocalVol built = market::implied_local_vol(
           *quotes, config.market.underlyings[static_cast<std::size_t>(model.underlying_index)],

@@ -148,5 +148,4 @@ void read_outcomes_message(const std::string& message, std::size_t groups,
     outcome_fields(r, outcomes.emplace_back());
 }
 
-
 } // namespace pfmc::engine
