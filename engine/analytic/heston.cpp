@@ -60,13 +60,9 @@ double heston_mean_total_variance(double T, double v0, double kappa, double thet
   return theta * T + (v0 - theta) * (-std::expm1(-kappa * T)) / kappa;
 }
 
-} // namespace
-
-double heston(OptionKind kind, double spot, double strike, double T, double r, double q, double v0,
-              double kappa, double theta, double xi, double rho) {
-  const char* function = "heston";
-  require_positive(function, "spot", spot);
-  require_positive(function, "strike", strike);
+/// The checks heston() and heston_smile() share: the expiry, the rates and the model's five.
+void check_model(const char* function, double T, double r, double q, double v0, double kappa,
+                 double theta, double xi, double rho) {
   require_positive(function, "T", T);
   require_finite(function, "r", r);
   require_finite(function, "q", q);
@@ -78,6 +74,16 @@ double heston(OptionKind kind, double spot, double strike, double T, double r, d
   if (!(v0 + theta > 0.0)) {
     fail(function, "v0 and theta are both 0: the variance never leaves 0");
   }
+}
+
+} // namespace
+
+double heston(OptionKind kind, double spot, double strike, double T, double r, double q, double v0,
+              double kappa, double theta, double xi, double rho) {
+  const char* function = "heston";
+  require_positive(function, "spot", spot);
+  require_positive(function, "strike", strike);
+  check_model(function, T, r, q, v0, kappa, theta, xi, rho);
   const HestonParameters parameters{T, v0, kappa, theta, xi, rho};
   const double forward = spot * std::exp((r - q) * T);
   const double log_moneyness = std::log(strike / forward); // k = log(K / F)
@@ -124,17 +130,7 @@ std::vector<double> heston_smile(const std::vector<OptionKind>& kinds,
   if (kinds.size() != strikes.size())
     fail(function, "one kind a strike");
   require_positive(function, "spot", spot);
-  require_positive(function, "T", T);
-  require_finite(function, "r", r);
-  require_finite(function, "q", q);
-  require_non_negative(function, "v0", v0);
-  require_positive(function, "kappa", kappa);
-  require_non_negative(function, "theta", theta);
-  require_positive(function, "xi", xi);
-  require_correlation(function, "rho", rho);
-  if (!(v0 + theta > 0.0)) {
-    fail(function, "v0 and theta are both 0: the variance never leaves 0");
-  }
+  check_model(function, T, r, q, v0, kappa, theta, xi, rho);
   for (const double strike : strikes)
     require_positive(function, "strike", strike);
   const HestonParameters parameters{T, v0, kappa, theta, xi, rho};
