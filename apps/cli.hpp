@@ -61,9 +61,9 @@ private:
 /// `pfmc calibrate`'s command line (apps/calibrate_command.cpp).
 struct CalibrateOptions {
   std::string config_file;
-  std::string model;  ///< the heston model to fit
-  bool feller = false; ///< impose 2 kappa theta >= xi^2
-  std::string output; ///< where the fitted model block goes (YAML); empty: nowhere
+  std::string model;            ///< the heston model to fit
+  bool feller = false;          ///< impose 2 kappa theta >= xi^2
+  std::string output;           ///< where the fitted model block goes (YAML); empty: nowhere
   std::string format = "table"; ///< table | json
 };
 int command_calibrate(const CalibrateOptions& options);

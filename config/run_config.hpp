@@ -54,7 +54,7 @@ struct ImpliedVols {
 
 struct Market {
   std::vector<Underlying> underlyings;
-  TermStructure zero_rates; ///< continuously compounded zero rates
+  TermStructure zero_rates;              ///< continuously compounded zero rates
   std::vector<ImpliedVols> implied_vols; ///< at most one set an underlying
 };
 
