@@ -118,6 +118,34 @@ const char* to_string(Greek greek) {
     return "theta";
   case Greek::cross_gamma:
     return "cross_gamma";
+  case Greek::scenario_pnl:
+    return "pnl";
+  }
+  return "unknown";
+}
+
+const char* to_string(ShiftKind kind) {
+  switch (kind) {
+  case ShiftKind::spot:
+    return "spot";
+  case ShiftKind::vol:
+    return "vol";
+  case ShiftKind::rate:
+    return "rate";
+  case ShiftKind::time:
+    return "time";
+  }
+  return "unknown";
+}
+
+const char* to_string(ShiftMode mode) {
+  switch (mode) {
+  case ShiftMode::relative:
+    return "relative";
+  case ShiftMode::absolute:
+    return "absolute";
+  case ShiftMode::log:
+    return "log";
   }
   return "unknown";
 }

@@ -180,7 +180,9 @@ enum class GreeksMethod { automatic, bump, pathwise };
 
 /// In this order in every output. cross_gamma: a basket's d²V / dS_a dS_b for each pair a < b of
 /// its underlyings (pathwise only: engine/plan/pathwise.cpp); none for a single underlying.
-enum class Greek { delta, gamma, vega, rho, theta, cross_gamma };
+/// scenario_pnl: not a Greek a config asks for — a risk scenario's P&L against the base market
+/// (RunConfig::priced_shifts), estimated per path like a bumped Greek; kGreekCount leaves it out.
+enum class Greek { delta, gamma, vega, rho, theta, cross_gamma, scenario_pnl };
 inline constexpr int kGreekCount = 6;
 
 struct SimulationConfig {
@@ -225,6 +227,64 @@ struct SimulationConfig {
   SourceMark steps_per_year_mark;
   /// Where `greeks` was set: planning refuses some Greeks for some groups and names the line.
   SourceMark greeks_mark;
+};
+
+// ---- risk (issue 61): moves of today's market, priced on the base run's draws --------------
+
+enum class ShiftKind { spot, vol, rate, time };
+/// relative: x · (1 + a); absolute: x + a; log (spots of a historical file): x · exp(a).
+enum class ShiftMode { relative, absolute, log };
+
+/// One move of the market. amount: a fraction (relative, log), spot units (an absolute spot
+/// move), a vol (an absolute vol move: each model's vol as the Greeks' vega moves it), a
+/// decimal rate (every zero rate), years of valuation time passing (time).
+struct Move {
+  ShiftKind kind = ShiftKind::spot;
+  ShiftMode mode = ShiftMode::relative;
+  /// Underlying indices (spot) or model indices (vol); empty: every one. Unused for rate, time.
+  std::vector<int> targets;
+  double amount = 0.0;
+};
+
+/// A scenario: its id and its moves, applied in order to today's market.
+struct MarketShift {
+  std::string name;
+  std::vector<Move> moves;
+  std::string where; ///< where it was written ("file:line"), for errors about its market
+};
+
+/// risk.ladders[i]: one kind of move at each of its points (amounts in Move's units).
+struct RiskLadder {
+  std::string name;
+  ShiftKind kind = ShiftKind::spot;
+  ShiftMode mode = ShiftMode::relative;
+  std::vector<int> targets;
+  std::vector<double> points;
+  /// The points as written (bp for rate, days for time, else the amount), for reports.
+  std::vector<double> written;
+  SourceMark mark;
+};
+
+/// risk.historical: a file of dated daily moves; VaR and expected shortfall of the portfolio.
+struct HistoricalRisk {
+  std::string file;
+  std::vector<std::string> dates;  ///< one a day, increasing
+  std::vector<MarketShift> days;   ///< each day's moves, the same targets in the same order
+  std::vector<double> levels{0.99, 0.975};
+  int horizon = 1; ///< days: moves summed over overlapping windows of this many days
+};
+
+struct RiskConfig {
+  bool present = false; ///< the config has a `risk:` block
+  std::vector<RiskLadder> ladders;
+  /// Two ladders' indices whose product is priced too (-1: no grid).
+  int grid_first = -1;
+  int grid_second = -1;
+  std::vector<MarketShift> scenarios; ///< named scenarios (risk.scenarios, a CSV file)
+  bool has_historical = false;
+  HistoricalRisk historical;
+  bool per_instrument = false; ///< report each instrument's P&L too
+  SourceMark mark;
 };
 
 enum class DeviceChoice { automatic, gpu, cpu }; ///< spelled auto | gpu | cpu
@@ -296,6 +356,10 @@ struct RunConfig {
   std::vector<Position> portfolio; ///< may be empty: then no portfolio value is reported
   SimulationConfig simulation;
   EngineConfig engine;
+  RiskConfig risk;
+  /// Scenarios priced beside the base market on its draws, each with its P&L's own standard
+  /// error (engine/plan/scenarios.cpp): set by engine/risk a pass at a time, never from YAML.
+  std::vector<MarketShift> priced_shifts;
 };
 
 // Spelling of enums as in the YAML and the outputs.
@@ -308,6 +372,8 @@ const char* to_string(BasketPayoff);
 const char* to_string(ExerciseStyle);
 const char* to_string(HestonScheme);
 const char* to_string(Greek);
+const char* to_string(ShiftKind); ///< spot | vol | rate | time
+const char* to_string(ShiftMode); ///< relative | absolute | log
 const char* to_string(RngType);
 const char* to_string(Precision);
 const char* to_string(MathProfile);

@@ -210,7 +210,8 @@ std::vector<Scenario> plan_pathwise(const config::RunConfig& config, int model_i
         p.input = theta;
         p.discount = 1;
         break;
-      case config::Greek::cross_gamma: // above
+      case config::Greek::cross_gamma:  // above
+      case config::Greek::scenario_pnl: // never asked for (config::kAllGreeks leaves it out)
         break;
       }
       group.greeks.push_back(g);
