@@ -82,7 +82,10 @@ pfmc_add_host_library(pfmc_plan
   # Dupire, Heston fitted to quotes), in the planner's library: it builds a `surface: implied`
   # local vol, and the fits read its curves.
   engine/market/implied_vol.cpp engine/market/heston_calibration.cpp engine/market/arbitrage.cpp
-  engine/market/ssvi.cpp engine/market/dupire.cpp)
+  engine/market/ssvi.cpp engine/market/dupire.cpp
+  # A risk scenario's market (engine/risk/market_shift.hpp): the planner prices shifts beside
+  # the base market on its draws.
+  engine/risk/market_shift.cpp)
 target_link_libraries(pfmc_plan PUBLIC pfmc_config pfmc_analytic)
 target_include_directories(pfmc_plan SYSTEM PRIVATE ${EIGEN3_INCLUDE_DIR})
 

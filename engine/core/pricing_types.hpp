@@ -26,6 +26,8 @@ struct GreekResult {
   /// A basket's per-underlying delta, gamma or vega: the underlying's name; a cross-gamma: its
   /// pair, "A,B"; empty for a Greek of the whole instrument.
   std::string underlying;
+  /// A risk pass's P&L (config::Greek::scenario_pnl): its index in RunConfig::priced_shifts.
+  int scenario = -1;
 };
 
 struct InstrumentResult {

@@ -28,9 +28,9 @@ constexpr std::size_t kInstrumentsPerThread = 512;
 constexpr std::size_t kArenaBytesPerGroup = 1'024;
 
 /// Fills `group` (made with its arena) with the plan of model `model_index`'s instruments.
-void plan_group(const config::RunConfig& config, int model_index,
-                plan_detail::Members instrument_indices, const std::vector<double>& quantity,
-                GroupPlan& group) {
+void plan_group(const config::RunConfig& config, const std::vector<plan_detail::Scenario>& shifted,
+                int model_index, plan_detail::Members instrument_indices,
+                const std::vector<double>& quantity, GroupPlan& group) {
   const auto& model = config.models[static_cast<std::size_t>(model_index)];
   plan_detail::check_event_grid_is_exact(config, model);
 
@@ -49,8 +49,9 @@ void plan_group(const config::RunConfig& config, int model_index,
   // Pathwise Greeks: one scenario and the model's tangents; else the bumps' scenarios.
   const bool pathwise = plan_detail::takes_pathwise(config, model_index, instrument_indices);
   const std::vector<plan_detail::Scenario> scenarios =
-      pathwise ? plan_detail::plan_pathwise(config, model_index, group)
-               : plan_detail::plan_scenarios(config, model_index, group);
+      pathwise           ? plan_detail::plan_pathwise(config, model_index, group)
+      : shifted.empty() ? plan_detail::plan_scenarios(config, model_index, group)
+                         : plan_detail::plan_shifted_scenarios(config, shifted, model_index, group);
   if (pathwise) {
     plan_detail::plan_pathwise_model_data(config, model_index, group);
   } else {
@@ -174,13 +175,15 @@ SimulationPlan plan_models(const config::RunConfig& config, unsigned threads) {
         std::make_shared<std::pmr::monotonic_buffer_resource>((end - begin) * kArenaBytesPerGroup));
   }
   plan.groups = GroupPlans(groups, ranges);
+  const std::vector<plan_detail::Scenario> shifted = plan_detail::shifted_markets(config);
   make_span.end();
   base::TraceSpan parallel_span("plan: groups on threads");
   const base::FirstFailure failed =
       base::parallel_ranges(groups, threads, [&](std::size_t g, std::size_t r) {
         if (g == base::range_begin(groups, ranges, r)) // the range's groups, made by its thread
           plan.groups.make_range(r, plan.memory[r].get());
-        plan_group(config, models_in_order[g], members_of(g), quantity, plan.groups[g]);
+        plan_group(config, shifted, models_in_order[g], members_of(g), quantity,
+                   plan.groups[g]);
         plan.groups[g].index = static_cast<int>(g);
       });
   parallel_span.end();

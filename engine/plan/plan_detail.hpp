@@ -60,6 +60,18 @@ struct Scenario {
 std::vector<Scenario> plan_scenarios(const config::RunConfig& config, int model_index,
                                      GroupPlan& group);
 
+/// The markets of the run's priced shifts (RunConfig::priced_shifts, a risk run's pass), made
+/// once for every group; empty without them.
+std::vector<Scenario> shifted_markets(const config::RunConfig& config);
+
+/// The base scenario and the priced shifts' markets: each shift's P&L against the base an
+/// estimate of the group (config::Greek::scenario_pnl, greek_assets its scenario). Throws
+/// config::ConfigError where the model cannot carry that many scenarios on one path, or a time
+/// move is not shorter than the group's first step.
+std::vector<Scenario> plan_shifted_scenarios(const config::RunConfig& config,
+                                             const std::vector<Scenario>& shifted,
+                                             int model_index, GroupPlan& group);
+
 // ---- per-step model data (step_data.cpp) ---------------------------------------------------
 
 /// A model's per-step data over a grid (shifted by a scenario), interleaved per step

@@ -8,6 +8,8 @@
 
 #include "config/config_error.hpp"
 #include "engine/plan/plan_detail.hpp"
+#include "engine/risk/market_shift.hpp"
+#include "models/scenarios.cuh"
 
 namespace pfmc::engine::plan_detail {
 
@@ -63,7 +65,8 @@ std::vector<double> weights_of(const config::RunConfig& config, const config::Mo
     w[bumps.time_forward] = 1.0 / bumps.time_bump;
     w[0] = -1.0 / bumps.time_bump;
     break;
-  case config::Greek::cross_gamma: // pathwise only (plan_greeks never asks)
+  case config::Greek::cross_gamma:  // pathwise only (plan_greeks never asks)
+  case config::Greek::scenario_pnl: // a priced shift's (plan_shifted_scenarios)
     break;
   }
   return w;
@@ -193,6 +196,53 @@ std::vector<Scenario> plan_scenarios(const config::RunConfig& config, int model_
   group.scenarios = static_cast<int>(scenarios.size());
   if (group.scenarios > 1 || wants(config::Greek::cross_gamma))
     plan_greeks(config, model, bumps, group); // cross_gamma alone: refused on a basket
+  return scenarios;
+}
+
+std::vector<Scenario> shifted_markets(const config::RunConfig& config) {
+  std::vector<Scenario> shifted;
+  for (const config::MarketShift& shift : config.priced_shifts) {
+    double time_forward = 0.0;
+    config::RunConfig moved = risk::shifted_market(config, shift, time_forward);
+    shifted.push_back(
+        {std::make_shared<const config::RunConfig>(std::move(moved)), nullptr, time_forward});
+  }
+  return shifted;
+}
+
+std::vector<Scenario> plan_shifted_scenarios(const config::RunConfig& config,
+                                             const std::vector<Scenario>& shifted,
+                                             int model_index, GroupPlan& group) {
+  const auto& model = config.models[static_cast<std::size_t>(model_index)];
+  const int most = std::min(models::scenarios_for_assets(model.assets()), models::kMaxGreeks + 1);
+  if (static_cast<int>(shifted.size()) + 1 > most)
+    throw config::ConfigError(config.file, model.mark, "risk",
+                              std::to_string(shifted.size()) + " scenarios on the paths of model '" +
+                                  model.name + "': it carries at most " +
+                                  std::to_string(most - 1) + " beside the base");
+  std::vector<Scenario> scenarios{{nullptr, &config, 0.0}};
+  for (std::size_t s = 0; s < shifted.size(); ++s) {
+    const Scenario& scenario = shifted[s];
+    if (scenario.time_shift > 0.0 && !(scenario.time_shift < group.times[1]))
+      throw config::ConfigError(
+          config.file, config.simulation.steps_per_year_mark, "risk",
+          "scenario '" + config.priced_shifts[s].name + "' moves valuation " +
+              std::to_string(scenario.time_shift * 365.0) + " days forward, not less than model '" +
+              model.name + "''s first step (" + std::to_string(group.times[1] * 365.0) +
+              " days), which the shifted paths start in: move time by less, or take fewer "
+              "steps_per_year");
+    scenarios.push_back(scenario);
+  }
+  group.scenarios = static_cast<int>(scenarios.size());
+  for (int s = 1; s < group.scenarios; ++s) { // P&L of s: its payoff less the base's, per path
+    std::vector<double> w(static_cast<std::size_t>(group.scenarios), 0.0);
+    w[0] = -1.0;
+    w[static_cast<std::size_t>(s)] = 1.0;
+    group.greeks.push_back(config::Greek::scenario_pnl);
+    group.greek_assets.push_back(s);
+    group.greek_pair_assets.push_back(-1);
+    group.greek_weights.insert(group.greek_weights.end(), w.begin(), w.end());
+  }
   return scenarios;
 }
 

@@ -70,7 +70,9 @@ InstrumentResult instrument_result(const config::RunConfig& config, const GroupP
                                                base.pathwise_delta != 0.0);
     GreekResult greek{group.greeks[k], ge.mean, ge.std_error, ge.has_error, pathwise, {}};
     const int asset = group.greek_assets[k];
-    if (asset >= 0) {
+    if (group.greeks[k] == config::Greek::scenario_pnl) {
+      greek.scenario = asset - 1; // greek_assets: its scenario (the base is 0)
+    } else if (asset >= 0) {
       const auto& model = config.models[static_cast<std::size_t>(group.model_index)];
       greek.underlying = model.underlyings[static_cast<std::size_t>(asset)];
       // A cross-gamma's pair: "A,B" (the model's order).

@@ -1,0 +1,128 @@
+// A risk scenario's moves applied to today's market (engine/risk/market_shift.hpp).
+#include "engine/risk/market_shift.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "config/config_error.hpp"
+
+namespace pfmc::engine::risk {
+
+namespace {
+
+/// x moved by `move` (relative, absolute or log).
+double moved(double x, const config::Move& move) {
+  switch (move.mode) {
+  case config::ShiftMode::relative:
+    return x * (1.0 + move.amount);
+  case config::ShiftMode::absolute:
+    return x + move.amount;
+  case config::ShiftMode::log:
+    return x * std::exp(move.amount);
+  }
+  return x;
+}
+
+bool targets(const config::Move& move, std::size_t index) {
+  if (move.targets.empty())
+    return true;
+  for (const int t : move.targets) {
+    if (t == static_cast<int>(index))
+      return true;
+  }
+  return false;
+}
+
+[[noreturn]] void refuse(const config::RunConfig& config, const config::MarketShift& shift,
+                         const std::string& what) {
+  throw config::ConfigError(config.file, {}, "risk",
+                            "scenario '" + shift.name + "'" +
+                                (shift.where.empty() ? "" : " (" + shift.where + ")") + ": " +
+                                what + ": a spot or a vol must stay > 0");
+}
+
+/// A vol of model `name` moved; refused where it would not stay positive.
+double moved_vol(double vol, const config::Move& move, const config::RunConfig& config,
+                 const config::MarketShift& shift, const std::string& name) {
+  const double v = moved(vol, move);
+  if (!(v > 0.0))
+    refuse(config, shift, "moves a vol of model '" + name + "' from " + std::to_string(vol) +
+                              " to " + std::to_string(v));
+  return v;
+}
+
+void move_vols(config::RunConfig& c, const config::Move& move, const config::MarketShift& shift) {
+  for (std::size_t i = 0; i < c.models.size(); ++i) {
+    if (!targets(move, i))
+      continue;
+    config::ModelConfig& m = c.models[i];
+    const auto vol = [&](double v) { return moved_vol(v, move, c, shift, m.name); };
+    switch (m.type) {
+    case config::ModelType::black_scholes:
+      for (double& v : m.volatility.values)
+        v = vol(v);
+      break;
+    case config::ModelType::heston: {
+      // v0 or theta of 0 has no vol to move relatively; an absolute move still applies.
+      const double vol0 = vol(std::sqrt(m.heston.v0));
+      const double vol_inf = vol(std::sqrt(m.heston.theta));
+      m.heston.v0 = vol0 * vol0;
+      m.heston.theta = vol_inf * vol_inf;
+      break;
+    }
+    case config::ModelType::local_vol:
+      for (auto& row : m.surface.vols) {
+        for (double& v : row)
+          v = vol(v);
+      }
+      break;
+    case config::ModelType::multi_black_scholes:
+      for (double& v : m.volatilities)
+        v = vol(v);
+      break;
+    }
+  }
+}
+
+void move_spots(config::RunConfig& c, const config::Move& move, const config::MarketShift& shift) {
+  for (std::size_t i = 0; i < c.market.underlyings.size(); ++i) {
+    if (!targets(move, i))
+      continue;
+    config::Underlying& u = c.market.underlyings[i];
+    const double s = moved(u.spot, move);
+    if (!(s > 0.0))
+      refuse(c, shift,
+             "moves the spot of " + u.name + " from " + std::to_string(u.spot) + " to " +
+                 std::to_string(s));
+    u.spot = s;
+  }
+}
+
+} // namespace
+
+config::RunConfig shifted_market(const config::RunConfig& config, const config::MarketShift& shift,
+                                 double& time_forward) {
+  config::RunConfig c = config;
+  c.priced_shifts.clear();
+  time_forward = 0.0;
+  for (const config::Move& move : shift.moves) {
+    switch (move.kind) {
+    case config::ShiftKind::spot:
+      move_spots(c, move, shift);
+      break;
+    case config::ShiftKind::vol:
+      move_vols(c, move, shift);
+      break;
+    case config::ShiftKind::rate:
+      for (double& z : c.market.zero_rates.values)
+        z += move.amount;
+      break;
+    case config::ShiftKind::time:
+      time_forward += move.amount;
+      break;
+    }
+  }
+  return c;
+}
+
+} // namespace pfmc::engine::risk
