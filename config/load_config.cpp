@@ -39,7 +39,8 @@ RunConfig load(yaml::Reader& reader, const std::string& text, const TradeColumns
       reader.fail(root, "top level must be a mapping");
     }
     const yaml::Mapping top(reader, root);
-    top.allow_only({"market", "models", "instruments", "portfolio", "simulation", "engine"});
+    top.allow_only(
+        {"market", "models", "instruments", "portfolio", "simulation", "engine", "risk"});
 
     RunConfig config;
     config.file = reader.file();
@@ -67,6 +68,9 @@ RunConfig load(yaml::Reader& reader, const std::string& text, const TradeColumns
     }
     if (const yaml::Entry* e = given("engine")) {
       config.engine = schema::engine(reader, e->value);
+    }
+    if (const yaml::Entry* e = top.find("risk")) { // `risk:` with nothing in it is refused
+      config.risk = schema::risk(reader, e->value, config);
     }
     return config;
   } catch (const YAML::Exception& e) {

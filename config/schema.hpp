@@ -13,6 +13,18 @@
 
 namespace pfmc::config::schema {
 
+/// "SPX, SX5E": the names of `named` (underlyings, models), for a message about an unknown one;
+/// the first kListedNames of a long list and how many more, as NameTable lists its names.
+template <class Named>
+std::string known_names(const std::vector<Named>& named) {
+  std::string names;
+  for (std::size_t i = 0; i < named.size() && i < yaml::kListedNames; ++i)
+    names += (names.empty() ? "" : ", ") + named[i].name;
+  if (named.size() > yaml::kListedNames)
+    names += ", and " + std::to_string(named.size() - yaml::kListedNames) + " more";
+  return names;
+}
+
 // schema_market.cpp
 Market market(const yaml::Reader& reader, const yaml::Located& where);
 std::vector<ModelConfig> models(const yaml::Reader& reader, const yaml::Located& where,
@@ -24,10 +36,19 @@ std::vector<ModelConfig> models(const yaml::Reader& reader, const yaml::Located&
 std::vector<ImpliedVols> implied_vols(const yaml::Reader& reader, const yaml::Located& where,
                                       const std::vector<Underlying>& underlyings);
 
+// schema_risk.cpp
+/// The `risk` block: ladders of one kind of move, a grid of two of them, named scenarios
+/// (`{csv: FILE}`) and historical daily moves (`{csv: FILE, levels, horizon}`); names resolve
+/// against the market's underlyings and `config`'s models.
+RiskConfig risk(const yaml::Reader& reader, const yaml::Located& where, const RunConfig& config);
+
 // schema_products.cpp
 /// The CSV file a section names (`instruments: {csv: trades.csv}`), relative to the YAML
 /// file's folder; nullopt when the section is a list.
 std::optional<csv::Table> csv_section(const yaml::Reader& reader, const yaml::Located& where);
+/// The CSV file that the mapping's `csv` key names, read with its `delimiter` if it has one
+/// (a section with keys of its own beside them: `historical: {csv: FILE, horizon: 10}`).
+csv::Table csv_file(const yaml::Reader& reader, const yaml::Mapping& m);
 /// Refuses a header that lacks a required column or has one no record may have.
 void check_header(const yaml::Reader& csv_reader, const csv::Table& table,
                   const std::vector<std::string>& allowed,

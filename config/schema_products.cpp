@@ -412,6 +412,10 @@ std::optional<csv::Table> csv_section(const Reader& reader, const Located& where
   }
   const Mapping m = reader.mapping(where);
   m.allow_only({"csv", "delimiter"});
+  return csv_file(reader, m);
+}
+
+csv::Table csv_file(const Reader& reader, const Mapping& m) {
   const Located& file_at = m.require("csv").value;
   char delimiter = 0; // the file's `sep=` line, else a comma
   if (const yaml::Entry* e = m.find("delimiter")) {

@@ -26,13 +26,6 @@ int underlying_index(const std::vector<Underlying>& underlyings, const std::stri
   return -1;
 }
 
-std::string known_names(const std::vector<Underlying>& underlyings) {
-  std::string names;
-  for (const auto& u : underlyings)
-    names += (names.empty() ? "" : ", ") + u.name;
-  return names;
-}
-
 /// A vol, in (0, 5] (as a model's volatility is).
 template <class Source, class Where>
 double quoted_vol(const Source& source, const Where& where) {

@@ -132,7 +132,6 @@ void Mapping::refuse_both(const Entry* first, const Entry* second,
 }
 
 namespace {
-constexpr std::size_t kListedNames = 20; // of a long list, enough to show the spelling
 constexpr std::size_t kNameBlock = 1 << 16;
 } // namespace
 

@@ -154,6 +154,10 @@ private:
   std::vector<Entry> entries_;
 };
 
+/// Names an error about an unknown one lists: the first of a long list, enough to show the
+/// spelling (a book of 100,000 ids would make a message of megabytes).
+inline constexpr std::size_t kListedNames = 20;
+
 /// Names that must be unique (underlyings, models, instrument ids, portfolio positions), in
 /// order, with where each was first given; also resolves references to them.
 class NameTable {

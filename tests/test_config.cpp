@@ -465,7 +465,7 @@ std::vector<BadConfig> bad_configs() {
        "t.yaml:11:1: only one YAML document is allowed (found a second one)"},
       {"unknown_top_level_key", with_tail("engines: {block_size: 128}\n"),
        "t.yaml:11:1: unknown key 'engines' (expected one of: market, models, instruments, "
-       "portfolio, simulation, engine)"},
+       "portfolio, simulation, engine, risk)"},
       {"duplicate_top_level_key", with_tail("instruments: []\n"),
        "t.yaml:11:1: duplicate key 'instruments'"},
       {"missing_models",
