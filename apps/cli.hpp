@@ -14,6 +14,7 @@
 #include <string>
 
 #include "config/overrides.hpp"
+#include "engine/risk/risk_run.hpp"
 #include "config/run_config.hpp"
 #include "engine/pricer.hpp"
 
@@ -96,6 +97,15 @@ struct RunOptions {
 void add_override_options(CLI::App* app, RunOptions& o);
 /// The overrides the command line gave (an option not given overrides nothing).
 config::Overrides overrides_from(CLI::App* app, const RunOptions& o);
+
+/// `pfmc risk` (apps/risk_command.cpp): declared on `app`, its options read into `o` and
+/// `per_instrument`.
+CLI::App* add_risk_command(CLI::App& app, RunOptions& o, bool& per_instrument,
+                           const char* config_help, const char* version);
+int command_risk(CLI::App* app, const RunOptions& o, bool per_instrument);
+/// A risk run as `pfmc risk --format json` prints it (and Python's pfmc.risk reads it).
+nlohmann::json risk_report(const config::RunConfig& config,
+                           const engine::risk::RiskResult& result, bool per_instrument);
 
 /// What `bench` and `tune` share: a GPU, the run's settings, and the sweep of every group.
 struct SweepOptions {

@@ -89,12 +89,11 @@ inline void expect_scenarios_equal_separate_prices(const std::string& engine, in
   using config::ShiftMode;
   config::RunConfig config = config::parse_run_config(risk_book_yaml(engine, paths), "book.yaml");
   config.risk.present = true;
-  config.risk.ladders = {
-      risk_ladder("spot", ShiftKind::spot, ShiftMode::relative, {-0.05, 0.05}),
-      risk_ladder("spot_abs", ShiftKind::spot, ShiftMode::absolute, {2.0}),
-      risk_ladder("vol", ShiftKind::vol, ShiftMode::absolute, {-0.03, 0.03}),
-      risk_ladder("vol_rel", ShiftKind::vol, ShiftMode::relative, {0.1}),
-      risk_ladder("rate", ShiftKind::rate, ShiftMode::absolute, {0.005}, {50})};
+  config.risk.ladders = {risk_ladder("spot", ShiftKind::spot, ShiftMode::relative, {-0.05, 0.05}),
+                         risk_ladder("spot_abs", ShiftKind::spot, ShiftMode::absolute, {2.0}),
+                         risk_ladder("vol", ShiftKind::vol, ShiftMode::absolute, {-0.03, 0.03}),
+                         risk_ladder("vol_rel", ShiftKind::vol, ShiftMode::relative, {0.1}),
+                         risk_ladder("rate", ShiftKind::rate, ShiftMode::absolute, {0.005}, {50})};
   config::MarketShift stress{"stress",
                              {{ShiftKind::spot, ShiftMode::relative, {0}, -0.1},
                               {ShiftKind::vol, ShiftMode::absolute, {0, 1}, 0.05},

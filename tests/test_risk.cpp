@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "config/config_error.hpp"
 #include "risk_check.hpp"
+#include "risk_var_references.hpp"
 
 namespace pfmc {
 namespace {
@@ -55,6 +57,66 @@ TEST(Risk, HistoricalWindowsSumTheirDaysMoves) {
   EXPECT_DOUBLE_EQ(windows[0].shift.moves[0].amount, 0.01 - 0.02);
   EXPECT_DOUBLE_EQ(windows[1].shift.moves[0].amount, -0.02 + 0.005);
   EXPECT_DOUBLE_EQ(windows[1].shift.moves[1].amount, 0.0001 + 0.0002);
+}
+
+/// The book of scripts/references/risk_var_reference.py in YAML, its historical moves those of
+/// config/examples/risk_history.csv over `horizon` days.
+std::string var_book_yaml(int horizon) {
+  namespace ref = testing::risk_var;
+  std::string yaml = "market:\n  underlyings:\n";
+  for (const auto& m : ref::kMarket)
+    yaml += "    - {name: " + std::string(m.name) + ", spot: " + std::to_string(m.spot) +
+            ", dividend_yield: " + std::to_string(m.dividend) + "}\n";
+  yaml += "  rates: {zero_rate: " + std::to_string(ref::kRate) + "}\nmodels:\n";
+  for (const auto& m : ref::kMarket)
+    yaml += "  - {name: " + std::string(m.name) +
+            ", type: black_scholes, underlying: " + std::string(m.name) +
+            ", volatility: " + std::to_string(m.vol) + "}\n";
+  yaml += "instruments:\n";
+  for (const auto& o : ref::kBook)
+    yaml += "  - {id: " + std::string(o.id) +
+            ", type: european, option: " + (o.call ? "call" : "put") +
+            ", strike: " + std::to_string(o.strike) + ", maturity: " + std::to_string(o.maturity) +
+            ", model: " + o.underlying + "}\n";
+  yaml += "portfolio:\n";
+  for (const auto& o : ref::kBook)
+    yaml += "  - {instrument: " + std::string(o.id) + ", quantity: " + std::to_string(o.quantity) +
+            "}\n";
+  yaml += "simulation: {paths: 250000, steps_per_year: 0, seed: 5}\nengine: {device: cpu}\n"
+          "risk:\n  historical: {csv: risk_history.csv, levels: [0.99, 0.975], horizon: " +
+          std::to_string(horizon) + "}\n";
+  return yaml;
+}
+
+TEST(Risk, HistoricalVarAndEsMatchAFullRevaluationInClosedForm) {
+  // Each window's P&L is off by its Monte Carlo error e_s; the k-th largest loss and the mean of
+  // the k largest move by at most max |e_s|, which is within 5 of the largest standard-error
+  // bound but for a chance of 250 x 5.7e-7 (5 sigma two-sided, a union over the windows).
+  for (const int horizon : {1, 10}) {
+    const config::RunConfig config = config::parse_run_config(
+        var_book_yaml(horizon), std::string(PFMC_SOURCE_DIR) + "/config/examples/var.yaml");
+    const engine::risk::RiskResult risk = engine::risk::run_risk(config);
+    double largest_error = 0.0;
+    for (const auto& s : risk.scenarios)
+      largest_error = std::max(largest_error, s.portfolio_pnl_std_error_bound);
+    ASSERT_EQ(risk.scenarios.size(), 251u - static_cast<std::size_t>(horizon));
+    ASSERT_EQ(risk.tail.size(), 2u);
+    EXPECT_NEAR(risk.base.portfolio.value, testing::risk_var::kBaseValue,
+                4 * risk.base.portfolio.std_error);
+    std::size_t checked = 0;
+    for (const auto& m : testing::risk_var::kMeasures) {
+      if (m.horizon != horizon)
+        continue;
+      const auto& t = risk.tail[checked++];
+      EXPECT_EQ(t.level, m.level);
+      EXPECT_NEAR(t.var, m.var, 5 * largest_error) << horizon << "-day " << m.level;
+      EXPECT_NEAR(t.expected_shortfall, m.expected_shortfall, 5 * largest_error)
+          << horizon << "-day " << m.level;
+    }
+    EXPECT_EQ(checked, 2u);
+    // The allowance is narrow: CRN make every window's error small beside the VaR.
+    EXPECT_LT(5 * largest_error, 0.05 * risk.tail[0].var);
+  }
 }
 
 TEST(Risk, AMoveThatLeavesNoSpotOrVolIsRefusedByName) {

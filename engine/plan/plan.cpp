@@ -49,9 +49,9 @@ void plan_group(const config::RunConfig& config, const std::vector<plan_detail::
   // Pathwise Greeks: one scenario and the model's tangents; else the bumps' scenarios.
   const bool pathwise = plan_detail::takes_pathwise(config, model_index, instrument_indices);
   const std::vector<plan_detail::Scenario> scenarios =
-      pathwise           ? plan_detail::plan_pathwise(config, model_index, group)
+      pathwise          ? plan_detail::plan_pathwise(config, model_index, group)
       : shifted.empty() ? plan_detail::plan_scenarios(config, model_index, group)
-                         : plan_detail::plan_shifted_scenarios(config, shifted, model_index, group);
+                        : plan_detail::plan_shifted_scenarios(config, shifted, model_index, group);
   if (pathwise) {
     plan_detail::plan_pathwise_model_data(config, model_index, group);
   } else {
@@ -182,8 +182,7 @@ SimulationPlan plan_models(const config::RunConfig& config, unsigned threads) {
       base::parallel_ranges(groups, threads, [&](std::size_t g, std::size_t r) {
         if (g == base::range_begin(groups, ranges, r)) // the range's groups, made by its thread
           plan.groups.make_range(r, plan.memory[r].get());
-        plan_group(config, shifted, models_in_order[g], members_of(g), quantity,
-                   plan.groups[g]);
+        plan_group(config, shifted, models_in_order[g], members_of(g), quantity, plan.groups[g]);
         plan.groups[g].index = static_cast<int>(g);
       });
   parallel_span.end();

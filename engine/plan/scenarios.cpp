@@ -211,15 +211,15 @@ std::vector<Scenario> shifted_markets(const config::RunConfig& config) {
 }
 
 std::vector<Scenario> plan_shifted_scenarios(const config::RunConfig& config,
-                                             const std::vector<Scenario>& shifted,
-                                             int model_index, GroupPlan& group) {
+                                             const std::vector<Scenario>& shifted, int model_index,
+                                             GroupPlan& group) {
   const auto& model = config.models[static_cast<std::size_t>(model_index)];
   const int most = std::min(models::scenarios_for_assets(model.assets()), models::kMaxGreeks + 1);
   if (static_cast<int>(shifted.size()) + 1 > most)
-    throw config::ConfigError(config.file, model.mark, "risk",
-                              std::to_string(shifted.size()) + " scenarios on the paths of model '" +
-                                  model.name + "': it carries at most " +
-                                  std::to_string(most - 1) + " beside the base");
+    throw config::ConfigError(
+        config.file, model.mark, "risk",
+        std::to_string(shifted.size()) + " scenarios on the paths of model '" + model.name +
+            "': it carries at most " + std::to_string(most - 1) + " beside the base");
   std::vector<Scenario> scenarios{{nullptr, &config, 0.0}};
   for (std::size_t s = 0; s < shifted.size(); ++s) {
     const Scenario& scenario = shifted[s];

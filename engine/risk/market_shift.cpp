@@ -46,8 +46,9 @@ double moved_vol(double vol, const config::Move& move, const config::RunConfig& 
                  const config::MarketShift& shift, const std::string& name) {
   const double v = moved(vol, move);
   if (!(v > 0.0))
-    refuse(config, shift, "moves a vol of model '" + name + "' from " + std::to_string(vol) +
-                              " to " + std::to_string(v));
+    refuse(config, shift,
+           "moves a vol of model '" + name + "' from " + std::to_string(vol) + " to " +
+               std::to_string(v));
   return v;
 }
 

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "config/config_error.hpp"
+#include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
 #include "models/payoff.cuh"
 #include "models/scenarios.cuh"
@@ -46,11 +47,10 @@ void add_ladders(const config::RiskConfig& risk, std::vector<LabelledShift>& out
   const auto& b = risk.ladders[static_cast<std::size_t>(risk.grid_second)];
   for (std::size_t i = 0; i < a.points.size(); ++i) {
     for (std::size_t j = 0; j < b.points.size(); ++j)
-      out.push_back({{point_name(a, i) + "," + point_name(b, j),
-                      {ladder_move(a, i), ladder_move(b, j)},
-                      ""},
-                     "grid",
-                     {a.written[i], b.written[j]}});
+      out.push_back(
+          {{point_name(a, i) + "," + point_name(b, j), {ladder_move(a, i), ladder_move(b, j)}, ""},
+           "grid",
+           {a.written[i], b.written[j]}});
   }
 }
 
@@ -73,6 +73,24 @@ void add_historical(const config::HistoricalRisk& h, std::vector<LabelledShift>&
 bool moves_nothing(const config::MarketShift& shift) {
   return std::all_of(shift.moves.begin(), shift.moves.end(),
                      [](const config::Move& m) { return m.amount == 0.0; });
+}
+
+/// What a shift does, as text: two scenarios of one key move the market alike (a grid's row at
+/// a zero of the other ladder is that ladder's point) and are priced once.
+std::string market_key(const config::MarketShift& shift) {
+  std::string key;
+  char amount[40];
+  for (const config::Move& m : shift.moves) {
+    if (m.amount == 0.0)
+      continue;
+    std::snprintf(amount, sizeof amount, "%a", m.amount);
+    key += std::to_string(static_cast<int>(m.kind)) + "/" +
+           std::to_string(static_cast<int>(m.mode)) + "/";
+    for (const int t : m.targets)
+      key += std::to_string(t) + ",";
+    key += std::string("/") + amount + ";";
+  }
+  return key;
 }
 
 /// Each instrument's P&L into `scenarios` from one pass (its shifts are scenarios
@@ -145,6 +163,22 @@ int shifts_per_pass(const config::RunConfig& config) {
     const auto& model = config.models[static_cast<std::size_t>(instrument.model_index)];
     most = std::min(most, models::scenarios_for_assets(model.assets()) - 1);
   }
+  // Each scenario observes its own paths: a group of n observation schedules carries
+  // kMaxObservations / n scenarios.
+  const SimulationPlan plan = make_plan(pass_config(config, {}));
+  for (const GroupPlan& group : plan.groups) {
+    const int schedules = std::max<int>(1, static_cast<int>(group.observations.size()));
+    const int fit = models::kMaxObservations / schedules - 1;
+    if (fit < 1)
+      throw config::ConfigError(
+          config.file, config.models[static_cast<std::size_t>(group.model_index)].mark, "risk",
+          "model '" + group.model_name + "''s instruments need " + std::to_string(schedules) +
+              " observation schedules: a scenario beside the base needs as many again, and at "
+              "most " +
+              std::to_string(models::kMaxObservations) +
+              " fit one path: split its instruments over more models");
+    most = std::min(most, fit);
+  }
   return most;
 }
 
@@ -185,10 +219,14 @@ RiskResult run_risk(const config::RunConfig& config, const PassProgress& progres
     r.pnl_std_error.assign(config.instruments.size(), 0.0);
     result.scenarios.push_back(std::move(r));
   }
-  // The scenarios that move something, a pass at a time (one that moves nothing is the base).
+  // The scenarios that move something, each market once, a pass at a time (one that moves
+  // nothing is the base; one that moves as an earlier one is its copy).
   std::vector<std::size_t> moving;
+  std::vector<std::size_t> same_as(all.size());
+  std::map<std::string, std::size_t> first_of;
   for (std::size_t s = 0; s < all.size(); ++s) {
-    if (!moves_nothing(all[s].shift))
+    same_as[s] = first_of.emplace(market_key(all[s].shift), s).first->second;
+    if (same_as[s] == s && !moves_nothing(all[s].shift))
       moving.push_back(s);
   }
   result.per_pass = shifts_per_pass(config);
@@ -214,10 +252,16 @@ RiskResult run_risk(const config::RunConfig& config, const PassProgress& progres
     if (progress)
       progress(pass + 1, result.passes);
   }
-  for (std::size_t s = 0; s < all.size(); ++s) { // the base's own scenarios: its prices
-    if (moves_nothing(all[s].shift)) {
+  for (std::size_t s = 0; s < all.size(); ++s) {
+    ScenarioResult& r = result.scenarios[s];
+    if (moves_nothing(all[s].shift)) { // the base's own: its prices
       for (std::size_t i = 0; i < config.instruments.size(); ++i)
-        result.scenarios[s].value[i] = result.base.instruments[i].price;
+        r.value[i] = result.base.instruments[i].price;
+    } else if (same_as[s] != s) {
+      const ScenarioResult& priced = result.scenarios[same_as[s]];
+      r.value = priced.value;
+      r.pnl = priced.pnl;
+      r.pnl_std_error = priced.pnl_std_error;
     }
   }
   sum_portfolio(config, result.base, result.scenarios);

@@ -58,11 +58,11 @@ struct RiskResult {
   std::vector<ScenarioResult> scenarios;
   std::vector<TailMeasure> tail; ///< with historical scenarios and a portfolio
   int horizon = 0;
-  int passes = 0;           ///< runs of the engine (each the base and up to `per_pass` shifts)
+  int passes = 0; ///< runs of the engine (each the base and up to `per_pass` shifts)
   int per_pass = 0;
-  double kernel_ms = 0.0;   ///< over the passes
-  double total_ms = 0.0;    ///< over the passes (price()'s total each)
-  double wall_ms = 0.0;     ///< run_risk from its start to its end
+  double kernel_ms = 0.0; ///< over the passes
+  double total_ms = 0.0;  ///< over the passes (price()'s total each)
+  double wall_ms = 0.0;   ///< run_risk from its start to its end
   std::vector<std::string> notices;
 };
 
