@@ -14,9 +14,9 @@
 #include <string>
 
 #include "config/overrides.hpp"
-#include "engine/risk/risk_run.hpp"
 #include "config/run_config.hpp"
 #include "engine/pricer.hpp"
+#include "engine/risk/risk_run.hpp"
 
 namespace pfmc::apps {
 
@@ -104,8 +104,8 @@ CLI::App* add_risk_command(CLI::App& app, RunOptions& o, bool& per_instrument,
                            const char* config_help, const char* version);
 int command_risk(CLI::App* app, const RunOptions& o, bool per_instrument);
 /// A risk run as `pfmc risk --format json` prints it (and Python's pfmc.risk reads it).
-nlohmann::json risk_report(const config::RunConfig& config,
-                           const engine::risk::RiskResult& result, bool per_instrument);
+nlohmann::json risk_report(const config::RunConfig& config, const engine::risk::RiskResult& result,
+                           bool per_instrument);
 
 /// What `bench` and `tune` share: a GPU, the run's settings, and the sweep of every group.
 struct SweepOptions {
@@ -134,6 +134,8 @@ struct KernelsOptions {
 /// `cached_bytes`, with --list `cached_kernels`). The Python package's pfmc.kernels too.
 nlohmann::json kernels_report(const KernelsOptions& o);
 int command_kernels(const KernelsOptions& o);
+/// Declares `pfmc kernels` on `app`, its options read into `o`.
+CLI::App* add_kernels_command(CLI::App& app, KernelsOptions& o, const char* version);
 
 int command_tune(CLI::App* app, const RunOptions& o, const SweepOptions& s);
 int command_bench(CLI::App* app, const RunOptions& o, const SweepOptions& s);

@@ -160,6 +160,34 @@ void print_text(const nlohmann::json& j) {
 
 } // namespace
 
+CLI::App* add_kernels_command(CLI::App& app, KernelsOptions& o, const char* version) {
+  auto* kernels_command = app.add_subcommand(
+      "kernels", "list the path kernels built in, compiled on first use and cached; compile "
+                 "ahead what a config will use (--warm); empty the cache (--clear)");
+  kernels_command->set_version_flag("--version", version);
+  kernels_command->add_option("--warm", o.warm,
+                              "compile what CONFIG's groups will launch (backend auto: every "
+                              "tuner candidate), or `all`, or model-list entries "
+                              "(black_scholes_f32,heston_f64,...), into the cache");
+  kernels_command
+      ->add_option("--arch", o.arch,
+                   "with --warm: compile for sm_N (e.g. 90) instead of this GPU, "
+                   "without one")
+      ->check(CLI::Range(50, 200));
+  kernels_command
+      ->add_option("--jobs", o.jobs,
+                   "with --warm: parallel compilations (default: the host's threads)")
+      ->check(CLI::Range(1, 1024));
+  kernels_command->add_option("--cache", o.cache,
+                              "the kernel cache folder (default: $PFMC_KERNEL_CACHE, else "
+                              "$XDG_CACHE_HOME/pfmc/kernels or ~/.cache/pfmc/kernels)");
+  kernels_command->add_flag("--clear", o.clear, "remove every cached kernel");
+  kernels_command->add_flag("--list", o.list, "also list each cached kernel");
+  kernels_command->add_flag("--quiet", o.quiet, "no progress line on stderr");
+  kernels_command->add_flag("--json", o.json, "print the report as JSON");
+  return kernels_command;
+}
+
 nlohmann::json kernels_report(const KernelsOptions& o) {
   if (!o.cache.empty())
     kernels::compile::set_cache_dir(o.cache);

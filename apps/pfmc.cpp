@@ -277,35 +277,12 @@ int run(int argc, char** argv) {
 
   RunOptions risk_options;
   bool risk_per_instrument = false;
-  auto* risk = add_risk_command(app, risk_options, risk_per_instrument, kConfigHelp,
-                                kVersion.c_str());
+  auto* risk =
+      add_risk_command(app, risk_options, risk_per_instrument, kConfigHelp, kVersion.c_str());
   CalibrateOptions calibrate_options;
   auto* calibrate = add_calibrate_command(app, calibrate_options, kConfigHelp, kVersion.c_str());
   KernelsOptions kernels_options;
-  auto* kernels_command = app.add_subcommand(
-      "kernels", "list the path kernels built in, compiled on first use and cached; compile "
-                 "ahead what a config will use (--warm); empty the cache (--clear)");
-  kernels_command->set_version_flag("--version", kVersion);
-  kernels_command->add_option("--warm", kernels_options.warm,
-                              "compile what CONFIG's groups will launch (backend auto: every "
-                              "tuner candidate), or `all`, or model-list entries "
-                              "(black_scholes_f32,heston_f64,...), into the cache");
-  kernels_command
-      ->add_option("--arch", kernels_options.arch,
-                   "with --warm: compile for sm_N (e.g. 90) instead of this GPU, "
-                   "without one")
-      ->check(CLI::Range(50, 200));
-  kernels_command
-      ->add_option("--jobs", kernels_options.jobs,
-                   "with --warm: parallel compilations (default: the host's threads)")
-      ->check(CLI::Range(1, 1024));
-  kernels_command->add_option("--cache", kernels_options.cache,
-                              "the kernel cache folder (default: $PFMC_KERNEL_CACHE, else "
-                              "$XDG_CACHE_HOME/pfmc/kernels or ~/.cache/pfmc/kernels)");
-  kernels_command->add_flag("--clear", kernels_options.clear, "remove every cached kernel");
-  kernels_command->add_flag("--list", kernels_options.list, "also list each cached kernel");
-  kernels_command->add_flag("--quiet", kernels_options.quiet, "no progress line on stderr");
-  kernels_command->add_flag("--json", kernels_options.json, "print the report as JSON");
+  auto* kernels_command = add_kernels_command(app, kernels_options, kVersion.c_str());
 
   try {
     app.parse(argc, argv);

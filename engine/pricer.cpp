@@ -93,7 +93,7 @@ void describe_run(const config::RunConfig& config, const SimulationPlan& plan,
   run.control_variate = config.simulation.control_variate;
   run.brownian_bridge = settings.brownian_bridge;
   for (const GroupPlan& group : plan.groups)
-    run.scenarios = std::max(run.scenarios, group.scenarios);
+    run.scenarios = std::max(run.scenarios, group.model_copies);
   run.on_gpu = on_gpu;
   run.device =
       on_gpu ? device.info.name : "CPU (" + std::to_string(settings.cpu_threads) + " threads)";

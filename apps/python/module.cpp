@@ -540,6 +540,18 @@ std::string calibrate(const std::string& source, bool is_path, const std::string
   });
 }
 
+/// `pfmc risk --format json`'s report as JSON text (apps::risk_report).
+std::string risk(const std::string& source, bool is_path, const std::string& name,
+                 const py::dict& kw, bool per_instrument) {
+  const config::Overrides overrides = overrides_from(kw);
+  return guarded([&] {
+    config::RunConfig config = load(source, is_path, name);
+    config::apply_overrides(config, overrides);
+    const engine::risk::RiskResult result = engine::risk::run_risk(config);
+    return apps::risk_report(config, result, per_instrument).dump();
+  });
+}
+
 std::string backends() {
   return guarded([] { return apps::backends_json(engine::query_device()).dump(); });
 }
@@ -582,6 +594,8 @@ PYBIND11_MODULE(_pfmc, m) {
         py::arg("positions") = py::none());
   m.def("bench", &bench, py::arg("source"), py::arg("is_path"), py::arg("name"),
         py::arg("overrides"), py::arg("backends"), py::arg("distances"), py::arg("repeat"));
+  m.def("risk", &risk, py::arg("source"), py::arg("is_path"), py::arg("name"),
+        py::arg("overrides"), py::arg("per_instrument"));
   m.def("backends", &backends);
   m.def("calibrate", &calibrate, py::arg("source"), py::arg("is_path"), py::arg("name"),
         py::arg("model"), py::arg("feller"));

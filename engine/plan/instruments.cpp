@@ -217,6 +217,25 @@ models::InstrumentView instrument_view(const ViewInputs& in, double quantity,
   return view;
 }
 
+/// The view of a payoff on paths whose spots are all `scale` times those it reads: its strike
+/// and knock in the read paths' units. A vanilla payoff (European, Asian, a weighted basket's) is
+/// homogeneous of degree 1 in spot and strike, so its discount takes the scale (and a rebate,
+/// cash, gives it back); a digital's cash is of degree 0.
+void scale_view(double scale, models::InstrumentView& view) {
+  view.strike /= scale;
+  if (view.kind != models::PayoffKind::digital) {
+    view.discount *= scale;
+    view.rebate /= scale;
+  }
+  if (view.knock_observation >= 0) {
+    if (view.kind == models::PayoffKind::basket) {
+      view.knock_level /= scale; // the basket's level
+    } else {
+      view.knock_level -= std::log(scale); // the log-spot's extreme
+    }
+  }
+}
+
 } // namespace
 
 void plan_instruments(const config::RunConfig& config, int model_index,
@@ -232,16 +251,19 @@ void plan_instruments(const config::RunConfig& config, int model_index,
     const int maturity_step = step_of(group.times, instrument.maturity);
     double control_mean = 0.0;
     for (int k = 0; k < group.scenarios; ++k) {
+      const Scenario& scenario = scenarios[static_cast<std::size_t>(k)];
       const ViewInputs in{config,
                           model,
                           instrument,
                           group,
-                          scenarios[static_cast<std::size_t>(k)],
+                          scenario,
                           k,
-                          k * group.assets,
+                          (scenario.copy >= 0 ? scenario.copy : k) * group.assets,
                           maturity_step};
       models::InstrumentView view =
           instrument_view(in, quantity[static_cast<std::size_t>(i)], observations, control_mean);
+      if (scenario.spot_scale != 1.0)
+        scale_view(scenario.spot_scale, view);
       if (group.pathwise())
         set_smoothing(view);
       group.portfolio = group.portfolio || view.quantity != 0.0;

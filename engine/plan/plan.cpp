@@ -28,9 +28,10 @@ constexpr std::size_t kInstrumentsPerThread = 512;
 constexpr std::size_t kArenaBytesPerGroup = 1'024;
 
 /// Fills `group` (made with its arena) with the plan of model `model_index`'s instruments.
-void plan_group(const config::RunConfig& config, const std::vector<plan_detail::Scenario>& shifted,
-                int model_index, plan_detail::Members instrument_indices,
-                const std::vector<double>& quantity, GroupPlan& group) {
+void plan_group(const config::RunConfig& config,
+                const std::vector<plan_detail::ShiftedMarket>& shifted, int model_index,
+                plan_detail::Members instrument_indices, const std::vector<double>& quantity,
+                GroupPlan& group) {
   const auto& model = config.models[static_cast<std::size_t>(model_index)];
   plan_detail::check_event_grid_is_exact(config, model);
 
@@ -48,14 +49,18 @@ void plan_group(const config::RunConfig& config, const std::vector<plan_detail::
   group.times.assign(times.begin(), times.end());
   // Pathwise Greeks: one scenario and the model's tangents; else the bumps' scenarios.
   const bool pathwise = plan_detail::takes_pathwise(config, model_index, instrument_indices);
+  const auto& first = config.instruments[static_cast<std::size_t>(instrument_indices.front())];
+  const bool early = plan_detail::exercises_early(first); // a group's all do, or none
+  std::vector<plan_detail::Scenario> copies;              // the markets whose paths it simulates
   const std::vector<plan_detail::Scenario> scenarios =
-      pathwise          ? plan_detail::plan_pathwise(config, model_index, group)
-      : shifted.empty() ? plan_detail::plan_scenarios(config, model_index, group)
-                        : plan_detail::plan_shifted_scenarios(config, shifted, model_index, group);
+      pathwise ? plan_detail::plan_pathwise(config, model_index, group)
+      : shifted.empty()
+          ? plan_detail::plan_scenarios(config, model_index, group)
+          : plan_detail::plan_shifted_scenarios(config, shifted, model_index, early, group, copies);
   if (pathwise) {
     plan_detail::plan_pathwise_model_data(config, model_index, group);
   } else {
-    plan_detail::plan_model_data(scenarios, model_index, group);
+    plan_detail::plan_model_data(shifted.empty() ? scenarios : copies, model_index, group);
   }
   plan_detail::ObservationSet observations(group.times);
   plan_detail::plan_instruments(config, model_index, scenarios, instrument_indices, quantity,
@@ -63,8 +68,7 @@ void plan_group(const config::RunConfig& config, const std::vector<plan_detail::
   const std::vector<const std::vector<int>*> observation_steps =
       plan_detail::number_observations(config, model_index, observations, group);
   plan_detail::plan_observation_runs(observation_steps, group);
-  const auto& first = config.instruments[static_cast<std::size_t>(instrument_indices.front())];
-  if (plan_detail::exercises_early(first)) // a group's instruments all exercise early, or none
+  if (early)
     plan_detail::plan_exercise(config, model_index, scenarios, group);
 }
 
@@ -175,7 +179,7 @@ SimulationPlan plan_models(const config::RunConfig& config, unsigned threads) {
         std::make_shared<std::pmr::monotonic_buffer_resource>((end - begin) * kArenaBytesPerGroup));
   }
   plan.groups = GroupPlans(groups, ranges);
-  const std::vector<plan_detail::Scenario> shifted = plan_detail::shifted_markets(config);
+  const std::vector<plan_detail::ShiftedMarket> shifted = plan_detail::shifted_markets(config);
   make_span.end();
   base::TraceSpan parallel_span("plan: groups on threads");
   const base::FirstFailure failed =

@@ -97,6 +97,9 @@ struct GroupPlan {
   /// Scenarios simulated on the same draws: 1, or with Greeks the base and its bumps
   /// (models/scenarios.cuh). Instruments are stored [base instrument][scenario].
   int scenarios = 1;
+  /// Copies of the model simulated on each path (models::Scenarios' count; 1: the model alone):
+  /// the scenarios, but for a risk pass's scenarios read on another's paths with scaled spots.
+  int model_copies = 1;
   /// The Greeks, in config::Greek order; on a basket's model delta, gamma and vega once per
   /// underlying, greek_assets saying which (the model's asset), -1 for the whole model.
   PlanArray<config::Greek> greeks;

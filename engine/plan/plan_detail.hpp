@@ -50,6 +50,11 @@ struct Scenario {
   std::shared_ptr<const config::RunConfig> bumped;
   const config::RunConfig* base = nullptr;
   double time_shift = 0.0; ///< theta: valuation moved forward by this (years)
+  /// A risk scenario read on another scenario's paths (engine/risk/market_shift.hpp's
+  /// ShiftPaths): the model copy whose paths it reads (-1: its own, at its own index) and its
+  /// spots over that copy's; config() is then the copy's market.
+  int copy = -1;
+  double spot_scale = 1.0;
   [[nodiscard]] const config::RunConfig& config() const { return bumped ? *bumped : *base; }
 };
 
@@ -60,17 +65,26 @@ struct Scenario {
 std::vector<Scenario> plan_scenarios(const config::RunConfig& config, int model_index,
                                      GroupPlan& group);
 
-/// The markets of the run's priced shifts (RunConfig::priced_shifts, a risk run's pass), made
-/// once for every group; empty without them.
-std::vector<Scenario> shifted_markets(const config::RunConfig& config);
+/// A priced shift's markets, made once for every group: the whole of it, and without its spot
+/// moves (the paths of a model whose paths scale with the spot).
+struct ShiftedMarket {
+  Scenario whole;
+  Scenario unspotted;
+};
+/// The markets of the run's priced shifts (RunConfig::priced_shifts, a risk run's pass); empty
+/// without them.
+std::vector<ShiftedMarket> shifted_markets(const config::RunConfig& config);
 
-/// The base scenario and the priced shifts' markets: each shift's P&L against the base an
-/// estimate of the group (config::Greek::scenario_pnl, greek_assets its scenario). Throws
-/// config::ConfigError where the model cannot carry that many scenarios on one path, or a time
-/// move is not shorter than the group's first step.
+/// The base scenario and the priced shifts' scenarios (each shift's P&L against the base an
+/// estimate of the group: config::Greek::scenario_pnl, greek_assets its scenario), and in
+/// `copies` the markets whose paths the group simulates (the base first): a shift that moves
+/// only the spots of a model whose paths scale with them reads another copy's paths
+/// (Scenario::copy). Throws config::ConfigError where the model cannot carry that many copies
+/// or scenarios on one path, or a time move is not shorter than the group's first step.
 std::vector<Scenario> plan_shifted_scenarios(const config::RunConfig& config,
-                                             const std::vector<Scenario>& shifted,
-                                             int model_index, GroupPlan& group);
+                                             const std::vector<ShiftedMarket>& shifted,
+                                             int model_index, bool early_exercise,
+                                             GroupPlan& group, std::vector<Scenario>& copies);
 
 // ---- per-step model data (step_data.cpp) ---------------------------------------------------
 
@@ -106,7 +120,7 @@ void check_event_grid_is_exact(const config::RunConfig& config, const config::Mo
 
 /// group.step_series_count, group.model_data and group.model_constants (every
 /// scenario's, one block each) over group.times.
-void plan_model_data(const std::vector<Scenario>& scenarios, int model_index, GroupPlan& group);
+void plan_model_data(const std::vector<Scenario>& copies, int model_index, GroupPlan& group);
 
 // ---- bumps of the market (scenarios.cpp) --------------------------------------------------
 

@@ -2,7 +2,9 @@
 // numbers), and the weights that turn their payoffs into Greeks.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -199,40 +201,70 @@ std::vector<Scenario> plan_scenarios(const config::RunConfig& config, int model_
   return scenarios;
 }
 
-std::vector<Scenario> shifted_markets(const config::RunConfig& config) {
-  std::vector<Scenario> shifted;
-  for (const config::MarketShift& shift : config.priced_shifts) {
+std::vector<ShiftedMarket> shifted_markets(const config::RunConfig& config) {
+  std::vector<ShiftedMarket> shifted;
+  const auto market = [&](const config::MarketShift& shift) {
     double time_forward = 0.0;
     config::RunConfig moved = risk::shifted_market(config, shift, time_forward);
-    shifted.push_back(
-        {std::make_shared<const config::RunConfig>(std::move(moved)), nullptr, time_forward});
-  }
+    return Scenario{std::make_shared<const config::RunConfig>(std::move(moved)), nullptr,
+                    time_forward};
+  };
+  for (const config::MarketShift& shift : config.priced_shifts)
+    shifted.push_back({market(shift), market(risk::without_spot_moves(shift))});
   return shifted;
 }
 
+namespace {
+
+/// Refuses a valuation moved forward by not less than the group's first step.
+void check_time_move(const config::RunConfig& config, const config::ModelConfig& model,
+                     const std::string& name, double time_shift, const GroupPlan& group) {
+  if (time_shift > 0.0 && !(time_shift < group.times[1]))
+    throw config::ConfigError(
+        config.file, config.simulation.steps_per_year_mark, "risk",
+        "scenario '" + name + "' moves valuation " + std::to_string(time_shift * 365.0) +
+            " days forward, not less than model '" + model.name + "''s first step (" +
+            std::to_string(group.times[1] * 365.0) +
+            " days), which the shifted paths start in: move time by less, or take fewer "
+            "steps_per_year");
+}
+
+} // namespace
+
 std::vector<Scenario> plan_shifted_scenarios(const config::RunConfig& config,
-                                             const std::vector<Scenario>& shifted, int model_index,
-                                             GroupPlan& group) {
+                                             const std::vector<ShiftedMarket>& shifted,
+                                             int model_index, bool early_exercise, GroupPlan& group,
+                                             std::vector<Scenario>& copies) {
   const auto& model = config.models[static_cast<std::size_t>(model_index)];
-  const int most = std::min(models::scenarios_for_assets(model.assets()), models::kMaxGreeks + 1);
-  if (static_cast<int>(shifted.size()) + 1 > most)
+  const int most_copies = models::scenarios_for_assets(model.assets());
+  const int most_views = std::min(models::kMaxScenarios, models::kMaxGreeks + 1);
+  if (static_cast<int>(shifted.size()) + 1 > most_views)
     throw config::ConfigError(
         config.file, model.mark, "risk",
         std::to_string(shifted.size()) + " scenarios on the paths of model '" + model.name +
-            "': it carries at most " + std::to_string(most - 1) + " beside the base");
-  std::vector<Scenario> scenarios{{nullptr, &config, 0.0}};
+            "': at most " + std::to_string(most_views - 1) + " beside the base");
+  copies = {{nullptr, &config, 0.0}};
+  std::vector<Scenario> scenarios{{nullptr, &config, 0.0, 0, 1.0}};
+  std::map<std::string, int> copy_of{{"", 0}}; // the paths' key: risk::shift_paths
   for (std::size_t s = 0; s < shifted.size(); ++s) {
-    const Scenario& scenario = shifted[s];
-    if (scenario.time_shift > 0.0 && !(scenario.time_shift < group.times[1]))
-      throw config::ConfigError(
-          config.file, config.simulation.steps_per_year_mark, "risk",
-          "scenario '" + config.priced_shifts[s].name + "' moves valuation " +
-              std::to_string(scenario.time_shift * 365.0) + " days forward, not less than model '" +
-              model.name + "''s first step (" + std::to_string(group.times[1] * 365.0) +
-              " days), which the shifted paths start in: move time by less, or take fewer "
-              "steps_per_year");
+    const risk::ShiftPaths paths =
+        risk::shift_paths(config, config.priced_shifts[s], model_index, early_exercise);
+    const Scenario& market = paths.spot_scale != 1.0 ? shifted[s].unspotted : shifted[s].whole;
+    const auto [at, added] = copy_of.emplace(paths.key, static_cast<int>(copies.size()));
+    if (added) {
+      check_time_move(config, model, config.priced_shifts[s].name, market.time_shift, group);
+      copies.push_back(market);
+    }
+    Scenario scenario = market;
+    scenario.copy = at->second;
+    scenario.spot_scale = paths.spot_scale;
     scenarios.push_back(scenario);
   }
+  if (static_cast<int>(copies.size()) > most_copies)
+    throw config::ConfigError(config.file, model.mark, "risk",
+                              std::to_string(copies.size()) + " markets' paths on model '" +
+                                  model.name + "': it carries at most " +
+                                  std::to_string(most_copies) + " on one path");
   group.scenarios = static_cast<int>(scenarios.size());
   for (int s = 1; s < group.scenarios; ++s) { // P&L of s: its payoff less the base's, per path
     std::vector<double> w(static_cast<std::size_t>(group.scenarios), 0.0);

@@ -182,11 +182,12 @@ void check_event_grid_is_exact(const config::RunConfig& config, const config::Mo
           ") needs a discretisation: set steps_per_year > 0");
 }
 
-void plan_model_data(const std::vector<Scenario>& scenarios, int model_index, GroupPlan& group) {
-  const int S = group.scenarios;
+void plan_model_data(const std::vector<Scenario>& copies, int model_index, GroupPlan& group) {
+  const int S = static_cast<int>(copies.size());
+  group.model_copies = S;
   std::vector<double> constants;
   for (int k = 0; k < S; ++k) {
-    const Scenario& sc = scenarios[static_cast<std::size_t>(k)];
+    const Scenario& sc = copies[static_cast<std::size_t>(k)];
     ModelData data =
         model_data(sc.config(), sc.config().models[static_cast<std::size_t>(model_index)],
                    group.times, sc.time_shift);

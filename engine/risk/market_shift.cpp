@@ -2,6 +2,7 @@
 #include "engine/risk/market_shift.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "config/config_error.hpp"
@@ -124,6 +125,84 @@ config::RunConfig shifted_market(const config::RunConfig& config, const config::
     }
   }
   return c;
+}
+
+namespace {
+
+std::string hex(double x) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%a", x);
+  return text;
+}
+
+/// What the shift's moves do, as text ("" when nothing), its spot moves left out or not.
+std::string moves_key(const config::MarketShift& shift, bool with_spots) {
+  std::string key;
+  for (const config::Move& m : shift.moves) {
+    if (m.amount == 0.0 || (!with_spots && m.kind == config::ShiftKind::spot))
+      continue;
+    key += std::to_string(static_cast<int>(m.kind)) + "/" +
+           std::to_string(static_cast<int>(m.mode)) + "/";
+    for (const int t : m.targets)
+      key += std::to_string(t) + ",";
+    key += "/" + hex(m.amount) + ";";
+  }
+  return key;
+}
+
+bool scales_with_spot(config::ModelType type) {
+  return type == config::ModelType::black_scholes || type == config::ModelType::heston ||
+         type == config::ModelType::multi_black_scholes;
+}
+
+} // namespace
+
+std::string market_key(const config::MarketShift& shift) {
+  return moves_key(shift, true);
+}
+
+config::MarketShift without_spot_moves(const config::MarketShift& shift) {
+  config::MarketShift out = shift;
+  out.moves.clear();
+  for (const config::Move& m : shift.moves) {
+    if (m.kind != config::ShiftKind::spot)
+      out.moves.push_back(m);
+  }
+  return out;
+}
+
+ShiftPaths shift_paths(const config::RunConfig& config, const config::MarketShift& shift,
+                       int model_index, bool early_exercise) {
+  const config::ModelConfig& model = config.models[static_cast<std::size_t>(model_index)];
+  const std::vector<int> underlyings = model.type == config::ModelType::multi_black_scholes
+                                           ? model.underlying_indices
+                                           : std::vector<int>{model.underlying_index};
+  std::vector<double> ratios;
+  bool uniform = true;
+  for (const int u : underlyings) {
+    const double spot = config.market.underlyings[static_cast<std::size_t>(u)].spot;
+    double moved_spot = spot;
+    for (const config::Move& m : shift.moves) {
+      if (m.kind == config::ShiftKind::spot && targets(m, static_cast<std::size_t>(u)))
+        moved_spot = moved(moved_spot, m);
+    }
+    ratios.push_back(moved_spot / spot);
+    uniform = uniform && ratios.back() == ratios.front();
+  }
+  ShiftPaths paths{moves_key(shift, false), 1.0};
+  if (!early_exercise && uniform && scales_with_spot(model.type)) {
+    paths.spot_scale = ratios.front();
+    return paths;
+  }
+  bool moved_any = false;
+  for (const double r : ratios)
+    moved_any = moved_any || r != 1.0;
+  if (moved_any) {
+    paths.key += "|spots";
+    for (const double r : ratios)
+      paths.key += ":" + hex(r);
+  }
+  return paths;
 }
 
 } // namespace pfmc::engine::risk

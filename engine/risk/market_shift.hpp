@@ -4,6 +4,8 @@
 // of a local-vol surface, each asset of a basket, Heston's sqrt(v0) and sqrt(theta)), every zero
 // rate, valuation time — refused where a spot or a vol would not stay positive.
 
+#include <string>
+
 #include "config/run_config.hpp"
 
 namespace pfmc::engine::risk {
@@ -14,5 +16,26 @@ namespace pfmc::engine::risk {
 /// be <= 0.
 config::RunConfig shifted_market(const config::RunConfig& config, const config::MarketShift& shift,
                                  double& time_forward);
+
+/// The paths a scenario needs on one model: `key` names them ("" for the base market's), and
+/// `spot_scale` is the scenario's spots over those paths' (1 but for a scaled view). On a model
+/// whose paths scale with the spot (black_scholes, heston, multi_black_scholes: log-spot moves by
+/// a constant whatever the path) a move of its spots all by one factor needs no paths of its own:
+/// its payoffs are read on the paths of the scenario's other moves with strikes and knocks
+/// scaled (engine/plan/instruments.cpp). Elsewhere (local vol, early exercise, a basket's spots
+/// moved apart) the key names the moved spots too.
+struct ShiftPaths {
+  std::string key;
+  double spot_scale = 1.0;
+};
+ShiftPaths shift_paths(const config::RunConfig& config, const config::MarketShift& shift,
+                       int model_index, bool early_exercise);
+
+/// What a shift does, as text: two shifts of one key move the market alike (a grid's point at
+/// a zero of one ladder is the other ladder's point; moves of 0 are left out).
+std::string market_key(const config::MarketShift& shift);
+
+/// The shift without its spot moves.
+config::MarketShift without_spot_moves(const config::MarketShift& shift);
 
 } // namespace pfmc::engine::risk

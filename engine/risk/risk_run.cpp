@@ -8,11 +8,13 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "config/config_error.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
+#include "engine/risk/market_shift.hpp"
 #include "models/payoff.cuh"
 #include "models/scenarios.cuh"
 
@@ -73,24 +75,6 @@ void add_historical(const config::HistoricalRisk& h, std::vector<LabelledShift>&
 bool moves_nothing(const config::MarketShift& shift) {
   return std::all_of(shift.moves.begin(), shift.moves.end(),
                      [](const config::Move& m) { return m.amount == 0.0; });
-}
-
-/// What a shift does, as text: two scenarios of one key move the market alike (a grid's row at
-/// a zero of the other ladder is that ladder's point) and are priced once.
-std::string market_key(const config::MarketShift& shift) {
-  std::string key;
-  char amount[40];
-  for (const config::Move& m : shift.moves) {
-    if (m.amount == 0.0)
-      continue;
-    std::snprintf(amount, sizeof amount, "%a", m.amount);
-    key += std::to_string(static_cast<int>(m.kind)) + "/" +
-           std::to_string(static_cast<int>(m.mode)) + "/";
-    for (const int t : m.targets)
-      key += std::to_string(t) + ",";
-    key += std::string("/") + amount + ";";
-  }
-  return key;
 }
 
 /// Each instrument's P&L into `scenarios` from one pass (its shifts are scenarios
@@ -157,29 +141,82 @@ std::vector<LabelledShift> expand_scenarios(const config::RunConfig& config) {
   return out;
 }
 
-int shifts_per_pass(const config::RunConfig& config) {
-  int most = models::kMaxGreeks;
-  for (const config::InstrumentConfig& instrument : config.instruments) {
-    const auto& model = config.models[static_cast<std::size_t>(instrument.model_index)];
-    most = std::min(most, models::scenarios_for_assets(model.assets()) - 1);
-  }
-  // Each scenario observes its own paths: a group of n observation schedules carries
-  // kMaxObservations / n scenarios.
+namespace {
+
+/// What one kind of simulation group of the book carries on a path: its model, whether its
+/// instruments exercise early, and the most model copies (the Scenarios wrapper's, and as many
+/// as its observation schedules leave slots for).
+struct PathRoom {
+  int model_index = 0;
+  bool early = false;
+  int most_copies = 0;
+};
+
+std::vector<PathRoom> path_rooms(const config::RunConfig& config) {
+  std::vector<PathRoom> rooms;
   const SimulationPlan plan = make_plan(pass_config(config, {}));
   for (const GroupPlan& group : plan.groups) {
     const int schedules = std::max<int>(1, static_cast<int>(group.observations.size()));
-    const int fit = models::kMaxObservations / schedules - 1;
-    if (fit < 1)
-      throw config::ConfigError(
-          config.file, config.models[static_cast<std::size_t>(group.model_index)].mark, "risk",
-          "model '" + group.model_name + "''s instruments need " + std::to_string(schedules) +
-              " observation schedules: a scenario beside the base needs as many again, and at "
-              "most " +
-              std::to_string(models::kMaxObservations) +
-              " fit one path: split its instruments over more models");
-    most = std::min(most, fit);
+    const int most =
+        std::min(models::scenarios_for_assets(group.assets), models::kMaxObservations / schedules);
+    const bool early = group.exercise.present();
+    const auto same = std::find_if(rooms.begin(), rooms.end(), [&](const PathRoom& r) {
+      return r.model_index == group.model_index && r.early == early;
+    });
+    if (same == rooms.end()) {
+      rooms.push_back({group.model_index, early, most});
+    } else {
+      same->most_copies = std::min(same->most_copies, most);
+    }
   }
-  return most;
+  return rooms;
+}
+
+} // namespace
+
+std::vector<std::vector<std::size_t>> plan_passes(const config::RunConfig& config,
+                                                  const std::vector<LabelledShift>& scenarios,
+                                                  std::vector<std::size_t> moving) {
+  // Scenarios of one market but for their spots next to each other: on a model whose paths
+  // scale with the spot they share a copy's paths.
+  std::stable_sort(moving.begin(), moving.end(), [&](std::size_t a, std::size_t b) {
+    return market_key(without_spot_moves(scenarios[a].shift)) <
+           market_key(without_spot_moves(scenarios[b].shift));
+  });
+  const std::vector<PathRoom> rooms = path_rooms(config);
+  std::vector<std::vector<std::size_t>> passes;
+  std::vector<std::set<std::string>> copies(rooms.size()); // the pass's paths beside the base
+  for (const std::size_t s : moving) {
+    std::vector<std::string> keys;
+    bool fits = !passes.empty() && passes.back().size() < kMostShiftsPerPass;
+    for (std::size_t r = 0; r < rooms.size(); ++r) {
+      keys.push_back(
+          shift_paths(config, scenarios[s].shift, rooms[r].model_index, rooms[r].early).key);
+      const bool added = !keys.back().empty() && copies[r].count(keys.back()) == 0;
+      if (1 + static_cast<int>(copies[r].size()) + (added ? 1 : 0) > rooms[r].most_copies) {
+        fits = false;
+        if (!keys.back().empty() && rooms[r].most_copies < 2)
+          throw config::ConfigError(
+              config.file, config.models[static_cast<std::size_t>(rooms[r].model_index)].mark,
+              "risk",
+              "scenario '" + scenarios[s].shift.name + "' needs paths of its own on model '" +
+                  config.models[static_cast<std::size_t>(rooms[r].model_index)].name +
+                  "', whose instruments' observation schedules leave no room for a second "
+                  "copy of its paths: split its instruments over more models");
+      }
+    }
+    if (!fits) {
+      passes.emplace_back();
+      for (auto& c : copies)
+        c.clear();
+    }
+    passes.back().push_back(s);
+    for (std::size_t r = 0; r < rooms.size(); ++r) {
+      if (!keys[r].empty())
+        copies[r].insert(keys[r]);
+    }
+  }
+  return passes;
 }
 
 std::vector<TailMeasure> tail_measures(const std::vector<double>& pnl,
@@ -229,17 +266,16 @@ RiskResult run_risk(const config::RunConfig& config, const PassProgress& progres
     if (same_as[s] == s && !moves_nothing(all[s].shift))
       moving.push_back(s);
   }
-  result.per_pass = shifts_per_pass(config);
-  const auto per_pass = static_cast<std::size_t>(result.per_pass);
-  result.passes = std::max<int>(1, static_cast<int>((moving.size() + per_pass - 1) / per_pass));
+  std::vector<std::vector<std::size_t>> passes = plan_passes(config, all, moving);
+  if (passes.empty())
+    passes.emplace_back(); // the base alone
+  result.passes = static_cast<int>(passes.size());
+  result.per_pass = static_cast<int>(kMostShiftsPerPass);
   if (config.simulation.control_variate)
     result.notices.push_back("risk: control variates left out (a scenario's value is the base "
                              "price plus its P&L, both without them)");
   for (int pass = 0; pass < result.passes; ++pass) {
-    const std::size_t begin = static_cast<std::size_t>(pass) * per_pass;
-    const std::size_t end = std::min(moving.size(), begin + per_pass);
-    std::vector<std::size_t> priced(moving.begin() + static_cast<std::ptrdiff_t>(begin),
-                                    moving.begin() + static_cast<std::ptrdiff_t>(end));
+    const std::vector<std::size_t>& priced = passes[static_cast<std::size_t>(pass)];
     std::vector<config::MarketShift> shifts;
     for (const std::size_t s : priced)
       shifts.push_back(all[s].shift);

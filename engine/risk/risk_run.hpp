@@ -5,6 +5,7 @@
 // the paths' paired differences (engine/plan/scenarios.cpp prices a pass of shifts beside the
 // base market in one run); then historical VaR and expected shortfall.
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
@@ -66,9 +67,18 @@ struct RiskResult {
   std::vector<std::string> notices;
 };
 
-/// Most shifts one pass carries beside the base on the book's models (each model's path carries
-/// a fixed number of scenarios: models/scenarios.cuh).
-int shifts_per_pass(const config::RunConfig& config);
+/// Most scenarios one pass prices beside the base (models::kMaxGreeks estimates; fewer than
+/// models::kMaxScenarios views).
+inline constexpr std::size_t kMostShiftsPerPass = 14;
+
+/// The passes that price `moving` (indices into `scenarios`, each moving the market): as many
+/// as a pass holds (kMostShiftsPerPass), but no more markets' paths on any model than it carries
+/// on one path (engine/risk/market_shift.hpp's shift_paths: a move of a model's spots alone needs
+/// none of its own where its paths scale with the spot). Scenarios that share paths but for
+/// their spots go together.
+std::vector<std::vector<std::size_t>> plan_passes(const config::RunConfig& config,
+                                                  const std::vector<LabelledShift>& scenarios,
+                                                  std::vector<std::size_t> moving);
 
 /// VaR and ES of the P&Ls at `levels` (definitions at TailMeasure).
 std::vector<TailMeasure> tail_measures(const std::vector<double>& pnl,

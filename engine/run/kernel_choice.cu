@@ -13,7 +13,7 @@ bool has_group_launcher(const GroupPlan& group, config::Precision precision,
                         const std::string& backend, int prefetch_distance, bool tuned_only) {
   return dispatch_precision(precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
-    if (std::is_same_v<Real, float> && group.scenarios > 1)
+    if (std::is_same_v<Real, float> && group.model_copies > 1)
       return false;
     return dispatch_model<Real>(group, [&](auto model_tag) {
       using Model = typename decltype(model_tag)::type;
@@ -26,7 +26,7 @@ GroupKernelShape group_kernel_shape(const GroupPlan& group) {
   GroupKernelShape shape;
   shape.model_type = group.model_type;
   shape.assets = group.assets;
-  shape.scenarios = group.scenarios > 1;
+  shape.scenarios = group.model_copies > 1;
   shape.fast_math = group.fast_math;
   shape.pathwise_moved_inputs = group.pathwise_moved_inputs;
   shape.exercise = group.exercise.present();
@@ -41,7 +41,7 @@ std::vector<const std::string*> group_kernel_names(const GroupPlan& group,
   return dispatch_precision(settings.precision, [&](auto real_tag) {
     using Real = typename decltype(real_tag)::type;
     std::vector<const std::string*> names;
-    if (std::is_same_v<Real, float> && group.scenarios > 1)
+    if (std::is_same_v<Real, float> && group.model_copies > 1)
       return names;
     dispatch_model<Real>(group, [&](auto model_tag) {
       using Model = typename decltype(model_tag)::type;

@@ -279,7 +279,7 @@ void check_plan(const config::RunConfig& config, const SimulationPlan& plan,
   // on one, NOTES v33).
   const auto check = [&](std::size_t g, std::size_t) {
     const GroupPlan& group = plan.groups[g];
-    if (group.scenarios > 1 && settings.precision == config::Precision::float32) {
+    if (group.model_copies > 1 && settings.precision == config::Precision::float32) {
       throw config::ConfigError(
           config.file, {}, "simulation.greeks",
           "bumped Greeks (model '" + group.model_name +

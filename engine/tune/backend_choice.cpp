@@ -106,7 +106,7 @@ std::vector<int> instantiated_distances(const GroupPlan& group, config::Precisio
 void resolve_group_distance(const GroupPlan& group, config::Precision precision,
                             config::RngType rng, bool brownian_bridge, GroupBackend& chosen,
                             std::map<DistanceShape, GroupBackend>& resolved, RunInfo& run) {
-  const DistanceShape shape{group.model_type, group.assets, group.scenarios, chosen.backend,
+  const DistanceShape shape{group.model_type, group.assets, group.model_copies, chosen.backend,
                             chosen.prefetch_distance};
   const auto known = resolved.find(shape);
   if (known != resolved.end()) {
@@ -126,7 +126,7 @@ void resolve_group_distance(const GroupPlan& group, config::Precision precision,
     const BackendChoice fallback = default_backend_choice(rng, brownian_bridge);
     std::string notice = chosen.backend + " has no kernels for " +
                          config::to_string(group.model_type) +
-                         (group.scenarios > 1 ? " with Greeks" : "") + " groups; " +
+                         (group.model_copies > 1 ? " with Greeks" : "") + " groups; " +
                          fallback.backend + " taken for them";
     if (std::find(run.notices.begin(), run.notices.end(), notice) == run.notices.end())
       run.notices.push_back(std::move(notice));
@@ -147,7 +147,7 @@ void resolve_group_distance(const GroupPlan& group, config::Precision precision,
   std::string notice =
       "prefetch distance " + std::to_string(wanted) + " asked, " + std::to_string(nearest) +
       " taken for " + chosen.backend + " on " + config::to_string(group.model_type) +
-      (group.scenarios > 1 ? " with Greeks" : "") + " groups (kernels at " + list + " only)";
+      (group.model_copies > 1 ? " with Greeks" : "") + " groups (kernels at " + list + " only)";
   // Baskets of 2, 3 and 4 assets are shapes of their own and one line.
   if (std::find(run.notices.begin(), run.notices.end(), notice) == run.notices.end())
     run.notices.push_back(std::move(notice));
@@ -270,8 +270,8 @@ std::vector<ExecutionSettings> choose_group_backends(const SimulationPlan& plan,
   // and its line, under its own model's name): a book's 8,192 alike groups resolve one.
   const auto same_choice = [&](const GroupPlan& a, const GroupPlan& b, std::size_t g) {
     return !a.exercise.present() && !b.exercise.present() && a.model_type == b.model_type &&
-           a.assets == b.assets && a.scenarios == b.scenarios && a.fast_math == b.fast_math &&
-           a.pathwise_moved_inputs == b.pathwise_moved_inputs &&
+           a.assets == b.assets && a.scenarios == b.scenarios && a.model_copies == b.model_copies &&
+           a.fast_math == b.fast_math && a.pathwise_moved_inputs == b.pathwise_moved_inputs &&
            (!automatic_backend || keys[g - 1] == keys[g] || *keys[g - 1] == *keys[g]);
   };
   run.group_backends.reserve(run.group_backends.size() + plan.groups.size());

@@ -176,6 +176,22 @@ def test_calibrate_fits_the_smile_and_its_block_loads():
         pfmc.calibrate(smile, "spx_local_vol")
 
 
+def test_risk_returns_a_frame_of_scenarios_on_the_base_draws():
+    example = BOOK.replace("book.yaml", "risk.yaml")
+    pandas = pytest.importorskip("pandas")
+    table = pfmc.risk(example, paths=4000, device="cpu")
+    assert isinstance(table, pandas.DataFrame)
+    assert list(table.columns) == ["scenario", "set", "value", "pnl", "pnl_std_error"]
+    spot = table[table["set"] == "spot"].set_index("scenario")
+    assert spot.loc["spot=0", "pnl"] == 0.0 and spot.loc["spot=0.1", "pnl_std_error"] > 0.0
+    assert len(table[table["set"] == "historical"]) == 250
+    assert [t["level"] for t in table.attrs["tail"]] == [0.99, 0.975]
+    each = pfmc.risk(example, paths=4000, device="cpu", per_instrument=True)
+    assert len(each) == 8 * len(table)
+    with pytest.raises(pfmc.ConfigError, match="no `risk:` block"):
+        pfmc.risk(BOOK, paths=1000, device="cpu")
+
+
 def test_kernels_lists_what_is_built_in_and_cached(tmp_path):
     report = pfmc.kernels(cache=str(tmp_path))
     assert report["cache"] == str(tmp_path)

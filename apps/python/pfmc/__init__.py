@@ -22,7 +22,7 @@ import json as _json
 import os as _os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-__all__ = ["price", "validate", "calibrate", "backends", "bench", "kernels", "Result",
+__all__ = ["price", "validate", "calibrate", "risk", "backends", "bench", "kernels", "Result",
            "ConfigError", "RuntimeError", "OVERRIDES"]
 
 
@@ -218,6 +218,34 @@ def calibrate(config: Config, model: str, *, feller: bool = False) -> Dict[str, 
     report: Dict[str, Any] = _json.loads(_pfmc.calibrate(text, is_path, name, str(model),
                                                          bool(feller)))
     return report
+
+
+def risk(config: Config, *, per_instrument: bool = False, frame: bool = True,
+         **overrides: Any) -> Any:
+    """`pfmc risk`: the book of `config` under its `risk:` scenarios (ladders, a grid, named and
+    historical moves), every scenario on the base run's draws. Returns a pandas DataFrame, a row
+    a scenario (per_instrument=True: a row a scenario and instrument) with columns scenario,
+    set, [instrument,] value, pnl, pnl_std_error (the portfolio's: an upper bound), and the run's
+    report (VaR and ES in `tail`, passes, timings) in DataFrame.attrs; frame=False returns the
+    report as a dict instead."""
+    text, is_path, name = _source(config)
+    report: Dict[str, Any] = _json.loads(_pfmc.risk(text, is_path, name, _overrides(overrides),
+                                                    bool(per_instrument)))
+    if not frame:
+        return report
+    import pandas  # pylint: disable=import-outside-toplevel
+    rows = []
+    for s in report["scenarios"]:
+        if "value" in s and not per_instrument:
+            rows.append({"scenario": s["name"], "set": s["set"], "value": s["value"],
+                         "pnl": s["pnl"], "pnl_std_error": s["pnl_std_error_bound"]})
+        for i in s.get("instruments", []):
+            rows.append({"scenario": s["name"], "set": s["set"], "instrument": i["id"],
+                         "value": i["value"], "pnl": i["pnl"],
+                         "pnl_std_error": i["pnl_std_error"]})
+    table = pandas.DataFrame(rows)
+    table.attrs = {k: v for k, v in report.items() if k != "scenarios"}
+    return table
 
 
 def backends() -> Dict[str, Any]:
