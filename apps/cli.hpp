@@ -98,11 +98,15 @@ void add_override_options(CLI::App* app, RunOptions& o);
 /// The overrides the command line gave (an option not given overrides nothing).
 config::Overrides overrides_from(CLI::App* app, const RunOptions& o);
 
-/// `pfmc risk` (apps/risk_command.cpp): declared on `app`, its options read into `o` and
-/// `per_instrument`.
-CLI::App* add_risk_command(CLI::App& app, RunOptions& o, bool& per_instrument,
-                           const char* config_help, const char* version);
-int command_risk(CLI::App* app, const RunOptions& o, bool per_instrument);
+/// `pfmc risk` (apps/risk_command.cpp): declared on `app`, its options read into `o`.
+struct RiskOptions {
+  RunOptions run;
+  bool per_instrument = false;
+  std::string plot; ///< the PNG --plot writes ("": none)
+};
+CLI::App* add_risk_command(CLI::App& app, RiskOptions& o, const char* config_help,
+                           const char* version);
+int command_risk(CLI::App* app, const RiskOptions& o);
 /// A risk run as `pfmc risk --format json` prints it (and Python's pfmc.risk reads it).
 nlohmann::json risk_report(const config::RunConfig& config, const engine::risk::RiskResult& result,
                            bool per_instrument);

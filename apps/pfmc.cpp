@@ -275,10 +275,8 @@ int run(int argc, char** argv) {
   backends->add_option("--format", backends_format, "table | json")
       ->check(CLI::IsMember({"table", "json"}));
 
-  RunOptions risk_options;
-  bool risk_per_instrument = false;
-  auto* risk =
-      add_risk_command(app, risk_options, risk_per_instrument, kConfigHelp, kVersion.c_str());
+  RiskOptions risk_options;
+  auto* risk = add_risk_command(app, risk_options, kConfigHelp, kVersion.c_str());
   CalibrateOptions calibrate_options;
   auto* calibrate = add_calibrate_command(app, calibrate_options, kConfigHelp, kVersion.c_str());
   KernelsOptions kernels_options;
@@ -303,7 +301,7 @@ int run(int argc, char** argv) {
   if (kernels_command->parsed())
     return command_kernels(kernels_options);
   if (risk->parsed())
-    return command_risk(risk, risk_options, risk_per_instrument);
+    return command_risk(risk, risk_options);
   if (calibrate->parsed())
     return command_calibrate(calibrate_options);
   return kExitUsage;

@@ -7,10 +7,13 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "apps/cli.hpp"
+#include "apps/sweep_plot.hpp"
+#include "base/error.hpp"
 #include "base/atomic_file.hpp"
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
@@ -109,8 +112,9 @@ std::string csv(const nlohmann::json& r) {
 
 } // namespace
 
-CLI::App* add_risk_command(CLI::App& app, RunOptions& o, bool& per_instrument,
-                           const char* config_help, const char* version) {
+CLI::App* add_risk_command(CLI::App& app, RiskOptions& options, const char* config_help,
+                           const char* version) {
+  RunOptions& o = options.run;
   auto* risk = app.add_subcommand(
       "risk", "price CONFIG's `risk:` scenarios (ladders, a grid, named and historical moves) on "
               "the base run's draws: each scenario's value, P&L and its standard error; "
@@ -121,9 +125,13 @@ CLI::App* add_risk_command(CLI::App& app, RunOptions& o, bool& per_instrument,
   risk->add_option("--format", o.format, "table | csv | json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   risk->add_option("--output,-o", o.output, "write the report to this file (default: stdout)");
-  risk->add_flag("--per-instrument", per_instrument,
+  risk->add_flag("--per-instrument", options.per_instrument,
                  "each instrument's value and P&L too (risk.per_instrument)");
   risk->add_flag("--quiet,-q", o.quiet, "no progress line on stderr");
+  risk->add_option("--plot", options.plot,
+                   "write a PNG: each ladder's P&L against its move with the Greeks' Taylor "
+                   "line, the grid as a heat map, the historical P&Ls with VaR and ES (drawn "
+                   "by bench/plot_risk.py with matplotlib)");
   return risk;
 }
 
@@ -146,6 +154,9 @@ nlohmann::json risk_report(const config::RunConfig& config, const engine::risk::
     historical += s.set == "historical" ? 1 : 0;
   }
   r["historical_scenarios"] = historical;
+  r["taylor"] = nlohmann::json::array();
+  for (const auto& t : result.taylor)
+    r["taylor"].push_back({{"ladder", t.ladder}, {"delta", t.delta}, {"gamma", t.gamma}});
   r["horizon"] = result.horizon;
   r["tail"] = nlohmann::json::array();
   for (const auto& t : result.tail)
@@ -156,7 +167,15 @@ nlohmann::json risk_report(const config::RunConfig& config, const engine::risk::
   return r;
 }
 
-int command_risk(CLI::App* app, const RunOptions& o, bool per_instrument) {
+int command_risk(CLI::App* app, const RiskOptions& options) {
+  const RunOptions& o = options.run;
+  const std::string& plot = options.plot;
+  // Without a Python that draws, say so before the run, not after it.
+  const std::optional<std::string> python =
+      plot.empty() ? std::nullopt : find_plot_python();
+  if (!plot.empty() && !python)
+    throw RuntimeError(std::string("--plot needs matplotlib: ") + kPlotInstallHint +
+                       " (tried " + kPlotPythons + ")");
   config::RunConfig config = config::load_run_config(o.config_file);
   config::apply_overrides(config, overrides_from(app, o));
   const bool progress = !o.quiet && ::isatty(STDERR_FILENO) != 0;
@@ -166,7 +185,7 @@ int command_risk(CLI::App* app, const RunOptions& o, bool per_instrument) {
           std::cerr << "\rrisk: pass " << done << " of " << passes << (done == passes ? "\n" : "")
                     << std::flush;
       });
-  const nlohmann::json r = risk_report(config, result, per_instrument);
+  const nlohmann::json r = risk_report(config, result, options.per_instrument);
   const std::string text = o.format == "json"  ? r.dump(2) + "\n"
                            : o.format == "csv" ? csv(r)
                                                : table(r);
@@ -174,6 +193,9 @@ int command_risk(CLI::App* app, const RunOptions& o, bool per_instrument) {
   base::write_file_atomically(to_standard_output ? "-" : o.output, text);
   for (const auto& notice : result.notices)
     std::cerr << "note: " << notice << '\n';
+  if (python)
+    draw_plot(*python, "plot_risk.py", plot, o.format == "json" ? o.output : "", r.dump(),
+              ".json");
   return 0;
 }
 

@@ -63,17 +63,19 @@ int run_program(const std::vector<std::string>& arguments, bool quiet) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/// bench/plot_sweep.py of the source tree, else next to the binary, else where `make install`
-/// puts it relative to the binary.
-std::string find_plot_script() {
+/// bench/NAME (plot_sweep.py, plot_risk.py) of the source tree, else next to the binary, else
+/// where `make install` puts it relative to the binary.
+std::string find_plot_script(const std::string& name) {
   std::vector<fs::path> candidates;
   if (*PFMC_PLOT_SCRIPT != '\0')
-    candidates.emplace_back(PFMC_PLOT_SCRIPT);
+    candidates.push_back(fs::path(PFMC_PLOT_SCRIPT).parent_path() / name);
   std::error_code error;
   const fs::path binary = fs::read_symlink("/proc/self/exe", error);
   if (!error) {
-    candidates.push_back(binary.parent_path() / "plot_sweep.py");
-    candidates.push_back((binary.parent_path() / PFMC_INSTALLED_PLOT_SCRIPT).lexically_normal());
+    candidates.push_back(binary.parent_path() / name);
+    candidates.push_back(
+        (binary.parent_path() / fs::path(PFMC_INSTALLED_PLOT_SCRIPT).parent_path() / name)
+            .lexically_normal());
   }
   std::string tried;
   for (const auto& candidate : candidates) {
@@ -81,7 +83,7 @@ std::string find_plot_script() {
       return candidate.string();
     tried += (tried.empty() ? "" : ", ") + candidate.string();
   }
-  throw RuntimeError("the plot script plot_sweep.py is missing (looked for " + tried + ")");
+  throw RuntimeError("the plot script " + name + " is missing (looked for " + tried + ")");
 }
 
 /// A file of its own under the temporary folder ("pfmc_sweep_XXXXXX.csv" / ".png"), removed when
@@ -134,13 +136,19 @@ std::optional<std::string> find_plot_python() {
 
 void draw_sweep_plot(const std::string& python, const std::string& png_path,
                      const std::string& csv_path, const std::string& csv_text) {
-  const std::string script = find_plot_script();
-  // The script reads the CSV again: from --csv when that left a regular file (through any link),
-  // else (no --csv, `-`, a FIFO or a device) from a temporary copy.
+  draw_plot(python, "plot_sweep.py", png_path, csv_path, csv_text, ".csv");
+}
+
+void draw_plot(const std::string& python, const std::string& script_name,
+               const std::string& png_path, const std::string& csv_path,
+               const std::string& csv_text, const std::string& suffix) {
+  const std::string script = find_plot_script(script_name);
+  // The script reads the data again: from the file written when that left a regular file
+  // (through any link), else (none, `-`, a FIFO or a device) from a temporary copy.
   std::optional<TemporaryFile> temporary;
   std::error_code error;
   if (csv_path.empty() || csv_path == "-" || !fs::is_regular_file(csv_path, error)) {
-    temporary.emplace(".csv");
+    temporary.emplace(suffix);
     base::write_file_atomically(temporary->path(), csv_text);
   }
   const std::string& csv = temporary ? temporary->path() : csv_path;

@@ -28,4 +28,10 @@ std::optional<std::string> find_plot_python();
 void draw_sweep_plot(const std::string& python, const std::string& png_path,
                      const std::string& csv_path, const std::string& csv_text);
 
+/// The same with bench/`script_name` (its one argument the data file, then --output PNG) on the
+/// data at `data_path`, or on `data_text` in a temporary file ending `suffix`.
+void draw_plot(const std::string& python, const std::string& script_name,
+               const std::string& png_path, const std::string& data_path,
+               const std::string& data_text, const std::string& suffix);
+
 } // namespace pfmc::apps

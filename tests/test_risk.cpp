@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "config/config_error.hpp"
@@ -20,6 +21,42 @@ TEST(Risk, ScenarioValuesEqualSeparatePricesOfTheShiftedMarketOnEveryModel) {
 
 TEST(Risk, LaddersOfEuropeansAndDigitalsMatchClosedForms) {
   testing::expect_ladders_match_closed_forms("{device: cpu}", 200000);
+}
+
+TEST(Risk, SmallSpotMovesFollowTheGreeksTaylorLine) {
+  // P&L(h) against delta dS + gamma dS^2 / 2 (dS = h S) from a Greeks run of the same book: within
+  // 4 of their combined standard errors (in quadrature: the two runs' errors are positively
+  // correlated, so this overstates the difference's) plus twice the third-order term the line
+  // leaves out (speed dS^3 / 6, speed by differences of the closed-form gamma).
+  const std::string yaml =
+      "market: {underlyings: [{name: SPX, spot: 100.0}], rates: {zero_rate: 0.02}}\n"
+      "models: [{name: bs, type: black_scholes, underlying: SPX, volatility: 0.25}]\n"
+      "instruments:\n"
+      "  - {id: call, type: european, option: call, strike: 105, maturity: 0.5, model: bs}\n"
+      "simulation: {paths: 400000, steps_per_year: 0, seed: 3, greeks: [delta, gamma]}\n"
+      "engine: {device: cpu}\n";
+  config::RunConfig config = config::parse_run_config(yaml, "taylor.yaml");
+  const engine::RunResult greeks = engine::price(config);
+  const auto& g = greeks.instruments[0].greeks;
+  ASSERT_EQ(g.size(), 2u);
+  config.risk.present = true;
+  config.risk.ladders = {testing::risk_ladder("spot", config::ShiftKind::spot,
+                                              config::ShiftMode::relative,
+                                              {-0.02, -0.01, -0.005, 0.005, 0.01, 0.02})};
+  const engine::risk::RiskResult risk = engine::risk::run_risk(config);
+  const auto gamma = [](double s) {
+    return analytic::black_scholes_greeks(analytic::OptionKind::call, s, 105, 0.5, 0.02, 0.0, 0.25)
+        .gamma;
+  };
+  const double speed = (gamma(100.01) - gamma(99.99)) / 0.02;
+  for (const auto& s : risk.scenarios) {
+    const double ds = 100.0 * s.coordinates[0];
+    const double line = g[0].value * ds + 0.5 * g[1].value * ds * ds;
+    const double error = std::sqrt(s.pnl_std_error[0] * s.pnl_std_error[0] +
+                                   ds * ds * g[0].std_error * g[0].std_error +
+                                   0.25 * ds * ds * ds * ds * g[1].std_error * g[1].std_error);
+    EXPECT_NEAR(s.pnl[0], line, 4 * error + 2 * std::abs(speed * ds * ds * ds) / 6) << s.name;
+  }
 }
 
 TEST(Risk, TailMeasuresAreTheKthLossAndTheMeanBeyond) {

@@ -129,6 +129,54 @@ config::RunConfig pass_config(const config::RunConfig& config,
   return pass;
 }
 
+/// Each spot ladder's Taylor line for the portfolio, from one Greeks run (delta and gamma by
+/// bumps) of the book on the run's seed.
+std::vector<TaylorLine> taylor_lines(const config::RunConfig& config, const PriceOptions& options,
+                                     double& kernel_ms) {
+  std::vector<TaylorLine> lines;
+  if (config.portfolio.empty())
+    return lines;
+  for (const config::RiskLadder& ladder : config.risk.ladders) {
+    if (ladder.kind == config::ShiftKind::spot)
+      lines.push_back({ladder.name, 0.0, 0.0});
+  }
+  if (lines.empty())
+    return lines;
+  config::RunConfig greeks = pass_config(config, {});
+  greeks.simulation.greeks = {config::Greek::delta, config::Greek::gamma};
+  greeks.simulation.greeks_method = config::GreeksMethod::bump;
+  const RunResult run = price(greeks, {}, options);
+  kernel_ms += run.run.kernel_ms;
+  std::size_t l = 0;
+  for (const config::RiskLadder& ladder : config.risk.ladders) {
+    if (ladder.kind != config::ShiftKind::spot)
+      continue;
+    TaylorLine& line = lines[l++];
+    for (const config::Position& p : config.portfolio) {
+      const auto& instrument = config.instruments[static_cast<std::size_t>(p.instrument_index)];
+      const auto& model = config.models[static_cast<std::size_t>(instrument.model_index)];
+      for (const GreekResult& g :
+           run.instruments[static_cast<std::size_t>(p.instrument_index)].greeks) {
+        const std::string& name = g.underlying.empty() ? model.underlying : g.underlying;
+        int u = 0;
+        while (config.market.underlyings[static_cast<std::size_t>(u)].name != name)
+          ++u;
+        if (!ladder.targets.empty() &&
+            std::find(ladder.targets.begin(), ladder.targets.end(), u) == ladder.targets.end())
+          continue;
+        const double unit = ladder.mode == config::ShiftMode::absolute
+                                ? 1.0
+                                : config.market.underlyings[static_cast<std::size_t>(u)].spot;
+        if (g.greek == config::Greek::delta)
+          line.delta += p.quantity * g.value * unit;
+        if (g.greek == config::Greek::gamma)
+          line.gamma += p.quantity * g.value * unit * unit;
+      }
+    }
+  }
+  return lines;
+}
+
 } // namespace
 
 std::vector<LabelledShift> expand_scenarios(const config::RunConfig& config) {
@@ -301,6 +349,12 @@ RiskResult run_risk(const config::RunConfig& config, const PassProgress& progres
     }
   }
   sum_portfolio(config, result.base, result.scenarios);
+  try {
+    result.taylor = taylor_lines(config, options, result.kernel_ms);
+  } catch (const config::ConfigError& e) { // the ladders stand without their line
+    result.notices.push_back(std::string("risk: no Taylor line for the spot ladders: ") +
+                             e.message());
+  }
   if (config.risk.has_historical && result.base.portfolio.present) {
     std::vector<double> pnl;
     for (const ScenarioResult& s : result.scenarios) {

@@ -54,10 +54,20 @@ struct TailMeasure {
   int tail_scenarios = 0;
 };
 
+/// A spot ladder's Taylor line for the portfolio: P&L(x) ~ delta x + gamma x^2 / 2 in the
+/// ladder's own unit x (a relative move: dS = x S of each moved spot; absolute: dS = x), from a
+/// Greeks run on the same seed (delta and gamma per underlying; a basket's cross-gammas left out).
+struct TaylorLine {
+  std::string ladder;
+  double delta = 0.0;
+  double gamma = 0.0;
+};
+
 struct RiskResult {
   RunResult base; ///< the base market's prices (the first pass's)
   std::vector<ScenarioResult> scenarios;
   std::vector<TailMeasure> tail; ///< with historical scenarios and a portfolio
+  std::vector<TaylorLine> taylor; ///< each spot ladder's, with a portfolio
   int horizon = 0;
   int passes = 0; ///< runs of the engine (each the base and up to `per_pass` shifts)
   int per_pass = 0;
