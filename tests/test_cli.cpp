@@ -507,6 +507,36 @@ TEST_F(Cli, CalibrateRefusesWhatItCannotFit) {
   EXPECT_EQ(r.status, 2) << r.out;
 }
 
+TEST_F(Cli, RiskPricesTheExamplesScenariosAsTableCsvAndJson) {
+  const std::string example = std::string(PFMC_SOURCE_DIR) + "/config/examples/risk.yaml";
+  const std::string small = " --paths 2000 --device cpu --quiet";
+  auto r = run("risk " + example + small);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("risk: 358 scenarios of "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("historical 1-day VaR 99.0%: "), std::string::npos) << r.out;
+  const std::string csv = path("risk.csv");
+  r = run("risk " + example + small + " --format csv --per-instrument -o " + csv);
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "scenario,set,instrument,value,pnl,pnl_std_error");
+  std::size_t rows = 0;
+  while (std::getline(in, line))
+    ++rows;
+  EXPECT_EQ(rows, 358u * 9u); // the portfolio and its 8 instruments, each scenario
+  r = run("risk " + example + small + " --format json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto report = nlohmann::json::parse(r.out);
+  EXPECT_EQ(report["scenarios"].size(), 358u);
+  EXPECT_EQ(report["tail"].size(), 2u);
+  EXPECT_EQ(report["taylor"][0]["ladder"], "spot");
+  // A config without a risk block: refused, nothing printed but the reason.
+  r = run("risk " + kExample + small);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("no `risk:` block"), std::string::npos) << r.out;
+}
+
 TEST_F(Cli, KernelsListsWarmsAndClears) {
   const fs::path cache =
       fs::temp_directory_path() / ("pfmc-cli-kernels-" + std::to_string(::getpid()));
