@@ -13,8 +13,8 @@
 
 #include "apps/cli.hpp"
 #include "apps/sweep_plot.hpp"
-#include "base/error.hpp"
 #include "base/atomic_file.hpp"
+#include "base/error.hpp"
 #include "config/load_config.hpp"
 #include "config/overrides.hpp"
 #include "engine/risk/risk_run.hpp"
@@ -29,13 +29,19 @@ std::string fixed(double value, int digits) {
   return text;
 }
 
-nlohmann::json scenario_json(const config::RunConfig& config, const engine::risk::ScenarioResult& s,
-                             bool per_instrument) {
+nlohmann::json scenario_json(const config::RunConfig& config,
+                             const engine::risk::RiskResult& result,
+                             const engine::risk::ScenarioResult& s, bool per_instrument) {
   nlohmann::json j = {{"name", s.name}, {"set", s.set}, {"coordinates", s.coordinates}};
   if (s.has_portfolio) {
     j["value"] = s.portfolio_value;
     j["pnl"] = s.portfolio_pnl;
     j["pnl_std_error_bound"] = s.portfolio_pnl_std_error_bound;
+    j["factors"] = nlohmann::json::array();
+    for (std::size_t f = 0; f < result.factors.size(); ++f)
+      j["factors"].push_back({{"factor", result.factors[f]},
+                              {"pnl", s.factor_pnl[f]},
+                              {"pnl_std_error_bound", s.factor_pnl_std_error_bound[f]}});
   }
   if (per_instrument || !s.has_portfolio) {
     j["instruments"] = nlohmann::json::array();
@@ -96,10 +102,15 @@ std::string csv(const nlohmann::json& r) {
   out.precision(12);
   out << "scenario,set,instrument,value,pnl,pnl_std_error\n";
   for (const auto& s : r["scenarios"]) {
-    if (s.contains("value"))
+    if (s.contains("value")) {
       out << s["name"].get<std::string>() << "," << s["set"].get<std::string>() << ",portfolio,"
           << s["value"].get<double>() << "," << s["pnl"].get<double>() << ","
           << s["pnl_std_error_bound"].get<double>() << "\n";
+      for (const auto& f : s["factors"]) // its positions by underlying: P&L alone, no value
+        out << s["name"].get<std::string>() << "," << s["set"].get<std::string>()
+            << ",factor:" << f["factor"].get<std::string>() << ",," << f["pnl"].get<double>() << ","
+            << f["pnl_std_error_bound"].get<double>() << "\n";
+    }
     if (!s.contains("instruments"))
       continue;
     for (const auto& i : s["instruments"])
@@ -150,7 +161,7 @@ nlohmann::json risk_report(const config::RunConfig& config, const engine::risk::
   r["scenarios"] = nlohmann::json::array();
   int historical = 0;
   for (const auto& s : result.scenarios) {
-    r["scenarios"].push_back(scenario_json(config, s, per_instrument));
+    r["scenarios"].push_back(scenario_json(config, result, s, per_instrument));
     historical += s.set == "historical" ? 1 : 0;
   }
   r["historical_scenarios"] = historical;
@@ -171,11 +182,10 @@ int command_risk(CLI::App* app, const RiskOptions& options) {
   const RunOptions& o = options.run;
   const std::string& plot = options.plot;
   // Without a Python that draws, say so before the run, not after it.
-  const std::optional<std::string> python =
-      plot.empty() ? std::nullopt : find_plot_python();
+  const std::optional<std::string> python = plot.empty() ? std::nullopt : find_plot_python();
   if (!plot.empty() && !python)
-    throw RuntimeError(std::string("--plot needs matplotlib: ") + kPlotInstallHint +
-                       " (tried " + kPlotPythons + ")");
+    throw RuntimeError(std::string("--plot needs matplotlib: ") + kPlotInstallHint + " (tried " +
+                       kPlotPythons + ")");
   config::RunConfig config = config::load_run_config(o.config_file);
   config::apply_overrides(config, overrides_from(app, o));
   const bool progress = !o.quiet && ::isatty(STDERR_FILENO) != 0;
@@ -194,8 +204,7 @@ int command_risk(CLI::App* app, const RiskOptions& options) {
   for (const auto& notice : result.notices)
     std::cerr << "note: " << notice << '\n';
   if (python)
-    draw_plot(*python, "plot_risk.py", plot, o.format == "json" ? o.output : "", r.dump(),
-              ".json");
+    draw_plot(*python, "plot_risk.py", plot, o.format == "json" ? o.output : "", r.dump(), ".json");
   return 0;
 }
 

@@ -524,13 +524,20 @@ TEST_F(Cli, RiskPricesTheExamplesScenariosAsTableCsvAndJson) {
   std::size_t rows = 0;
   while (std::getline(in, line))
     ++rows;
-  EXPECT_EQ(rows, 358u * 9u); // the portfolio and its 8 instruments, each scenario
+  EXPECT_EQ(rows, 358u * 11u); // the portfolio, its SPX and SX5E parts, its 8 instruments
   r = run("risk " + example + small + " --format json");
   ASSERT_EQ(r.status, 0) << r.out;
   const auto report = nlohmann::json::parse(r.out);
   EXPECT_EQ(report["scenarios"].size(), 358u);
   EXPECT_EQ(report["tail"].size(), 2u);
   EXPECT_EQ(report["taylor"][0]["ladder"], "spot");
+  // The portfolio's P&L is the sum of its parts by underlying.
+  for (const auto& s : report["scenarios"]) {
+    double parts = 0.0;
+    for (const auto& f : s["factors"])
+      parts += f["pnl"].get<double>();
+    EXPECT_NEAR(parts, s["pnl"].get<double>(), 1e-9 * (1 + std::abs(parts))) << s["name"];
+  }
   // A config without a risk block: refused, nothing printed but the reason.
   r = run("risk " + kExample + small);
   EXPECT_EQ(r.status, 2) << r.out;

@@ -95,26 +95,55 @@ void read_pass(const RunResult& pass, const std::vector<std::size_t>& priced,
 }
 
 /// The portfolio's value and P&L under each scenario, and the P&L's error bound.
+/// What a position's P&L is reported under: its model's underlying, a basket's model's name.
+std::string risk_factor(const config::RunConfig& config, const config::Position& p) {
+  const auto& instrument = config.instruments[static_cast<std::size_t>(p.instrument_index)];
+  const auto& model = config.models[static_cast<std::size_t>(instrument.model_index)];
+  return model.type == config::ModelType::multi_black_scholes ? model.name : model.underlying;
+}
+
+/// The P&L of the positions that `take` keeps, and its bound: Σ|q|·SE on each model's paths,
+/// models in quadrature (their draws are independent).
+template <class Take>
+std::pair<double, double> positions_pnl(const config::RunConfig& config, const ScenarioResult& s,
+                                        const Take& take) {
+  std::map<int, double> bound_of_model;
+  double pnl = 0.0;
+  for (const config::Position& p : config.portfolio) {
+    if (!take(p))
+      continue;
+    const auto i = static_cast<std::size_t>(p.instrument_index);
+    pnl += p.quantity * s.pnl[i];
+    bound_of_model[config.instruments[i].model_index] += std::abs(p.quantity) * s.pnl_std_error[i];
+  }
+  double variance = 0.0;
+  for (const auto& [model, bound] : bound_of_model)
+    variance += bound * bound;
+  return {pnl, std::sqrt(variance)};
+}
+
 void sum_portfolio(const config::RunConfig& config, const RunResult& base,
-                   std::vector<ScenarioResult>& scenarios) {
+                   std::vector<std::string>& factors, std::vector<ScenarioResult>& scenarios) {
   if (!base.portfolio.present)
     return;
+  for (const config::Position& p : config.portfolio) {
+    const std::string f = risk_factor(config, p);
+    if (std::find(factors.begin(), factors.end(), f) == factors.end())
+      factors.push_back(f);
+  }
   for (ScenarioResult& s : scenarios) {
-    std::map<int, double> bound_of_model; // Σ|q|·SE on each model's paths
-    double pnl = 0.0;
-    for (const config::Position& p : config.portfolio) {
-      const auto i = static_cast<std::size_t>(p.instrument_index);
-      pnl += p.quantity * s.pnl[i];
-      bound_of_model[config.instruments[i].model_index] +=
-          std::abs(p.quantity) * s.pnl_std_error[i];
-    }
-    double variance = 0.0;
-    for (const auto& [model, bound] : bound_of_model)
-      variance += bound * bound;
+    const auto [pnl, bound] =
+        positions_pnl(config, s, [](const config::Position&) { return true; });
     s.has_portfolio = true;
     s.portfolio_pnl = pnl;
     s.portfolio_value = base.portfolio.value + pnl;
-    s.portfolio_pnl_std_error_bound = std::sqrt(variance);
+    s.portfolio_pnl_std_error_bound = bound;
+    for (const std::string& f : factors) {
+      const auto [part, part_bound] = positions_pnl(
+          config, s, [&](const config::Position& p) { return risk_factor(config, p) == f; });
+      s.factor_pnl.push_back(part);
+      s.factor_pnl_std_error_bound.push_back(part_bound);
+    }
   }
 }
 
@@ -348,7 +377,7 @@ RiskResult run_risk(const config::RunConfig& config, const PassProgress& progres
       r.pnl_std_error = priced.pnl_std_error;
     }
   }
-  sum_portfolio(config, result.base, result.scenarios);
+  sum_portfolio(config, result.base, result.factors, result.scenarios);
   try {
     result.taylor = taylor_lines(config, options, result.kernel_ms);
   } catch (const config::ConfigError& e) { // the ladders stand without their line

@@ -42,6 +42,8 @@ struct ScenarioResult {
   /// only, so the P&L's error is bounded by Σ|q|·SE within a model's paths (Cauchy-Schwarz),
   /// combined in quadrature across models (independent draws).
   double portfolio_pnl_std_error_bound = 0.0;
+  /// The portfolio's P&L by risk factor (RiskResult::factors), each with its bound.
+  std::vector<double> factor_pnl, factor_pnl_std_error_bound;
 };
 
 /// Historical VaR and expected shortfall of the portfolio at one level: with n windows and
@@ -66,7 +68,10 @@ struct TaylorLine {
 struct RiskResult {
   RunResult base; ///< the base market's prices (the first pass's)
   std::vector<ScenarioResult> scenarios;
-  std::vector<TailMeasure> tail; ///< with historical scenarios and a portfolio
+  /// What the portfolio's P&L is split by: each position's model's underlying (a basket: its
+  /// model's name), in order of first position.
+  std::vector<std::string> factors;
+  std::vector<TailMeasure> tail;  ///< with historical scenarios and a portfolio
   std::vector<TaylorLine> taylor; ///< each spot ladder's, with a portfolio
   int horizon = 0;
   int passes = 0; ///< runs of the engine (each the base and up to `per_pass` shifts)

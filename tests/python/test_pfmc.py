@@ -188,6 +188,10 @@ def test_risk_returns_a_frame_of_scenarios_on_the_base_draws():
     assert [t["level"] for t in table.attrs["tail"]] == [0.99, 0.975]
     each = pfmc.risk(example, paths=4000, device="cpu", per_instrument=True)
     assert len(each) == 8 * len(table)
+    parts = pfmc.risk(example, paths=4000, device="cpu", by_underlying=True)
+    assert sorted(set(parts["underlying"])) == ["SPX", "SX5E"]
+    summed = parts.groupby("scenario")["pnl"].sum()
+    assert abs(summed["spot=0.1"] - spot.loc["spot=0.1", "pnl"]) < 1e-9 * abs(summed["spot=0.1"])
     with pytest.raises(pfmc.ConfigError, match="no `risk:` block"):
         pfmc.risk(BOOK, paths=1000, device="cpu")
 

@@ -220,14 +220,15 @@ def calibrate(config: Config, model: str, *, feller: bool = False) -> Dict[str, 
     return report
 
 
-def risk(config: Config, *, per_instrument: bool = False, frame: bool = True,
-         **overrides: Any) -> Any:
+def risk(config: Config, *, per_instrument: bool = False, by_underlying: bool = False,
+         frame: bool = True, **overrides: Any) -> Any:
     """`pfmc risk`: the book of `config` under its `risk:` scenarios (ladders, a grid, named and
     historical moves), every scenario on the base run's draws. Returns a pandas DataFrame, a row
-    a scenario (per_instrument=True: a row a scenario and instrument) with columns scenario,
-    set, [instrument,] value, pnl, pnl_std_error (the portfolio's: an upper bound), and the run's
-    report (VaR and ES in `tail`, passes, timings) in DataFrame.attrs; frame=False returns the
-    report as a dict instead."""
+    a scenario with columns scenario, set, value, pnl, pnl_std_error (the portfolio's: an upper
+    bound); by_underlying=True: a row a scenario and underlying (a basket: its model), column
+    `underlying`, no value; per_instrument=True: a row a scenario and instrument, column
+    `instrument`. The run's report (VaR and ES in `tail`, passes, timings) is in DataFrame.attrs;
+    frame=False returns the report as a dict instead."""
     text, is_path, name = _source(config)
     report: Dict[str, Any] = _json.loads(_pfmc.risk(text, is_path, name, _overrides(overrides),
                                                     bool(per_instrument)))
@@ -236,9 +237,12 @@ def risk(config: Config, *, per_instrument: bool = False, frame: bool = True,
     import pandas  # pylint: disable=import-outside-toplevel
     rows = []
     for s in report["scenarios"]:
-        if "value" in s and not per_instrument:
+        if "value" in s and not per_instrument and not by_underlying:
             rows.append({"scenario": s["name"], "set": s["set"], "value": s["value"],
                          "pnl": s["pnl"], "pnl_std_error": s["pnl_std_error_bound"]})
+        for f in (s.get("factors", []) if by_underlying and not per_instrument else []):
+            rows.append({"scenario": s["name"], "set": s["set"], "underlying": f["factor"],
+                         "pnl": f["pnl"], "pnl_std_error": f["pnl_std_error_bound"]})
         for i in s.get("instruments", []):
             rows.append({"scenario": s["name"], "set": s["set"], "instrument": i["id"],
                          "value": i["value"], "pnl": i["pnl"],
