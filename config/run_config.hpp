@@ -268,8 +268,8 @@ struct RiskLadder {
 /// risk.historical: a file of dated daily moves; VaR and expected shortfall of the portfolio.
 struct HistoricalRisk {
   std::string file;
-  std::vector<std::string> dates;  ///< one a day, increasing
-  std::vector<MarketShift> days;   ///< each day's moves, the same targets in the same order
+  std::vector<std::string> dates; ///< one a day, increasing
+  std::vector<MarketShift> days;  ///< each day's moves, the same targets in the same order
   std::vector<double> levels{0.99, 0.975};
   int horizon = 1; ///< days: moves summed over overlapping windows of this many days
 };

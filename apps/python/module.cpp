@@ -594,8 +594,8 @@ PYBIND11_MODULE(_pfmc, m) {
         py::arg("positions") = py::none());
   m.def("bench", &bench, py::arg("source"), py::arg("is_path"), py::arg("name"),
         py::arg("overrides"), py::arg("backends"), py::arg("distances"), py::arg("repeat"));
-  m.def("risk", &risk, py::arg("source"), py::arg("is_path"), py::arg("name"),
-        py::arg("overrides"), py::arg("per_instrument"));
+  m.def("risk", &risk, py::arg("source"), py::arg("is_path"), py::arg("name"), py::arg("overrides"),
+        py::arg("per_instrument"));
   m.def("backends", &backends);
   m.def("calibrate", &calibrate, py::arg("source"), py::arg("is_path"), py::arg("name"),
         py::arg("model"), py::arg("feller"));

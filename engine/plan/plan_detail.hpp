@@ -83,8 +83,8 @@ std::vector<ShiftedMarket> shifted_markets(const config::RunConfig& config);
 /// or scenarios on one path, or a time move is not shorter than the group's first step.
 std::vector<Scenario> plan_shifted_scenarios(const config::RunConfig& config,
                                              const std::vector<ShiftedMarket>& shifted,
-                                             int model_index, bool early_exercise,
-                                             GroupPlan& group, std::vector<Scenario>& copies);
+                                             int model_index, bool early_exercise, GroupPlan& group,
+                                             std::vector<Scenario>& copies);
 
 // ---- per-step model data (step_data.cpp) ---------------------------------------------------
 

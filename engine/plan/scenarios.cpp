@@ -125,29 +125,8 @@ config::RunConfig bump_spot(config::RunConfig c, const config::ModelConfig& mode
 /// curve, every node of a local-vol surface, the vol of a basket's asset `asset`; for Heston
 /// sqrt(v0) and sqrt(theta) (the instantaneous and the long-run vol).
 config::RunConfig bump_vol(config::RunConfig c, int model_index, int asset, double h) {
-  auto& m = c.models[static_cast<std::size_t>(model_index)];
-  switch (m.type) {
-  case config::ModelType::black_scholes:
-    for (double& v : m.volatility.values)
-      v += h;
-    break;
-  case config::ModelType::heston: {
-    const double vol0 = std::sqrt(m.heston.v0) + h;
-    const double vol_inf = std::sqrt(m.heston.theta) + h;
-    m.heston.v0 = vol0 * vol0;
-    m.heston.theta = vol_inf * vol_inf;
-    break;
-  }
-  case config::ModelType::local_vol:
-    for (auto& row : m.surface.vols) {
-      for (double& v : row)
-        v += h;
-    }
-    break;
-  case config::ModelType::multi_black_scholes:
-    m.volatilities[static_cast<std::size_t>(asset)] += h;
-    break;
-  }
+  risk::move_model_vols(c.models[static_cast<std::size_t>(model_index)], asset,
+                        [h](double v) { return v + h; });
   return c;
 }
 

@@ -55,34 +55,9 @@ double moved_vol(double vol, const config::Move& move, const config::RunConfig& 
 
 void move_vols(config::RunConfig& c, const config::Move& move, const config::MarketShift& shift) {
   for (std::size_t i = 0; i < c.models.size(); ++i) {
-    if (!targets(move, i))
-      continue;
-    config::ModelConfig& m = c.models[i];
-    const auto vol = [&](double v) { return moved_vol(v, move, c, shift, m.name); };
-    switch (m.type) {
-    case config::ModelType::black_scholes:
-      for (double& v : m.volatility.values)
-        v = vol(v);
-      break;
-    case config::ModelType::heston: {
-      // v0 or theta of 0 has no vol to move relatively; an absolute move still applies.
-      const double vol0 = vol(std::sqrt(m.heston.v0));
-      const double vol_inf = vol(std::sqrt(m.heston.theta));
-      m.heston.v0 = vol0 * vol0;
-      m.heston.theta = vol_inf * vol_inf;
-      break;
-    }
-    case config::ModelType::local_vol:
-      for (auto& row : m.surface.vols) {
-        for (double& v : row)
-          v = vol(v);
-      }
-      break;
-    case config::ModelType::multi_black_scholes:
-      for (double& v : m.volatilities)
-        v = vol(v);
-      break;
-    }
+    if (targets(move, i))
+      move_model_vols(c.models[i], -1,
+                      [&](double v) { return moved_vol(v, move, c, shift, c.models[i].name); });
   }
 }
 
@@ -101,6 +76,34 @@ void move_spots(config::RunConfig& c, const config::Move& move, const config::Ma
 }
 
 } // namespace
+
+void move_model_vols(config::ModelConfig& m, int asset, const std::function<double(double)>& move) {
+  switch (m.type) {
+  case config::ModelType::black_scholes:
+    for (double& v : m.volatility.values)
+      v = move(v);
+    break;
+  case config::ModelType::heston: {
+    const double vol0 = move(std::sqrt(m.heston.v0));
+    const double vol_inf = move(std::sqrt(m.heston.theta));
+    m.heston.v0 = vol0 * vol0;
+    m.heston.theta = vol_inf * vol_inf;
+    break;
+  }
+  case config::ModelType::local_vol:
+    for (auto& row : m.surface.vols) {
+      for (double& v : row)
+        v = move(v);
+    }
+    break;
+  case config::ModelType::multi_black_scholes:
+    for (std::size_t a = 0; a < m.volatilities.size(); ++a) {
+      if (asset < 0 || static_cast<int>(a) == asset)
+        m.volatilities[a] = move(m.volatilities[a]);
+    }
+    break;
+  }
+}
 
 config::RunConfig shifted_market(const config::RunConfig& config, const config::MarketShift& shift,
                                  double& time_forward) {

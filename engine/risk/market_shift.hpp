@@ -4,11 +4,18 @@
 // of a local-vol surface, each asset of a basket, Heston's sqrt(v0) and sqrt(theta)), every zero
 // rate, valuation time — refused where a spot or a vol would not stay positive.
 
+#include <functional>
 #include <string>
 
 #include "config/run_config.hpp"
 
 namespace pfmc::engine::risk {
+
+/// Each vol of `model` through `move` (asset -1: every asset of a basket, else that one): every
+/// pillar of a Black curve, every node of a local-vol surface, a basket asset's vol, Heston's
+/// sqrt(v0) and sqrt(theta) — the vol the Greeks' vega moves.
+void move_model_vols(config::ModelConfig& model, int asset,
+                     const std::function<double(double)>& move);
 
 /// The config under `shift`, and the valuation time it moves forward (years) in `time_forward`
 /// (the planner applies that to the grid: engine/plan/scenarios.cpp). Throws

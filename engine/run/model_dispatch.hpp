@@ -57,8 +57,8 @@ decltype(auto) dispatch_model(config::ModelType type, int assets, bool scenarios
 /// The same for a planned group.
 template <class Real, class F>
 decltype(auto) dispatch_model(const GroupPlan& group, F&& f) {
-  return dispatch_model<Real>(group.model_type, group.assets, group.model_copies > 1, group.fast_math,
-                              group.pathwise_moved_inputs, std::forward<F>(f));
+  return dispatch_model<Real>(group.model_type, group.assets, group.model_copies > 1,
+                              group.fast_math, group.pathwise_moved_inputs, std::forward<F>(f));
 }
 
 } // namespace pfmc::engine

@@ -7,7 +7,8 @@ applies them to today's market, the book is revalued, and with n windows and
 k = ceil(n (1 - level)) VaR is the k-th largest loss and ES the mean of the k largest.
 Writes tests/risk_var_references.hpp (the book, the market and the measures), which
 tests/test_risk.cpp compares with `pfmc risk` on the same file.
-Usage: scripts/references/risk_var_reference.py > tests/risk_var_references.hpp
+Usage: scripts/references/risk_var_reference.py \
+  | clang-format --assume-filename=tests/risk_var_references.hpp > tests/risk_var_references.hpp
 """
 import csv
 import math
