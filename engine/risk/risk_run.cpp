@@ -77,8 +77,8 @@ bool moves_nothing(const config::MarketShift& shift) {
                      [](const config::Move& m) { return m.amount == 0.0; });
 }
 
-/// Each instrument's P&L into `scenarios` from one pass (its shifts are scenarios
-/// [first, first + shifts)).
+/// Each instrument's value and P&L into `scenarios` from one pass (its k-th shift is scenario
+/// priced[k]).
 void read_pass(const RunResult& pass, const std::vector<std::size_t>& priced,
                std::vector<ScenarioResult>& scenarios) {
   for (std::size_t i = 0; i < pass.instruments.size(); ++i) {
@@ -94,7 +94,6 @@ void read_pass(const RunResult& pass, const std::vector<std::size_t>& priced,
   }
 }
 
-/// The portfolio's value and P&L under each scenario, and the P&L's error bound.
 /// What a position's P&L is reported under: its model's underlying, a basket's model's name.
 std::string risk_factor(const config::RunConfig& config, const config::Position& p) {
   const auto& instrument = config.instruments[static_cast<std::size_t>(p.instrument_index)];
@@ -122,6 +121,8 @@ std::pair<double, double> positions_pnl(const config::RunConfig& config, const S
   return {pnl, std::sqrt(variance)};
 }
 
+/// The portfolio's value and P&L under each scenario, whole and by risk factor, with the P&L's
+/// error bounds.
 void sum_portfolio(const config::RunConfig& config, const RunResult& base,
                    std::vector<std::string>& factors, std::vector<ScenarioResult>& scenarios) {
   if (!base.portfolio.present)
