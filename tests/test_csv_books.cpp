@@ -18,6 +18,7 @@
 
 #include "config/column_reader.hpp"
 #include "config/load_config.hpp"
+#include "config_files.hpp"
 
 namespace pfmc::config {
 namespace {
@@ -77,20 +78,8 @@ const std::string kTradesYaml =
     "  - {instrument: c1, quantity: 10}\n"
     "  - {instrument: k1, quantity: -2.5}\n";
 
-class CsvBooks : public ::testing::Test {
+class CsvBooks : public testing::ConfigFiles {
 protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("pfmc_csv_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << text;
-    return p.string();
-  }
   /// The book with trades (and positions, when given) from CSV files beside it.
   std::string book(const std::string& trades, const std::string& positions = "") const {
     write("trades.csv", trades);
@@ -101,21 +90,7 @@ protected:
     }
     return write("book.yaml", yaml);
   }
-  /// The ConfigError message of loading `path`, with the test's folder written as `D/`.
-  std::string error_of(const std::string& path) const {
-    try {
-      (void)load_run_config(path);
-    } catch (const ConfigError& e) {
-      std::string text = e.what();
-      const std::string folder = dir_.string() + "/";
-      for (std::size_t at = text.find(folder); at != std::string::npos; at = text.find(folder))
-        text.replace(at, folder.size(), "D/");
-      return text;
-    }
-    return "no error";
-  }
   std::string trades_error(const std::string& trades) const { return error_of(book(trades)); }
-  fs::path dir_;
 };
 
 const std::string kHeader = "id,type,option,strike,maturity,model\n";

@@ -5,15 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "config/load_config.hpp"
+#include "config_files.hpp"
 
 namespace pfmc::config {
 namespace {
 
-namespace fs = std::filesystem;
 
 // Lines 1-5; implied_vols is line 4.
 const std::string kMarket = "market:\n"
@@ -26,20 +25,8 @@ const std::string kRest = "models:\n"
                           "  - {id: c, type: european, option: call, strike: 100, maturity: 1, "
                           "model: bs}\n";
 
-class QuotesConfig : public ::testing::Test {
+class QuotesConfig : public testing::ConfigFiles {
 protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("pfmc_quotes_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << text;
-    return p.string();
-  }
   /// A run whose market.implied_vols items are `items` (indented under it).
   std::string config(const std::string& items) const {
     return write("q.yaml", kMarket + items + kRest);
@@ -48,19 +35,6 @@ protected:
     write("vols.csv", csv);
     return config("    - {csv: vols.csv}\n");
   }
-  std::string error_of(const std::string& path) const {
-    try {
-      (void)load_run_config(path);
-    } catch (const ConfigError& e) {
-      std::string text = e.what();
-      const std::string folder = dir_.string() + "/";
-      for (std::size_t at = text.find(folder); at != std::string::npos; at = text.find(folder))
-        text.replace(at, folder.size(), "D/");
-      return text;
-    }
-    return "no error";
-  }
-  fs::path dir_;
 };
 
 const std::string kGrid = "    - underlying: SPX\n"

@@ -5,16 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "config/load_config.hpp"
+#include "config_files.hpp"
 
 namespace pfmc::config {
 namespace {
 
-namespace fs = std::filesystem;
 
 // Lines 1-10; the risk block's own lines start at 11. Models: bs_spx (0) on SPX, bs_dax (1) on
 // DAX, pair (2) a basket of both; NKY has no model.
@@ -31,20 +30,8 @@ const std::string kRun =
     "  - {id: c, type: european, option: call, strike: 100, maturity: 1, model: bs_spx}\n"
     "risk:\n";
 
-class RiskConfigTest : public ::testing::Test {
+class RiskConfigTest : public testing::ConfigFiles {
 protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("pfmc_risk_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << text;
-    return p.string();
-  }
   /// A run whose risk block is `block` (its lines indented under `risk:`, from line 11).
   std::string config(const std::string& block) const { return write("r.yaml", kRun + block); }
   /// A run whose risk block is one ladder (line 12).
@@ -59,19 +46,6 @@ protected:
     write("moves.csv", csv);
     return config("  historical: {csv: moves.csv" + keys + "}\n");
   }
-  std::string error_of(const std::string& path) const {
-    try {
-      (void)load_run_config(path);
-    } catch (const ConfigError& e) {
-      std::string text = e.what();
-      const std::string folder = dir_.string() + "/";
-      for (std::size_t at = text.find(folder); at != std::string::npos; at = text.find(folder))
-        text.replace(at, folder.size(), "D/");
-      return text;
-    }
-    return "no error";
-  }
-  fs::path dir_;
 };
 
 const std::string kFullBlock =
