@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Prepares a GPU call that needs no build there: on the development machine (no GPU), the check
-# set's pfmc, pfmc_bench and test_gpu (configured as scripts/gpu-check.sh's check builds are) and
-# the kernels they will compile on first use, compiled for sm_90 into a kernel cache (NVRTC needs
-# no GPU; an entry's key has no driver in it), packed with the libraries the GPU machine lacks
-# into build-carry/prebuilt.tar.xz (ignored by git). Carry build-carry/prebuilt.tar.xz with
-# .deps/root; `scripts/gpu-check.sh prebuilt ...` unpacks it into build-device-check and checks
-# that the binaries run there before any stage uses them (else the stages build as before).
+# set's pfmc, pfmc_bench and test_gpu (PFMC_KERNELS=check, PFMC_LAUNCH_CHECK_SET: minutes to
+# build) and the kernels they will compile on first use, compiled for sm_90 into a kernel cache
+# (NVRTC needs no GPU; an entry's key has no driver in it), packed with the libraries the GPU
+# machine lacks into build-carry/prebuilt.tar.xz (ignored by git). Carry it with .deps/root;
+# `scripts/gpu-check.sh prebuilt` unpacks it into build-device-check and checks that the
+# binaries run there.
 #   scripts/carry-build.sh [BUILD_DIR (default build-carry/check)] [CONFIG ...: more configs
 #   whose kernels to warm (pfmc kernels --warm)]
 # The cache: the MonteCarloMultiGPU book's kernels in both math profiles (`inline`), and with

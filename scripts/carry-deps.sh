@@ -38,31 +38,6 @@ if [ "${1:-}" = --pytest ]; then
   echo "unpacked pytest into .deps/pytest ($(du -sh .deps/pytest | cut -f1))"
   exit 0
 fi
-if [ "${1:-}" = --gdb ]; then
-  # gdb for the GPU machine's crash hunts (scripts/gdb-watch-saved.py), trimmed to ~40 MB:
-  # its Python's standard library without the packages gdb does not import, and ICU's 30 MB of
-  # data replaced by an empty symbol (only Boost.Regex links it; gdb's source highlighting never
-  # reaches it). Run it as scripts/gpu-check.sh pysegv-gdb does (its own loader path, PYTHONHOME,
-  # --data-directory).
-  gdb_packages=(gdb libbabeltrace1 libdebuginfod1 libipt2 libpython3.11 libpython3.11-stdlib
-                libpython3.11-minimal libsource-highlight4v5 libxxhash0 libmpfr6 libreadline8
-                libboost-regex1.74.0 libicu72 libdw1 libelf1 libglib2.0-0)
-  gdb_work=$(mktemp -d)
-  (cd "$gdb_work" && apt-get download "${gdb_packages[@]}" >/dev/null)
-  rm -rf .deps/gdb && mkdir -p .deps/gdb
-  for deb in "$gdb_work"/*.deb; do dpkg -x "$deb" .deps/gdb; done
-  py=.deps/gdb/usr/lib/python3.11
-  find .deps/gdb/usr/share -mindepth 1 -maxdepth 1 ! -name gdb -exec rm -rf {} +
-  rm -rf "$gdb_work" .deps/gdb/usr/lib/x86_64-linux-gnu/libicudata.so.72* \
-         "$py"/{test,idlelib,tkinter,lib2to3,ensurepip,pydoc_data,turtledemo,unittest,distutils} \
-         "$py"/{asyncio,email,xml,http,sqlite3,multiprocessing,concurrent,xmlrpc,urllib,wsgiref} \
-         "$py"/{venv,curses,dbm,html}
-  echo 'char icudt72_dat[64];' > .deps/gdb/icudata.c
-  gcc -shared -fPIC -Wl,-soname,libicudata.so.72 -o .deps/gdb/usr/lib/x86_64-linux-gnu/libicudata.so.72 \
-      .deps/gdb/icudata.c
-  echo "unpacked gdb into .deps/gdb ($(du -sh .deps/gdb | cut -f1))"
-  exit 0
-fi
 packages=(librandom123-dev libsleef3 libsleef-dev libcsv3 libcsv-dev pybind11-dev libeigen3-dev)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
