@@ -116,8 +116,8 @@ const std::vector<Rule>& rules() {
         });
     add("math", "simulation.math",
         "math profile: accurate (default; Philox4x32-10, accurate transcendentals) or fast "
-        "(opt-in: Philox4x32-7 and the hardware's approximate exp/log in float; see README 'Math "
-        "profiles')",
+        "(opt-in: Philox4x32-7 and the hardware's approximate exp/log in float; see docs/guide.md, "
+        "'Math profiles')",
         [](Target& t, const std::string& v, const char* f) {
           t.simulation.math = take(detail::check_math_profile(v), f);
         });

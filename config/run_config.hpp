@@ -167,8 +167,8 @@ struct Position {
 enum class RngType { philox, mrg32k3a, sobol, scrambled_sobol };
 enum class Precision { float32, float64 }; ///< spelled "float" and "double" in YAML
 /// How the path kernels compute: `accurate` (Philox4x32-10 and accurate transcendentals) or
-/// `fast` (opt-in: Philox4x32-7 and the GPU's approximate exp/log in float). README "Math
-/// profiles".
+/// `fast` (opt-in: Philox4x32-7 and the GPU's approximate exp/log in float). docs/guide.md,
+/// "Math profiles".
 enum class MathProfile { accurate, fast };
 
 /// How the Greeks are estimated: `bump` (bump-and-revalue on common random numbers, a copy of the
@@ -314,9 +314,9 @@ inline constexpr int kMaxDevices = 64;
 
 /// engine.unit_groups's default: the host builds a unit's device state and launch table while
 /// the GPU runs the unit before it; the 8,192-group book as one unit waited 3.6 ms for its
-/// kernels after 4.4 ms of such host work. Each launch costs its ramp and tail (NOTES v32, H200:
-/// the book's kernels 3.64 ms in one launch, 3.70 in 4, 3.81 in 8, 4.00 in 16; end to end 4 and
-/// 8 alike, both 4-5 ms faster than 1).
+/// kernels after 4.4 ms of such host work. Each launch costs its ramp and tail (H200: the book's
+/// kernels 3.64 ms in one launch, 3.70 in 4, 3.81 in 8, 4.00 in 16; end to end 4 and 8 alike, both
+/// 4-5 ms faster than 1: docs/decisions.md#computing-units).
 inline constexpr int kDefaultUnitGroups = 2048;
 
 struct EngineConfig {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A short dieharder battery on the Fast profile's generator, Philox4x32-7 in pfmc's counter
 # layout (tests/philox_stream.cpp), and the same battery on 2 rounds, which must fail it: the
-# proof that the battery can fail. The full `dieharder -a` run is in bench/NOTES.md (v27).
+# proof that the battery can fail. The full `dieharder -a` run is in docs/decisions.md#fast-math.
 #
 # The battery (about 20 s per generator on a 2-core CI machine, timed test by test): diehard
 # birthdays, 32x32 and 6x8 binary rank, bitstream, count-the-1s (stream), 2d minimum distance,

@@ -226,8 +226,8 @@ TEST(Plan, GroupsFollowModelsAndKeepConfigOrder) {
 }
 
 // The plan's groups allocate their arrays from the plan's arenas (one malloc a chunk, one free
-// an arena: a book of 8,192 groups planned and freed ~2x faster, NOTES v33); a copy of a group
-// takes the heap, so it may outlive the plan.
+// an arena: a book of 8,192 groups planned and freed ~2x faster, docs/decisions.md#plan-arenas); a
+// copy of a group takes the heap, so it may outlive the plan.
 TEST(Plan, GroupsAllocateFromThePlansArenasAndCopiesFromTheHeap) {
   const std::string yaml =
       kTwoModels +
@@ -355,7 +355,8 @@ TEST(Plan, AFailedGroupOnAnyThreadIsTheFirstErrorAndFreesWhatWasMade) {
 // A range of groups is freed if and only if it was made: every array of a made range goes back to
 // its arena (the counts below), and a range never made is not touched: under the sanitized
 // suite's AddressSanitizer, whose fill of fresh memory makes a free of a group never made fault
-// (planting a destroy of every range: SEGV in its deallocate, checked by hand for NOTES v34).
+// (planting a destroy of every range: SEGV in its deallocate, checked by hand:
+// docs/decisions.md#planning-threads).
 TEST(Plan, GroupPlansFreeEveryRangeMadeAndNoOther) {
   struct Counting : std::pmr::memory_resource {
     int allocations = 0, deallocations = 0;

@@ -102,7 +102,7 @@ TEST(Catalogue, WideKernelsAskForBlackScholesStepDataAhead) {
   // The wide instantiations' paths ask for the model's next batch of step data
   // (models::Path<..., PrefetchModel>): only a model that declares prefetch<Count>(params, first)
   // is asked; a signature that drifted would silently turn the prefetch off (latency_bound's best
-  // kernel 1.22 -> 1.42 ms, bench/NOTES.md v23).
+  // kernel 1.22 -> 1.42 ms, docs/decisions.md#step-data-ahead).
   EXPECT_TRUE(models::HasPrefetch<models::BlackScholes<double>>::value);
   EXPECT_TRUE(models::HasPrefetch<models::BlackScholes<float>>::value);
   EXPECT_FALSE(models::HasPrefetch<models::Heston<double>>::value);

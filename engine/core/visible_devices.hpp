@@ -1,11 +1,12 @@
 #pragma once
 // Which GPUs this process's CUDA sees. The driver starts every visible GPU at the process's first
 // CUDA call: on a host of 4 H200s a fresh `pfmc price` on one of them took 1.30 s with all four
-// visible and 0.51 s with one (bench/NOTES.md v26). The command line therefore narrows what CUDA
-// sees to what the run needs before its first CUDA call (CUDA_VISIBLE_DEVICES): the first N GPUs
-// for a run on devices 0..N-1 (ordinals unchanged), or, for an MPI rank on its host's GPU by
-// local rank, that GPU alone (then CUDA's device 0, which physical_ordinal() maps back). A user's
-// CUDA_VISIBLE_DEVICES is narrowed, never widened; PFMC_NARROW_DEVICES=0 turns this off.
+// visible and 0.51 s with one (docs/decisions.md#visible-devices). The command line therefore
+// narrows what CUDA sees to what the run needs before its first CUDA call (CUDA_VISIBLE_DEVICES):
+// the first N GPUs for a run on devices 0..N-1 (ordinals unchanged), or, for an MPI rank on its
+// host's GPU by local rank, that GPU alone (then CUDA's device 0, which physical_ordinal() maps
+// back). A user's CUDA_VISIBLE_DEVICES is narrowed, never widened; PFMC_NARROW_DEVICES=0 turns
+// this off.
 
 namespace pfmc::engine {
 

@@ -16,7 +16,7 @@ namespace pfmc::engine {
 /// kernels::kPathsPerCall<Real>) of group `group`, rows [row0, row0 + rows):
 /// out[(row - row0) * stride + (path - first_path)]. `fast`: the fast math profile's generator
 /// (Philox4x32-7, models/math.cuh) with this file's Box–Muller (the host's accurate functions:
-/// the GPU's fast float draws differ by its __logf's error, README "Math profiles").
+/// the GPU's fast float draws differ by its __logf's error, docs/guide.md, "Math profiles").
 void philox_normals_host(std::uint64_t seed, std::uint32_t group, std::uint64_t first_path,
                          int count, std::uint32_t row0, int rows, float* out, std::size_t stride,
                          bool fast = false);

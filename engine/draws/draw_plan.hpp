@@ -53,8 +53,8 @@ std::size_t group_draw_values(const GroupPlan& group, std::uint64_t paths);
 /// The units a run of n groups that share a kernel and compute their draws is cut into, at most
 /// `most` groups each (0: no limit), in order. From 3 × most groups on, the first two and the
 /// last two are a quarter and a half of `most` (the GPU waits for the first unit's staging, and
-/// the last unit's results are made after its kernels: NOTES v36), the middle ones as even as
-/// can be; below that, as even as can be.
+/// the last unit's results are made after its kernels: docs/decisions.md#computing-units), the
+/// middle ones as even as can be; below that, as even as can be.
 std::vector<std::size_t> unit_sizes(std::size_t n, std::size_t most);
 /// computes_draws[g]: group g's backend computes its draws (empty: none does); such groups that
 /// share a kernel go in units of at most `unit_groups` groups (engine.unit_groups; 0: no limit).

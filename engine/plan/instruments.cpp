@@ -182,7 +182,7 @@ models::InstrumentView instrument_view(const ViewInputs& in, double quantity,
     // negative once the path is done) with slope 1 where it pays, and where it pays nothing its
     // tangents are 0: payoff_slope's vanilla case reads its tangents as they are, and the
     // pathwise kernels of every other payoff carry no branch for it (one added 208-320
-    // instructions to each of them: bench/NOTES.md v42).
+    // instructions to each of them: docs/decisions.md#exercise-pathwise).
     view.is_call = 1;
     view.strike = 0.0;
     view.discount_tangent[0] = view.discount_tangent[1] = 0.0;

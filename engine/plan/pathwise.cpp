@@ -91,8 +91,8 @@ std::vector<double> difference(const ModelData& up, const ModelData& down, std::
 /// there), so the tangents by vol and by time (both through the variance) are heavy-tailed:
 /// measured on the heston_full_truncation reference case's model (100,000 paths), vega's
 /// standard error 1.3x the bumps' on a call and 11x on an arithmetic Asian, theta's 1.03x and
-/// 1.13x (bench/NOTES.md v35). QE's step has no such root of a variance near 0: its vega's 1.00x
-/// the bumps' on those payoffs, its theta's 0.96x.
+/// 1.13x (docs/decisions.md#heston-pathwise). QE's step has no such root of a variance near 0: its
+/// vega's 1.00x the bumps' on those payoffs, its theta's 0.96x.
 bool auto_keeps_bumps(const config::RunConfig& config, const config::ModelConfig& model) {
   return model.type == config::ModelType::heston &&
          model.heston.scheme == config::HestonScheme::full_truncation &&

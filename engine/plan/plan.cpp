@@ -19,8 +19,8 @@ namespace {
 
 /// Groups are planned in parallel from twice this many instruments. With each thread's groups
 /// in an arena of their own, planning is no longer malloc-bound: the 8,192-option book planned
-/// and freed on 1, 2, 4, 8 and 16 threads took 7.2, 4.6, 3.0, 2.5 and 2.5 ms (NOTES v33, an
-/// H200 machine's 16 host cores).
+/// and freed on 1, 2, 4, 8 and 16 threads took 7.2, 4.6, 3.0, 2.5 and 2.5 ms (an H200 machine's 16
+/// host cores: docs/decisions.md#planning-threads).
 constexpr std::size_t kInstrumentsPerThread = 512;
 
 /// A group's arena starts with this many bytes a group (a one-step European's arrays take

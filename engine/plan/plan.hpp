@@ -55,8 +55,8 @@ struct ExercisePlan {
 
 /// A group's arrays: allocated from its plan's arena (SimulationPlan::memory) when the planner
 /// makes them, so that planning a book of 8,192 groups is not ~140,000 mallocs and its free not
-/// as many frees (NOTES v33); from the heap when a GroupPlan is made or copied elsewhere. A
-/// group moved out of its plan keeps the arena's arrays: copy it to outlive the plan.
+/// as many frees (docs/decisions.md#plan-arenas); from the heap when a GroupPlan is made or copied
+/// elsewhere. A group moved out of its plan keeps the arena's arrays: copy it to outlive the plan.
 template <class T>
 using PlanArray = std::pmr::vector<T>;
 
@@ -198,8 +198,8 @@ std::vector<Real> interleaved_step_series(const GroupPlan& group) {
 /// The plan's groups, read like a vector. The planner makes them on its threads, each range of
 /// groups (config::range_begin's) on the thread that plans it, and they are freed on a few
 /// threads: made and freed one after another, the 8,192 groups of 576 bytes of the
-/// MonteCarloMultiGPU book took ~0.5 ms each way (NOTES v33's trace; v34: the planner 0.4-0.9 ms
-/// faster so). Moves only.
+/// MonteCarloMultiGPU book took ~0.5 ms each way (the planner 0.4-0.9 ms faster so:
+/// docs/decisions.md#planning-threads). Moves only.
 class GroupPlans {
 public:
   GroupPlans() = default;

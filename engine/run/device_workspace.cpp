@@ -55,7 +55,7 @@ DeviceWorkspace::DeviceWorkspace(int device)
   // What a fresh device's first run paid before its first launch, paid here instead (at open,
   // beside the caller's planning): the first pinned block, the pool's first allocation and the
   // runtime's staging of a copy from pageable memory (15–17 ms of the first unit's set-up on an
-  // H200, bench/NOTES.md v26).
+  // H200, docs/decisions.md#device-workspace).
   (void)pinned_.take<unsigned char>(1);
   pinned_.reset();
   {

@@ -6,7 +6,7 @@
 // it, and a second run on the same slot at the same time (two Python threads) gets one of its
 // own for that run. So a warm run makes no stream and no page-locked allocation, and frees none
 // (cudaFreeHost waits for the whole device); a fresh device's runner took 2–6 ms to set up
-// before (bench/NOTES.md v26).
+// before (docs/decisions.md#device-workspace).
 
 #include <cstddef>
 #include <memory>

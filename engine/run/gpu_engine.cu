@@ -79,7 +79,7 @@ private:
   /// A draw buffer holds at most this much, whatever the cap: a fresh process's first buffers
   /// are the device's pool growing: bandwidth_bound's 48 GB of draws in one buffer took 90 ms
   /// to map, 12 GB on each of 4 devices at once 45–80 ms, where the run's kernels took 26 and
-  /// 6.7 ms (H200, bench/NOTES.md v26). Results do not depend on the chunking.
+  /// 6.7 ms (H200, docs/decisions.md#device-workspace). Results do not depend on the chunking.
   static constexpr std::uint64_t max_draw_buffer_bytes = std::uint64_t{1} << 30;
   static constexpr bool buffers_philox = true; // for the backends that read draws
 

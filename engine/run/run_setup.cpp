@@ -276,7 +276,7 @@ void check_plan(const config::RunConfig& config, const SimulationPlan& plan,
   const bool quasi =
       settings.rng == config::RngType::sobol || settings.rng == config::RngType::scrambled_sobol;
   // On a few threads, with the error of one loop over the groups (the 8,192-group book: 0.4 ms
-  // on one, NOTES v33).
+  // on one, docs/decisions.md#planning-threads).
   const auto check = [&](std::size_t g, std::size_t) {
     const GroupPlan& group = plan.groups[g];
     if (group.model_copies > 1 && settings.precision == config::Precision::float32) {

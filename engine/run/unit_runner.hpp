@@ -185,8 +185,8 @@ protected:
 
   /// Marks the kernels `launch` enqueues (or runs, on the CPU). A runner that marks kernels at
   /// launch (the GPU's) records the start in start_kernels(), called right before it enqueues
-  /// the first kernel: the launch's host work (the 8,192-group book's table: about 0.6 ms, NOTES
-  /// v31) and the table's copy do not count as the kernels' time.
+  /// the first kernel: the launch's host work (the 8,192-group book's table: about 0.6 ms,
+  /// docs/decisions.md#kernel-timing) and the table's copy do not count as the kernels' time.
   template <class F>
   void timed_kernels(UnitMarks& marks, F&& launch) {
     auto& span = marks.kernels.emplace_back();

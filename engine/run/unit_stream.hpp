@@ -3,8 +3,8 @@
 // to reach the host (a GPU run's copies, behind the unit's kernels) and makes its groups'
 // outcomes, estimates and results (engine/run/unit_runner.hpp's sink) on a few threads, while
 // the host stages the next units and the device runs them. The 8,192-option book's four units
-// spent 1.7 ms on that after its last kernel (bench/NOTES.md v34's trace): now only the last
-// unit's share is left after it.
+// spent 1.7 ms on that after its last kernel (docs/decisions.md#group-bookkeeping): now only the
+// last unit's share is left after it.
 
 #include <condition_variable>
 #include <cstddef>
@@ -18,7 +18,8 @@
 namespace pfmc::engine {
 
 /// A group's outcome, estimates and results (about 0.8 µs on the H200's host, mostly cache
-/// misses: bench/NOTES.md v36) pay a thread from this many groups: a unit of 2,048 takes 4.
+/// misses: docs/decisions.md#group-bookkeeping) pay a thread from this many groups: a unit of
+/// 2,048 takes 4.
 inline constexpr std::size_t kFinishItemsPerThread = 512;
 
 class UnitStream {

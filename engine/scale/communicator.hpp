@@ -7,7 +7,7 @@
 //
 // Ranks of one host that run on the same GPU take turns on it, in rank order: two CUDA contexts
 // on one GPU (no MPS) are time-sliced, and their kernels together took 12% longer than one
-// process's (bench/NOTES.md v15). Before its GPU work a rank says which GPUs it uses (one
+// process's (docs/decisions.md#mpi-turns). Before its GPU work a rank says which GPUs it uses (one
 // exchange among the host's ranks), then waits for a token from every lower rank of the host
 // that uses one of them; after its work, or at the exchange if it failed first, it sends a token
 // to every higher one. Bits do not depend on the order; only the waiting does.

@@ -47,7 +47,7 @@ GroupBackend choose_auto_backend(const GroupPlan& group, const std::string& key,
   }
   // Worth tuning? The default's generation + kernel time on the tuning sample, scaled to this
   // run's groups of this shape: measured once per shape and cached (a fresh process spent
-  // 14-16 ms of its ~0.32 s on this probe; bench/NOTES.md v22).
+  // 14-16 ms of its ~0.32 s on this probe; docs/decisions.md#backend-choice).
   const int shape_groups = choices.groups_of_key[key];
   std::optional<Probe> probe = cache.probe(key, fallback);
   const bool probed_now = !probe;
@@ -236,8 +236,8 @@ std::vector<ExecutionSettings> choose_group_backends(const SimulationPlan& plan,
   std::map<DistanceShape, GroupBackend> resolved_distances;
   // Each group's key: its shape's, formatted once per distinct (model, factors, scenarios,
   // steps) — a book of 8,192 groups spent 13 ms choosing backends while each group formatted
-  // its own — and neither copied nor looked up per group (not timed apart; NOTES v34); null for
-  // early exercise.
+  // its own — and neither copied nor looked up per group (not timed apart;
+  // docs/decisions.md#backend-choice); null for early exercise.
   using Shape = std::tuple<config::ModelType, int, int, int>;
   std::map<Shape, std::pair<std::string, int>> formatted; // the key, and its groups
   std::vector<const std::string*> keys;

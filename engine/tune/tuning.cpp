@@ -50,8 +50,9 @@ std::string tuning_key(const DeviceInfo& device, const GroupPlan& group,
 BackendChoice default_backend_choice(config::RngType rng, bool brownian_bridge) {
   if (rng == config::RngType::philox && !brownian_bridge)
     return BackendChoice{"inline", 0, config::Padding{}};
-  // Fastest on both reference workloads on an H100 (bench/NOTES.md v7): batched loads hide the
-  // latency of the latency-bound kernel and keep the bandwidth-bound one at the copy rate.
+  // Fastest on both reference workloads on an H100 (docs/decisions.md#default-backend): batched
+  // loads hide the latency of the latency-bound kernel and keep the bandwidth-bound one at the
+  // copy rate.
   return BackendChoice{"scalar_batched", 4, config::Padding{}};
 }
 

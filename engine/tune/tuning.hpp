@@ -163,8 +163,8 @@ private:
 double device_copy_bandwidth(const DeviceInfo& device, TuningCache* cache);
 
 /// The default when `auto` has no cache entry and does not tune: `inline` for Philox draws
-/// without a Brownian bridge (no generation pass, no draw traffic; bench/NOTES.md v9), else the
-/// backend that was fastest on both reference workloads on an H100 (bench/NOTES.md v7).
+/// without a Brownian bridge (no generation pass, no draw traffic), else the backend that was
+/// fastest on both reference workloads on an H100 (docs/decisions.md#default-backend).
 BackendChoice default_backend_choice(config::RngType rng = config::RngType::philox,
                                      bool brownian_bridge = false);
 

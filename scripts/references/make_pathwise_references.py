@@ -176,7 +176,7 @@ def european_noise_ratios(paths):
     for name, call, K in (("call", True, 105.0), ("put", False, 95.0)):
         f = (lambda s: np.maximum(s - K, 0.0)) if call else (lambda s: np.maximum(K - s, 0.0))
         slope = (lambda s: (s > K).astype(float)) if call else (lambda s: -(s < K).astype(float))
-        # (The bumps take a European's delta pathwise too, README: Greeks: the same estimator.)
+        # (The bumps take a European's delta pathwise too, docs/guide.md: Greeks: the same estimator.)
         estimators = {
             "vega": (lambda z: D * slope(terminal(z)) * terminal(z) * (math.sqrt(T) * z - v * T),
                      lambda z: D * (f(terminal(z, vol=v + 0.01)) - f(terminal(z, vol=v - 0.01)))

@@ -1,5 +1,5 @@
 """The reference cases' market, schedules, grids and Greek scenarios, written from pfmc's documented
-definitions (README: Config reference, Greeks) and sharing no code with the engine.
+definitions (docs/config.md, docs/guide.md: Greeks) and sharing no code with the engine.
 
 A case is a plain dict shaped like pfmc's YAML (market, models, instruments, simulation). This
 module turns it into:

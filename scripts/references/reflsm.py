@@ -1,5 +1,5 @@
-"""An independent Longstaff-Schwartz (numpy), written from the method pfmc documents (README:
-Early exercise) and from Longstaff and Schwartz (2001), to measure what the method itself gives
+"""An independent Longstaff-Schwartz (numpy), written from the method pfmc documents
+(docs/guide.md: Early exercise) and from Longstaff and Schwartz (2001), to measure what the method itself gives
 away at pfmc's sizes: its low bias against a converged price, and how much the fitted rule
 moves between independent regressions. The test allowances of early exercise are derived from
 these measurements, never from pfmc's output.

@@ -4,7 +4,7 @@ full truncation, local vol's Euler), and each Greek a central difference, path b
 payoff functional at small steps of the Greek's input (common random numbers). No tangent of
 pfmc's is used, nor any of its code.
 
-The estimator (README: Greeks, `pathwise`): on each path, the derivative of the discounted payoff
+The estimator (docs/guide.md: Greeks, `pathwise`): on each path, the derivative of the discounted payoff
 by the input, where the payoff jumps (a digital at its strike K, a knock at its level L) the
 jump's delta function replaced by a uniform kernel k_w of half-width w: 1% of |K| for a
 digital, 0.01 of log-spot for a spot knock, 1% of max(|L|, 1) for a basket knock's level. For a
@@ -45,7 +45,7 @@ import numpy as np
 import refcore as rc
 import refmc
 
-# README, Greeks: the kernel's half-width, relative (engine/plan/pathwise.cpp: kJumpSmoothing).
+# docs/guide.md, Greeks: the kernel's half-width, relative (engine/plan/pathwise.cpp: kJumpSmoothing).
 JUMP_SMOOTHING = 0.01
 # The central differences' steps: relative for a spot, absolute for a vol (a Heston model's
 # sqrt(v0) and sqrt(theta); a local-vol surface's every node), the zero rates and valuation time
