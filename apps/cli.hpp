@@ -111,6 +111,14 @@ int command_risk(CLI::App* app, const RiskOptions& o);
 nlohmann::json risk_report(const config::RunConfig& config, const engine::risk::RiskResult& result,
                            bool per_instrument);
 
+/// `pfmc schema` (apps/schema_command.cpp): the config reference as Markdown or a JSON Schema.
+struct SchemaOptions {
+  std::string format = "markdown"; ///< markdown | json-schema
+  std::string output;              ///< the file to write; empty: standard output
+};
+CLI::App* add_schema_command(CLI::App& app, SchemaOptions& options, const char* version);
+int command_schema(const SchemaOptions& options);
+
 /// What `bench` and `tune` share: a GPU, the run's settings, and the sweep of every group.
 struct SweepOptions {
   std::string backends = "all";

@@ -281,6 +281,8 @@ int run(int argc, char** argv) {
   auto* calibrate = add_calibrate_command(app, calibrate_options, kConfigHelp, kVersion.c_str());
   KernelsOptions kernels_options;
   auto* kernels_command = add_kernels_command(app, kernels_options, kVersion.c_str());
+  SchemaOptions schema_options;
+  auto* schema = add_schema_command(app, schema_options, kVersion.c_str());
 
   try {
     app.parse(argc, argv);
@@ -304,6 +306,8 @@ int run(int argc, char** argv) {
     return command_risk(risk, risk_options);
   if (calibrate->parsed())
     return command_calibrate(calibrate_options);
+  if (schema->parsed())
+    return command_schema(schema_options);
   return kExitUsage;
 }
 
@@ -326,8 +330,9 @@ void install_stop_handlers() {
 /// the heap for the next allocation (a 100,000-instrument CSV book's table, freed after its
 /// rows are read, holds the plan's arrays) instead of going back to the system and faulting
 /// in again, and blocks up to 256 MiB come from the heap rather than each from its own
-/// mapping. Measured: `pfmc validate` of that book 7-8% faster (bench/NOTES.md v19). Larger
-/// blocks (a GPU run's host buffers) are still mapped apart and returned when freed.
+/// mapping. Measured: `pfmc validate` of that book 0.409 -> 0.380 s
+/// (docs/decisions.md#malloc-settings). Larger blocks (a GPU run's host buffers) are still mapped
+/// apart and returned when freed.
 void tune_malloc() {
 #if defined(__GLIBC__)
   mallopt(M_MMAP_THRESHOLD, 256 << 20);

@@ -54,7 +54,7 @@ pfmc_add_host_library(pfmc_config
   config/number_syntax.cpp config/setting_rules.cpp config/overrides.cpp
   config/yaml_reader.cpp config/yaml_pieces.cpp config/schema_market.cpp config/schema_quotes.cpp config/schema_products.cpp
   config/schema_run.cpp config/schema_risk.cpp config/load_config.cpp config/csv_table.cpp config/fields.cpp
-  config/column_reader.cpp)
+  config/column_reader.cpp config/key_reference.cpp)
 target_link_libraries(pfmc_config PUBLIC pfmc_common PRIVATE ${PFMC_YAML_TARGET} ${CSV_LIBRARY})
 target_include_directories(pfmc_config SYSTEM PRIVATE ${CSV_INCLUDE_DIR})
 

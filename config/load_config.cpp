@@ -1,4 +1,5 @@
 #include "config/load_config.hpp"
+#include "config/key_reference.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -39,8 +40,7 @@ RunConfig load(yaml::Reader& reader, const std::string& text, const TradeColumns
       reader.fail(root, "top level must be a mapping");
     }
     const yaml::Mapping top(reader, root);
-    top.allow_only(
-        {"market", "models", "instruments", "portfolio", "simulation", "engine", "risk"});
+    top.allow_only(reference::key_names(""));
 
     RunConfig config;
     config.file = reader.file();

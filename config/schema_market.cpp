@@ -9,7 +9,9 @@
 #include <utility>
 
 #include "base/parallel_ranges.hpp"
+#include "config/key_reference.hpp"
 #include "config/schema.hpp"
+#include "config/spellings.hpp"
 
 namespace pfmc::config::schema {
 
@@ -21,35 +23,19 @@ using yaml::Reader;
 
 namespace {
 
-constexpr std::array<ModelType, 4> model_types = {ModelType::black_scholes, ModelType::heston,
-                                                  ModelType::local_vol,
-                                                  ModelType::multi_black_scholes};
-constexpr std::array<HestonScheme, 2> heston_schemes = {HestonScheme::qe,
-                                                        HestonScheme::full_truncation};
-
-/// The keys a model of each type may have, in the order the error message lists them.
-std::vector<std::string> model_keys(std::optional<ModelType> type) {
-  std::vector<std::string> keys = {"name", "type"};
-  const auto add = [&](std::initializer_list<const char*> more) {
-    keys.insert(keys.end(), more.begin(), more.end());
-  };
-  const bool all = !type.has_value(); // the union, while the type is not known
-  if (all || type != ModelType::multi_black_scholes) {
-    add({"underlying"});
-  }
-  if (all || type == ModelType::black_scholes) {
-    add({"volatility"});
-  }
-  if (all || type == ModelType::heston) {
-    add({"v0", "kappa", "theta", "xi", "rho", "scheme"});
-  }
-  if (all || type == ModelType::local_vol) {
-    add({"surface"});
-  }
-  if (all || type == ModelType::multi_black_scholes) {
-    add({"underlyings", "volatilities", "correlation"});
-  }
-  return keys;
+/// The keys a model of each type may have (the union while the type is not known), in the
+/// order the error message lists them.
+const std::vector<std::string>& model_keys(std::optional<ModelType> type) {
+  using Keys = std::array<std::vector<std::string>, spellings::kModelTypes.size() + 1>;
+  static const Keys keys = [] {
+    Keys k;
+    for (std::size_t i = 0; i < spellings::kModelTypes.size(); ++i)
+      k[i] = reference::key_names("models[]", reference::Source::yaml,
+                                  to_string(spellings::kModelTypes[i]));
+    k.back() = reference::key_names("models[]");
+    return k;
+  }();
+  return type ? keys[static_cast<std::size_t>(*type)] : keys.back();
 }
 
 /// A volatility, in (0, 5].
@@ -81,7 +67,8 @@ std::vector<Underlying> underlyings(const Reader& reader, const Located& where) 
       items, names, base::threads_for(items.size(), yaml::kItemsPerThread),
       [&reader](const Located& item, yaml::NameSink& name, std::size_t) {
         const Mapping m = reader.mapping(item);
-        m.allow_only({"name", "spot", "dividend_yield"});
+        static const std::vector<std::string> keys = reference::key_names("market.underlyings[]");
+        m.allow_only(keys);
         Underlying u;
         u.mark = item.mark;
         const Located& name_at = m.require("name").value;
@@ -97,7 +84,7 @@ std::vector<Underlying> underlyings(const Reader& reader, const Located& where) 
 
 TermStructure rates(const Reader& reader, const Located& where) {
   const Mapping m = reader.mapping(where);
-  m.allow_only({"zero_rate", "tenors", "zero_rates"});
+  m.allow_only(reference::key_names("market.rates"));
   const Entry* flat = m.find("zero_rate");
   for (const char* key : {"tenors", "zero_rates"}) {
     m.refuse_both(flat, m.find(key), "give either zero_rate or tenors with zero_rates, not both");
@@ -127,7 +114,7 @@ TermStructure volatility(const Reader& reader, const Located& where) {
     reader.fail(where, "must be a number or a mapping {tenors: [...], vols: [...]}");
   }
   const Mapping m = reader.mapping(where);
-  m.allow_only({"tenors", "vols"});
+  m.allow_only(reference::key_names("models[].volatility"));
   TermStructure curve = pillars(reader, m, "vols", vol);
   // Total variance v^2 t must not fall between pillars: the forward variance between them would
   // be negative and the per-step diffusion imaginary. Equal total variance (zero forward
@@ -153,14 +140,14 @@ HestonParameters heston(const Reader& reader, const Mapping& m) {
   h.xi = reader.positive(m.require("xi").value);
   h.rho = reader.at_most_one_in_magnitude(m.require("rho").value);
   if (const Entry* scheme = m.find("scheme")) {
-    h.scheme = reader.choice(scheme->value, heston_schemes);
+    h.scheme = reader.choice(scheme->value, spellings::kHestonSchemes);
   }
   return h;
 }
 
 LocalVolSurface surface(const Reader& reader, const Located& where) {
   const Mapping m = reader.mapping(where);
-  m.allow_only({"times", "log_moneyness", "vols"});
+  m.allow_only(reference::key_names("models[].surface"));
   LocalVolSurface s;
   s.times = reader.increasing(m.require("times").value, "time",
                               [&reader](const Located& item) { return reader.non_negative(item); });
@@ -282,7 +269,7 @@ ModelConfig model(const Reader& reader, const Located& where, const NameTable& u
   }
   ModelConfig model;
   model.mark = where.mark;
-  model.type = reader.choice(m.require("type").value, model_types);
+  model.type = reader.choice(m.require("type").value, spellings::kModelTypes);
   m.allow_only(model_keys(model.type));
   const Located& name_at = m.require("name").value;
   model.name = reader.name(name_at);
@@ -330,7 +317,7 @@ ModelConfig model(const Reader& reader, const Located& where, const NameTable& u
 
 Market market(const Reader& reader, const Located& where) {
   const Mapping m = reader.mapping(where);
-  m.allow_only({"underlyings", "rates", "implied_vols"});
+  m.allow_only(reference::key_names("market"));
   Market market;
   market.underlyings = underlyings(reader, m.require("underlyings").value);
   market.zero_rates = rates(reader, m.require("rates").value);

@@ -12,8 +12,10 @@
 #include "base/parallel_ranges.hpp"
 #include "config/csv_table.hpp"
 #include "config/fields.hpp"
+#include "config/key_reference.hpp"
 #include "config/load_config.hpp"
 #include "config/schema.hpp"
+#include "config/spellings.hpp"
 
 namespace pfmc::config::schema {
 
@@ -23,20 +25,6 @@ using yaml::NameTable;
 using yaml::Reader;
 
 namespace {
-
-constexpr std::array<InstrumentType, 5> instrument_types = {
-    InstrumentType::european, InstrumentType::digital, InstrumentType::asian,
-    InstrumentType::barrier, InstrumentType::basket};
-constexpr std::array<OptionType, 2> option_types = {OptionType::call, OptionType::put};
-constexpr std::array<AverageType, 2> average_types = {AverageType::arithmetic,
-                                                      AverageType::geometric};
-constexpr std::array<BarrierType, 4> barrier_types = {
-    BarrierType::up_and_in, BarrierType::up_and_out, BarrierType::down_and_in,
-    BarrierType::down_and_out};
-constexpr std::array<BasketPayoff, 3> basket_payoffs = {BasketPayoff::weighted, BasketPayoff::max,
-                                                        BasketPayoff::min};
-constexpr std::array<ExerciseStyle, 3> exercise_styles = {
-    ExerciseStyle::european, ExerciseStyle::american, ExerciseStyle::bermudan};
 
 /// The names of a knock's fields: the keys of a YAML `knock` mapping, or a CSV row's columns.
 struct KnockKeys {
@@ -50,49 +38,24 @@ constexpr KnockKeys kNestedKnock = {"type", "level", "monitoring", "monitoring_t
 constexpr KnockKeys kFlatKnock = {"knock_type", "knock_level", "knock_monitoring",
                                   "knock_monitoring_times", "knock_rebate"};
 
-/// The keys an instrument of each type may have, in the order the error message lists them;
-/// `flat_knock`: a CSV row's (knock_* columns), else a YAML mapping's (a `knock` mapping).
+/// The keys an instrument of each type may have (the union while the type is not known), in
+/// the order the error message lists them; `flat_knock`: a CSV row's (knock_* columns), else a
+/// YAML mapping's (a `knock` mapping).
 std::vector<std::string> make_instrument_keys(std::optional<InstrumentType> type, bool flat_knock) {
-  std::vector<std::string> keys = {"id", "type", "option", "strike", "maturity", "model"};
-  const auto add = [&](std::initializer_list<const char*> more) {
-    keys.insert(keys.end(), more.begin(), more.end());
-  };
-  const bool all = !type.has_value(); // the union, while the type is not known
-  if (all || type == InstrumentType::digital) {
-    add({"cash"});
-  }
-  if (all || type == InstrumentType::asian) {
-    add({"average", "fixings", "fixing_times"});
-  }
-  if (all || type == InstrumentType::barrier) {
-    add({"barrier", "barrier_type", "rebate", "monitoring", "monitoring_times"});
-  }
-  if (all || type == InstrumentType::basket) {
-    add({"payoff", "weights"});
-  }
-  if (all || type == InstrumentType::european || type == InstrumentType::basket) {
-    add({"exercise", "exercise_dates", "exercise_times"});
-  }
-  if (all || type != InstrumentType::barrier) { // a barrier is a European with a knock already
-    if (flat_knock) {
-      const KnockKeys& k = kFlatKnock;
-      add({k.type, k.level, k.monitoring, k.monitoring_times, k.rebate});
-    } else {
-      add({"knock"});
-    }
-  }
-  return keys;
+  return reference::key_names("instruments[]",
+                              flat_knock ? reference::Source::csv : reference::Source::yaml,
+                              type ? to_string(*type) : "");
 }
 
 /// make_instrument_keys, made once per type and source (a book reads it once per instrument).
 const std::vector<std::string>& instrument_keys(std::optional<InstrumentType> type,
                                                 bool flat_knock) {
-  using Keys = std::array<std::vector<std::string>, instrument_types.size() + 1>;
+  using Keys = std::array<std::vector<std::string>, spellings::kInstrumentTypes.size() + 1>;
   static const std::array<Keys, 2> keys = [] {
     std::array<Keys, 2> k;
     for (int flat = 0; flat < 2; ++flat) {
-      for (std::size_t i = 0; i < instrument_types.size(); ++i) {
-        k[flat][i] = make_instrument_keys(instrument_types[i], flat != 0);
+      for (std::size_t i = 0; i < spellings::kInstrumentTypes.size(); ++i) {
+        k[flat][i] = make_instrument_keys(spellings::kInstrumentTypes[i], flat != 0);
       }
       k[flat].back() = make_instrument_keys(std::nullopt, flat != 0);
     }
@@ -195,7 +158,7 @@ void knock(const Fields& f, const KnockKeys& keys, const StartLevel& start, Inst
   // A basket's level may be <= 0 (a spread), so only a spot's level must be positive.
   const bool on_basket = inst.type == InstrumentType::basket;
   inst.barrier = on_basket ? f.number(level_at) : f.positive(level_at);
-  inst.barrier_type = f.choice(f.require(keys.type), barrier_types);
+  inst.barrier_type = f.choice(f.require(keys.type), spellings::kBarrierTypes);
   if (const auto rebate = f.find(keys.rebate)) {
     inst.rebate = f.non_negative(*rebate);
   }
@@ -227,14 +190,14 @@ void optional_knock(const Fields& f, const StartLevel& start, InstrumentConfig& 
   } else if (const auto at = f.find("knock")) {
     const Fields nested = f.nested(*at);
     const KnockKeys& k = kNestedKnock;
-    nested.allow_only({k.type, k.level, k.monitoring, k.monitoring_times, k.rebate});
+    nested.allow_only(reference::key_names("instruments[].knock"));
     knock(nested, k, start, inst, shared);
   }
 }
 
 template <class Fields>
 void basket(const Fields& f, const ModelConfig& model, InstrumentConfig& inst) {
-  inst.basket = f.choice(f.require("payoff"), basket_payoffs);
+  inst.basket = f.choice(f.require("payoff"), spellings::kBasketPayoffs);
   const bool weighted = inst.basket == BasketPayoff::weighted;
   const auto n = static_cast<std::size_t>(model.assets());
   const auto weights = f.find("weights");
@@ -262,7 +225,7 @@ template <class Fields>
 void exercise(const Fields& f, InstrumentConfig& inst, SharedSchedules& shared) {
   const auto style_at = f.find("exercise");
   if (style_at) {
-    inst.exercise = f.choice(*style_at, exercise_styles);
+    inst.exercise = f.choice(*style_at, spellings::kExerciseStyles);
   }
   if (inst.exercise != ExerciseStyle::bermudan) {
     for (const char* key : {"exercise_dates", "exercise_times"}) {
@@ -321,11 +284,11 @@ InstrumentConfig instrument(const Fields& f, const RunConfig& config, const Name
   if (!f.find("type")) {
     f.allow_only(instrument_keys(std::nullopt, Fields::flat_knock));
   }
-  inst.type = f.choice(f.require("type"), instrument_types);
+  inst.type = f.choice(f.require("type"), spellings::kInstrumentTypes);
   f.allow_only(instrument_keys(inst.type, Fields::flat_knock));
 
   inst.id = f.name(f.require("id"));
-  inst.option = f.choice(f.require("option"), option_types);
+  inst.option = f.choice(f.require("option"), spellings::kOptionTypes);
   inst.strike = f.positive(f.require("strike"));
   const auto maturity_at = f.require("maturity");
   inst.maturity = f.positive(maturity_at);
@@ -344,7 +307,7 @@ InstrumentConfig instrument(const Fields& f, const RunConfig& config, const Name
     }
     break;
   case InstrumentType::asian:
-    inst.average = f.choice(f.require("average"), average_types);
+    inst.average = f.choice(f.require("average"), spellings::kAverageTypes);
     inst.fixing_times = schedule(f, "fixings", "fixing_times", inst.maturity, shared);
     break;
   case InstrumentType::barrier:
@@ -371,7 +334,7 @@ using HeldAt = std::vector<int>;
 /// One position from a YAML mapping or a CSV row.
 template <class Fields>
 Position position(const Fields& f, const NameTable& ids, HeldAt& held_at) {
-  static const std::vector<std::string> keys = {"instrument", "quantity"};
+  static const std::vector<std::string> keys = reference::key_names("portfolio[]");
   f.allow_only(keys);
   Position position;
   position.mark = f.mark();
@@ -411,7 +374,7 @@ std::optional<csv::Table> csv_section(const Reader& reader, const Located& where
     reader.fail(where, "must be a list, or {csv: FILE}");
   }
   const Mapping m = reader.mapping(where);
-  m.allow_only({"csv", "delimiter"});
+  m.allow_only(reference::key_names("csv_file"));
   return csv_file(reader, m);
 }
 

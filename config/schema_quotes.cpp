@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "config/fields.hpp"
+#include "config/key_reference.hpp"
 #include "config/schema.hpp"
 
 namespace pfmc::config::schema {
@@ -52,7 +53,7 @@ ImpliedVols& set_of(std::vector<ImpliedVols>& sets, const std::string& name, int
 void grid(const Reader& reader, const Located& where, const std::vector<Underlying>& underlyings,
           std::vector<ImpliedVols>& sets) {
   const Mapping m = reader.mapping(where);
-  m.allow_only({"underlying", "expiries", "strikes", "vols"});
+  m.allow_only(reference::key_names("market.implied_vols[]"));
   const Located& name_at = m.require("underlying").value;
   const std::string name = reader.name(name_at);
   const int index = underlying_index(underlyings, name);

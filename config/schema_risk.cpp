@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "config/fields.hpp"
+#include "config/key_reference.hpp"
 #include "config/schema.hpp"
+#include "config/spellings.hpp"
 
 namespace pfmc::config::schema {
 
@@ -33,10 +35,6 @@ constexpr std::size_t kMaxLadderPoints = 1001;
 constexpr long long kMaxHorizon = 100'000;
 constexpr double kBasisPointsPerUnit = 10000.0;
 constexpr double kDaysPerYear = 365.0;
-
-constexpr std::array<ShiftKind, 4> kShiftKinds = {ShiftKind::spot, ShiftKind::vol, ShiftKind::rate,
-                                                  ShiftKind::time};
-constexpr std::array<ShiftMode, 2> kLadderModes = {ShiftMode::relative, ShiftMode::absolute};
 
 /// A move as written (a ladder's point, a file's cell) in Move's units: basis points to a
 /// decimal rate, days to years.
@@ -169,7 +167,7 @@ ShiftMode ladder_mode(const Reader& reader, const Mapping& m, ShiftKind kind) {
   if (kind == ShiftKind::rate || kind == ShiftKind::time)
     return ShiftMode::absolute;
   if (const Entry* e = m.find("mode"))
-    return reader.choice(e->value, kLadderModes);
+    return reader.choice(e->value, spellings::kLadderModes);
   return kind == ShiftKind::spot ? ShiftMode::relative : ShiftMode::absolute;
 }
 
@@ -178,7 +176,7 @@ ShiftMode ladder_mode(const Reader& reader, const Mapping& m, ShiftKind kind) {
 std::vector<double> range_points(const Reader& reader, const Located& where, ShiftKind kind,
                                  ShiftMode mode) {
   const Mapping m = reader.mapping(where);
-  m.allow_only({"from", "to", "step"});
+  m.allow_only(reference::key_names("risk.ladders[].range"));
   const Located& from_at = m.require("from").value;
   const Located& to_at = m.require("to").value;
   const Located& step_at = m.require("step").value;
@@ -225,12 +223,12 @@ std::vector<double> ladder_written(const Reader& reader, const Mapping& m, Shift
 RiskLadder ladder(const Reader& reader, const Located& where, const MoveTargets& targets,
                   NameTable& names) {
   const Mapping m = reader.mapping(where);
-  m.allow_only({"name", "shift", "on", "mode", "points", "range"});
+  m.allow_only(reference::key_names("risk.ladders[]"));
   RiskLadder ladder;
   const Located& name_at = m.require("name").value;
   ladder.name = reader.name(name_at);
   names.add(ladder.name, name_at);
-  ladder.kind = reader.choice(m.require("shift").value, kShiftKinds);
+  ladder.kind = reader.choice(m.require("shift").value, spellings::kShiftKinds);
   if (ladder.kind == ShiftKind::rate || ladder.kind == ShiftKind::time)
     refuse_for_rate_and_time(reader, m, ladder.kind);
   ladder.mode = ladder_mode(reader, m, ladder.kind);
@@ -366,7 +364,7 @@ std::vector<MarketShift> scenarios(const Reader& reader, const Located& where,
   if (!where.node.IsMap())
     reader.fail(where, "must be {csv: FILE}");
   const Mapping m = reader.mapping(where);
-  m.allow_only({"csv", "delimiter"});
+  m.allow_only(reference::key_names("risk.scenarios"));
   const csv::Table table = csv_file(reader, m);
   const Reader csv_reader(table.file());
   const auto columns = move_columns(csv_reader, table, "scenario", kScenarioColumns, targets);
@@ -447,7 +445,7 @@ std::vector<double> levels(const Reader& reader, const Located& where) {
 /// risk.historical: `{csv: FILE, levels, horizon}`, a row a day: its date, then its moves.
 HistoricalRisk historical(const Reader& reader, const Located& where, const MoveTargets& targets) {
   const Mapping m = reader.mapping(where);
-  m.allow_only({"csv", "delimiter", "levels", "horizon"});
+  m.allow_only(reference::key_names("risk.historical"));
   HistoricalRisk result;
   if (const Entry* e = m.find("levels"))
     result.levels = levels(reader, e->value);
@@ -480,7 +478,7 @@ RiskConfig risk(const Reader& reader, const Located& where, const RunConfig& con
   if (where.node.IsNull())
     reader.fail(where, empty);
   const Mapping m = reader.mapping(where);
-  m.allow_only({"ladders", "grid", "scenarios", "historical", "per_instrument"});
+  m.allow_only(reference::key_names("risk"));
   if (!m.find("ladders") && !m.find("scenarios") && !m.find("historical"))
     reader.fail(where, empty);
   const MoveTargets targets(config);

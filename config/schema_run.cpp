@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "config/key_reference.hpp"
 #include "config/schema.hpp"
 
 namespace pfmc::config::schema {
@@ -50,9 +51,7 @@ std::vector<Greek> greeks(const Reader& reader, const Located& where) {
 
 SimulationConfig simulation(const Reader& reader, const Located& where) {
   const Mapping m = reader.mapping(where);
-  m.allow_only({"paths", "steps_per_year", "seed", "rng", "precision", "math", "antithetic",
-                "control_variate", "brownian_bridge", "replicates", "greeks", "greeks_method",
-                "regression_paths", "regression_degree"});
+  m.allow_only(reference::key_names("simulation"));
   SimulationConfig sim;
   reader.setting_if_given(m, "paths", sim.paths, detail::check_paths, Spelling::integer);
   if (const Entry* e = reader.setting_if_given(m, "steps_per_year", sim.steps_per_year,
@@ -98,9 +97,7 @@ SimulationConfig simulation(const Reader& reader, const Located& where) {
 
 EngineConfig engine(const Reader& reader, const Located& where) {
   const Mapping m = reader.mapping(where);
-  m.allow_only({"device", "devices", "backend", "prefetch_distance", "padding", "block_size",
-                "max_device_memory", "cpu_threads", "draw_batch_size", "terminal_kernels",
-                "terminal_blocks_per_cta", "compile_at_runtime", "unit_groups"});
+  m.allow_only(reference::key_names("engine"));
   EngineConfig engine;
   reader.setting_if_given(m, "device", engine.device, detail::check_device, Spelling::word);
   if (const Entry* e = m.find("devices")) {

@@ -1,4 +1,5 @@
 #include "config/setting_rules.hpp"
+#include "config/spellings.hpp"
 
 #include <array>
 #include <limits>
@@ -29,35 +30,26 @@ std::optional<Enum> parse_enum(std::string_view text, const std::array<Enum, N>&
   return std::nullopt;
 }
 
-constexpr std::array<RngType, 4> all_rngs = {RngType::philox, RngType::mrg32k3a, RngType::sobol,
-                                             RngType::scrambled_sobol};
-constexpr std::array<Precision, 2> all_precisions = {Precision::float32, Precision::float64};
-constexpr std::array<MathProfile, 2> all_math_profiles = {MathProfile::accurate, MathProfile::fast};
-constexpr std::array<GreeksMethod, 3> all_greeks_methods = {
-    GreeksMethod::automatic, GreeksMethod::bump, GreeksMethod::pathwise};
-constexpr std::array<DeviceChoice, 3> all_devices = {DeviceChoice::automatic, DeviceChoice::gpu,
-                                                     DeviceChoice::cpu};
-
 } // namespace
 
 std::optional<Precision> parse_precision(std::string_view text) {
-  return parse_enum(text, all_precisions);
+  return parse_enum(text, spellings::kPrecisions);
 }
 
 std::optional<RngType> parse_rng(std::string_view text) {
-  return parse_enum(text, all_rngs);
+  return parse_enum(text, spellings::kRngs);
 }
 
 std::optional<MathProfile> parse_math_profile(std::string_view text) {
-  return parse_enum(text, all_math_profiles);
+  return parse_enum(text, spellings::kMathProfiles);
 }
 
 std::optional<GreeksMethod> parse_greeks_method(std::string_view text) {
-  return parse_enum(text, all_greeks_methods);
+  return parse_enum(text, spellings::kGreeksMethods);
 }
 
 std::optional<DeviceChoice> parse_device(std::string_view text) {
-  return parse_enum(text, all_devices);
+  return parse_enum(text, spellings::kDevices);
 }
 
 std::optional<Padding> parse_padding(std::string_view text) {
@@ -151,23 +143,23 @@ Checked<std::uint64_t> check_seed(std::string_view text) {
 }
 
 Checked<RngType> check_rng(std::string_view text) {
-  return check_choice(text, all_rngs);
+  return check_choice(text, spellings::kRngs);
 }
 
 Checked<Precision> check_precision(std::string_view text) {
-  return check_choice(text, all_precisions);
+  return check_choice(text, spellings::kPrecisions);
 }
 
 Checked<MathProfile> check_math_profile(std::string_view text) {
-  return check_choice(text, all_math_profiles);
+  return check_choice(text, spellings::kMathProfiles);
 }
 
 Checked<GreeksMethod> check_greeks_method(std::string_view text) {
-  return check_choice(text, all_greeks_methods);
+  return check_choice(text, spellings::kGreeksMethods);
 }
 
 Checked<DeviceChoice> check_device(std::string_view text) {
-  return check_choice(text, all_devices);
+  return check_choice(text, spellings::kDevices);
 }
 
 Checked<std::string> check_backend(std::string_view text) {

@@ -8,13 +8,16 @@
 # which the tests install it as pip does (pyproject.toml), numpy and pandas (its columns, trades
 # from a DataFrame; pandas without its recommended extras), and Open MPI, with which a build of -DPFMC_MPI=ON (the ci preset's)
 # splits runs over `mpirun` ranks, and dieharder, whose short battery the tests run on the fast
-# profile's generator: only the packages that are missing. Safe to run again.
+# profile's generator, and PyYAML with jsonschema, with which the tests validate the shipped
+# examples against the config's JSON Schema (tests/schema_examples.py): only the packages that
+# are missing. Safe to run again.
 set -euo pipefail
 
 packages=(cmake g++ make libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libgtest-dev
           libbenchmark-dev librandom123-dev libsleef-dev libcsv-dev libeigen3-dev python3-matplotlib
           clang-tidy clang pybind11-dev python3-dev python3-pytest libopenmpi-dev openmpi-bin
-          mypy python3-venv python3-setuptools python3-wheel python3-numpy dieharder)
+          mypy python3-venv python3-setuptools python3-wheel python3-numpy dieharder
+          python3-yaml python3-jsonschema)
 light=(python3-pandas) # installed without its recommendations (numba, HDF5, ...)
 missing=() missing_light=()
 for p in "${packages[@]}"; do
