@@ -33,6 +33,7 @@
 #include "engine/device_start.hpp"
 #include "engine/plan/plan.hpp"
 #include "engine/pricer.hpp"
+#include "engine/risk/market_shift.hpp"
 
 namespace py = pybind11;
 
@@ -451,6 +452,94 @@ PricedRun price(const std::string& source, bool is_path, const std::string& name
   });
 }
 
+/// pfmc.load's book: a config read once (its YAML or CSV parsed, its columns converted, its
+/// overrides applied) on devices started once, priced as often as asked — under today's
+/// market or an updated one (engine/risk/market_shift.hpp's MarketUpdate) and under its risk
+/// scenarios. The kernels a run loads stay loaded in the process, so a book's later runs pay
+/// neither the parse nor the start nor a kernel's load; each run plans its market afresh.
+class LoadedBook {
+public:
+  LoadedBook(const std::string& source, bool is_path, const std::string& name, const py::dict& kw,
+             std::string tuning_cache, const py::object& instruments, const py::object& positions)
+      : tuning_cache_(std::move(tuning_cache)) {
+    const config::Overrides overrides = overrides_from(kw);
+    const auto start = std::chrono::steady_clock::now();
+    config::TradeColumns trades;
+    trades.instruments = column_table(instruments, "<instruments>");
+    trades.positions = column_table(positions, "<positions>");
+    guarded([&] {
+      engine::DeviceStartOptions start_devices;
+      const auto device = overrides.values.find("device");
+      start_devices.on_cpu = device != overrides.values.end()
+                                 ? device->second == "cpu"
+                                 : !is_path || config::peek_engine_on_cpu(source);
+      engine::DeviceStart devices(start_devices);
+      config_ = load(source, is_path, name, trades);
+      config::apply_overrides(config_, overrides);
+      load_ms_ = ms_since(start);
+      device_ms_ = devices.finish(config_);
+      return 0;
+    });
+  }
+
+  /// The book priced: under `market` (an update of today's market; empty: today's) with `kw`
+  /// overriding its settings for this run only.
+  PricedRun price(const engine::risk::MarketUpdate& market, const py::dict& kw) const {
+    const config::Overrides overrides = overrides_from(kw);
+    return guarded([&] {
+      const auto start = std::chrono::steady_clock::now();
+      config::RunConfig config = engine::risk::updated_market(config_, market);
+      config::apply_overrides(config, overrides);
+      engine::PriceOptions options;
+      options.tuning_cache = tuning_cache_;
+      const double config_ms = ms_since(start);
+      engine::RunResult result = engine::price(config, {}, options);
+      result.run.config_ms = config_ms;
+      engine::throw_if_stopped();
+      return PricedRun{std::move(result)};
+    });
+  }
+
+  /// `pfmc risk --format json`'s report of the book's risk block (kw may override it).
+  std::string risk(const py::dict& kw, bool per_instrument) const {
+    const config::Overrides overrides = overrides_from(kw);
+    return guarded([&] {
+      config::RunConfig config = config_;
+      config::apply_overrides(config, overrides);
+      const engine::risk::RiskResult result = engine::risk::run_risk(config);
+      return apps::risk_report(config, result, per_instrument).dump();
+    });
+  }
+
+  /// What was loaded, and what loading and starting took.
+  py::dict summary() const {
+    py::dict d;
+    d["file"] = config_.file;
+    d["underlyings"] = config_.market.underlyings.size();
+    d["models"] = config_.models.size();
+    d["instruments"] = config_.instruments.size();
+    d["positions"] = config_.portfolio.size();
+    d["has_risk"] = config_.risk.present;
+    d["load_ms"] = load_ms_;
+    d["device_ms"] = device_ms_;
+    return d;
+  }
+
+private:
+  config::RunConfig config_;
+  std::string tuning_cache_;
+  double load_ms_ = 0.0;
+  double device_ms_ = 0.0;
+};
+
+/// A market update from Python's dicts (pfmc/__init__.py has checked their shapes).
+engine::risk::MarketUpdate market_update(const std::map<std::string, double>& spots,
+                                         const std::map<std::string, double>& vols,
+                                         const std::map<std::string, double>& vol_moves,
+                                         const std::optional<double>& zero_rate) {
+  return engine::risk::MarketUpdate{spots, vols, vol_moves, zero_rate};
+}
+
 /// The baseline of scripts/python-overhead.py: the same run as price() (the file loaded, the
 /// device set, the engine run, its result freed) with no Python objects made, timed in C++;
 /// milliseconds.
@@ -586,6 +675,24 @@ PYBIND11_MODULE(_pfmc, m) {
       .def("instruments", &PricedRun::instruments)
       .def("instrument_count", &PricedRun::instrument_count)
       .def("columns", &PricedRun::columns, py::arg("lists") = false);
+  py::class_<LoadedBook>(m, "LoadedBook")
+      .def(py::init<const std::string&, bool, const std::string&, const py::dict&, std::string,
+                    const py::object&, const py::object&>(),
+           py::arg("source"), py::arg("is_path"), py::arg("name"), py::arg("overrides"),
+           py::arg("tuning_cache"), py::arg("instruments") = py::none(),
+           py::arg("positions") = py::none())
+      .def(
+          "price",
+          [](const LoadedBook& book, const std::map<std::string, double>& spots,
+             const std::map<std::string, double>& vols,
+             const std::map<std::string, double>& vol_moves, const std::optional<double>& zero_rate,
+             const py::dict& kw) {
+            return book.price(market_update(spots, vols, vol_moves, zero_rate), kw);
+          },
+          py::arg("spots"), py::arg("vols"), py::arg("vol_moves"), py::arg("zero_rate"),
+          py::arg("overrides"))
+      .def("risk", &LoadedBook::risk, py::arg("overrides"), py::arg("per_instrument"))
+      .def("summary", &LoadedBook::summary);
   m.def("price", &price, py::arg("source"), py::arg("is_path"), py::arg("name"),
         py::arg("overrides"), py::arg("tuning_cache"), py::arg("instruments") = py::none(),
         py::arg("positions") = py::none());

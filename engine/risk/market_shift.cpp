@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "config/config_error.hpp"
 
@@ -126,6 +127,70 @@ config::RunConfig shifted_market(const config::RunConfig& config, const config::
       time_forward += move.amount;
       break;
     }
+  }
+  return c;
+}
+
+namespace {
+
+[[noreturn]] void refuse_update(const std::string& key, const std::string& what) {
+  throw config::ConfigError("<market>", {}, "market." + key, what);
+}
+
+/// The index of the item of `items` named `name`, or a refusal listing the names.
+template <class Named>
+std::size_t named(const std::vector<Named>& items, const std::string& name, const std::string& key,
+                  const char* kind) {
+  std::string known;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (items[i].name == name)
+      return i;
+    known += (known.empty() ? "" : ", ") + items[i].name;
+  }
+  refuse_update(key, "no " + std::string(kind) + " '" + name + "' (known: " + known + ")");
+}
+
+/// A vol level's or a moved vol's check: (0, 5], as the config's.
+double checked_vol(double v, const std::string& key, const std::string& what) {
+  if (!(v > 0.0 && v <= 5.0))
+    refuse_update(key, what + " " + std::to_string(v) + ": a vol must be in (0, 5]");
+  return v;
+}
+
+} // namespace
+
+config::RunConfig updated_market(const config::RunConfig& config, const MarketUpdate& update) {
+  config::RunConfig c = config;
+  for (const auto& [name, level] : update.spots) {
+    const std::string key = "spot." + name;
+    auto& u = c.market.underlyings[named(c.market.underlyings, name, key, "underlying")];
+    if (!(level > 0.0 && std::isfinite(level)))
+      refuse_update(key, "must be > 0 (got " + std::to_string(level) + ")");
+    u.spot = level;
+  }
+  for (const auto& [name, level] : update.vols) {
+    const std::string key = "vol." + name;
+    auto& m = c.models[named(c.models, name, key, "model")];
+    if (m.type != config::ModelType::black_scholes || m.volatility.values.size() != 1)
+      refuse_update(key, "model '" + name + "' has no single vol to set (" + to_string(m.type) +
+                             (m.volatility.values.size() > 1 ? ", a term "
+                                                               "structure"
+                                                             : "") +
+                             "): move its vols with vol_moves");
+    m.volatility.values[0] = checked_vol(level, key, "is");
+  }
+  for (const auto& [name, amount] : update.vol_moves) {
+    const std::string key = "vol_moves." + name;
+    auto& m = c.models[named(c.models, name, key, "model")];
+    move_model_vols(m, -1,
+                    [&](double v) { return checked_vol(v + amount, key, "moves a vol to"); });
+  }
+  if (update.zero_rate) {
+    const double r = *update.zero_rate;
+    if (!(r >= -1.0 && r <= 1.0))
+      refuse_update("zero_rate", "must be in [-1, 1] (got " + std::to_string(r) + ")");
+    c.market.zero_rates = config::TermStructure{};
+    c.market.zero_rates.values.push_back(r);
   }
   return c;
 }

@@ -5,6 +5,8 @@
 // rate, valuation time — refused where a spot or a vol would not stay positive.
 
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 
 #include "config/run_config.hpp"
@@ -23,6 +25,22 @@ void move_model_vols(config::ModelConfig& model, int asset,
 /// be <= 0.
 config::RunConfig shifted_market(const config::RunConfig& config, const config::MarketShift& shift,
                                  double& time_forward);
+
+/// A market update as a desk gives it (Python's `book.price(market=...)`): new spot levels by
+/// underlying, new flat Black vols by black_scholes model, vol moves by model as the Greeks'
+/// vega moves them (any model: added to each of its vols), and a new flat zero rate.
+struct MarketUpdate {
+  std::map<std::string, double> spots;
+  std::map<std::string, double> vols;
+  std::map<std::string, double> vol_moves;
+  std::optional<double> zero_rate;
+};
+
+/// The config with today's market replaced by `update`. Throws config::ConfigError (file
+/// "<market>", key `market.spot.NAME` and so on) for an unknown name, a spot <= 0, a vol
+/// outside (0, 5], a level for a model whose vol is not one number (a term structure, Heston,
+/// local vol, a basket: move it with vol_moves), or a zero rate outside [-1, 1].
+config::RunConfig updated_market(const config::RunConfig& config, const MarketUpdate& update);
 
 /// The paths a scenario needs on one model: `key` names them ("" for the base market's), and
 /// `spot_scale` is the scenario's spots over those paths' (1 but for a scaled view). On a model

@@ -6,6 +6,7 @@ Black-Scholes within 4 standard errors."""
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -196,6 +197,45 @@ def test_risk_returns_a_frame_of_scenarios_on_the_base_draws():
         pfmc.risk(BOOK, paths=1000, device="cpu")
 
 
+def test_a_loaded_book_prices_an_updated_market_as_a_config_of_it_would():
+    book = pfmc.load(SMALL, device="cpu")
+    assert book.summary["instruments"] == 2 and book.summary["load_ms"] > 0
+    base = book.price()
+    assert base.columns(lists=True)["price"] == pfmc.price(SMALL, device="cpu").columns(
+        lists=True)["price"]
+    # New levels: the same bits as a config written with them (the same seed's draws).
+    moved = book.price(market={"spot": {"S": 105.0}, "vol": {"bs": 0.25}, "zero_rate": 0.04})
+    written = json.loads(json.dumps(SMALL))
+    written["market"]["underlyings"][0]["spot"] = 105.0
+    written["models"][0]["volatility"] = 0.25
+    written["market"]["rates"] = {"zero_rate": 0.04}
+    assert moved.columns(lists=True)["price"] == pfmc.price(written, device="cpu").columns(
+        lists=True)["price"]
+    # A vol move adds to the model's vol; overrides hold for the one run.
+    shifted = book.price(market={"vol_move": {"bs": 0.01}}, paths=10000)
+    written = json.loads(json.dumps(SMALL))
+    written["models"][0]["volatility"] = 0.2 + 0.01
+    assert shifted.columns(lists=True)["price"] == pfmc.price(
+        written, device="cpu", paths=10000).columns(lists=True)["price"]
+    assert book.price().columns(lists=True)["price"] == base.columns(lists=True)["price"]
+    for market, error in [({"spot": {"T": 1.0}}, r"no underlying 'T' \(known: S\)"),
+                          ({"vol": {"bs": 6.0}}, r"market\.vol\.bs: is 6.* must be in \(0, 5\]"),
+                          ({"spot": {"S": 0.0}}, r"market\.spot\.S: must be > 0"),
+                          ({"spots": {}}, "unknown key 'spots'")]:
+        with pytest.raises(pfmc.ConfigError, match=error):
+            book.price(market=market)
+
+
+def test_a_loaded_book_prices_its_risk_as_risk_does():
+    example = BOOK.replace("book.yaml", "risk.yaml")
+    pytest.importorskip("pandas")
+    book = pfmc.load(example, paths=2000, device="cpu")
+    assert book.summary["has_risk"]
+    loaded = book.risk()
+    direct = pfmc.risk(example, paths=2000, device="cpu")
+    assert list(loaded["pnl"]) == list(direct["pnl"]) and len(loaded) > 250
+
+
 def test_kernels_lists_what_is_built_in_and_cached(tmp_path):
     report = pfmc.kernels(cache=str(tmp_path))
     assert report["cache"] == str(tmp_path)
@@ -379,7 +419,8 @@ def test_type_hints_pass_mypy(tmp_path):
 def test_a_gpu_run_after_importing_numpy():
     # numpy imported first loads the shared libstdc++; a module carrying its own copy (a
     # toolchain whose libstdc++ is static) and exporting it crashed at its first formatted number
-    # (bench/NOTES.md v19). In a child interpreter: the order of the imports is the point.
+    # (docs/decisions.md#module-exports). In a child interpreter: the order of the imports is the
+    # point.
     if pfmc.backends()["device"] is None:
         pytest.skip("no GPU")
     pytest.importorskip("numpy")
@@ -436,6 +477,25 @@ def test_to_pandas():
     frame = pfmc.price(BOOK, device="cpu", paths=1000).to_pandas()
     assert isinstance(frame, pandas.DataFrame) and "price" in frame.columns
     assert frame.index[0] == "spx_c100_1y"
+
+
+def test_the_readme_python_example_runs(monkeypatch, capsys):
+    # The README's first ```python block, run as its reader would: from the repository's root,
+    # its own imports, on the CPU (every pfmc.price it calls is held to device="cpu", whatever the
+    # block says). Compiled with the block's README line numbers, so a failure points at the line.
+    pytest.importorskip("pandas")
+    with open(os.path.join(SOURCE, "README.md"), encoding="utf-8") as text:
+        readme = text.read()
+    block = re.search(r"^```python\n(.*?)^```", readme, re.S | re.M)
+    assert block, "README.md has no ```python block"
+    first_line = readme.count("\n", 0, block.start(1))
+    code = compile("\n" * first_line + block.group(1), "README.md", "exec")
+    price = pfmc.price
+    monkeypatch.setattr(pfmc, "price", lambda *a, **k: price(*a, **dict(k, device="cpu")))
+    monkeypatch.chdir(SOURCE)
+    exec(code, {"__name__": "readme_example"})  # noqa: S102 - the README's own example
+    printed = capsys.readouterr().out
+    assert "spx_c100_1y" in printed and "p95" in printed, printed
 
 
 def test_sigint_stops_a_long_run_with_keyboard_interrupt():

@@ -22,8 +22,8 @@ import json as _json
 import os as _os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-__all__ = ["price", "validate", "calibrate", "risk", "backends", "bench", "kernels", "Result",
-           "ConfigError", "RuntimeError", "OVERRIDES"]
+__all__ = ["price", "validate", "calibrate", "risk", "load", "Book", "backends", "bench", "kernels",
+           "Result", "ConfigError", "RuntimeError", "OVERRIDES"]
 
 
 class ConfigError(ValueError):
@@ -232,8 +232,12 @@ def risk(config: Config, *, per_instrument: bool = False, by_underlying: bool = 
     text, is_path, name = _source(config)
     report: Dict[str, Any] = _json.loads(_pfmc.risk(text, is_path, name, _overrides(overrides),
                                                     bool(per_instrument)))
-    if not frame:
-        return report
+    return _risk_frame(report, per_instrument, by_underlying) if frame else report
+
+
+def _risk_frame(report: Dict[str, Any], per_instrument: bool, by_underlying: bool) -> Any:
+    """risk()'s DataFrame of a risk report (a row a scenario, or a scenario and an underlying or
+    an instrument), the rest of the report in its attrs."""
     import pandas  # pylint: disable=import-outside-toplevel
     rows = []
     for s in report["scenarios"]:
@@ -250,6 +254,65 @@ def risk(config: Config, *, per_instrument: bool = False, by_underlying: bool = 
     table = pandas.DataFrame(rows)
     table.attrs = {k: v for k, v in report.items() if k != "scenarios"}
     return table
+
+
+class Book:
+    """A book loaded once by load(): its config read and its overrides applied, its devices
+    started. price() and risk() run it again and again without reading or starting anything:
+    under today's market or an updated one, each run on the same seed's draws (so the change
+    between two runs is the market's, not the sampling's)."""
+
+    def __init__(self, loaded: "_pfmc.LoadedBook") -> None:
+        self._book = loaded
+        self.summary: Dict[str, Any] = loaded.summary()
+
+    def price(self, market: Optional[Dict[str, Any]] = None, **overrides: Any) -> Result:
+        """The book priced, under `market` if given — a dict of the market's new levels:
+        `spot` ({underlying: level}), `vol` ({black_scholes model with one vol: level}),
+        `vol_move` ({model: an absolute move of each of its vols, as the Greeks' vega moves
+        them}), `zero_rate` (a flat zero rate replacing the curve) — and with keyword overrides
+        for this run only (paths=, seed=, ...). Returns a Result, as pfmc.price does."""
+        given: Dict[str, Any] = dict(market or {})
+        unknown = sorted(set(given) - {"spot", "vol", "vol_move", "zero_rate"})
+        if unknown:
+            raise ConfigError(f"<market>: unknown key '{unknown[0]}' (known: spot, vol, vol_move, "
+                              "zero_rate)", "<market>", 0, 0, unknown[0],
+                              "unknown key (known: spot, vol, vol_move, zero_rate)")
+
+        def levels(key: str) -> Dict[str, float]:
+            levels_of = given.get(key) or {}
+            if not isinstance(levels_of, dict):
+                raise ConfigError(f"<market>: market.{key}: must be a dict of name to number",
+                                  "<market>", 0, 0, f"market.{key}",
+                                  "must be a dict of name to number")
+            return {str(k): float(v) for k, v in levels_of.items()}
+
+        rate = given.get("zero_rate")
+        return Result(self._book.price(levels("spot"), levels("vol"), levels("vol_move"),
+                                       None if rate is None else float(rate),
+                                       _overrides(overrides)))
+
+    def risk(self, *, per_instrument: bool = False, by_underlying: bool = False,
+             frame: bool = True, **overrides: Any) -> Any:
+        """The book's `risk:` scenarios, as pfmc.risk() returns them."""
+        report: Dict[str, Any] = _json.loads(self._book.risk(_overrides(overrides),
+                                                             bool(per_instrument)))
+        return _risk_frame(report, per_instrument, by_underlying) if frame else report
+
+    def __repr__(self) -> str:
+        s = self.summary
+        return (f"<pfmc.Book {s['file'] or '<text>'}: {s['instruments']} instruments on "
+                f"{s['models']} models, {s['positions']} positions>")
+
+
+def load(config: Config, *, tuning_cache: str = "", instruments: Columns = None,
+         positions: Columns = None, **overrides: Any) -> Book:
+    """Reads `config` (as price() takes it, with its instruments=, positions= and keyword
+    overrides) and starts its devices once; returns a Book to price and risk repeatedly."""
+    text, is_path, name = _source(config)
+    return Book(_pfmc.LoadedBook(text, is_path, name, _overrides(overrides), tuning_cache,
+                                 _columns(instruments, "instruments"),
+                                 _columns(positions, "positions")))
 
 
 def backends() -> Dict[str, Any]:
