@@ -7,15 +7,21 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "apps/cli.hpp"
+#include "apps/sweep_plot.hpp"
 #include "base/atomic_file.hpp"
+#include "base/error.hpp"
 #include "config/config_error.hpp"
 #include "config/load_config.hpp"
 #include "engine/market/arbitrage.hpp"
 #include "engine/market/heston_calibration.hpp"
+#include "engine/market/ssvi.hpp"
 
 namespace pfmc::apps {
 
@@ -33,6 +39,50 @@ std::string model_block(const config::ModelConfig& model, const config::HestonPa
          ", v0: " + number(p.v0) + ", kappa: " + number(p.kappa) + ", theta: " + number(p.theta) +
          ", xi: " + number(p.xi) + ", rho: " + number(p.rho) +
          ", scheme: " + config::to_string(p.scheme) + "}\n";
+}
+
+/// Strikes a smile's curve is drawn at: evenly between the expiry's lowest and highest quoted
+/// strikes.
+constexpr int kSmilePoints = 61;
+
+/// The SSVI surface fitted to the quotes (engine/market/ssvi.hpp): its parameters, its error,
+/// and each quoted expiry's smile at kSmilePoints strikes, for the report and its plot; null
+/// where the quotes are too few for its parameters.
+nlohmann::json ssvi_report(const std::vector<market::VolQuote>& quotes,
+                           const market::QuoteMarket& on, market::SsviFit& fit) {
+  try {
+    fit = market::fit_ssvi(quotes, on);
+  } catch (const std::invalid_argument& e) {
+    return {{"error", e.what()}};
+  }
+  const market::SsviSurface& surface = fit.surface;
+  nlohmann::json r = {{"rho", surface.rho},
+                      {"eta", surface.eta},
+                      {"gamma", surface.gamma},
+                      {"expiries", surface.expiries},
+                      {"theta", surface.theta},
+                      {"rmse_vol_points", fit.rmse_vol_points},
+                      {"max_error_vol_points", fit.max_error_vol_points},
+                      {"evaluations", fit.evaluations},
+                      {"smiles", nlohmann::json::array()}};
+  for (const double T : surface.expiries) {
+    double low = 0.0, high = 0.0;
+    for (const auto& q : quotes) {
+      if (q.expiry != T)
+        continue;
+      low = low == 0.0 ? q.strike : std::min(low, q.strike);
+      high = std::max(high, q.strike);
+    }
+    const double forward = market::forward_of(on, T);
+    nlohmann::json strikes = nlohmann::json::array(), vols = nlohmann::json::array();
+    for (int i = 0; i < kSmilePoints; ++i) {
+      const double K = low + (high - low) * i / (kSmilePoints - 1);
+      strikes.push_back(K);
+      vols.push_back(surface.vol(T, std::log(K / forward)));
+    }
+    r["smiles"].push_back({{"expiry", T}, {"strikes", strikes}, {"vols", vols}});
+  }
+  return r;
 }
 
 } // namespace
@@ -55,6 +105,10 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& options, const 
                         "write the fitted model block (YAML) to this file");
   calibrate->add_option("--format", options.format, "table | json")
       ->check(CLI::IsMember({"table", "json"}));
+  calibrate->add_option("--plot", options.plot,
+                        "write a PNG of each expiry's smile: the quotes, the SSVI surface fitted "
+                        "to them and the Heston fit (drawn by bench/plot_smiles.py with "
+                        "matplotlib)");
   return calibrate;
 }
 
@@ -115,21 +169,33 @@ nlohmann::json calibration_report(const config::RunConfig& config, const std::st
   report["max_error_vol_points"] = fit.max_error_vol_points;
   report["evaluations"] = fit.evaluations;
   report["stop"] = fit.stop;
+  market::SsviFit ssvi;
+  report["ssvi"] = ssvi_report(fitted_to, on, ssvi);
   report["quotes"] = nlohmann::json::array();
   for (std::size_t i = 0; i < fitted_to.size(); ++i) {
     const auto& q = quotes->quotes[i];
-    report["quotes"].push_back({{"expiry", q.expiry},
-                                {"strike", q.strike},
-                                {"quote", q.vol},
-                                {"model", fit.model_vols[i]},
-                                {"error_vol_points", 100.0 * (fit.model_vols[i] - q.vol)},
-                                {"line", q.mark.line}});
+    nlohmann::json quote = {{"expiry", q.expiry},
+                            {"strike", q.strike},
+                            {"quote", q.vol},
+                            {"model", fit.model_vols[i]},
+                            {"error_vol_points", 100.0 * (fit.model_vols[i] - q.vol)},
+                            {"line", q.mark.line}};
+    if (i < ssvi.model_vols.size()) {
+      quote["ssvi"] = ssvi.model_vols[i];
+      quote["ssvi_error_vol_points"] = 100.0 * (ssvi.model_vols[i] - q.vol);
+    }
+    report["quotes"].push_back(std::move(quote));
   }
   report["model_block"] = model_block(*model, p);
   return report;
 }
 
 int command_calibrate(const CalibrateOptions& o) {
+  // Without a Python that draws, say so before the fit, not after it.
+  const std::optional<std::string> python = o.plot.empty() ? std::nullopt : find_plot_python();
+  if (!o.plot.empty() && !python)
+    throw RuntimeError(std::string("--plot needs matplotlib: ") + kPlotInstallHint + " (tried " +
+                       kPlotPythons + ")");
   const config::RunConfig config = config::load_run_config(o.config_file);
   const nlohmann::json r = calibration_report(config, o.model, o.feller);
   if (o.format == "json") {
@@ -166,12 +232,24 @@ int command_calibrate(const CalibrateOptions& o) {
                   r["evaluations"].get<int>(), r["seconds"].get<double>(),
                   r["stop"].get<std::string>().c_str());
     out << line;
-    out << "  expiry    strike   quote %   model %   error (vol points)   line\n";
+    const auto& ssvi = r["ssvi"];
+    if (ssvi.contains("rho")) {
+      std::snprintf(line, sizeof line,
+                    "ssvi: rho %.6g, eta %.6g, gamma %.6g; error %.4g vol points root mean "
+                    "square, %.4g at most\n\n",
+                    ssvi["rho"].get<double>(), ssvi["eta"].get<double>(),
+                    ssvi["gamma"].get<double>(), ssvi["rmse_vol_points"].get<double>(),
+                    ssvi["max_error_vol_points"].get<double>());
+      out << line;
+    }
+    out << "  expiry    strike   quote %   heston %   error (vol points)   ssvi %   ssvi error"
+           "   line\n";
     for (const auto& q : r["quotes"]) {
-      std::snprintf(line, sizeof line, "  %6.4g  %8.6g  %8.4f  %8.4f  %19.4f   %d\n",
+      std::snprintf(line, sizeof line, "  %6.4g  %8.6g  %8.4f  %9.4f  %19.4f  %7.4f  %11.4f   %d\n",
                     q["expiry"].get<double>(), q["strike"].get<double>(),
                     100.0 * q["quote"].get<double>(), 100.0 * q["model"].get<double>(),
-                    q["error_vol_points"].get<double>(), q["line"].get<int>());
+                    q["error_vol_points"].get<double>(), 100.0 * q.value("ssvi", 0.0),
+                    q.value("ssvi_error_vol_points", 0.0), q["line"].get<int>());
       out << line;
     }
     out << "\nthe fitted model, for the config's models:\n" << r["model_block"].get<std::string>();
@@ -179,6 +257,8 @@ int command_calibrate(const CalibrateOptions& o) {
   }
   if (!o.output.empty())
     base::write_file_atomically(o.output, "models:\n" + r["model_block"].get<std::string>());
+  if (python)
+    draw_plot(*python, "plot_smiles.py", o.plot, "", r.dump(), ".json");
   return 0;
 }
 

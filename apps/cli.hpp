@@ -66,6 +66,7 @@ struct CalibrateOptions {
   bool feller = false;          ///< impose 2 kappa theta >= xi^2
   std::string output;           ///< where the fitted model block goes (YAML); empty: nowhere
   std::string format = "table"; ///< table | json
+  std::string plot;             ///< the PNG --plot writes ("": none)
 };
 int command_calibrate(const CalibrateOptions& options);
 /// The calibration of `model` (a heston model of `config`) to its underlying's quotes, as

@@ -749,6 +749,40 @@ TEST_F(Cli, BenchPlotDrawsThePngOrSaysHowToGetMatplotlib) {
   }
 }
 
+TEST_F(Cli, CalibrateFitsSsviAndPlotsEachSmile) {
+  // The shipped smile's quotes are an SSVI surface's vols rounded to 0.01 vol points
+  // (scripts/make-smile-quotes.py): the fit's rms error is at most the rounding's half-width
+  // (0.005), and a quote's error at most that half-width plus as much again for the fitted
+  // parameters' own move under the rounding; its smiles are drawn at 61 strikes an expiry.
+  const std::string smile = std::string(PFMC_SOURCE_DIR) + "/config/examples/smile.yaml";
+  auto r = run("calibrate " + smile + " --model spx_heston --format json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_LE(j["ssvi"]["rmse_vol_points"].get<double>(), 0.005) << j["ssvi"].dump();
+  ASSERT_EQ(j["ssvi"]["smiles"].size(), 5u);
+  for (const auto& s : j["ssvi"]["smiles"]) {
+    ASSERT_EQ(s["strikes"].size(), 61u);
+    // Its ends are the expiry's lowest and highest quotes: there the curve is the fit's vol.
+    for (const auto& q : j["quotes"]) {
+      for (const std::size_t end : {std::size_t{0}, std::size_t{60}}) {
+        if (q["expiry"] == s["expiry"] && q["strike"] == s["strikes"][end])
+          EXPECT_NEAR(s["vols"][end].get<double>(), q["ssvi"].get<double>(), 1e-12) << q.dump();
+      }
+    }
+  }
+  for (const auto& q : j["quotes"])
+    EXPECT_LE(std::abs(q["ssvi_error_vol_points"].get<double>()), 0.0105) << q.dump();
+  const std::string png = path("smiles.png");
+  r = run("calibrate " + smile + " --model spx_heston --plot " + png);
+  if (python_with_matplotlib().empty()) {
+    EXPECT_NE(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("--plot needs matplotlib"), std::string::npos) << r.out;
+  } else {
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_TRUE(starts_with_png_signature(png)) << r.out;
+  }
+}
+
 // The PNG goes through pfmc's one writer as every other output: a link is followed and kept (the
 // script's own save had replaced the link with a file), and no temporary is left beside it.
 TEST_F(Cli, PlotFollowsALinkAndLeavesNoTemporary) {

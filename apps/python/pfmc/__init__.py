@@ -212,8 +212,10 @@ def calibrate(config: Config, model: str, *, feller: bool = False) -> Dict[str, 
     xi, rho), `feller` (whether 2 kappa theta >= xi^2 holds; feller=True imposes it),
     `rmse_vol_points`, `max_error_vol_points`, `evaluations`, `seconds`, `arbitrage` (the quotes'
     calendar, butterfly and vertical-spread violations), `quotes` (one dict a quote: expiry,
-    strike, quote, model, error_vol_points, line: pandas.DataFrame(result["quotes"]) is a table)
-    and `model_block` (the fitted model as the config's models list holds it)."""
+    strike, quote, model, error_vol_points, ssvi, ssvi_error_vol_points, line:
+    pandas.DataFrame(result["quotes"]) is a table), `ssvi` (the SSVI surface fitted to the same
+    quotes: rho, eta, gamma, theta by expiry, its errors, each expiry's smile at 61 strikes) and
+    `model_block` (the fitted model as the config's models list holds it)."""
     text, is_path, name = _source(config)
     report: Dict[str, Any] = _json.loads(_pfmc.calibrate(text, is_path, name, str(model),
                                                          bool(feller)))
