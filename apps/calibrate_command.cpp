@@ -136,14 +136,13 @@ nlohmann::json calibration_report(const config::RunConfig& config, const std::st
   const config::Underlying& underlying =
       config.market.underlyings[static_cast<std::size_t>(model->underlying_index)];
   const market::QuoteMarket on = market::quote_market(underlying, config.market.zero_rates);
-  std::vector<market::VolQuote> fitted_to;
-  for (const auto& q : quotes->quotes)
-    fitted_to.push_back({q.expiry, q.strike, q.vol});
+  const std::vector<market::VolQuote> fitted_to = market::vol_quotes(*quotes, on);
 
   nlohmann::json report;
   report["model"] = model->name;
   report["underlying"] = model->underlying;
   report["quotes_file"] = quotes->file;
+  report["quotes_by"] = config::to_string(quotes->coordinate); // strike, log_moneyness, delta
   report["feller_imposed"] = feller;
   // The quotes' static arbitrage first: a model cannot fit it, and the user should know whose.
   report["arbitrage"] = nlohmann::json::array();
@@ -175,7 +174,7 @@ nlohmann::json calibration_report(const config::RunConfig& config, const std::st
   for (std::size_t i = 0; i < fitted_to.size(); ++i) {
     const auto& q = quotes->quotes[i];
     nlohmann::json quote = {{"expiry", q.expiry},
-                            {"strike", q.strike},
+                            {"strike", fitted_to[i].strike},
                             {"quote", q.vol},
                             {"model", fit.model_vols[i]},
                             {"error_vol_points", 100.0 * (fit.model_vols[i] - q.vol)},

@@ -172,21 +172,30 @@ Section market_implied_vols() {
   return {
       "market.implied_vols[]",
       "market.implied_vols[] (a grid of quotes)",
-      "One underlying's quotes: `vols[i][j]` is the Black vol at `expiries[i]` and "
-      "`strikes[j]`. An item `{csv: FILE, delimiter}` instead gives rows `underlying, expiry, "
-      "strike, vol` (Excel's CSV as trade lists read it).",
+      "One underlying's quotes: `vols[i][j]` is the Black vol at `expiries[i]` and the j-th "
+      "option, placed by one of `strikes`, `log_moneyness` or `deltas`. An item `{csv: FILE, "
+      "delimiter}` instead gives a quote a row (Excel's CSV as trade lists read it).",
       {K("underlying", Kind::text, "name").req().doc("An underlying of the market.").ex("SPX"),
        K("expiries", Kind::numbers, "increasing list of numbers > 0")
            .req()
            .unit("years")
            .ex("[0.25, 0.5, 1]"),
        K("strikes", Kind::numbers, "increasing list of numbers > 0")
-           .req()
+           .doc("The options' strikes (or `log_moneyness`, or `deltas`).")
            .ex("[80, 90, 100, 110, 120]"),
+       K("log_moneyness", Kind::numbers, "increasing list of numbers")
+           .doc("The options' forward log-moneyness k = ln(K / F(T)), F the underlying's "
+                "forward at each expiry.")
+           .ex("[-0.2, -0.1, 0, 0.1]"),
+       K("deltas", Kind::numbers, "decreasing list of numbers in (0, 1)")
+           .doc("The options' forward call deltas N(d1), each turned into a strike under its "
+                "own quoted vol: K = F exp(-vol sqrt(T) N^-1(delta) + vol^2 T / 2).")
+           .ex("[0.9, 0.75, 0.5, 0.25, 0.1]"),
        K("vols", Kind::number_rows, "rows of numbers in (0, 5], a row an expiry, a vol a strike")
            .req()
            .ex("[[0.28, 0.24, 0.21, 0.19, 0.18], ...]")},
-      "underlying, expiry, strike, vol"};
+      "underlying, expiry, one of strike, log_moneyness and delta, vol; an underlying's rows by "
+      "expiry, then strike"};
 }
 
 Section models() {

@@ -150,6 +150,18 @@ const char* to_string(ShiftMode mode) {
   return "unknown";
 }
 
+const char* to_string(QuoteCoordinate coordinate) {
+  switch (coordinate) {
+  case QuoteCoordinate::strike:
+    return "strike";
+  case QuoteCoordinate::log_moneyness:
+    return "log_moneyness";
+  case QuoteCoordinate::delta:
+    return "delta";
+  }
+  return "unknown";
+}
+
 const char* to_string(RngType type) {
   switch (type) {
   case RngType::philox:

@@ -35,12 +35,19 @@ struct TermStructure {
   [[nodiscard]] bool is_flat() const { return tenors.empty(); }
 };
 
+/// How a set of quotes places its options: by strike, by forward log-moneyness k = ln(K / F(T)),
+/// or by forward call delta N(d1) (a desk's 25-delta), each turned into a strike with the
+/// underlying's forward by engine/market's vol_quotes.
+enum class QuoteCoordinate { strike, log_moneyness, delta };
+
 /// One implied-vol quote: the Black vol of the European option at (expiry, strike).
 struct VolQuoteConfig {
   double expiry = 0.0; ///< years, > 0
-  double strike = 0.0; ///< > 0
-  double vol = 0.0;    ///< annual Black vol, in (0, 5]
-  SourceMark mark;     ///< its vol's place in `ImpliedVols::file`
+  /// The option's place as written, in its set's coordinate: a strike (> 0), a log-moneyness,
+  /// or a call delta in (0, 1). Read strikes through engine/market's vol_quotes.
+  double strike = 0.0;
+  double vol = 0.0; ///< annual Black vol, in (0, 5]
+  SourceMark mark;  ///< its vol's place in `ImpliedVols::file`
 };
 
 /// An underlying's implied-vol quotes (market.implied_vols), by expiry then strike, each
@@ -49,6 +56,7 @@ struct ImpliedVols {
   std::string underlying;
   int underlying_index = -1; ///< into Market::underlyings
   std::string file;          ///< where they were read: the YAML file or a CSV file it names
+  QuoteCoordinate coordinate = QuoteCoordinate::strike;
   std::vector<VolQuoteConfig> quotes;
 };
 
@@ -372,8 +380,9 @@ const char* to_string(BasketPayoff);
 const char* to_string(ExerciseStyle);
 const char* to_string(HestonScheme);
 const char* to_string(Greek);
-const char* to_string(ShiftKind); ///< spot | vol | rate | time
-const char* to_string(ShiftMode); ///< relative | absolute | log
+const char* to_string(ShiftKind);       ///< spot | vol | rate | time
+const char* to_string(ShiftMode);       ///< relative | absolute | log
+const char* to_string(QuoteCoordinate); ///< strike | log_moneyness | delta
 const char* to_string(RngType);
 const char* to_string(Precision);
 const char* to_string(MathProfile);

@@ -49,6 +49,47 @@ ImpliedVols& set_of(std::vector<ImpliedVols>& sets, const std::string& name, int
   return sets.back();
 }
 
+/// The grid's options, in the one coordinate it gives them by (set in `coordinate`): `strikes`
+/// (increasing, > 0), `log_moneyness` (increasing) or `deltas` (forward call deltas in (0, 1),
+/// decreasing: higher strikes have lower call deltas).
+std::vector<double> places(const Reader& reader, const Mapping& m, QuoteCoordinate& coordinate) {
+  const char* const keys[] = {"strikes", "log_moneyness", "deltas"};
+  const Entry* given = nullptr;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const Entry* e = m.find(keys[i]);
+    if (e == nullptr)
+      continue;
+    if (given != nullptr)
+      reader.fail(e->value, std::string("give one of strikes, log_moneyness or deltas, not ") +
+                                given->key + " and " + keys[i]);
+    given = e;
+    coordinate = static_cast<QuoteCoordinate>(i);
+  }
+  if (given == nullptr)
+    reader.fail(m.where(), "missing required key 'strikes' (or 'log_moneyness', or 'deltas')");
+  switch (coordinate) {
+  case QuoteCoordinate::strike:
+    return reader.increasing(given->value, "strike",
+                             [&reader](const Located& item) { return reader.positive(item); });
+  case QuoteCoordinate::log_moneyness:
+    return reader.increasing(given->value, "log_moneyness",
+                             [&reader](const Located& item) { return reader.number(item); });
+  case QuoteCoordinate::delta:
+    break;
+  }
+  std::vector<double> deltas;
+  for (const Located& item : reader.non_empty_list(given->value)) {
+    const double d = reader.number(item);
+    if (!(d > 0.0 && d < 1.0))
+      reader.fail(item, "must be in (0, 1): a forward call delta N(d1)");
+    if (!deltas.empty() && !(d < deltas.back()))
+      reader.fail(item, "must be < the delta before it, " + yaml::format_number(deltas.back()) +
+                            ": give call deltas decreasing (strikes increasing)");
+    deltas.push_back(d);
+  }
+  return deltas;
+}
+
 /// `{underlying, expiries, strikes, vols}`: vols[i][j] at expiries[i], strikes[j].
 void grid(const Reader& reader, const Located& where, const std::vector<Underlying>& underlyings,
           std::vector<ImpliedVols>& sets) {
@@ -64,9 +105,7 @@ void grid(const Reader& reader, const Located& where, const std::vector<Underlyi
                             [&](const std::string& message) { reader.fail(name_at, message); });
   const std::vector<double> expiries =
       reader.increasing_times(m.require("expiries").value, "expiry");
-  const std::vector<double> strikes =
-      reader.increasing(m.require("strikes").value, "strike",
-                        [&reader](const Located& item) { return reader.positive(item); });
+  const std::vector<double> strikes = places(reader, m, set.coordinate);
   const auto rows =
       reader.sized_list(m.require("vols").value, expiries.size(), "rows, one per expiry");
   for (std::size_t i = 0; i < expiries.size(); ++i) {
@@ -81,8 +120,27 @@ void table(const Reader& reader, const Located& where, const std::vector<Underly
            std::vector<ImpliedVols>& sets) {
   const auto table = csv_section(reader, where);
   const Reader csv_reader(table->file());
-  const std::vector<std::string> columns = {"underlying", "expiry", "strike", "vol"};
-  check_header(csv_reader, *table, columns, columns);
+  check_header(csv_reader, *table,
+               {"underlying", "expiry", "strike", "log_moneyness", "delta", "vol"},
+               {"underlying", "expiry", "vol"});
+  // The options' coordinate: the one column of strike, log_moneyness and delta the header has.
+  const char* const coordinates[] = {"strike", "log_moneyness", "delta"};
+  int coordinate = -1;
+  for (int i = 0; i < 3; ++i) {
+    if (table->column(coordinates[i]) < 0)
+      continue;
+    if (coordinate >= 0)
+      csv_reader.fail(table->mark(-1, table->column(coordinates[i])), "",
+                      std::string("give one of the columns strike, log_moneyness or delta, not ") +
+                          coordinates[coordinate] + " and " + coordinates[i]);
+    coordinate = i;
+  }
+  if (coordinate < 0)
+    csv_reader.fail(table->mark(-1, 0), "",
+                    "missing required column 'strike' (or 'log_moneyness', or 'delta')");
+  const char* const place = coordinates[coordinate];
+  // Increasing strikes: call deltas decrease along them.
+  const double order = coordinate == 2 ? -1.0 : 1.0;
   if (table->rows() == 0)
     csv_reader.fail(table->mark(-1, 0), "", "no quotes (the file has only a header)");
   const std::size_t first_new = sets.size(); // the sets this file adds
@@ -99,15 +157,19 @@ void table(const Reader& reader, const Located& where, const std::vector<Underly
       if (sets[s].underlying == name)
         set = &sets[s];
     }
-    if (set == nullptr)
+    if (set == nullptr) {
       set = &set_of(sets, name, index, table->file(),
                     [&](const std::string& message) { f.fail(name_at, message); });
+      set->coordinate = static_cast<QuoteCoordinate>(coordinate);
+    }
     const csv::Cell expiry_at = f.require("expiry");
-    const csv::Cell strike_at = f.require("strike");
+    const csv::Cell strike_at = f.require(place);
     const csv::Cell vol_at = f.require("vol");
     VolQuoteConfig q;
     q.expiry = f.positive(expiry_at);
-    q.strike = f.positive(strike_at);
+    q.strike = coordinate == 0 ? f.positive(strike_at) : f.number(strike_at);
+    if (coordinate == 2 && !(q.strike > 0.0 && q.strike < 1.0))
+      f.fail(strike_at, "must be in (0, 1): a forward call delta N(d1)");
     q.vol = quoted_vol(f, vol_at);
     q.mark = table->mark(static_cast<std::ptrdiff_t>(row), table->column("vol"));
     if (!set->quotes.empty()) {
@@ -119,12 +181,14 @@ void table(const Reader& reader, const Located& where, const std::vector<Underly
                               ": give an underlying's quotes by expiry, then strike");
       if (q.expiry == before.expiry && q.strike == before.strike)
         f.fail(strike_at, "repeats " + name + "'s quote at expiry " +
-                              yaml::format_number(q.expiry) + ", strike " +
+                              yaml::format_number(q.expiry) + ", " + place + " " +
                               yaml::format_number(q.strike) + earlier);
-      if (q.expiry == before.expiry && q.strike < before.strike)
-        f.fail(strike_at, "must be > the strike of " + name + "'s previous quote at this " +
-                              "expiry, " + yaml::format_number(before.strike) + earlier +
-                              ": give an expiry's quotes by strike");
+      if (q.expiry == before.expiry && order * q.strike < order * before.strike)
+        f.fail(strike_at, std::string("must be ") + (order > 0 ? ">" : "<") + " the " + place +
+                              " of " + name + "'s previous quote at this expiry, " +
+                              yaml::format_number(before.strike) + earlier +
+                              ": give an expiry's quotes by strike" +
+                              (order > 0 ? "" : " (call deltas decreasing)"));
     }
     set->quotes.push_back(q);
   }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "config/run_config.hpp"
 #include "engine/analytic/analytic.hpp"
 #include "engine/market/arbitrage.hpp"
 #include "engine/market/dupire.hpp"
@@ -145,6 +146,36 @@ TEST(HestonCalibration, FitsAnSsviSmileNoWorseThanQuantLib) {
     squares += error * error;
   }
   EXPECT_NEAR(std::sqrt(squares / fit.model_vols.size()), fit.rmse_vol_points, 1e-12);
+}
+
+TEST(QuoteCoordinates, LogMoneynessAndDeltasBecomeTheirStrikes) {
+  // Each quote of the SSVI smile given again by its forward log-moneyness and by its forward
+  // call delta (computed here from its strike, with the Black formula's d1): vol_quotes gives
+  // back its strike, and the fits of the three sets agree.
+  const market::QuoteMarket on = reference_market();
+  const std::vector<market::VolQuote> strikes = quotes_of(ref::kSsviQuotes);
+  config::ImpliedVols by_k, by_delta;
+  by_k.coordinate = config::QuoteCoordinate::log_moneyness;
+  by_delta.coordinate = config::QuoteCoordinate::delta;
+  for (const auto& q : strikes) {
+    const double F = market::forward_of(on, q.expiry);
+    const double sd = q.vol * std::sqrt(q.expiry);
+    const double d1 = (std::log(F / q.strike) + 0.5 * sd * sd) / sd;
+    by_k.quotes.push_back({q.expiry, std::log(q.strike / F), q.vol, {}});
+    by_delta.quotes.push_back({q.expiry, analytic::normal_cdf(d1), q.vol, {}});
+  }
+  const auto from_k = market::vol_quotes(by_k, on);
+  const auto from_delta = market::vol_quotes(by_delta, on);
+  ASSERT_EQ(from_k.size(), strikes.size());
+  for (std::size_t i = 0; i < strikes.size(); ++i) {
+    EXPECT_NEAR(from_k[i].strike, strikes[i].strike, 1e-12 * strikes[i].strike) << i;
+    // A delta's round trip through N and Eigen's ndtri: both to about 1e-16, so a strike to
+    // 1e-15 relative at these quotes' |d1| <= 3.9 (sd dK/K = d(d1) = dN / N'(d1), N' >= 2e-4).
+    EXPECT_NEAR(from_delta[i].strike, strikes[i].strike, 1e-12 * strikes[i].strike) << i;
+  }
+  const auto fit = market::fit_ssvi(strikes, on);
+  EXPECT_NEAR(market::fit_ssvi(from_k, on).rmse_vol_points, fit.rmse_vol_points, 1e-9);
+  EXPECT_NEAR(market::fit_ssvi(from_delta, on).rmse_vol_points, fit.rmse_vol_points, 1e-9);
 }
 
 TEST(HestonCalibration, ImposesFellerOnlyWhenAsked) {

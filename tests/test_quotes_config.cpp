@@ -114,6 +114,59 @@ TEST_F(QuotesConfig, BadGridsAreRefusedWhereTheyAre) {
       "(D/vols.csv)");
 }
 
+TEST_F(QuotesConfig, QuotesByLogMoneynessOrDeltaKeepTheirCoordinate) {
+  // The same options by log-moneyness or by forward call delta, in a grid and in CSV rows:
+  // the set says which, each quote keeps its value as written (engine/market's vol_quotes
+  // turns it into a strike).
+  const RunConfig by_k = load_run_config(config("    - underlying: SPX\n"
+                                                "      expiries: [0.25, 1]\n"
+                                                "      log_moneyness: [-0.1, 0, 0.1]\n"
+                                                "      vols: [[0.24, 0.2, 0.18], [0.22, 0.2, "
+                                                "0.19]]\n"));
+  const ImpliedVols& k = by_k.market.implied_vols[0];
+  EXPECT_EQ(k.coordinate, QuoteCoordinate::log_moneyness);
+  ASSERT_EQ(k.quotes.size(), 6u);
+  EXPECT_EQ(k.quotes[0].strike, -0.1);
+  const RunConfig by_delta = load_run_config(
+      csv_config("underlying,expiry,delta,vol\nSPX,0.25,0.75,0.24\nSPX,0.25,0.5,0.2\n"
+                 "SPX,0.25,0.25,0.18\n"));
+  const ImpliedVols& d = by_delta.market.implied_vols[0];
+  EXPECT_EQ(d.coordinate, QuoteCoordinate::delta);
+  ASSERT_EQ(d.quotes.size(), 3u);
+  EXPECT_EQ(d.quotes[2].strike, 0.25);
+  // Refused: two coordinates, none, a delta out of (0, 1), deltas rising (strikes falling).
+  EXPECT_EQ(error_of(config("    - underlying: SPX\n"
+                            "      expiries: [1]\n"
+                            "      strikes: [100]\n"
+                            "      deltas: [0.5]\n"
+                            "      vols: [[0.2]]\n")),
+            "D/q.yaml:8:15: market.implied_vols[0].deltas: give one of strikes, log_moneyness or "
+            "deltas, not strikes and deltas");
+  EXPECT_EQ(error_of(config("    - underlying: SPX\n"
+                            "      expiries: [1]\n"
+                            "      vols: [[0.2]]\n")),
+            "D/q.yaml:5:7: market.implied_vols[0]: missing required key 'strikes' (or "
+            "'log_moneyness', or 'deltas')");
+  EXPECT_EQ(error_of(config("    - underlying: SPX\n"
+                            "      expiries: [1]\n"
+                            "      deltas: [0.75, 1.0]\n"
+                            "      vols: [[0.2, 0.2]]\n")),
+            "D/q.yaml:7:22: market.implied_vols[0].deltas[1]: must be in (0, 1): a forward call "
+            "delta N(d1)");
+  EXPECT_EQ(error_of(config("    - underlying: SPX\n"
+                            "      expiries: [1]\n"
+                            "      deltas: [0.25, 0.75]\n"
+                            "      vols: [[0.2, 0.2]]\n")),
+            "D/q.yaml:7:22: market.implied_vols[0].deltas[1]: must be < the delta before it, 0.25: "
+            "give call deltas decreasing (strikes increasing)");
+  EXPECT_EQ(error_of(csv_config("underlying,expiry,strike,delta,vol\nSPX,1,100,0.5,0.2\n")),
+            "D/vols.csv:1:4: give one of the columns strike, log_moneyness or delta, not strike "
+            "and delta");
+  EXPECT_EQ(error_of(csv_config("underlying,expiry,delta,vol\nSPX,1,0.25,0.2\nSPX,1,0.5,0.2\n")),
+            "D/vols.csv:3:3: delta: must be < the delta of SPX's previous quote at this expiry, "
+            "0.25 (line 2): give an expiry's quotes by strike (call deltas decreasing)");
+}
+
 TEST_F(QuotesConfig, BadRowsAreRefusedAtTheirCell) {
   EXPECT_EQ(error_of(csv_config(kHeader + "SPX,0.25,90,-0.2\n")),
             "D/vols.csv:2:4: vol: must be > 0");

@@ -68,10 +68,9 @@ ImpliedLocalVol implied_local_vol(const config::ImpliedVols& quotes,
                                   const config::Underlying& underlying,
                                   const config::TermStructure& zero_rates) {
   const QuoteMarket market = quote_market(underlying, zero_rates);
-  std::vector<VolQuote> fitted_to;
+  const std::vector<VolQuote> fitted_to = vol_quotes(quotes, market);
   double lowest = 1e300, highest = -1e300;
-  for (const auto& q : quotes.quotes) {
-    fitted_to.push_back({q.expiry, q.strike, q.vol});
+  for (const auto& q : fitted_to) {
     const double k = std::log(q.strike / forward_of(market, q.expiry));
     lowest = std::min(lowest, k);
     highest = std::max(highest, k);

@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <unsupported/Eigen/NonLinearOptimization>
 #include <unsupported/Eigen/NumericalDiff>
+#include <unsupported/Eigen/SpecialFunctions>
 
 #include <algorithm>
 #include <cmath>
@@ -30,6 +31,23 @@ double discount_of(const QuoteMarket& market, double T) {
 
 double forward_of(const QuoteMarket& market, double T) {
   return market.spot * std::exp(-market.dividend_yield * T) / discount_of(market, T);
+}
+
+std::vector<VolQuote> vol_quotes(const config::ImpliedVols& set, const QuoteMarket& market) {
+  std::vector<VolQuote> quotes;
+  quotes.reserve(set.quotes.size());
+  for (const config::VolQuoteConfig& q : set.quotes) {
+    double strike = q.strike;
+    if (set.coordinate == config::QuoteCoordinate::log_moneyness) {
+      strike = forward_of(market, q.expiry) * std::exp(q.strike);
+    } else if (set.coordinate == config::QuoteCoordinate::delta) {
+      const double sd = q.vol * std::sqrt(q.expiry);
+      strike = forward_of(market, q.expiry) *
+               std::exp(-sd * Eigen::numext::ndtri(q.strike) + 0.5 * sd * sd);
+    }
+    quotes.push_back({q.expiry, strike, q.vol});
+  }
+  return quotes;
 }
 
 namespace {

@@ -61,4 +61,9 @@ QuoteMarket quote_market(const config::Underlying& underlying,
 double forward_of(const QuoteMarket& market, double T);
 double discount_of(const QuoteMarket& market, double T);
 
+/// A set's quotes at strikes, in order: a strike as given, a forward log-moneyness k at
+/// F(T) e^k, a forward call delta at the strike whose N(d1) it is under the quote's own vol,
+/// F(T) exp(-vol sqrt(T) N^-1(delta) + vol^2 T / 2) (N^-1: Eigen's ndtri).
+std::vector<VolQuote> vol_quotes(const config::ImpliedVols& set, const QuoteMarket& market);
+
 } // namespace pfmc::market
