@@ -179,8 +179,9 @@ config::RunConfig updated_market(const config::RunConfig& config, const MarketUp
                              "): move its vols with vol_moves");
     m.volatility.values[0] = checked_vol(level, key, "is");
   }
-  for (const auto& [name, amount] : update.vol_moves) {
+  for (const auto& [name, by] : update.vol_moves) {
     const std::string key = "vol_moves." + name;
+    const double amount = by; // a lambda cannot capture a structured binding in C++17 (clang)
     auto& m = c.models[named(c.models, name, key, "model")];
     move_model_vols(m, -1,
                     [&](double v) { return checked_vol(v + amount, key, "moves a vol to"); });
