@@ -10,9 +10,9 @@ Needs matplotlib (Debian: python3-matplotlib). Exit status: 0 when the PNG is wr
 arguments or a report without a portfolio to draw, 1 when matplotlib is missing.
 """
 
-import argparse
-import json
 import sys
+
+import plot_common
 
 PROG = "plot_risk.py"
 SETS = ("grid", "scenarios", "historical")
@@ -85,29 +85,7 @@ def draw_historical(ax, pnl, tail, horizon):
     ax.legend(loc="best", fontsize="small")
 
 
-def main():
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("report", help="the JSON that `pfmc risk --format json` prints")
-    parser.add_argument("--output", required=True, help="the PNG to write")
-    args = parser.parse_args()
-    try:
-        with open(args.report, encoding="utf-8") as f:
-            report = json.load(f)
-        todo = panels(report)
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        print("%s: cannot read %s: %s" % (PROG, args.report, e), file=sys.stderr)
-        return 2
-    if not todo:
-        print("%s: %s has no portfolio P&L to draw (a config without a portfolio: use "
-              "--per-instrument and draw it yourself)" % (PROG, args.report), file=sys.stderr)
-        return 2
-    try:
-        import matplotlib  # pylint: disable=import-outside-toplevel
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
-    except ImportError:
-        print("%s: matplotlib is missing (python3-matplotlib)" % PROG, file=sys.stderr)
-        return 1
+def draw(plt, report, todo):
     fig, axes = plt.subplots(len(todo), 1, figsize=(8, 4.2 * len(todo)), squeeze=False)
     for ax, (kind, name, data) in zip(axes[:, 0], todo):
         if kind == "ladder":
@@ -116,9 +94,13 @@ def main():
             draw_grid(fig, ax, data)
         else:
             draw_historical(ax, *data)
-    fig.tight_layout()
-    fig.savefig(args.output, dpi=110)
-    return 0
+    return fig
+
+
+def main():
+    return plot_common.run(PROG, __doc__, "`pfmc risk --format json`", panels,
+                           "has no portfolio P&L to draw (a config without a portfolio: use "
+                           "--per-instrument and draw it yourself)", draw)
 
 
 if __name__ == "__main__":

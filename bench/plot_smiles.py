@@ -10,10 +10,10 @@ Needs matplotlib (Debian: python3-matplotlib). Exit status: 0 when the PNG is wr
 arguments or a report without quotes, 1 when matplotlib is missing.
 """
 
-import argparse
-import json
 import math
 import sys
+
+import plot_common
 
 PROG = "plot_smiles.py"
 
@@ -47,28 +47,7 @@ def draw(ax, expiry, quotes, curve):
     ax.legend(loc="best", fontsize="x-small")
 
 
-def main():
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("report", help="the JSON that `pfmc calibrate --format json` prints")
-    parser.add_argument("--output", required=True, help="the PNG to write")
-    args = parser.parse_args()
-    try:
-        with open(args.report, encoding="utf-8") as f:
-            report = json.load(f)
-        todo = smiles(report)
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        print("%s: cannot read %s: %s" % (PROG, args.report, e), file=sys.stderr)
-        return 2
-    if not todo:
-        print("%s: %s has no quotes to draw" % (PROG, args.report), file=sys.stderr)
-        return 2
-    try:
-        import matplotlib  # pylint: disable=import-outside-toplevel
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
-    except ImportError:
-        print("%s: matplotlib is missing (python3-matplotlib)" % PROG, file=sys.stderr)
-        return 1
+def draw_all(plt, report, todo):
     columns = min(3, len(todo))
     rows = (len(todo) + columns - 1) // columns
     fig, axes = plt.subplots(rows, columns, figsize=(4.6 * columns, 3.6 * rows), squeeze=False)
@@ -78,9 +57,12 @@ def main():
         ax.axis("off")
     fig.suptitle("%s: %s's quotes, the SSVI surface and the Heston fit"
                  % (report.get("underlying", ""), report.get("model", "")))
-    fig.tight_layout()
-    fig.savefig(args.output, dpi=110)
-    return 0
+    return fig
+
+
+def main():
+    return plot_common.run(PROG, __doc__, "`pfmc calibrate --format json`", smiles,
+                           "has no quotes to draw", draw_all)
 
 
 if __name__ == "__main__":

@@ -173,8 +173,8 @@ TEST(PathwiseGreeks, EuropeansMatchBlackScholesWithSmallerErrorsThanTheBumps) {
                   config::to_string(e.greek), e.value, e.std_error, b.value, b.std_error,
                   expected[k]);
     }
-    // The bumps take a European's delta pathwise too (docs/guide.md: Greeks): the same estimator, the
-    // same bits.
+    // The bumps take a European's delta pathwise too (docs/guide.md: Greeks): the same estimator,
+    // the same bits.
     EXPECT_EQ(got.greeks[0].value, bump.greeks[0].value) << id << " delta";
     EXPECT_EQ(got.greeks[0].std_error, bump.greeks[0].std_error) << id << " delta";
     // Pathwise vegas are about as noisy as the bumps' on the same paths: the bumps' central

@@ -13,7 +13,6 @@
 namespace pfmc::config {
 namespace {
 
-
 // Lines 1-5; implied_vols is line 4.
 const std::string kMarket = "market:\n"
                             "  underlyings: [{name: SPX, spot: 100}, {name: SX5E, spot: 50}]\n"

@@ -14,7 +14,6 @@
 namespace pfmc::config {
 namespace {
 
-
 // Lines 1-10; the risk block's own lines start at 11. Models: bs_spx (0) on SPX, bs_dax (1) on
 // DAX, pair (2) a basket of both; NKY has no model.
 const std::string kRun =
