@@ -420,6 +420,19 @@ private:
   }
 };
 
+/// How a run from Python starts (engine/device_start.hpp): as the CLI's, but CUDA is never
+/// narrowed (this process may price again on other GPUs); a run the keywords or the file put on
+/// the CPU starts no context (a dict's device is known only once it is read: the run starts it).
+engine::DeviceStartOptions start_options(const std::string& source, bool is_path,
+                                         const config::Overrides& overrides) {
+  engine::DeviceStartOptions options;
+  const auto device = overrides.values.find("device");
+  options.on_cpu = device != overrides.values.end()
+                       ? device->second == "cpu"
+                       : !is_path || config::peek_engine_on_cpu(source);
+  return options;
+}
+
 PricedRun price(const std::string& source, bool is_path, const std::string& name,
                 const py::dict& kw, const std::string& tuning_cache, const py::object& instruments,
                 const py::object& positions) {
@@ -429,15 +442,7 @@ PricedRun price(const std::string& source, bool is_path, const std::string& name
   trades.instruments = column_table(instruments, "<instruments>");
   trades.positions = column_table(positions, "<positions>");
   return guarded([&] {
-    // The run starts as the CLI's does (engine/device_start.hpp), but CUDA is never narrowed:
-    // this process may price again on other GPUs. A run the keywords or the file put on the CPU
-    // starts no context (a dict's device is known only once it is read: the run starts it).
-    engine::DeviceStartOptions start_devices;
-    const auto device = overrides.values.find("device");
-    start_devices.on_cpu = device != overrides.values.end()
-                               ? device->second == "cpu"
-                               : !is_path || config::peek_engine_on_cpu(source);
-    engine::DeviceStart devices(start_devices);
+    engine::DeviceStart devices(start_options(source, is_path, overrides));
     config::RunConfig config = load(source, is_path, name, trades);
     config::apply_overrides(config, overrides);
     const double config_ms = ms_since(start);
@@ -468,12 +473,7 @@ public:
     trades.instruments = column_table(instruments, "<instruments>");
     trades.positions = column_table(positions, "<positions>");
     guarded([&] {
-      engine::DeviceStartOptions start_devices;
-      const auto device = overrides.values.find("device");
-      start_devices.on_cpu = device != overrides.values.end()
-                                 ? device->second == "cpu"
-                                 : !is_path || config::peek_engine_on_cpu(source);
-      engine::DeviceStart devices(start_devices);
+      engine::DeviceStart devices(start_options(source, is_path, overrides));
       config_ = load(source, is_path, name, trades);
       config::apply_overrides(config_, overrides);
       load_ms_ = ms_since(start);
