@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
+#include "config/csv_table.hpp"
 #include "config/setting_rules.hpp"
 #include "config/spellings.hpp"
 
@@ -697,61 +699,56 @@ Section risk_ladders_range() {
           ""};
 }
 
+/// A CSV file's two keys (`csv`, `delimiter`): the `{csv: FILE}` form of a list, and the risk
+/// block's files. `example` names the file in the reference.
+std::vector<Key> csv_file_keys(const std::string& example) {
+  std::vector<std::string> delimiters;
+  for (const char c : std::string_view(csv::Table::kDelimiters))
+    delimiters.emplace_back(1, c);
+  return {K("csv", Kind::text, "file").req().doc("Relative to the YAML file's folder.").ex(example),
+          K("delimiter", Kind::choice, "choice")
+              .def("the file's `sep=` line, else ,")
+              .values(delimiters)
+              .ex("\";\"")};
+}
+
+/// csv_file_keys, then `more`.
+std::vector<Key> with_csv_file_keys(const std::string& example, std::vector<Key> more) {
+  std::vector<Key> keys = csv_file_keys(example);
+  keys.insert(keys.end(), more.begin(), more.end());
+  return keys;
+}
+
 Section risk_scenarios() {
-  return {"risk.scenarios",
-          "risk.scenarios",
+  return {"risk.scenarios", "risk.scenarios",
           "A CSV file, a row a scenario: its id, then its moves (an empty cell: none).",
-          {K("csv", Kind::text, "file")
-               .req()
-               .doc("Relative to the YAML file's folder.")
-               .ex("stress.csv"),
-           K("delimiter", Kind::choice, "choice")
-               .def("the file's `sep=` line, else ,")
-               .values({",", ";", "\t"})
-               .ex("\";\"")},
+          csv_file_keys("stress.csv"),
           "scenario, then spot:NAME (relative), spot_abs:NAME, vol:NAME (absolute), vol_rel:NAME, "
           "rate_bp, days"};
 }
 
 Section risk_historical() {
-  return {"risk.historical",
-          "risk.historical",
+  return {"risk.historical", "risk.historical",
           "A CSV file of dated daily moves (every column every day), applied to today's market.",
-          {K("csv", Kind::text, "file")
-               .req()
-               .doc("Relative to the YAML file's folder.")
-               .ex("history.csv"),
-           K("delimiter", Kind::choice, "choice")
-               .def("the file's `sep=` line, else ,")
-               .values({",", ";", "\t"})
-               .ex("\";\""),
-           K("levels", Kind::numbers, "list of numbers in (0, 1), each once")
-               .def("[0.99, 0.975]")
-               .doc("VaR and expected-shortfall confidence levels.")
-               .ex("[0.99]"),
-           K("horizon", Kind::integer, "integer 1..100000")
-               .def("1")
-               .unit("days")
-               .doc("N-day moves by overlapping sums of daily ones.")
-               .ex("10")},
+          with_csv_file_keys("history.csv",
+                             {K("levels", Kind::numbers, "list of numbers in (0, 1), each once")
+                                  .def("[0.99, 0.975]")
+                                  .doc("VaR and expected-shortfall confidence levels.")
+                                  .ex("[0.99]"),
+                              K("horizon", Kind::integer, "integer 1..100000")
+                                  .def("1")
+                                  .unit("days")
+                                  .doc("N-day moves by overlapping sums of daily ones.")
+                                  .ex("10")}),
           "date (YYYY-MM-DD, increasing), then spot:NAME (log returns), vol:NAME, vol_rel:NAME, "
           "rate_bp"};
 }
 
 Section csv_file() {
-  return {"csv_file",
-          "{csv: FILE} (a list as a CSV file)",
+  return {"csv_file", "{csv: FILE} (a list as a CSV file)",
           "Where `instruments`, `portfolio` or an `implied_vols` item is a CSV file: a header "
           "row, then a record a row (Excel's CSV: quotes, `sep=` line, a BOM).",
-          {K("csv", Kind::text, "file")
-               .req()
-               .doc("Relative to the YAML file's folder.")
-               .ex("trades.csv"),
-           K("delimiter", Kind::choice, "choice")
-               .def("the file's `sep=` line, else ,")
-               .values({",", ";", "\t"})
-               .ex("\";\"")},
-          ""};
+          csv_file_keys("trades.csv"), ""};
 }
 
 std::vector<Section> make_sections() {
