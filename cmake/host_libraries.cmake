@@ -1,6 +1,6 @@
-# The host-only libraries: plain C++, built by the main project and, with AddressSanitizer,
-# UndefinedBehaviorSanitizer and libFuzzer, by tests/fuzz/CMakeLists.txt alike, with the
-# packages they need. The includer sets PFMC_SOURCE_ROOT, PFMC_DEPS_ROOT and PFMC_WARNINGS.
+# The host-only libraries: plain C++ (the base layer, the config loader, the analytic formulas,
+# the planner), with the packages they need; the fuzzers (tests/fuzz/fuzz_targets.cmake) drive
+# them. The includer sets PFMC_SOURCE_ROOT, PFMC_DEPS_ROOT and PFMC_WARNINGS.
 
 find_package(yaml-cpp REQUIRED)
 # yaml-cpp 0.7 (Debian 12) exports `yaml-cpp`; 0.8 exports `yaml-cpp::yaml-cpp`.

@@ -45,7 +45,7 @@ ImpliedVols& set_of(std::vector<ImpliedVols>& sets, const std::string& name, int
       fail("quotes for '" + name + "' are given twice (first in " + set.file + "): give each " +
            "underlying's quotes in one place");
   }
-  sets.push_back({name, index, file, {}});
+  sets.push_back({name, index, file, QuoteCoordinate::strike, {}});
   return sets.back();
 }
 
