@@ -25,11 +25,13 @@ if [ "${1:-}" = --mpi ]; then
 fi
 if [ "${1:-}" = --pytest ]; then
   # pytest and what it imports, for the Python suite (tests/python) on a GPU machine whose
-  # Python has none: scripts/gpu-check.sh names .deps/pytest/usr/lib/python3/dist-packages in
-  # PFMC_TEST_TOOLS when it is there (tests/python_installed.sh).
+  # Python has none, and PyYAML with jsonschema, with which ctest config_reference validates the
+  # shipped examples (tests/schema_examples.py): scripts/gpu-check.sh names
+  # .deps/pytest/usr/lib/python3/dist-packages in PFMC_TEST_TOOLS when it is there
+  # (tests/python_installed.sh, tests/config_reference.sh).
   pytest_packages=(python3-pytest python3-pluggy python3-py python3-iniconfig python3-packaging
                    python3-attr python3-more-itertools python3-exceptiongroup python3-tomli
-                   python3-pkg-resources)
+                   python3-pkg-resources python3-jsonschema python3-pyrsistent python3-yaml)
   pytest_work=$(mktemp -d)
   (cd "$pytest_work" && apt-get download "${pytest_packages[@]}" >/dev/null)
   rm -rf .deps/pytest && mkdir -p .deps/pytest

@@ -18,5 +18,8 @@ for pair in "markdown:docs/config.md" "json-schema:docs/pfmc.schema.json"; do
   fi
   rm -f /tmp/pfmc-schema-diff.$$
 done
+# PyYAML and jsonschema carried to a machine without them (scripts/carry-deps.sh --pytest), after
+# the interpreter's own.
+[ -n "${PFMC_TEST_TOOLS:-}" ] && export PYTHONPATH="${PYTHONPATH:+$PYTHONPATH:}$PFMC_TEST_TOOLS"
 "$python" "$source/tests/schema_examples.py" "$source/docs/pfmc.schema.json" "$source/config/examples" || status=1
 exit $status
