@@ -1,5 +1,5 @@
 #pragma once
-// Written by scripts/references/quantlib_heston_calibration.py (QuantLib 1.29); do not
+// Written by tests/references/quantlib_heston_calibration.py (QuantLib 1.29); do not
 // edit. Market: spot 100, dividend yield 0.01, zero rate 0.03 (flat, continuous), T = days / 365.
 
 #include <vector>

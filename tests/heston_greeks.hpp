@@ -2,7 +2,7 @@
 // The check of a run's pathwise Heston Greeks against QuantLib's AnalyticHestonEngine: the
 // reference cases' Europeans (tests/reference_cases.hpp: heston_qe and heston_full_truncation),
 // each Greek with its allowance for the scheme's discretisation at the cases' grid (52 steps a
-// year), in tests/heston_greeks_table.hpp (written by scripts/references/heston_greeks.py).
+// year), in tests/heston_greeks_table.hpp (written by tests/references/heston_greeks.py).
 // Shared by the CPU suite (test_pathwise.cpp) and the GPU suite (test_gpu_pathwise.cpp).
 
 #include <gtest/gtest.h>

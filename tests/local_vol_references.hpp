@@ -1,5 +1,5 @@
 #pragma once
-// Written by scripts/references/quantlib_local_vol.py (QuantLib 1.29); do not edit.
+// Written by tests/references/quantlib_local_vol.py (QuantLib 1.29); do not edit.
 // QuantLib's LocalVolSurface on the reference SSVI surface (rho -0.6, eta 1.2, gamma 0.45)
 // at (T, k = ln(K / F(T))); the dense grid's local vols differ from a grid twice as
 // coarse by at most kQuantLibGridSpread.

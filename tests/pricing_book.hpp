@@ -21,7 +21,7 @@ struct BookEntry {
 };
 
 /// The standard book's references: its instruments are those of the reference case
-/// "black_scholes" (scripts/references/make_references.py), whose references for them are
+/// "black_scholes" (tests/references/make_references.py), whose references for them are
 /// closed forms, QuantLib's finite differences (the arithmetic Asian) and the transition-density
 /// recursion (the discretely monitored barriers, 52 dates a year). The price reference of `id`
 /// there, if any.

@@ -1,5 +1,5 @@
 #pragma once
-// Written by scripts/references/risk_var_reference.py (closed-form full revaluation over
+// Written by tests/references/risk_var_reference.py (closed-form full revaluation over
 // config/examples/risk_history.csv): edit the script, not this file.
 namespace pfmc::testing::risk_var {
 inline constexpr double kRate = 0.032;

@@ -90,7 +90,7 @@ const std::string kSmall =
     "portfolio: [{instrument: atm_call, quantity: 10}, {instrument: otm_put, quantity: -5}]\n"
     "simulation: {paths: 4096, steps_per_year: 12}\nengine: {device: cpu}\n";
 
-/// kSmall's call and put by Black-Scholes (scripts/references/refclosed.py): exact for pfmc's log
+/// kSmall's call and put by Black-Scholes (tests/references/refclosed.py): exact for pfmc's log
 /// steps on any grid, so a price is within kSigmas of its standard errors (4, as in
 /// tests/test_support.hpp) of them.
 constexpr double kSmallClosedForms[2] = {10.450584, 2.310097};

@@ -26,7 +26,7 @@ using testing::load;
 
 /// The Longstaff-Schwartz estimate is low-biased: its rule, fitted on finitely many paths with a
 /// cubic in the spot, is at best the optimal one; and another regression fits another rule.
-/// Neither is guessed: scripts/references/make_exercise_references.py measures both with an
+/// Neither is guessed: tests/references/make_exercise_references.py measures both with an
 /// independent implementation of the method at pfmc's sizes (tests/exercise_references.hpp) and
 /// each test expects |pfmc - (converged + bias)| <= kSigmas sqrt(se² + bias_se² + noise²).
 void expect_measured(double value, double std_error, const testing::exercise::Measured& m,
@@ -153,7 +153,7 @@ simulation: {paths: 40000, steps_per_year: 0, seed: 5)" +
 }
 
 TEST(Exercise, HestonPutRegressesOnSpotAndVarianceAndAgreesWithQuantLib) {
-  // scripts/references/quantlib_american.py: FdHestonVanillaEngine, Bermudan every 5 days
+  // tests/references/quantlib_american.py: FdHestonVanillaEngine, Bermudan every 5 days
   // (European 5.517007); the method's bias and noise at these sizes: exercise_references.hpp.
   const auto r = engine::price(
       load(heston_put_yaml("paths: 40000, steps_per_year: 73, seed: 3, regression_degree: 2")));
@@ -295,7 +295,7 @@ void expect_greeks_measured(const engine::InstrumentResult& in,
 
 TEST(Exercise, AmericanPutGreeksAgreeWithQuantLibs) {
   // S = 40, K = 40, sigma = 0.2, r = 6%, T = 1 (kPuts[4]); QuantLib's FD Bermudan (every 5
-  // days), every Greek bumped as pfmc bumps (scripts/references/quantlib_american.py's
+  // days), every Greek bumped as pfmc bumps (tests/references/quantlib_american.py's
   // bermudan_put_greeks), and what the method with its rule held fixed gives away on each,
   // measured apart (tests/exercise_references.hpp).
   using testing::exercise::kPutGreeks;

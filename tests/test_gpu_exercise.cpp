@@ -201,7 +201,7 @@ TEST_F(GpuExercise, ChunksBlockSizesAndNamedBackendsKeepTheBits) {
 TEST_F(GpuExercise, LongstaffSchwartzPutsAtFullSize) {
   // K = 40, r = 6%, american on 73 steps a year (every 5 days): QuantLib's Bermudan and what
   // the method gives away at 10^6 regression and 10^6 priced paths, measured apart by
-  // scripts/references/make_exercise_references.py (tests/exercise_references.hpp).
+  // tests/references/make_exercise_references.py (tests/exercise_references.hpp).
   for (const auto& p : testing::exercise::kPutsAtFullSize) {
     const std::string yaml =
         "market:\n  underlyings: [{name: S, spot: " + std::to_string(p.spot) +

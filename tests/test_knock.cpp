@@ -205,7 +205,7 @@ TEST(Knock, KnockedInstrumentsTakeBumpedDeltasAndKeepTheirControls) {
   // A knock makes the payoff discontinuous: delta is bumped, never pathwise; the European's
   // terminal-spot control still applies (its mean does not depend on the knock). The reference
   // case "knocked_control" (a down-and-out call at 80, weekly): its price and its bumped delta
-  // from the transition-density recursion (scripts/references/make_references.py).
+  // from the transition-density recursion (tests/references/make_references.py).
   const auto& c = testing::reference_case("knocked_control");
   const auto controlled = engine::price(load(testing::reference_case_yaml(c, "{device: cpu}")));
   testing::print_tally("knocked_control (cpu)",

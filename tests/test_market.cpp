@@ -1,6 +1,6 @@
 // Market data to models (engine/market/): implied vols and Heston calibration, against QuantLib's
 // calibrations of the same quotes (tests/heston_calibration_references.hpp, written by
-// scripts/references/quantlib_heston_calibration.py).
+// tests/references/quantlib_heston_calibration.py).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -107,7 +107,7 @@ std::vector<market::VolQuote> quotes_of(const std::vector<ref::CalibrationQuote>
   return quotes;
 }
 
-/// The start QuantLib's calibrations began from (scripts/references/...: START).
+/// The start QuantLib's calibrations began from (tests/references/...: START).
 market::HestonCalibrationOptions reference_start() {
   market::HestonCalibrationOptions o;
   o.start = {0.04, 1.5, 0.04, 0.6, -0.5, config::HestonScheme::qe};
@@ -249,7 +249,7 @@ TEST(Arbitrage, APlantedButterflyDentIsNamed) {
 }
 
 TEST(Ssvi, RecoversTheSurfaceBehindItsOwnQuotes) {
-  // The reference's SSVI quotes (rho -0.6, eta 1.2, gamma 0.45; scripts/references/...): the
+  // The reference's SSVI quotes (rho -0.6, eta 1.2, gamma 0.45; tests/references/...): the
   // fit is that surface, to the quotes' double precision.
   const auto fit = market::fit_ssvi(quotes_of(ref::kSsviQuotes), reference_market());
   EXPECT_NEAR(fit.surface.rho, -0.6, 1e-9);

@@ -4,7 +4,7 @@
 // Carlo comparison is within testing::kSigmas standard errors (test_support.hpp says why 4) of a
 // reference with the estimator's own mean (a scheme's bias, a finite difference's) where it has
 // one, and no allowance beyond: the reference cases' from make_references.py, the others' from
-// scripts/references/make_method_references.py (tests/method_references.hpp).
+// tests/references/make_method_references.py (tests/method_references.hpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -59,7 +59,7 @@ TEST(Heston, QeMatchesSemiAnalyticWithinFourSigmaPlusDiscretisation) {
   // The reference case "heston_lewis" is this file's Heston case (QE at 52 steps a year): each
   // option against QuantLib's AnalyticHestonEngine, with the scheme's discretisation bias at this
   // grid measured by the independent Monte Carlo of the same scheme as the allowance, and against
-  // that Monte Carlo itself (scripts/references/make_references.py).
+  // that Monte Carlo itself (tests/references/make_references.py).
   const auto& c = testing::reference_case("heston_lewis");
   const auto result = engine::price(load(testing::reference_case_yaml(c, "{device: cpu}")));
   testing::print_tally("heston_lewis (cpu)", testing::expect_matches_reference_case(c, result));
@@ -222,7 +222,7 @@ TEST(VarianceReduction, AntitheticCutsTheErrorOfAMonotonePayoff) {
 
 TEST(VarianceReduction, ControlVariatesCutTheErrorOfEuropeansAndArithmeticAsians) {
   // The reference case "controlled_asian" (this file's call and Asian): Black-Scholes and
-  // QuantLib's finite differences for the arithmetic Asian (scripts/references/), checked with
+  // QuantLib's finite differences for the arithmetic Asian (tests/references/), checked with
   // and without the controls.
   const auto& c = testing::reference_case("controlled_asian");
   const std::string controlled_yaml = testing::reference_case_yaml(c, "{device: cpu}");
@@ -348,7 +348,7 @@ TEST(Greeks, TheShippedFourAssetBasketsTakeEveryGreek) {
   // scenarios, and each reads one observation (its level at maturity) plus its knock's, not one
   // per leg (80 slots over the 64 a model has: refused before v14). Every price and Greek (per
   // underlying) against the reference case "shipped_basket": the same file run by an independent
-  // Monte Carlo on 16 times the paths (scripts/references/make_references.py), whose Greeks are
+  // Monte Carlo on 16 times the paths (tests/references/make_references.py), whose Greeks are
   // the bumps' central differences (bumped here; the pathwise ones: tests/test_pathwise.cpp).
   const auto& c = testing::reference_case("shipped_basket");
   std::ifstream file(PFMC_SOURCE_DIR "/config/examples/basket.yaml");

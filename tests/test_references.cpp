@@ -1,6 +1,6 @@
 // Every reference case (tests/reference_cases.hpp: one per model, every product kind it prices,
 // every Greek) on the CPU backend, against references computed apart from the engine by
-// scripts/references/make_references.py. kSigmas (test_support.hpp) combined standard errors
+// tests/references/make_references.py. kSigmas (test_support.hpp) combined standard errors
 // of pfmc and of a Monte Carlo reference, plus the allowance the script derived and states.
 #include <gtest/gtest.h>
 

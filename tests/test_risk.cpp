@@ -96,7 +96,7 @@ TEST(Risk, HistoricalWindowsSumTheirDaysMoves) {
   EXPECT_DOUBLE_EQ(windows[1].shift.moves[1].amount, 0.0001 + 0.0002);
 }
 
-/// The book of scripts/references/risk_var_reference.py in YAML, its historical moves those of
+/// The book of tests/references/risk_var_reference.py in YAML, its historical moves those of
 /// config/examples/risk_history.csv over `horizon` days.
 std::string var_book_yaml(int horizon) {
   namespace ref = testing::risk_var;

@@ -2,7 +2,7 @@
 // geometric Asians and discretely monitored knock-outs over 12 monthly steps (12 Sobol dimensions,
 // paths by the Brownian bridge), each against the same point set's estimate computed apart from
 // the engine, and against a reference price within what a Sobol set of this size errs by; both
-// from scripts/references/make_method_references.py (tests/method_references.hpp). Plain Sobol
+// from tests/references/make_method_references.py (tests/method_references.hpp). Plain Sobol
 // reports no standard error: these bounds are the whole check.
 #include <gtest/gtest.h>
 

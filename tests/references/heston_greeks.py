@@ -17,7 +17,7 @@ cases/heston_full_truncation.json (the same market and model, two schemes), it p
 It writes tests/heston_greeks_table.hpp (the tables tests/heston_greeks.hpp checks runs against),
 formatted by clang-format where there is one.
 
-Run: /usr/bin/python3 scripts/references/heston_greeks.py  (Debian's quantlib-python 1.29)
+Run: /usr/bin/python3 tests/references/heston_greeks.py  (Debian's quantlib-python 1.29)
 """
 import json
 import os
@@ -28,7 +28,7 @@ import QuantLib as ql
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUTPUT = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tests", "heston_greeks_table.hpp")
-COMMAND = "/usr/bin/python3 scripts/references/heston_greeks.py"
+COMMAND = "/usr/bin/python3 tests/references/heston_greeks.py"
 EV = ql.Date(2, ql.January, 2025)
 DC = ql.Actual365Fixed()
 

@@ -7,7 +7,7 @@ applies them to today's market, the book is revalued, and with n windows and
 k = ceil(n (1 - level)) VaR is the k-th largest loss and ES the mean of the k largest.
 Writes tests/risk_var_references.hpp (the book, the market and the measures), which
 tests/test_risk.cpp compares with `pfmc risk` on the same file.
-Usage: scripts/references/risk_var_reference.py \
+Usage: tests/references/risk_var_reference.py \
   | clang-format --assume-filename=tests/risk_var_references.hpp > tests/risk_var_references.hpp
 """
 import csv
@@ -60,7 +60,7 @@ def main():
         days = list(csv.DictReader(f))
     base = book_value({u: 0.0 for u in MARKET}, {u: 0.0 for u in MARKET}, 0.0)
     print("#pragma once")
-    print("// Written by scripts/references/risk_var_reference.py (closed-form full revaluation over")
+    print("// Written by tests/references/risk_var_reference.py (closed-form full revaluation over")
     print("// config/examples/risk_history.csv): edit the script, not this file.")
     print("namespace pfmc::testing::risk_var {")
     print("inline constexpr double kRate = %r;" % RATE)

@@ -15,7 +15,7 @@ coarse); the header records the larger of their differences, from which the test
 is derived.
 
 Market: spot 100, dividend yield 1%, zero rate 3%, flat and continuous, Actual365Fixed.
-Usage: scripts/references/quantlib_local_vol.py > tests/local_vol_references.hpp
+Usage: tests/references/quantlib_local_vol.py > tests/local_vol_references.hpp
 """
 import math
 
@@ -77,7 +77,7 @@ def main():
     coarse = local_vols(2, 1.0)
     spread = max(abs(a - b) for a, b in zip(fine, coarse))
     print("#pragma once")
-    print("// Written by scripts/references/quantlib_local_vol.py (QuantLib %s); do not edit."
+    print("// Written by tests/references/quantlib_local_vol.py (QuantLib %s); do not edit."
           % ql.__version__)
     print("// QuantLib's LocalVolSurface on the reference SSVI surface (rho %g, eta %g, gamma %g)"
           % (RHO, ETA, GAMMA))

@@ -16,7 +16,7 @@ error (ImpliedVolError), so QuantLib minimises what the test compares: the root 
 model - quote vols, in vol points.
 
 Needs QuantLib's Python module (Debian: quantlib-python, on /usr/bin/python3).
-Usage: scripts/references/quantlib_heston_calibration.py > tests/heston_calibration_references.hpp
+Usage: tests/references/quantlib_heston_calibration.py > tests/heston_calibration_references.hpp
 """
 import math
 
@@ -114,7 +114,7 @@ def emit(name, quotes, fit):
 
 def main():
     print("#pragma once")
-    print("// Written by scripts/references/quantlib_heston_calibration.py (QuantLib %s); do not"
+    print("// Written by tests/references/quantlib_heston_calibration.py (QuantLib %s); do not"
           % ql.__version__)
     print("// edit. Market: spot %g, dividend yield %g, zero rate %g (flat, continuous), T = days / 365."
           % (SPOT, DIVIDEND, RATE))

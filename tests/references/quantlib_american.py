@@ -13,7 +13,7 @@ The FD grid (4000 time steps x 1600 space points, Douglas scheme) is converged t
 these options (checked against 2000 x 800: the prices move by less than 2e-4).
 
 Needs QuantLib's Python module (Debian: quantlib-python, on /usr/bin/python3).
-Usage: scripts/references/quantlib_american.py  (prints a C++ table for the test)
+Usage: tests/references/quantlib_american.py  (prints a C++ table for the test)
 """
 import QuantLib as ql
 
@@ -138,7 +138,7 @@ def bumped_greeks(spot, volatility, years):
 
 
 def main():
-    print("// scripts/references/quantlib_american.py (QuantLib %s): {S, sigma, T, european, "
+    print("// tests/references/quantlib_american.py (QuantLib %s): {S, sigma, T, european, "
           "bermudan every 5 days, american}" % ql.__version__)
     for spot in (36.0, 40.0, 44.0):
         for volatility in (0.2, 0.4):
