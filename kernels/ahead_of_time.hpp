@@ -39,8 +39,8 @@ struct ModelTraits {
 /// distances (kernels/catalog.hpp, kReducedPrefetchDistances). The rest is compiled on first use —
 /// the baskets' `inline` and early exercise included: nvcc took 80-89 s for each basket's float
 /// `inline` and 17-30 s for each basket's early-exercise kernel (H200 machine, 16 cores busy;
-/// bench/NOTES.md v25), the whole list 930 s. Pathwise Greeks' models: `none` alone (a Greek run's
-/// other backends on first use).
+/// docs/decisions.md#ahead-of-time), the whole list 930 s. Pathwise Greeks' models: `none` alone (a
+/// Greek run's other backends on first use).
 constexpr bool in_ahead_list(std::string_view loader, int distance, ModelTraits model) {
   if (loader == "none")
     return true;

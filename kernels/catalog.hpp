@@ -28,7 +28,8 @@ struct BackendInfo {
 /// that run in one wave even at this cap (fits_one_wide_wave below: few paths, every block
 /// resident at once, so the narrow cap would buy no occupancy): about the registers a
 /// double-precision path takes where nothing holds it back (126-162 for the single-asset
-/// models, sm_90, nvcc 13.0; NOTES v21). 128 lets four 128-thread blocks share an SM.
+/// models, sm_90, nvcc 13.0: docs/decisions.md#wide-kernels). 128 lets four 128-thread blocks
+/// share an SM.
 inline constexpr int kWideRegisters = 128;
 /// An SM's registers (every architecture since sm_50), resident threads and blocks (sm_90).
 inline constexpr int kRegistersPerMultiprocessor = 65536;
@@ -38,7 +39,7 @@ inline constexpr int kMaxBlocksPerMultiprocessor = 32;
 /// Whether `blocks` blocks of `block_size` threads are all resident at once on `multiprocessors`
 /// SMs when each thread holds kWideRegisters registers. Then the narrow register cap buys no
 /// occupancy — every block runs from the start either way — and the wide kernel's registers only
-/// save its spills (bench/NOTES.md v22). Shared memory limits both kernels alike.
+/// save its spills (docs/decisions.md#wide-kernels). Shared memory limits both kernels alike.
 inline bool fits_one_wide_wave(std::uint64_t blocks, int block_size, int multiprocessors) {
   const int per_block = kWideRegisters * block_size;
   if (per_block > kRegistersPerMultiprocessor)
@@ -69,8 +70,8 @@ std::string why_backend_cannot_run(const BackendInfo& backend, int device_cc,
 /// PFMC_KERNELS=all build builds ahead). Black-Scholes: all of them.
 inline constexpr int kPrefetchDistances[] = {1, 2, 3, 4, 6, 8, 12, 16};
 /// The models beyond Black-Scholes: the distances that won on the reference workloads (4, the
-/// default, and 8, the tuner's usual choice; bench/NOTES.md v13-v23). The one home of that fact:
-/// the kernels built in (kernels/ahead_of_time.hpp) and the tuner's quick screen
+/// default, and 8, the tuner's usual choice; docs/decisions.md#winning-distances). The one home of
+/// that fact: the kernels built in (kernels/ahead_of_time.hpp) and the tuner's quick screen
 /// (engine/tune/tuning.cpp) ask is_winning_distance.
 inline constexpr int kReducedPrefetchDistances[] = {4, 8};
 constexpr bool is_winning_distance(int distance) {

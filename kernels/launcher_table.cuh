@@ -85,11 +85,11 @@ template <class Model, class Real>
 using LauncherTable = std::vector<LauncherEntry<Model, Real>>;
 
 /// Whether a (model, precision) has wide instantiations (under kWideRegisters), and at which
-/// compile-time distances: what latency_bound measured to pay (bench/NOTES.md v22: Black-Scholes
-/// in double, one 128-thread block an SM, the best loader 1.69 -> 1.41 ms, no spills; at 12 and
-/// 16 slower than at 8). Other models: not measured yet. Both math profiles (without its wide
-/// kernel the fast profile's latency_bound `inline` took 4.28 ms against the accurate one's 3.76,
-/// bench/NOTES.md v27).
+/// compile-time distances: what latency_bound measured to pay (docs/decisions.md#wide-distances:
+/// Black-Scholes in double, one 128-thread block an SM, the best loader 1.69 -> 1.41 ms, no spills;
+/// at 12 and 16 slower than at 8). Other models: not measured yet. Both math profiles (without its
+/// wide kernel the fast profile's latency_bound `inline` took 4.28 ms against the accurate one's
+/// 3.76).
 template <class Model, class Real>
 constexpr bool has_wide_registers() {
   return std::is_same_v<Model, models::BlackScholes<double, math::Accurate>> ||
@@ -102,10 +102,10 @@ constexpr bool is_wide_distance(int distance) {
 /// Whether a (model, precision)'s `inline` entry has a terminal instantiation (under
 /// kTerminalRegisters): Black-Scholes in float under the fast profile, whose lean passes fit 32
 /// registers without a spill. Measured on the MonteCarloMultiGPU book (H200, one call, warm,
-/// bench/NOTES.md v30): kernels 5.07 and 4.87 ms against the whole kernel's 5.38 and 5.13, the
-/// same bits. Not the accurate profile's (7.31 and 7.03 ms against 7.21 and 7.21: no gain, and
-/// its `inline` kernel is built in, this one would be compiled on first use), nor double's or
-/// Heston's (they spill at 32 and 40 registers).
+/// docs/decisions.md#terminal-kernel): kernels 5.07 and 4.87 ms against the whole kernel's 5.38 and
+/// 5.13, the same bits. Not the accurate profile's (7.31 and 7.03 ms against 7.21 and 7.21: no
+/// gain, and its `inline` kernel is built in, this one would be compiled on first use), nor
+/// double's or Heston's (they spill at 32 and 40 registers).
 template <class Model, class Real>
 constexpr bool has_terminal_kernel() {
   return std::is_same_v<Model, models::BlackScholes<float, math::Fast>>;

@@ -75,8 +75,8 @@ __global__ void __maxnreg__((register_cap<Model, Loader, Registers>()))
         __syncthreads(); // the block is done with the group it leaves
       if (threadIdx.x < kWarpSize) {
         // A book's groups have as many paths each: the group by a division, where the search's
-        // dependent loads held the block's other warps at the barrier below (ncu v31: 20% of the
-        // terminal kernel's stall samples).
+        // dependent loads held the block's other warps at the barrier below (20% of the terminal
+        // kernel's stall samples: docs/decisions.md#block-prologue).
         const int g = p.group_blocks > 0 ? min(vb / p.group_blocks, p.group_count - 1)
                                          : find_group(p.groups, p.group_count, vb);
         stage_group(p.groups[g], group);

@@ -15,8 +15,8 @@ __device__ __forceinline__ std::uint32_t shared_address(const void* p) {
 // --- loads and L2 prefetches ----------------------------------------------------------------
 
 /// Read-only load of a draw that does not allocate in L1 (ld.global.nc.L1::no_allocate): each
-/// draw is read once, and streaming them through L1 evicted the path's local memory (its
-/// observation arrays and spills), which the ideal loader — no loads — keeps there (v13). Not
+/// draw is read once. Kept for bandwidth_bound (3.8% faster); latency_bound, where the draws were
+/// thought to evict the path's local memory, did not gain (docs/decisions.md#draw-loads). Not
 /// volatile: like __ldg, the compiler may schedule it (the draws do not change during a launch).
 __device__ __forceinline__ float load(const float* p) {
   float v;

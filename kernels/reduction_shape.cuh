@@ -39,9 +39,9 @@ inline constexpr int kReduceBatch = 16;
 /// pay_estimates): a pass takes the fewest whole instruments that make kReduceBatch values or
 /// more, so that no instrument's estimates are computed twice (passes of 16 cut every
 /// instrument of 2 or 5 Greeks, 6 or 12 values, across two passes and computed it in both).
-/// Measured, the portfolio's pathwise kernels on an H200 (bench/NOTES.md v37): all five Greeks
-/// 18.3 -> 15.7 ms, delta and vega 8.58 -> 8.14 ms; a pass of the most whole instruments
-/// within 24 was slower with 2 or 3 Greeks (8.38-8.43 and 10.40 ms).
+/// Measured, the portfolio's pathwise kernels on an H200 (docs/decisions.md#estimate-batch): all
+/// five Greeks 18.3 -> 15.7 ms, delta and vega 8.58 -> 8.14 ms; a pass of the most whole
+/// instruments within 24 was slower with 2 or 3 Greeks (8.38-8.43 and 10.40 ms).
 inline constexpr int kEstimateBatch = 24;
 /// The largest of them: what the warps' scratch holds.
 inline constexpr int kMaxReduceBatch =

@@ -39,7 +39,7 @@ struct RegressionStep {
 /// blocks, combined by the tile's last block (the same tree as any other launch shape). Small
 /// blocks of one round: a million regression paths are 3,907 blocks, many per multiprocessor,
 /// where blocks of a whole tile (1,024 threads, 8 rounds) were 123 and left the loads' latency
-/// exposed (v14: 82 us per launch at 30% of the SMs' issue slots).
+/// exposed (82 us per launch at 30% of the SMs' issue slots: docs/decisions.md#regression-blocks).
 inline constexpr int kRegressionThreads = 256;
 inline constexpr int kRegressionBlocksPerTile = kTilePaths / kRegressionThreads;
 

@@ -43,7 +43,7 @@ PFMC_HD_INLINE void heston_step(T& x, T& v_now, const Coefficients& m, const T& 
   // replaces K0 + K1 v + K3 v / 2, so K1 and K3's v terms cancel into it. The branch and the
   // zero of the exponential mixture are chosen on the values: a Dual's tangents are the
   // derivative of the branch taken (the mixture is continuous at its zero; the switch at psi_c
-  // is not, and the tangents do not see it: bench/NOTES.md v35 measures what that costs).
+  // is not, and the tangents do not see it: its cost in docs/decisions.md#heston-pathwise).
   const T v = v_now;
   const T mean = m.m0 + m.e * v;
   const T s2 = m.c1 * v + m.c2;

@@ -33,7 +33,7 @@ namespace pfmc::math {
 /// sector's L1 line is asked for now (prefetch.global.L1: no register holds it, nothing waits
 /// for it); on the CPU nothing. models::Path asks up to a batch (64 bytes) past a step table's end:
 /// the arrays that follow it in the run's upload buffer (engine/run/device_unit.cuh; memcheck
-/// clean, bench/NOTES.md v23).
+/// clean, docs/decisions.md#step-data-ahead).
 template <int Bytes>
 PFMC_HD_INLINE void prefetch_l1(const void* p) {
 #if defined(__CUDA_ARCH__)
@@ -142,10 +142,10 @@ struct Fast {
 /// hardware's approximations in their flush-to-zero forms: __expf's and __logf's arithmetic
 /// (ex2.approx of x · log2 e, lg2.approx times ln 2, each product rounded once) and sqrt.approx,
 /// without the four instructions a call spends scaling subnormal arguments and results (ncu on the
-/// book's pass, v29: 24 of its 200 instructions). They differ from __expf, __logf and
-/// sqrt.approx.f32 only where an argument or a result is subnormal (below 2^-126): there the result
-/// is 0 (exp, sqrt) or -inf (log). The draws never meet one (u ≥ 2^-25, -2 ln u ≥ 5.9e-8), nor do
-/// spots above 1.2e-38.
+/// book's pass: 24 of its 200 instructions, docs/decisions.md#fast-math). They differ from __expf,
+/// __logf and sqrt.approx.f32 only where an argument or a result is subnormal (below 2^-126):
+/// there the result is 0 (exp, sqrt) or -inf (log). The draws never meet one (u ≥ 2^-25,
+/// -2 ln u ≥ 5.9e-8), nor do spots above 1.2e-38.
 template <class Profile>
 PFMC_HD_INLINE float exp(float x) {
 #if defined(__CUDA_ARCH__)

@@ -226,7 +226,7 @@ private:
   /// launch of few warps an SM, whose every step waited on its first read of that data (on
   /// latency_bound 37% of the ideal kernel's stall samples; the best loader 1.42 -> 1.22 ms), and
   /// costs on a launch of many, whose L1 is busy with the draws (bandwidth_bound's `none` +35%
-  /// when every kernel asked); bench/NOTES.md v23. The kernels set it in their wide
+  /// when every kernel asked); docs/decisions.md#step-data-ahead. The kernels set it in their wide
   /// instantiations, which run only launches of one wave.
   template <int Count>
   PFMC_HD_INLINE void prefetch(int first) const {
@@ -282,8 +282,8 @@ private:
   /// written back to the slot's leading entries; its other tangents stay as they started.
   /// basket.yaml's knocked basket with gamma keeps 8 moved knocks of 52 dates: 5 of each one's
   /// 11 entries are computed, read and written a date, and its five Greeks ran 56.8 -> 44.6 ms
-  /// (H200, bench/NOTES.md v41). Moved observations take register slots as the planner numbers
-  /// them: kept out of the slots, the five measured 49.8 ms.
+  /// (H200, docs/decisions.md#moved-observations). Moved observations take register slots as the
+  /// planner numbers them: kept out of the slots, the five measured 49.8 ms.
   template <int D, class StateAt>
   PFMC_HD_INLINE static void take_moved(ObservationKind kind, const ObservationView& o, Value& slot,
                                         const StateAt& state) {

@@ -23,7 +23,8 @@
 // observation's Dual is 2N + 1 values instead of 2N + 3. The tangents it carries are computed by
 // the same operations as the full model's (each tangent of a Dual on its own), so they are the
 // same bits. Measured in ptxas (-v, sm_90, `inline` in double, N = 1, register floor 128): 1,920
-// bytes of spill stores and a 6,272-byte stack fall to 444 and 4,032 (bench/NOTES.md v37).
+// bytes of spill stores and a 6,272-byte stack fall to 444 and 4,032
+// (docs/decisions.md#spot-and-vol-model).
 
 #include "models/dual.cuh"
 #include "models/math.cuh"
@@ -39,8 +40,8 @@ inline constexpr int kSpotAndVolInputs = 1;
 /// The register floor of a Black-Scholes model that carries every moved input (rho or theta
 /// asked). ptxas -v (sm_90, `inline` in double, N = 1): 1,968 bytes of spill stores at 128, 404
 /// at 168, none at 216; 168 is the most that keeps three 128-thread blocks an SM. Measured (H200,
-/// bench/NOTES.md v39): the portfolio's five Greeks 9.14 -> 8.80 ms, basket.yaml's first-order
-/// Greeks 25.2 -> 19.8 ms; at 255 both slower than at 168 (11.6 and 22.7 ms).
+/// docs/decisions.md#pathwise-floors): the portfolio's five Greeks 9.14 -> 8.80 ms, basket.yaml's
+/// first-order Greeks 25.2 -> 19.8 ms; at 255 both slower than at 168 (11.6 and 22.7 ms).
 inline constexpr int kAllTangentsRegisters = 168;
 
 /// Where each input's tangent sits in a Dual of a model of N assets that carries the first
@@ -67,8 +68,8 @@ struct PathwiseBlackScholes {
   static constexpr int cholesky_count = N * (N + 1) / 2;
   /// Registers a thread may take (kernels/path_kernel.cuh's model floor, above the loaders'
   /// budgets of 40-64): the tangents and the Duals of the observations spilled 6-45 KB of code at
-  /// 64 (ptxas -v, bench/NOTES.md v28); every moved input's, kAllTangentsRegisters. Blocks of at
-  /// most 65536 / register_floor threads.
+  /// 64 (ptxas -v, docs/decisions.md#pathwise-floors); every moved input's, kAllTangentsRegisters.
+  /// Blocks of at most 65536 / register_floor threads.
   static constexpr int register_floor = Moved == kMovedInputs ? kAllTangentsRegisters : 128;
   /// Observations are Duals of every input (models::Path, models::ValueOf).
   template <class R>

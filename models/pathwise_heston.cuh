@@ -13,8 +13,8 @@
 // differentiated by the chain rule (models/dual.cuh), so the tangents are the exact derivatives
 // of the simulated path given its branches: full truncation's max(v, 0) is Lipschitz, QE's
 // exponential mixture is continuous at its zero, and QE's switch of scheme at psi_c = 1.5 is a
-// jump the tangents do not see (its measured cost: bench/NOTES.md v35). Delta needs no tangent:
-// the log-spot moves with ln S0 and the variance not at all, d ln S(t) / d S0 = 1 / S0.
+// jump the tangents do not see (its measured cost: docs/decisions.md#heston-pathwise). Delta needs
+// no tangent: the log-spot moves with ln S0 and the variance not at all, d ln S(t) / d S0 = 1 / S0.
 //
 // Inputs, numbered as PathwiseInputs<1>: delta 0, vega 1, rho 2, theta 3.
 

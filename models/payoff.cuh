@@ -449,11 +449,12 @@ PFMC_HD_NOINLINE double moved_spot_greek_call(const InstrumentView& in, const Pa
 /// local accesses where two suffice). path_estimates and the kernels' register pass
 /// (kernels/path_kernel.cuh, pay_pathwise) both call it. In device code a Max up to 4 unrolls
 /// the Greeks, a gamma out of line (moved_spot_greek_call); a larger one keeps one rolled loop,
-/// its gamma inline (bench/NOTES.md v38, the portfolio: rolled for every Max, delta + vega ran
-/// 3.5% slower; unrolled for every Max, all five Greeks 3% slower; this split measured between
-/// the two on both). Baskets: the group's model may have baskets (several assets), whose gammas
-/// may read moved observations (moved_spot_greek); false leaves that code out (the portfolio's
-/// delta + gamma + vega measured 7.5% slower with it in, bench/NOTES.md v39).
+/// its gamma inline (docs/decisions.md#greeks-loop, the portfolio: rolled for every Max, delta +
+/// vega ran 3.5% slower; unrolled for every Max, all five Greeks 3% slower; this split measured
+/// between the two on both). Baskets: the group's model may have baskets (several assets), whose
+/// gammas may read moved observations (moved_spot_greek); false leaves that code out (the
+/// portfolio's delta + gamma + vega measured 7.5% slower with it in,
+/// docs/decisions.md#greeks-loop).
 template <int Max, bool Baskets = true, class Observed, class Out>
 PFMC_HD_INLINE void pathwise_estimates(const InstrumentView& in, const PathwiseGreek* greeks,
                                        int greek_count, const Observed& observed, Out&& out) {

@@ -9,6 +9,9 @@
             whose first word starts with one of PREFIXES; `*` and `{a,b}` in it are patterns that
             must match, a span with a placeholder (<name>, ..., $VAR) is not a path
 
+  citations every `docs/PAGE.md#anchor` that a tracked source file outside docs/ cites (code
+            comments cite docs/decisions.md's entries) names a page and one of its headings
+
 Links with a scheme (https:, mailto:) are not fetched. Exits 1 with one line per failure,
 FILE:LINE: what is wrong.  Usage: scripts/check-docs.py [FILE.md ...] (default: README.md and
 docs/*.md)
@@ -153,16 +156,53 @@ def check_page(page):
             for offset, problem in sorted(found) if problem]
 
 
+CITATION = re.compile(r"docs/([\w.-]+\.md)#([\w-]+)")
+
+
+def check_citations():
+    """Each docs/PAGE.md#anchor cited by a tracked file outside docs/ (and not Markdown)."""
+    import subprocess
+    try:
+        files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                               check=True).stdout.decode().split("\0")
+    except (OSError, subprocess.CalledProcessError):  # a copy without git (the GPU machine's)
+        files = [os.path.relpath(os.path.join(d, f), ROOT)
+                 for folder in PREFIXES + ("base/",)
+                 for d, _, names in os.walk(os.path.join(ROOT, folder)) for f in names]
+    failures = []
+    for name in files:
+        if not name or name.startswith("docs/") or name.endswith(".md") or \
+                name == "scripts/check-docs.py":
+            continue
+        try:
+            with open(os.path.join(ROOT, name), encoding="utf-8") as f:
+                text = f.read()
+        except (UnicodeDecodeError, IsADirectoryError, FileNotFoundError):
+            continue
+        for m in CITATION.finditer(text):
+            page = os.path.join(ROOT, "docs", m.group(1))
+            if not os.path.isfile(page):
+                failures.append("%s:%d: cites docs/%s, which does not exist" % (
+                    name, line_of(text, m.start()), m.group(1)))
+            elif m.group(2) not in anchors(page):
+                failures.append("%s:%d: cites docs/%s#%s: no such heading there" % (
+                    name, line_of(text, m.start()), m.group(1), m.group(2)))
+    return failures
+
+
 def main(argv):
     pages = [os.path.abspath(p) for p in argv] or (
         [os.path.join(ROOT, "README.md")] + sorted(glob.glob(os.path.join(ROOT, "docs", "*.md"))))
     failures = [f for page in pages for f in check_page(page)]
+    if not argv:
+        failures += check_citations()
     for failure in failures:
         print(failure)
     if failures:
         print("check-docs: %d broken link(s) or path(s) in %d page(s)" % (len(failures), len(pages)))
         return 1
-    print("check-docs: %d pages, every link, anchor and path found" % len(pages))
+    print("check-docs: %d pages, every link, anchor and path found%s" % (
+        len(pages), "" if argv else "; every docs/ citation in the sources too"))
     return 0
 
 

@@ -178,7 +178,7 @@ namespace {
 /// Whether this process has the kernel loaded already (runtime_kernel): then neither the cache
 /// nor the compiler need be asked. A warm run of the MonteCarloMultiGPU book read its kernel's
 /// 0.6 MB cache entry and checked its digest on every run (part of 11.5 ms of choosing backends,
-/// PFMC_TRACE, v29). A slot being loaded by another thread counts as not loaded.
+/// docs/decisions.md#backend-choice). A slot being loaded by another thread counts as not loaded.
 bool loaded_in_process(const std::string& name_expression, int arch) {
   std::shared_ptr<Slot> slot;
   {

@@ -15,7 +15,7 @@
 // models::kMaxBatchBlock draws (four steps of one factor, two of two; the reads, copies and
 // commits of a group's steps, then the group's steps as one batch). One step at a time, even
 // free draws (`ideal` at distance 1) ran latency_bound at 1.67x `none` and this loader at 1.36x
-// (bench/NOTES.md v13, v23): the step's own dependent chain, which a batch shortens, was the
+// (docs/decisions.md#async-ring): the step's own dependent chain, which a batch shortens, was the
 // limit, not the copies.
 //
 // `smem_batched_async` keeps that ring but works a lap of Distance steps at a time: the lap's
@@ -112,7 +112,8 @@ class SmemRollingAsyncLoader {
   static_assert(sizeof(Real) == 4 || sizeof(Real) == 8, "cp.async copies 4 or 8 bytes here");
   /// Steps whose arithmetic runs as one batch: the path's basic-block size in draws
   /// (models::kMaxBatchBlock steps of one factor; a basket's four factors go one step at a time,
-  /// as before v23 — four steps of them spilled 3.6 KB a thread in double at 64 registers).
+  /// as before v23 — four steps of them spilled 3.6 KB a thread in double at 64 registers:
+  /// docs/decisions.md#batch-block).
   static constexpr int kGroup =
       models::kMaxBatchBlock / Factors > 1 ? models::kMaxBatchBlock / Factors : 1;
 

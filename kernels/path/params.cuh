@@ -47,7 +47,7 @@ struct GroupParams {
   const models::ExerciseTable<Real>* exercise;
   /// 1: the group runs one_step_terminal_passes (is_one_step_terminal, decided on the host: read
   /// in the kernel, its chain of dependent loads held every block's warps at the first barrier,
-  /// ncu v29).
+  /// docs/decisions.md#block-prologue).
   int one_step_terminal;
 };
 

@@ -30,9 +30,9 @@ __device__ __forceinline__ bool pathwise_in_registers(const Group& group, const 
 /// registers (static indices: at most S / 2 of them), and its values go through the warp's
 /// slots at once (warp_slot_sums: 9 or 16 shuffles for all of them) into the warp's sums in shared
 /// memory; the block's warps are folded once, after the last instrument (fold_warp_sums). No
-/// barrier between instruments, no local arrays (ncu, bench/NOTES.md v38: pay_estimates took 68%
-/// of the portfolio's delta + vega launch, about 70 local accesses an instrument and two block
-/// barriers a pass; with this pass the launch ran 1.18 ms against 2.08).
+/// barrier between instruments, no local arrays (ncu, docs/decisions.md#estimates-in-registers:
+/// pay_estimates took 68% of the portfolio's delta + vega launch, about 70 local accesses an
+/// instrument and two block barriers a pass; with this pass the launch ran 1.18 ms against 2.08).
 /// S = 8 where an instrument has at most 8 values, else 16. Every thread of the block must call
 /// it.
 template <class Group, class Real, int P, int S>

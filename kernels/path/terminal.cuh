@@ -75,8 +75,9 @@ struct OneStepTerminal {
 /// How many consecutive blocks of paths a thread block of a terminal launch of `blocks` works
 /// through: the most (a power of two up to 8) that still leaves 32,768 thread blocks (15 waves of
 /// a 132-multiprocessor GPU at 16 blocks each), so the last wave stays short. A block of the
-/// book's terminal kernel spent about a quarter of its warps' time before its first pass (ncu
-/// v31: the group's staging, the barrier after it, the rounds' division), for 64 paths a thread.
+/// book's terminal kernel spent about a quarter of its warps' time before its first pass (the
+/// group's staging, the barrier after it, the rounds' division: docs/decisions.md#terminal-kernel),
+/// for 64 paths a thread.
 constexpr int terminal_blocks_per_cta(int blocks) {
   int k = 1;
   while (k < 8 && blocks / (2 * k) >= 32768)
@@ -91,8 +92,8 @@ constexpr int terminal_blocks_per_cta(int blocks) {
 /// compile-time branches of the loop the option's side, antithetic pairs (the loader's −z and
 /// the pair means) and whether the pass's paths are all in range (a whole pass masks none; only
 /// the passes from the group's end on, uniform across the block, take the masked loop). ncu on
-/// the book's pass (v30): the masks, the antithetic selects and the per-pass flag tests were 23
-/// of its 171 instructions.
+/// the book's pass (docs/decisions.md#lean-passes): the masks, the antithetic selects and the
+/// per-pass flag tests were 23 of its 171 instructions.
 template <class Model, class Loader, class Real>
 __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<Model, Real>& p,
                                                          const GroupParams<Model, Real>& group,
@@ -166,8 +167,9 @@ __device__ __forceinline__ void one_step_terminal_passes(const PathKernelParams<
 /// whose every group is one (kernels/launcher_table.cuh). They take 32 registers without a spill
 /// (ptxas, sm_90, nvcc 13.0, Black-Scholes float `inline`, fast profile), where the whole
 /// kernel's 64 held 128-thread blocks to 8 an SM. ncu on 512 of the MonteCarloMultiGPU book's
-/// options (H200, NOTES v30): warps active 94% against 48%, but issue active only 77.6% against
-/// 74.7%, 273 against 291 us: twice the warps hid little, the issue rate is held elsewhere.
+/// options (H200, docs/decisions.md#terminal-kernel): warps active 94% against 48%, but issue
+/// active only 77.6% against 74.7%, 273 against 291 us: twice the warps hid little, the issue rate
+/// is held elsewhere.
 inline constexpr int kTerminalRegisters = 32;
 
 } // namespace pfmc::kernels
