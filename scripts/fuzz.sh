@@ -32,6 +32,10 @@ done
 cxx=$(command -v clang++ || command -v clang++-16 || command -v clang++-15 || command -v clang++-14 || true)
 [ -n "$cxx" ] || { echo "fuzz: clang++ not found (Debian: clang)" >&2; exit 2; }
 B=build-sanitize
+# A folder configured by g++ (this script's build before 2026-12-08) starts again with clang.
+if [ -f "$B/CMakeCache.txt" ] && ! grep -q "^CMAKE_CXX_COMPILER:.*clang" "$B/CMakeCache.txt"; then
+  rm -rf "$B"
+fi
 mkdir -p "$B"
 cuda_flags=()
 [ -x /usr/local/cuda/bin/nvcc ] && cuda_flags=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
