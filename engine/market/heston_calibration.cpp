@@ -2,19 +2,38 @@
 
 #include <Eigen/Dense>
 #include <unsupported/Eigen/NonLinearOptimization>
-#include <unsupported/Eigen/NumericalDiff>
 #include <unsupported/Eigen/SpecialFunctions>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "engine/analytic/analytic.hpp"
 #include "engine/market/implied_vol.hpp"
+#include "engine/market/least_squares.hpp"
 #include "engine/plan/plan.hpp"
 
 namespace pfmc::market {
+
+void check_quote(const VolQuote& quote) {
+  if (!(quote.expiry > 0.0) || !(quote.strike > 0.0) || !(quote.vol > 0.0))
+    throw std::invalid_argument("a quote's expiry, strike and vol must be positive");
+}
+
+VolFitError vol_fit_error(std::vector<double> model_vols, const std::vector<VolQuote>& quotes) {
+  VolFitError fit;
+  double squares = 0.0;
+  for (std::size_t i = 0; i < quotes.size(); ++i) {
+    const double error = 100.0 * (model_vols[i] - quotes[i].vol);
+    squares += error * error;
+    fit.max_error_vol_points = std::max(fit.max_error_vol_points, std::abs(error));
+  }
+  fit.rmse_vol_points = std::sqrt(squares / static_cast<double>(quotes.size()));
+  fit.model_vols = std::move(model_vols);
+  return fit;
+}
 
 QuoteMarket quote_market(const config::Underlying& underlying,
                          const config::TermStructure& zero_rates) {
@@ -240,8 +259,7 @@ HestonCalibration calibrate_heston(const std::vector<VolQuote>& quotes, const Qu
   targets.reserve(quotes.size());
   double first = std::numeric_limits<double>::infinity(), last = 0.0;
   for (const VolQuote& q : quotes) {
-    if (!(q.expiry > 0.0) || !(q.strike > 0.0) || !(q.vol > 0.0))
-      throw std::invalid_argument("a quote's expiry, strike and vol must be positive");
+    check_quote(q);
     Target t;
     t.quote = q;
     t.discount = discount_of(market, q.expiry);
@@ -265,36 +283,23 @@ HestonCalibration calibrate_heston(const std::vector<VolQuote>& quotes, const Qu
 
   const std::vector<Expiry> expiries = expiries_of(targets);
   Eigen::VectorXd x = transform.to_x(start);
-  int status = 0, evaluations = 0;
+  HestonCalibration fit;
+  int status = 0;
   for (const bool exact : {false, true}) {
-    const Residuals residuals{&targets, &expiries, &market, transform, exact};
     // Forward differences a step of 1e-5 in the transformed coordinates: the prices' quadrature
     // error (about 1e-10) stays 1e-5 of a difference.
-    Eigen::NumericalDiff<Residuals> differences(residuals, 1e-10);
-    Eigen::LevenbergMarquardt<Eigen::NumericalDiff<Residuals>> solver(differences);
-    solver.parameters.ftol = 1e-14;
-    solver.parameters.xtol = 1e-12;
-    solver.parameters.maxfev = std::max(1, options.max_evaluations - evaluations);
-    status = solver.minimize(x);
-    evaluations += static_cast<int>(solver.nfev) + static_cast<int>(solver.njev) * 5;
+    status = least_squares(Residuals{&targets, &expiries, &market, transform, exact}, x,
+                           std::max(1, options.max_evaluations - fit.evaluations), 1e-10,
+                           fit.evaluations);
   }
-
-  HestonCalibration fit;
   fit.parameters = transform.from_x(x);
   fit.parameters.scheme = options.start.scheme;
-  fit.evaluations = evaluations;
   fit.stop = status_text(status);
-  double squares = 0.0;
   const std::vector<double> prices = heston_prices(targets, expiries, market, fit.parameters);
-  for (std::size_t i = 0; i < targets.size(); ++i) {
-    const Target& t = targets[i];
-    const double vol = vol_of(t, prices[i]);
-    fit.model_vols.push_back(vol);
-    const double error = 100.0 * (vol - t.quote.vol);
-    squares += error * error;
-    fit.max_error_vol_points = std::max(fit.max_error_vol_points, std::abs(error));
-  }
-  fit.rmse_vol_points = std::sqrt(squares / static_cast<double>(targets.size()));
+  std::vector<double> vols;
+  for (std::size_t i = 0; i < targets.size(); ++i)
+    vols.push_back(vol_of(targets[i], prices[i]));
+  static_cast<VolFitError&>(fit) = vol_fit_error(std::move(vols), quotes);
   return fit;
 }
 

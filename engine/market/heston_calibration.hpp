@@ -22,6 +22,20 @@ struct VolQuote {
   double vol = 0.0;    ///< annual Black vol, > 0
 };
 
+/// std::invalid_argument unless the quote's expiry, strike and vol are all positive.
+void check_quote(const VolQuote& quote);
+
+/// A fit's implied vols at the quotes and its error there in vol points (100 x model - quote),
+/// as the SSVI surface (engine/market/ssvi.hpp) and the Heston calibration report it.
+struct VolFitError {
+  std::vector<double> model_vols; ///< the fit's implied vol at each quote, in the quotes' order
+  double rmse_vol_points = 0.0;   ///< root mean square of model - quote, in vol points
+  double max_error_vol_points = 0.0;
+};
+
+/// The errors of `model_vols` (one a quote, in the quotes' order) against the quotes' vols.
+VolFitError vol_fit_error(std::vector<double> model_vols, const std::vector<VolQuote>& quotes);
+
 /// What the quotes are on: the underlying's spot and dividend yield and the zero curve.
 struct QuoteMarket {
   double spot = 0.0;
@@ -37,11 +51,8 @@ struct HestonCalibrationOptions {
   int max_evaluations = 4000; ///< of the residuals, the Jacobian's columns included
 };
 
-struct HestonCalibration {
+struct HestonCalibration : VolFitError { // the fitted model's vols at the quotes
   config::HestonParameters parameters;
-  std::vector<double> model_vols; ///< the fitted model's implied vol at each quote
-  double rmse_vol_points = 0.0;   ///< root mean square of model - quote, in vol points
-  double max_error_vol_points = 0.0;
   int evaluations = 0;
   std::string stop; ///< why the search stopped, in the words of MINPACK's status
   [[nodiscard]] bool feller() const {

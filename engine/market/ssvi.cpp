@@ -1,8 +1,6 @@
 #include "engine/market/ssvi.hpp"
 
 #include <Eigen/Dense>
-#include <unsupported/Eigen/NonLinearOptimization>
-#include <unsupported/Eigen/NumericalDiff>
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +8,9 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
+
+#include "engine/market/least_squares.hpp"
 
 namespace pfmc::market {
 
@@ -121,8 +122,7 @@ struct Residuals {
 SsviFit fit_ssvi(const std::vector<VolQuote>& quotes, const QuoteMarket& market) {
   std::map<double, std::size_t> expiry_index;
   for (const VolQuote& q : quotes) {
-    if (!(q.expiry > 0.0) || !(q.strike > 0.0) || !(q.vol > 0.0))
-      throw std::invalid_argument("a quote's expiry, strike and vol must be positive");
+    check_quote(q);
     expiry_index.emplace(q.expiry, 0);
   }
   std::vector<double> expiries;
@@ -159,27 +159,13 @@ SsviFit fit_ssvi(const std::vector<VolQuote>& quotes, const QuoteMarket& market)
   x(n) = std::atanh(-0.5 / 0.999);
   x(n + 1) = 0.0; // gamma 0.25
   x(n + 2) = 0.0; // eta at half its bound
-  const Residuals residuals{&points, &expiries};
-  Eigen::NumericalDiff<Residuals> differences(residuals);
-  Eigen::LevenbergMarquardt<Eigen::NumericalDiff<Residuals>> solver(differences);
-  solver.parameters.ftol = 1e-14;
-  solver.parameters.xtol = 1e-12;
-  solver.parameters.maxfev = 20000;
-  solver.minimize(x);
-
   SsviFit fit;
+  least_squares(Residuals{&points, &expiries}, x, 20000, 0.0, fit.evaluations);
   fit.surface = surface_of(x, expiries);
-  fit.evaluations =
-      static_cast<int>(solver.nfev + solver.njev * static_cast<Eigen::Index>(parameters));
-  double squares = 0.0;
-  for (const Point& p : points) {
-    const double vol = fit.surface.vol(p.T, p.k);
-    fit.model_vols.push_back(vol);
-    const double error = 100.0 * (vol - p.vol);
-    squares += error * error;
-    fit.max_error_vol_points = std::max(fit.max_error_vol_points, std::abs(error));
-  }
-  fit.rmse_vol_points = std::sqrt(squares / static_cast<double>(points.size()));
+  std::vector<double> vols;
+  for (const Point& p : points) // in the quotes' order
+    vols.push_back(fit.surface.vol(p.T, p.k));
+  static_cast<VolFitError&>(fit) = vol_fit_error(std::move(vols), quotes);
   return fit;
 }
 

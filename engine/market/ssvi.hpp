@@ -41,11 +41,8 @@ struct SsviSurface {
   [[nodiscard]] double local_vol(double T, double k) const;
 };
 
-struct SsviFit {
+struct SsviFit : VolFitError { // the surface's vols at the quotes
   SsviSurface surface;
-  std::vector<double> model_vols; ///< the surface's vol at each quote
-  double rmse_vol_points = 0.0;
-  double max_error_vol_points = 0.0;
   int evaluations = 0;
 };
 
