@@ -21,10 +21,10 @@ Run: /usr/bin/python3 tests/references/heston_greeks.py  (Debian's quantlib-pyth
 """
 import json
 import os
-import shutil
-import subprocess
 
 import QuantLib as ql
+
+import refcore  # this folder's: the generated header written and formatted
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUTPUT = os.path.join(os.path.dirname(os.path.dirname(HERE)), "tests", "heston_greeks_table.hpp")
@@ -123,10 +123,7 @@ def main():
                 out.append(line)
         out += ["};"]
     out += ["", "} // namespace pfmc::testing", ""]
-    with open(OUTPUT, "w") as f:
-        f.write("\n".join(out))
-    if shutil.which("clang-format"):
-        subprocess.run(["clang-format", "-i", OUTPUT], check=True)
+    refcore.write_header(OUTPUT, out)
     print("wrote %s" % OUTPUT)
 
 

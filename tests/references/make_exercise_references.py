@@ -25,8 +25,6 @@ Usage: /usr/bin/python3 tests/references/make_exercise_references.py [--replicat
 import argparse
 import math
 import os
-import shutil
-import subprocess
 import sys
 import time
 
@@ -35,6 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import quantlib_american as qa  # noqa: E402
 import reflattice  # noqa: E402
 import reflsm  # noqa: E402
+import refcore  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUTPUT = os.path.join(ROOT, "tests", "exercise_references.hpp")
@@ -307,10 +306,7 @@ def main():
         "standard error and the rule's noise on common random numbers (%d replicates)." % R],
         paired_rows("heston pathwise", stats, names, {g: stats[g][0] for g in names}))
     out += ["} // namespace pfmc::testing::exercise", ""]
-    with open(OUTPUT, "w") as f:
-        f.write("\n".join(out))
-    if shutil.which("clang-format"):
-        subprocess.run(["clang-format", "-i", OUTPUT], check=True)
+    refcore.write_header(OUTPUT, out)
     print("wrote %s (%.0f s)" % (OUTPUT, time.time() - started))
 
 

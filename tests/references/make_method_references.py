@@ -42,8 +42,6 @@ prints a log.
 import argparse
 import math
 import os
-import shutil
-import subprocess
 import sys
 import time
 
@@ -572,10 +570,7 @@ def main():
         "namespace pfmc::testing::method_references {",
         "",
     ] + body + ["} // namespace pfmc::testing::method_references", ""]
-    with open(OUTPUT, "w") as f:
-        f.write("\n".join(lines))
-    if shutil.which("clang-format"):
-        subprocess.run(["clang-format", "-i", OUTPUT], check=True)
+    rc.write_header(OUTPUT, lines)
     log("wrote %s (%.0f s)" % (OUTPUT, time.time() - started))
 
 

@@ -15,8 +15,6 @@ import copy
 import json
 import math
 import os
-import shutil
-import subprocess
 import sys
 import time
 
@@ -283,10 +281,7 @@ def main():
         out.append('    {"%s", "%s", %.9f, %.3g},' % (name, greek, ratio, relative))
         print("%s %s: sd ratio %.6f, relative error %.2e" % (name, greek, ratio, relative))
     out += ["};", "", "} // namespace pfmc::testing::pathwise", ""]
-    with open(OUTPUT, "w") as f:
-        f.write("\n".join(out))
-    if shutil.which("clang-format"):
-        subprocess.run(["clang-format", "-i", OUTPUT], check=True)
+    rc.write_header(OUTPUT, out)
     print("wrote %s (%.0f s)" % (OUTPUT, time.time() - started))
 
 

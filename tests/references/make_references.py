@@ -32,8 +32,6 @@ import argparse
 import json
 import math
 import os
-import shutil
-import subprocess
 import sys
 import time
 
@@ -670,10 +668,7 @@ def write_header(built, argv):
             lines.append("     }},")
         lines.append("   }},")
     lines += ["  };", "  return cases;", "}", "", "} // namespace pfmc::testing::references", ""]
-    with open(OUTPUT, "w") as f:
-        f.write("\n".join(lines))
-    if shutil.which("clang-format"):
-        subprocess.run(["clang-format", "-i", OUTPUT], check=True)
+    rc.write_header(OUTPUT, lines)
 
 
 CACHE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")

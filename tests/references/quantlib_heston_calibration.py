@@ -16,7 +16,8 @@ error (ImpliedVolError), so QuantLib minimises what the test compares: the root 
 model - quote vols, in vol points.
 
 Needs QuantLib's Python module (Debian: quantlib-python, on /usr/bin/python3).
-Usage: tests/references/quantlib_heston_calibration.py > tests/heston_calibration_references.hpp
+Usage: tests/references/quantlib_heston_calibration.py \\
+  | clang-format --assume-filename=tests/heston_calibration_references.hpp > tests/heston_calibration_references.hpp
 """
 import math
 

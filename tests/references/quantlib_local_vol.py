@@ -15,7 +15,8 @@ coarse); the header records the larger of their differences, from which the test
 is derived.
 
 Market: spot 100, dividend yield 1%, zero rate 3%, flat and continuous, Actual365Fixed.
-Usage: tests/references/quantlib_local_vol.py > tests/local_vol_references.hpp
+Usage: tests/references/quantlib_local_vol.py \\
+  | clang-format --assume-filename=tests/local_vol_references.hpp > tests/local_vol_references.hpp
 """
 import math
 

@@ -12,6 +12,8 @@ module turns it into:
 """
 import copy
 import math
+import shutil
+import subprocess
 
 SPOT_BUMP, VOL_BUMP, RATE_BUMP, TIME_BUMP = 0.01, 0.01, 0.001, 1.0 / 365
 TIME_TOLERANCE = 1e-10
@@ -299,3 +301,12 @@ def case_yaml(case):
     lines += ["  - " + _flow(i) for i in case["instruments"]]
     lines += ["simulation: " + _flow(case["simulation"])]
     return "\n".join(lines) + "\n"
+
+
+def write_header(path, lines):
+    """Writes a generated C++ header, its lines joined by newlines, then formats it in place with
+    clang-format where there is one (the house style the committed headers are checked by)."""
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    if shutil.which("clang-format"):
+        subprocess.run(["clang-format", "-i", path], check=True)
